@@ -1,0 +1,106 @@
+import { StatusError, type IRequest } from 'itty-router'
+import { digestsEqual, sha256 } from '../workspace/access'
+import { forbidden, unauthorized } from './errors'
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/** The name in a Host header without its port: `[::1]:5252` → `[::1]`, `localhost:5252` → `localhost`. */
+const hostname = (host: string) => host.toLowerCase().replace(/:\d+$/, '')
+
+/** SPEC §7: only loopback names (plus ALLOWED_HOSTS) reach the service, so DNS rebinding gets nowhere. */
+export function withAllowedHost(request: IRequest, env: Env) {
+  const host = request.headers.get('host') ?? new URL(request.url).host
+  const name = hostname(host)
+  if (LOOPBACK.has(name)) return
+  const extra = (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+  if (extra.includes(name)) return
+  throw forbidden('Host not allowed')
+}
+
+/** The API token of the request; verifying it is the workspace's job, in the same call as the work. */
+export function apiToken(request: IRequest): string {
+  const token = request.headers.get('x-api-token')
+  if (!token) throw unauthorized()
+  return token
+}
+
+// ---- operator
+
+const SESSION_COOKIE = 'mls_operator'
+const SESSION_DAYS = 7
+const encoder = new TextEncoder()
+
+async function hmac(key: string, message: string): Promise<string> {
+  const cryptoKey = await crypto.subtle.importKey('raw', encoder.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message)))
+  return btoa(String.fromCharCode(...mac)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  return digestsEqual(await sha256(given), await sha256(expected))
+}
+
+const operatorKey = (env: Env) => {
+  const key = env.OPERATOR_KEY ?? ''
+  // An unset key must not turn into "the empty string opens the console".
+  if (key.length < 16) throw new StatusError(503, { error: 'OPERATOR_KEY is not set: see .dev.vars.example' })
+  return key
+}
+
+export async function isOperatorKey(given: string | null | undefined, env: Env): Promise<boolean> {
+  return !!given && sameSecret(given, operatorKey(env))
+}
+
+/**
+ * A signed, stateless session: `<issued>.<nonce>.<mac>`. Changing OPERATOR_KEY ends every session.
+ * Nothing about it is stored, so the key never touches storage.
+ */
+export async function createSession(env: Env): Promise<{ cookie: string; csrf: string }> {
+  const issued = Date.now().toString(36)
+  const nonce = crypto.randomUUID().replace(/-/g, '')
+  const mac = await hmac(operatorKey(env), `session:${issued}.${nonce}`)
+  const cookie = `${SESSION_COOKIE}=${issued}.${nonce}.${mac}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_DAYS * 86400}`
+  return { cookie, csrf: await hmac(operatorKey(env), `csrf:${nonce}`) }
+}
+
+/** The nonce of a valid session cookie, or undefined. */
+export async function sessionOf(request: Request, env: Env): Promise<string | undefined> {
+  const cookies = request.headers.get('cookie') ?? ''
+  const value = cookies.split(/;\s*/).find((c) => c.startsWith(`${SESSION_COOKIE}=`))?.slice(SESSION_COOKIE.length + 1)
+  const [issued, nonce, mac] = value?.split('.') ?? []
+  if (!issued || !nonce || !mac) return undefined
+  if (Date.now() - parseInt(issued, 36) > SESSION_DAYS * 86_400_000) return undefined
+  return (await sameSecret(mac, await hmac(operatorKey(env), `session:${issued}.${nonce}`))) ? nonce : undefined
+}
+
+export const csrfFor = (nonce: string, env: Env) => hmac(operatorKey(env), `csrf:${nonce}`)
+
+export const clearSessionCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Operator endpoints: the `x-operator-key` header (scripts) or the console's session cookie, never
+ * an API token. A state-changing request must come from the service's own origin, and with the
+ * cookie also carry the page's CSRF token.
+ */
+export async function withOperator(request: IRequest, env: Env) {
+  const changing = !SAFE_METHODS.has(request.method)
+  if (changing) {
+    const origin = request.headers.get('origin')
+    const own = new URL(request.url).origin
+    const host = request.headers.get('host')
+    if (origin && origin !== own && !(host && origin === `${new URL(request.url).protocol}//${host}`)) {
+      throw forbidden('Cross-origin request refused')
+    }
+    const site = request.headers.get('sec-fetch-site')
+    if (site && site !== 'same-origin') throw forbidden('Cross-site request refused')
+  }
+  if (await isOperatorKey(request.headers.get('x-operator-key'), env)) return
+  const nonce = await sessionOf(request, env)
+  if (!nonce) throw unauthorized()
+  if (changing) {
+    const csrf = request.headers.get('x-csrf-token')
+    if (!csrf || !(await sameSecret(csrf, await csrfFor(nonce, env)))) throw forbidden('Missing or invalid CSRF token')
+  }
+}

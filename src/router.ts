@@ -1,0 +1,72 @@
+import { AutoRouter, StatusError, type IRequest } from 'itty-router'
+import { errorResponse } from './http/errors'
+import { withAllowedHost, withOperator } from './http/guards'
+import { requestToken } from './routes/auth'
+import * as logs from './routes/logs'
+import * as meta from './routes/meta'
+import * as operator from './routes/operator'
+import * as projects from './routes/projects'
+import { generatePdf } from './routes/reports'
+
+type Args = [env: Env, ctx: ExecutionContext]
+
+export const router = AutoRouter<IRequest, Args>({
+  before: [withAllowedHost],
+  catch: errorResponse,
+  missing: () => {
+    throw new StatusError(404, { error: 'Not found' })
+  },
+  finally: [withStandardHeaders],
+})
+
+router
+  // liveness and version (no token)
+  .get('/ping', meta.ping)
+  .get('/version', meta.version)
+  // an application asks the operator for a token (no token)
+  .post('/auth', requestToken)
+  // projects: create-and-load, load by path, list, the active one and its settings
+  .post('/project/create', projects.createProject)
+  .post('/project/load', projects.loadProject)
+  .get('/projects', projects.listProjects)
+  .get('/project', projects.getProject)
+  .get('/project/config', projects.getConfig)
+  .patch('/project/config', projects.patchConfig)
+  .get('/pdf-presets', projects.listPdfPresets)
+  .get('/email-presets', projects.listEmailPresets)
+  // logs of the active project: one shooting day each
+  .post('/log', logs.createLog)
+  .get('/logs', logs.listLogs)
+  .get('/log/:id', logs.getLog)
+  .patch('/log/:id', logs.patchLog)
+  .delete('/log/:id', logs.deleteLog)
+  // actions
+  .post('/generate-pdf', generatePdf)
+  // operator JSON endpoints: x-operator-key header or the console's session (never an API token)
+  .get('/approve/requests', withOperator, operator.listRequests)
+  .post('/approve/requests/:id', withOperator, operator.decideRequest)
+  .get('/approve/tokens', withOperator, operator.listTokens)
+  .delete('/approve/tokens/:id', withOperator, operator.revokeToken)
+
+// A known path asked with another method answers 405 with the methods it has (SPEC §3).
+const methodsByPath = new Map<string, Set<string>>()
+for (const [method, , , path] of router.routes) {
+  if (!methodsByPath.has(path!)) methodsByPath.set(path!, new Set())
+  methodsByPath.get(path!)!.add(method)
+}
+for (const [path, methods] of methodsByPath) {
+  const allow = [...methods].join(', ')
+  router.all(path, () => {
+    throw Object.assign(new StatusError(405, { error: 'Method Not Allowed' }), { allow })
+  })
+}
+
+/** Answers are for this machine's clients only: never cached, never sniffed, never framed. */
+function withStandardHeaders(response: Response) {
+  const headers = response.headers
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
+  headers.set('x-content-type-options', 'nosniff')
+  headers.set('referrer-policy', 'no-referrer')
+  if (!headers.has('x-frame-options')) headers.set('x-frame-options', 'DENY')
+  return response
+}

@@ -1,0 +1,22 @@
+import type { IRequest } from 'itty-router'
+import { readObject } from '../http/body'
+import { AuthRequestSchema, parseOrThrow } from '../schemas/requests'
+import { unwrap, workspace } from '../workspace/client'
+
+/**
+ * Seed endpoint 1: opens a connection request and holds this HTTP request until the operator
+ * approves (200 {token}), denies (403) or lets it expire (408).
+ */
+export async function requestToken(request: IRequest, env: Env) {
+  const { appName } = parseOrThrow(AuthRequestSchema, await readObject(request))
+  const ws = workspace(env)
+  const id = crypto.randomUUID()
+  // Where the runtime reports a client that hung up, its request leaves the console.
+  const withdraw = () => void ws.withdrawAccess(id).catch(() => {})
+  request.signal?.addEventListener('abort', withdraw)
+  try {
+    return await unwrap(ws.requestAccess(appName, id))
+  } finally {
+    request.signal?.removeEventListener('abort', withdraw)
+  }
+}

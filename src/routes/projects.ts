@@ -1,0 +1,50 @@
+import type { IRequest } from 'itty-router'
+import { readObject } from '../http/body'
+import { apiToken } from '../http/guards'
+import { CreateProjectSchema, LoadProjectSchema, parseOrThrow } from '../schemas/requests'
+import { unwrap, workspace } from '../workspace/client'
+import { created } from './respond'
+
+export async function createProject(request: IRequest, env: Env) {
+  const token = apiToken(request)
+  const { project_name } = parseOrThrow(CreateProjectSchema, await readObject(request))
+  return created(await unwrap(workspace(env).createProject(token, project_name)))
+}
+
+export async function loadProject(request: IRequest, env: Env) {
+  const token = apiToken(request)
+  const { path } = parseOrThrow(LoadProjectSchema, await readObject(request))
+  await unwrap(workspace(env).loadProject(token, path))
+  return { success: true }
+}
+
+export async function listProjects(request: IRequest, env: Env) {
+  return { projects: await unwrap(workspace(env).listProjects(apiToken(request))) }
+}
+
+export async function getProject(request: IRequest, env: Env) {
+  return unwrap(workspace(env).activeProject(apiToken(request)))
+}
+
+export async function getConfig(request: IRequest, env: Env) {
+  return unwrap(workspace(env).settings(apiToken(request)))
+}
+
+export async function patchConfig(request: IRequest, env: Env) {
+  const token = apiToken(request)
+  const patch = await readObject(request)
+  return { success: true, data: await unwrap(workspace(env).patchSettings(token, patch)) }
+}
+
+const enabledFilter = (request: IRequest) => {
+  const enabled = request.query.enabled
+  return enabled === 'true' ? true : enabled === 'false' ? false : undefined
+}
+
+export async function listPdfPresets(request: IRequest, env: Env) {
+  return unwrap(workspace(env).listPresets(apiToken(request), 'pdfs', enabledFilter(request)))
+}
+
+export async function listEmailPresets(request: IRequest, env: Env) {
+  return unwrap(workspace(env).listPresets(apiToken(request), 'emails', enabledFilter(request)))
+}

@@ -1,0 +1,186 @@
+import * as v from 'valibot'
+import { TimecodeSchema, framesOf, framesPerSecond } from './timecode'
+import type { IssueDetail } from '../http/errors'
+import { toDetails } from './issues'
+import type { CustomSchemas } from './custom'
+
+const Size = v.pipe(
+  v.number('must be a whole number of bytes'),
+  v.safeInteger('must be a whole number of bytes'),
+  v.minValue(0, 'must not be negative'),
+)
+const Count = v.pipe(
+  v.number('must be a whole number'),
+  v.safeInteger('must be a whole number'),
+  v.minValue(0, 'must not be negative'),
+)
+const Text = v.string('must be a string')
+const TextList = v.array(Text, 'must be an array of strings')
+
+export const LogIdSchema = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must be 1 to 50 characters'),
+  v.maxLength(50, 'must be 1 to 50 characters'),
+)
+
+const IsoDate = v.pipe(
+  v.string('must be a date YYYY-MM-DD'),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD'),
+  v.check(isCalendarDate, 'must be a real calendar date'),
+)
+
+function isCalendarDate(text: string) {
+  const [y, m, d] = text.split('-').map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(y, m - 1, d))
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
+}
+
+export const CopySchema = v.looseObject(
+  {
+    volume: v.pipe(Text, v.minLength(1, 'must not be empty')),
+    hash: v.optional(v.nullable(v.string('must be a string or null'))),
+  },
+  'must be an object {volume, hash}',
+)
+const Copies = v.array(CopySchema, 'must be an array of copies')
+
+export const OcfClipSchema = v.looseObject(
+  {
+    clip: Text,
+    size: Size,
+    copies: Copies,
+    tc_start: v.optional(TimecodeSchema),
+    tc_end: v.optional(TimecodeSchema),
+    duration: v.optional(TimecodeSchema),
+    camera_model: v.optional(Text),
+    reel: v.optional(Text),
+    fps: v.optional(v.pipe(v.number('must be a number'), v.gtValue(0, 'must be above 0'), v.maxValue(1000, 'must be at most 1000'))),
+    sensor_fps: v.optional(Text),
+    lens: v.optional(Text),
+    resolution: v.optional(Text),
+    codec: v.optional(Text),
+    gamma: v.optional(Text),
+    wb: v.optional(Text),
+    tint: v.optional(Text),
+    lut: v.optional(Text),
+  },
+  'must be an object',
+)
+
+export const SoundClipSchema = v.looseObject(
+  {
+    clip: Text,
+    size: Size,
+    copies: Copies,
+    tc_start: v.optional(TimecodeSchema),
+    tc_end: v.optional(TimecodeSchema),
+  },
+  'must be an object',
+)
+
+export const ProxyClipSchema = v.looseObject(
+  { clip: Text, size: Size, format: Text, codec: Text, resolution: Text },
+  'must be an object',
+)
+
+const OcfSchema = v.looseObject(
+  {
+    files: v.optional(Count),
+    size: v.optional(Size),
+    duration: v.optional(TimecodeSchema),
+    reels: v.optional(TextList),
+    copies: v.optional(TextList),
+    clips: v.optional(v.array(OcfClipSchema, 'must be an array of clips')),
+  },
+  'must be an object',
+)
+
+const SoundSchema = v.looseObject(
+  {
+    files: v.optional(Count),
+    size: v.optional(Size),
+    copies: v.optional(TextList),
+    clips: v.optional(v.array(SoundClipSchema, 'must be an array of clips')),
+  },
+  'must be an object',
+)
+
+const ProxySchema = v.looseObject(
+  {
+    files: v.optional(Count),
+    size: v.optional(Size),
+    clips: v.optional(v.array(ProxyClipSchema, 'must be an array of clips')),
+  },
+  'must be an object',
+)
+
+/** Seed §2.1. Unknown properties anywhere are kept as sent (SPEC §4). */
+export const LogSchema = v.looseObject(
+  {
+    id: LogIdSchema,
+    day: v.pipe(
+      v.number('must be a whole number from 1 to 999'),
+      v.integer('must be a whole number from 1 to 999'),
+      v.minValue(1, 'must be a whole number from 1 to 999'),
+      v.maxValue(999, 'must be a whole number from 1 to 999'),
+    ),
+    date: IsoDate,
+    unit: v.optional(Text),
+    ocf: v.optional(OcfSchema),
+    sound: v.optional(SoundSchema),
+    proxy: v.optional(ProxySchema),
+    // Entries are checked against the project's own schemas: see CustomSchemas.
+    custom: v.optional(v.array(v.unknown(), 'must be an array')),
+  },
+  'must be a log object',
+)
+
+export type LogInput = v.InferInput<typeof LogSchema>
+export type LogOutput = v.InferOutput<typeof LogSchema>
+export type OcfClip = v.InferOutput<typeof OcfClipSchema>
+export type SoundClip = v.InferOutput<typeof SoundClipSchema>
+export type ProxyClip = v.InferOutput<typeof ProxyClipSchema>
+export type Copy = v.InferOutput<typeof CopySchema>
+
+/**
+ * Frames must stay below the clip's own rate. Kept outside the schema so it is reported together
+ * with every other issue: valibot skips pipe checks on an object that already has issues.
+ */
+export function frameIssues(log: unknown): IssueDetail[] {
+  const clips = (log as { ocf?: { clips?: unknown } })?.ocf?.clips
+  if (!Array.isArray(clips)) return []
+  const details: IssueDetail[] = []
+  clips.forEach((clip, i) => {
+    const fps = (clip as { fps?: unknown })?.fps
+    if (typeof fps !== 'number' || !(fps > 0)) return
+    const limit = framesPerSecond(fps)
+    for (const field of ['tc_start', 'tc_end', 'duration'] as const) {
+      const frames = framesOf((clip as Record<string, unknown>)[field])
+      if (frames !== undefined && frames >= limit) {
+        details.push({ prop: `ocf.clips.${i}.${field}`, message: `frames must be below ${limit} at ${fps} fps` })
+      }
+    }
+  })
+  return details
+}
+
+export type LogCheck = { log: Record<string, unknown>; details: IssueDetail[] }
+
+/**
+ * Validates a whole log against the seed and the project's custom schemas. The log that comes back
+ * is the input itself, key order and unknown properties intact, less the custom entries of
+ * schemas the project does not have.
+ */
+export function checkLog(input: Record<string, unknown>, schemas: CustomSchemas): LogCheck {
+  let log = input
+  const details: IssueDetail[] = []
+  if (Array.isArray(input.custom)) {
+    const { kept, details: customDetails } = schemas.apply(input.custom)
+    if (kept.length !== input.custom.length) log = { ...input, custom: kept }
+    details.push(...customDetails)
+  }
+  const result = v.safeParse(LogSchema, log)
+  if (!result.success) details.unshift(...toDetails(result.issues))
+  details.push(...frameIssues(log))
+  return { log, details }
+}

@@ -1,0 +1,52 @@
+import * as v from 'valibot'
+import { validationError } from '../http/errors'
+import { toDetails } from './issues'
+import { LogIdSchema } from './log'
+import { ProjectNameSchema } from './settings'
+
+export const AuthRequestSchema = v.object({
+  appName: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must be 1 to 100 characters'),
+    v.maxLength(100, 'must be 1 to 100 characters'),
+  ),
+})
+
+export const CreateProjectSchema = v.object({ project_name: ProjectNameSchema })
+
+export const LoadProjectSchema = v.object({
+  path: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),
+})
+
+/** One log id or several: reports and mails cover a range of shooting days. */
+const LogIds = v.union(
+  [
+    LogIdSchema,
+    v.pipe(
+      v.array(LogIdSchema, 'must be a log id or an array of log ids'),
+      v.minLength(1, 'must name at least one log'),
+      v.maxLength(1000, 'must name at most 1000 logs'),
+    ),
+  ],
+  'must be a log id or an array of log ids',
+)
+
+const PresetIdRef = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))
+
+export const GeneratePdfSchema = v.object({ presetId: PresetIdRef, logId: LogIds })
+
+export const OpenEmailWindowSchema = v.object({ logId: LogIds, presetId: v.optional(PresetIdRef) })
+
+export const DecisionSchema = v.object({
+  decision: v.picklist(['approve', 'deny'], 'must be "approve" or "deny"'),
+})
+
+/** Parses a request value or throws the seed's 400 with every failing property. */
+export function parseOrThrow<const S extends v.GenericSchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
+  const result = v.safeParse(schema, input)
+  if (!result.success) throw validationError(toDetails(result.issues, prefix))
+  return result.output
+}
+
+export const logIdsOf = (logId: string | string[]) => (typeof logId === 'string' ? [logId] : logId)

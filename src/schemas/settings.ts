@@ -1,0 +1,193 @@
+import * as v from 'valibot'
+
+const RESERVED_NAMES = new Set(['settings', 'shared', 'templates'])
+const NAME_FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/
+
+export const ProjectNameSchema = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must be 1 to 100 characters'),
+  v.maxLength(100, 'must be 1 to 100 characters'),
+  v.check((name) => !NAME_FORBIDDEN.test(name), 'must not contain < > : " / \\ | ? * or control characters'),
+  v.check((name) => name.trim() === name, 'must not start or end with spaces'),
+  v.check((name) => !RESERVED_NAMES.has(name.toLowerCase()), 'is a reserved name'),
+)
+
+const PresetId = v.pipe(v.string('must be a string'), v.length(5, 'must be exactly 5 characters'))
+const Label = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'))
+const Delimiter = v.picklist([',', ';', '|', ':', '='], 'must be one of , ; | : =')
+const KeyName = v.pipe(v.string('must be a string'), v.minLength(1, 'must be 1 to 80 characters'), v.maxLength(80, 'must be 1 to 80 characters'))
+
+export const RESERVED_LOG_KEYS = ['id', 'day', 'date', 'unit', 'ocf', 'sound', 'proxy', 'custom', 'match_schema', 'match_sound', 'version']
+export const RESERVED_CLIP_KEYS = ['clip', 'size', 'duration', 'proxy', 'sound']
+
+/** OcfClip metadata a schema's clip field may mirror instead of declaring its own value. */
+export const OCF_METADATA = ['tc_start', 'tc_end', 'duration', 'camera_model', 'reel', 'fps', 'sensor_fps', 'lens', 'resolution', 'codec', 'gamma', 'wb', 'tint', 'lut'] as const
+
+export const FIELD_TYPES = ['text', 'text_list', 'text_list_list', 'kv_map', 'kv_map_list'] as const
+
+const fieldOptions = {
+  column: v.optional(v.string('must be a string')),
+  delimiter: v.optional(Delimiter),
+  primary_delimiter: v.optional(Delimiter),
+  secondary_delimiter: v.optional(Delimiter),
+}
+
+const ValueField = (reserved: string[]) =>
+  v.looseObject({
+    type: v.picklist(FIELD_TYPES, `must be one of ${FIELD_TYPES.join(', ')}`),
+    key_name: v.pipe(KeyName, v.check((k) => !reserved.includes(k), `must not be one of ${reserved.join(', ')}`)),
+    subfields: v.optional(v.array(v.looseObject({ key_name: KeyName }), 'must be an array of {key_name}')),
+    ...fieldOptions,
+  })
+
+export const LogFieldSchema = ValueField(RESERVED_LOG_KEYS)
+export const ClipFieldSchema = v.union([
+  ValueField(RESERVED_CLIP_KEYS),
+  v.looseObject({ type: v.picklist(OCF_METADATA), column: v.optional(v.string('must be a string')) }),
+])
+
+// `any`: the check runs on whatever item type the surrounding array schema produced.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const uniqueBy = (key: (item: any) => unknown, message: string) =>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  v.rawCheck<any[]>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const seen = new Set<unknown>()
+    dataset.value.forEach((item, index) => {
+      const k = key(item)
+      if (k === undefined) return
+      if (seen.has(k)) {
+        addIssue({
+          message,
+          path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: item }],
+        })
+      }
+      seen.add(k)
+    })
+  })
+
+const keyOf = (f: { key_name?: string }) => f.key_name
+
+export const CustomSchemaSchema = v.looseObject({
+  id: v.pipe(v.string('must be a string'), v.minLength(1, 'must be 1 to 80 characters'), v.maxLength(80, 'must be 1 to 80 characters')),
+  order: v.optional(v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'))),
+  active: v.optional(v.boolean('must be true or false'), true),
+  sync: v.picklist(['clip', 'tc'], 'must be "clip" or "tc"'),
+  csv_import: v.optional(v.boolean('must be true or false')),
+  log_fields: v.optional(v.pipe(v.array(LogFieldSchema, 'must be an array of fields'), uniqueBy(keyOf, 'key_name must be unique within the schema'))),
+  clip_fields: v.optional(v.pipe(v.array(ClipFieldSchema, 'must be an array of fields'), uniqueBy(keyOf, 'key_name must be unique within the schema'))),
+})
+
+export const PDF_TEMPLATES = ['clips-report', 'data-report'] as const
+const REACT_TEMPLATES: Record<string, (typeof PDF_TEMPLATES)[number]> = {
+  'ClipsReport.tsx': 'clips-report',
+  'DataReport.tsx': 'data-report',
+}
+
+export const CLIP_COLUMNS = [
+  'clip', 'tc_start', 'tc_end', 'duration', 'fps', 'sensor_fps', 'size', 'camera_model', 'reel', 'lens',
+  'resolution', 'codec', 'gamma', 'wb', 'tint', 'lut', 'copies',
+] as const
+
+export const PdfOptionsSchema = v.looseObject({
+  page_size: v.optional(v.picklist(['A4', 'Letter'], 'must be "A4" or "Letter"')),
+  orientation: v.optional(v.picklist(['portrait', 'landscape'], 'must be "portrait" or "landscape"')),
+  // Built-in clip columns, or `custom:<schema id>.<key_name>` for a custom-schema clip field.
+  columns: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string('must be a string'),
+          v.check((c) => (CLIP_COLUMNS as readonly string[]).includes(c) || /^custom:[^.]+\..+$/.test(c), `must be one of ${CLIP_COLUMNS.join(', ')} or custom:<schema>.<field>`),
+        ),
+        'must be an array of column names',
+      ),
+      v.minLength(1, 'must name at least one column'),
+    ),
+  ),
+})
+
+export const PdfPresetSchema = v.pipe(
+  v.looseObject({
+    id: PresetId,
+    label: Label,
+    output_name: v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9<>_-]+\.pdf$/, 'must be letters, digits, _ - and tags, ending in .pdf')),
+    template: v.optional(v.picklist(PDF_TEMPLATES, `must be one of ${PDF_TEMPLATES.join(', ')}`)),
+    react: v.optional(v.picklist(Object.keys(REACT_TEMPLATES), `must be one of ${Object.keys(REACT_TEMPLATES).join(', ')}`)),
+    enabled: v.optional(v.boolean('must be true or false'), true),
+    options: v.optional(PdfOptionsSchema),
+  }),
+  v.forward(
+    v.check((p) => p.template !== undefined || p.react !== undefined, 'must name a report: clips-report or data-report'),
+    ['template'],
+  ),
+)
+
+/** The built-in report a preset renders, from `template` or the reference app's `react` name. */
+export const reportOf = (preset: PdfPreset) => preset.template ?? REACT_TEMPLATES[preset.react ?? ''] ?? 'clips-report'
+
+export const EmailPresetSchema = v.looseObject({
+  id: PresetId,
+  label: Label,
+  recipients: v.pipe(
+    v.array(v.pipe(v.string('must be a string'), v.trim(), v.email('must be a valid e-mail address')), 'must be an array of e-mail addresses'),
+    v.minLength(1, 'must name at least one recipient'),
+  ),
+  subject: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
+  attachments: v.optional(v.array(v.string('must be a string'), 'must be an array of PDF preset ids'), []),
+  message: v.optional(v.string('must be a string'), ''),
+  template: v.optional(v.picklist(['plain', 'day-summary'], 'must be "plain" or "day-summary"'), 'plain'),
+  enabled: v.optional(v.boolean('must be true or false'), true),
+})
+
+const presetId = (p: { id?: string }) => p.id
+
+/** SPEC §5. Unknown settings are kept: other tools of the reference app store their own. */
+export const SettingsSchema = v.pipe(
+  v.looseObject({
+    project_name: ProjectNameSchema,
+    logid_template: v.optional(
+      v.pipe(
+        v.string('must be a string'),
+        v.regex(/^(?:[A-Za-z0-9_-]|<[^<>]+>)*$/, 'must be letters, digits, _ - and <tags>'),
+        v.check((t) => !t.includes('<log>'), 'must not contain <log>'),
+      ),
+    ),
+    unit: v.optional(v.pipe(v.string('must be a string'), v.check((u) => !u.includes('<unit>'), 'must not contain <unit>'))),
+    custom_info: v.optional(v.array(v.record(v.string(), v.string('must be a string')), 'must be an array of key/value maps')),
+    default_ocf_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
+    default_sound_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
+    default_proxy_path: v.optional(v.string('must be a string')),
+    match_sound: v.optional(v.boolean('must be true or false')),
+    match_schemas: v.optional(v.boolean('must be true or false')),
+    custom_schemas: v.optional(v.pipe(v.array(CustomSchemaSchema, 'must be an array of schemas'), uniqueBy(presetId, 'id must be unique'))),
+    pdfs: v.optional(v.pipe(v.array(PdfPresetSchema, 'must be an array of PDF presets'), uniqueBy(presetId, 'id must be unique'))),
+    emails: v.optional(v.pipe(v.array(EmailPresetSchema, 'must be an array of e-mail presets'), uniqueBy(presetId, 'id must be unique'))),
+    version: v.optional(v.literal(1, 'must be 1')),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const pdfIds = new Set((dataset.value.pdfs ?? []).map((p) => p.id))
+    dataset.value.emails?.forEach((email, i) =>
+      email.attachments.forEach((id: string, j: number) => {
+        if (pdfIds.has(id)) return
+        addIssue({
+          message: `names no PDF preset: ${id}`,
+          path: [
+            { type: 'object', origin: 'value', input: dataset.value, key: 'emails', value: dataset.value.emails },
+            { type: 'array', origin: 'value', input: dataset.value.emails!, key: i, value: email },
+            { type: 'object', origin: 'value', input: email, key: 'attachments', value: email.attachments },
+            { type: 'array', origin: 'value', input: email.attachments, key: j, value: id },
+          ],
+        })
+      }),
+    )
+  }),
+)
+
+export type SettingsInput = v.InferInput<typeof SettingsSchema>
+export type Settings = v.InferOutput<typeof SettingsSchema>
+export type CustomSchema = v.InferOutput<typeof CustomSchemaSchema>
+export type PdfPreset = v.InferOutput<typeof PdfPresetSchema>
+export type EmailPreset = v.InferOutput<typeof EmailPresetSchema>
+export type PdfOptions = v.InferOutput<typeof PdfOptionsSchema>

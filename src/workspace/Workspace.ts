@@ -1,0 +1,290 @@
+/**
+ * The workspace: the one Durable Object that owns all state of the service: projects, the active
+ * project, logs, settings, approved tokens and the connection requests waiting for the operator.
+ * It is single-threaded, so a read-merge-write that has no await in it cannot lose an update.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import * as v from 'valibot'
+import { conflict, notFound, validationError, type Failure, toFailure } from '../http/errors'
+import { CustomSchemas } from '../schemas/custom'
+import { toDetails } from '../schemas/issues'
+import { checkLog, type LogOutput } from '../schemas/log'
+import { SettingsSchema, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
+import { Approvals, Tokens } from './access'
+import { Store, type ProjectRow } from './store'
+
+// One object type, not a union: RPC's type mapping would split a union into a union of promises.
+export type Reply<T> = { value?: T; failure?: Failure }
+
+/** RPC drops everything of a thrown error but its message, so failures travel as data. */
+async function reply<T>(work: () => T | Promise<T>): Promise<Reply<T>> {
+  try {
+    return { value: await work() }
+  } catch (err) {
+    const failure = toFailure(err)
+    if (failure) return { failure }
+    throw err
+  }
+}
+
+export type Project = { id: string; project_name: string; path: string; created_at: string }
+export type ProjectListing = { project_name: string; path: string; active: boolean }
+export type PresetListing = { id: string; label: string; enabled: boolean }
+export type ReportSource = { settings: Settings; preset: PdfPreset; logs: LogOutput[] }
+
+type ActiveProject = { row: ProjectRow; settings: Settings; schemas: CustomSchemas }
+
+/** Settings are one row; Cloudflare's row limit is 2 MB. */
+const SETTINGS_LIMIT = 1024 * 1024
+
+const noProject = () => conflict('No Project Loaded')
+
+export class Workspace extends DurableObject<Env> {
+  #store!: Store
+  #tokens!: Tokens
+  #approvals!: Approvals
+  #active: ActiveProject | undefined
+  #version = 0
+  readonly #waiters = new Set<() => void>()
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    ctx.blockConcurrencyWhile(async () => {
+      this.#store = new Store(ctx.storage.sql)
+      const ttl = Number(env.TOKEN_TTL_DAYS)
+      this.#tokens = new Tokens(this.#store, ttl > 0 ? ttl : undefined)
+      this.#approvals = new Approvals(this.#tokens, {
+        timeoutMs: positive(env.AUTH_TIMEOUT_SECONDS, 60) * 1000,
+        limit: positive(env.AUTH_PENDING_LIMIT, 20),
+        changed: () => this.#changed(),
+      })
+      const activeId = this.#store.getMeta('active_project')
+      const row = activeId ? this.#store.project(activeId) : undefined
+      if (row) this.#activate(row)
+    })
+  }
+
+  // ---- projects (API token)
+
+  createProject(token: string, projectName: string) {
+    return this.#client(token, () => {
+      const settings: Settings = { project_name: projectName, version: 1 }
+      const row: ProjectRow = {
+        id: crypto.randomUUID(),
+        path: `projects/${projectName}`,
+        created_at: new Date().toISOString(),
+        settings: JSON.stringify(settings),
+      }
+      this.ctx.storage.transactionSync(() => {
+        this.#store.insertProject(row)
+        this.#store.setMeta('active_project', row.id)
+      })
+      this.#activate(row)
+      return projectOf(this.#active!)
+    })
+  }
+
+  loadProject(token: string, path: string) {
+    return this.#client(token, () => {
+      const row = this.#store.projectByPath(path.replace(/\/+$/, ''))
+      if (!row) throw notFound('Project')
+      this.#store.setMeta('active_project', row.id)
+      this.#activate(row)
+    })
+  }
+
+  listProjects(token: string) {
+    return this.#client(token, (): ProjectListing[] =>
+      this.#store.projects().map((row) => ({
+        project_name: (JSON.parse(row.settings) as Settings).project_name,
+        path: row.path,
+        active: row.id === this.#active?.row.id,
+      })),
+    )
+  }
+
+  activeProject(token: string) {
+    return this.#client(token, () => projectOf(this.#requireActive()))
+  }
+
+  settings(token: string) {
+    return this.#client(token, () => this.#requireActive().settings)
+  }
+
+  /** Shallow merge (SPEC §5); the merged whole must be valid. */
+  patchSettings(token: string, patch: Record<string, unknown>) {
+    return this.#client(token, () => {
+      const active = this.#requireActive()
+      const result = v.safeParse(SettingsSchema, { ...active.settings, ...patch })
+      if (!result.success) throw validationError(toDetails(result.issues))
+      const text = JSON.stringify(result.output)
+      if (text.length > SETTINGS_LIMIT) throw validationError([{ prop: '', message: 'project settings must stay under 1 MB' }])
+      this.#store.updateSettings(active.row.id, text)
+      this.#activate({ ...active.row, settings: text })
+      return result.output
+    })
+  }
+
+  listPresets(token: string, kind: 'pdfs' | 'emails', enabled?: boolean) {
+    return this.#client(token, (): PresetListing[] => {
+      const presets: Array<PdfPreset | EmailPreset> = this.#active?.settings[kind] ?? []
+      return presets
+        .filter((p) => enabled === undefined || p.enabled === enabled)
+        .map(({ id, label, enabled }) => ({ id, label, enabled }))
+    })
+  }
+
+  // ---- logs (API token)
+
+  createLog(token: string, body: Record<string, unknown>) {
+    return this.#client(token, () => {
+      const active = this.#requireActive()
+      const { log, details } = checkLog(body, active.schemas)
+      if (details.length) throw validationError(details)
+      const id = log.id as string
+      if (this.#store.hasLog(active.row.id, id)) throw conflict('Log already exists')
+      this.#store.putLog(active.row.id, log as LogKeys, JSON.stringify(log))
+    })
+  }
+
+  /** `{"logs": [...]}` assembled from stored texts: nothing is parsed on the way out. */
+  logsText(token: string) {
+    return this.#client(token, () => {
+      const active = this.#active
+      return active ? `{"logs":[${this.#store.logTexts(active.row.id).join(',')}]}` : '{"logs":[]}'
+    })
+  }
+
+  logText(token: string, id: string) {
+    return this.#client(token, () => this.#store.requireLogText(this.#requireLogProject(), id))
+  }
+
+  /** Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames. */
+  patchLog(token: string, id: string, patch: Record<string, unknown>) {
+    return this.#client(token, () => {
+      const projectId = this.#requireLogProject()
+      const active = this.#active!
+      const stored = JSON.parse(this.#store.requireLogText(projectId, id)) as Record<string, unknown>
+      const { log, details } = checkLog({ ...stored, ...patch }, active.schemas)
+      if (details.length) throw validationError(details)
+      if (log.id !== id && this.#store.hasLog(projectId, log.id as string)) throw conflict('Log already exists')
+      const text = JSON.stringify(log)
+      this.ctx.storage.transactionSync(() => this.#store.putLog(projectId, log as LogKeys, text, id))
+      return text
+    })
+  }
+
+  deleteLog(token: string, id: string) {
+    return this.#client(token, () => {
+      if (!this.#store.deleteLog(this.#requireLogProject(), id)) throw notFound('Log')
+    })
+  }
+
+  /** What a report needs: the preset and the logs, in the order asked. */
+  reportSource(token: string, presetId: string, logIds: string[]) {
+    return this.#client(token, (): ReportSource => {
+      const projectId = this.#requireLogProject()
+      const texts = logIds.map((id) => this.#store.requireLogText(projectId, id))
+      const settings = this.#active!.settings
+      const preset = settings.pdfs?.find((p) => p.id === presetId)
+      if (!preset) throw notFound('Preset')
+      return { settings, preset, logs: texts.map((t) => JSON.parse(t) as LogOutput) }
+    })
+  }
+
+  // ---- connection approval (called by the worker after its own checks)
+
+  /** Held open until the operator decides or the request expires. */
+  requestAccess(appName: string, requestId?: string) {
+    return reply(async () => {
+      const outcome = await this.#approvals.request(appName, requestId)
+      if ('failure' in outcome) throw outcome.failure
+      return { token: outcome.token }
+    })
+  }
+
+  withdrawAccess(requestId: string) {
+    this.#approvals.withdraw(requestId)
+  }
+
+  pendingRequests() {
+    return this.#approvals.list()
+  }
+
+  decide(requestId: string, decision: 'approve' | 'deny') {
+    return reply(() => this.#approvals.decide(requestId, decision))
+  }
+
+  connectedApps() {
+    return this.#tokens.list()
+  }
+
+  revokeToken(id: string) {
+    return reply(() => {
+      this.#tokens.revoke(id)
+      this.#changed()
+    })
+  }
+
+  /**
+   * Long poll for the console: answers the state version as soon as it differs from `since`, or
+   * after `timeoutMs` with the same version.
+   */
+  async waitForChange(since: number, timeoutMs: number): Promise<number> {
+    if (since !== this.#version) return this.#version
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.#waiters.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, timeoutMs)
+      this.#waiters.add(done)
+    })
+    return this.#version
+  }
+
+  // ---- internals
+
+  async #client<T>(token: string, work: () => T): Promise<Reply<T>> {
+    return reply(async () => {
+      await this.#tokens.verify(token)
+      return work()
+    })
+  }
+
+  #changed() {
+    this.#version++
+    for (const wake of [...this.#waiters]) wake()
+  }
+
+  #activate(row: ProjectRow) {
+    const settings = JSON.parse(row.settings) as Settings
+    this.#active = { row, settings, schemas: new CustomSchemas(settings) }
+  }
+
+  #requireActive(): ActiveProject {
+    if (!this.#active) throw noProject()
+    return this.#active
+  }
+
+  /** With no project loaded, endpoints that name a log answer 404 (SPEC §3). */
+  #requireLogProject(): string {
+    if (!this.#active) throw notFound('Log')
+    return this.#active.row.id
+  }
+}
+
+type LogKeys = { id: string; day: number; date: string }
+
+const projectOf = ({ row, settings }: ActiveProject): Project => ({
+  id: row.id,
+  project_name: settings.project_name,
+  path: row.path,
+  created_at: row.created_at,
+})
+
+function positive(text: string | undefined, fallback: number): number {
+  const n = Number(text)
+  return Number.isFinite(n) && n > 0 ? n : fallback
+}

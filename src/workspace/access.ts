@@ -1,0 +1,171 @@
+import { StatusError } from 'itty-router'
+import { conflict, forbidden, notFound, unauthorized } from '../http/errors'
+import type { Store, TokenRow } from './store'
+
+const encoder = new TextEncoder()
+
+const hex = (bytes: ArrayBuffer | Uint8Array) =>
+  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('')
+
+const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+export const randomHex = (bytes: number) => hex(crypto.getRandomValues(new Uint8Array(bytes)))
+
+export async function sha256(text: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest('SHA-256', encoder.encode(text))
+}
+
+/** Equal-length digests compared without an early exit. */
+export function digestsEqual(a: ArrayBuffer, b: ArrayBuffer): boolean {
+  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b)
+}
+
+const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []).buffer
+
+// Token = mls_<id>_<secret>: the id finds the record, the 256-bit secret is checked against its digest.
+const TOKEN = /^mls_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
+
+type TokenRecord = { row: TokenRow; digest: ArrayBuffer; persistedUseAt: number }
+
+export type ConnectedApp = { id: string; appName: string; createdAt: string; lastUsedAt: string | null }
+
+/** Approved applications. Only SHA-256 digests of secrets are stored; the raw token leaves once. */
+export class Tokens {
+  readonly #byId = new Map<string, TokenRecord>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly ttlDays: number | undefined,
+  ) {
+    for (const row of store.tokens()) this.#byId.set(row.id, { row, digest: fromHex(row.digest), persistedUseAt: 0 })
+  }
+
+  async issue(appName: string): Promise<string> {
+    const id = randomHex(8)
+    const secret = base64url(crypto.getRandomValues(new Uint8Array(32)))
+    const digest = await sha256(secret)
+    const now = new Date()
+    const row: TokenRow = {
+      id,
+      digest: hex(digest),
+      app_name: appName,
+      created_at: now.toISOString(),
+      last_used_at: null,
+      expires_at: this.ttlDays ? new Date(now.getTime() + this.ttlDays * 86_400_000).toISOString() : null,
+    }
+    this.store.insertToken(row)
+    this.#byId.set(id, { row, digest, persistedUseAt: 0 })
+    return `mls_${id}_${secret}`
+  }
+
+  /** Throws 401 unless the token is one the operator approved and has not revoked. */
+  async verify(token: string | null | undefined): Promise<void> {
+    const match = token ? TOKEN.exec(token) : null
+    const record = match ? this.#byId.get(match[1]!) : undefined
+    // Hash even when the id is unknown, so a miss costs the same as a wrong secret.
+    const digest = await sha256(match?.[2] ?? '')
+    if (!record || !digestsEqual(digest, record.digest)) throw unauthorized()
+    // Revoked while the digest was computed: the record is gone from the map.
+    if (this.#byId.get(record.row.id) !== record) throw unauthorized()
+    const now = Date.now()
+    if (record.row.expires_at && Date.parse(record.row.expires_at) <= now) throw unauthorized()
+    record.row.last_used_at = new Date(now).toISOString()
+    // "Last used" is shown to the minute; writing it on every request would double the writes.
+    if (now - record.persistedUseAt > 60_000) {
+      record.persistedUseAt = now
+      this.store.touchToken(record.row.id, record.row.last_used_at)
+    }
+  }
+
+  list(): ConnectedApp[] {
+    return [...this.#byId.values()].map(({ row }) => ({
+      id: row.id,
+      appName: row.app_name,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+    }))
+  }
+
+  revoke(id: string) {
+    if (!this.store.deleteToken(id)) throw notFound('Token')
+    this.#byId.delete(id)
+  }
+}
+
+export type PendingRequest = { id: string; appName: string; createdAt: string; expiresAt: string }
+type Outcome = { token: string } | { failure: StatusError }
+type Pending = PendingRequest & { settle: (outcome: Outcome) => void; timer: ReturnType<typeof setTimeout> }
+type Finish = 'approved' | 'denied' | 'expired' | 'withdrawn'
+
+/**
+ * Connection requests waiting for the operator. They live in memory: each one is an HTTP request
+ * held open by POST /auth, which does not outlive the object either.
+ */
+export class Approvals {
+  readonly #pending = new Map<string, Pending>()
+  readonly #finished = new Map<string, Finish>()
+
+  constructor(
+    private readonly tokens: Tokens,
+    private readonly options: { timeoutMs: number; limit: number; changed: () => void },
+  ) {}
+
+  /** Resolves with the token once approved; rejects 403 on deny, 408 when time runs out. */
+  request(appName: string, id = crypto.randomUUID()): Promise<Outcome> {
+    if (this.#pending.size >= this.options.limit) {
+      throw new StatusError(429, { error: 'Too many pending approval requests' })
+    }
+    if (this.#pending.has(id) || this.#finished.has(id)) throw conflict('Request already exists')
+    const now = Date.now()
+    return new Promise<Outcome>((resolve) => {
+      const pending: Pending = {
+        id,
+        appName,
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + this.options.timeoutMs).toISOString(),
+        settle: resolve,
+        timer: setTimeout(() => this.#finish(id, 'expired', { failure: new StatusError(408, { error: 'Authentication request timed out' }) }), this.options.timeoutMs),
+      }
+      this.#pending.set(id, pending)
+      this.options.changed()
+    })
+  }
+
+  list(): PendingRequest[] {
+    return [...this.#pending.values()].map(({ id, appName, createdAt, expiresAt }) => ({ id, appName, createdAt, expiresAt }))
+  }
+
+  async decide(id: string, decision: 'approve' | 'deny') {
+    const pending = this.#pending.get(id)
+    if (!pending) {
+      const finished = this.#finished.get(id)
+      if (finished === 'approved' || finished === 'denied') throw conflict(`Request already ${finished}`)
+      throw notFound('Request')
+    }
+    // Claim it before the await below, so a second decision in the meantime sees it decided.
+    this.#pending.delete(id)
+    this.#finished.set(id, decision === 'approve' ? 'approved' : 'denied')
+    if (decision === 'deny') {
+      this.#finish(id, 'denied', { failure: forbidden('access not approved') }, pending)
+      return
+    }
+    const token = await this.tokens.issue(pending.appName)
+    this.#finish(id, 'approved', { token }, pending)
+  }
+
+  /** The client went away: its request leaves the console. */
+  withdraw(id: string) {
+    if (this.#pending.has(id)) this.#finish(id, 'withdrawn', { failure: new StatusError(499, { error: 'Client closed request' }) })
+  }
+
+  #finish(id: string, how: Finish, outcome: Outcome, pending = this.#pending.get(id)) {
+    if (!pending) return
+    this.#pending.delete(id)
+    clearTimeout(pending.timer)
+    this.#finished.set(id, how)
+    // Remember enough recent outcomes to answer a late second decision with 409.
+    if (this.#finished.size > 1000) this.#finished.delete(this.#finished.keys().next().value!)
+    pending.settle(outcome)
+    this.options.changed()
+  }
+}

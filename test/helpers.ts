@@ -1,0 +1,85 @@
+import { exports } from 'cloudflare:workers'
+
+export const BASE = 'http://localhost:5252'
+export const OPERATOR_KEY = 'test-operator-key-0123456789abcdef'
+
+export type Answer<T = any> = { status: number; body: T; headers: Headers }
+
+/** One call through the worker's fetch handler; the body is always read (isolated storage needs it). */
+export async function call<T = any>(method: string, path: string, options: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...options.headers }
+  if (options.token) headers['x-api-token'] = options.token
+  let body: BodyInit | undefined = options.raw
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body)
+    headers['content-type'] ??= 'application/json'
+  } else if (options.raw !== undefined) headers['content-type'] ??= 'application/json'
+  const response = await exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body }))
+  const text = await response.text()
+  let parsed: unknown = text
+  if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text)
+  return { status: response.status, body: parsed as T, headers: response.headers }
+}
+
+export const operator = (method: string, path: string, body?: unknown) =>
+  call(method, path, { body, headers: { 'x-operator-key': OPERATOR_KEY } })
+
+/** Waits until the console lists a pending request from `appName`, and returns its id. */
+export async function pendingRequestOf(appName: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const { body } = await operator('GET', '/approve/requests')
+    const found = body.requests.find((r: { appName: string }) => r.appName === appName)
+    if (found) return found.id
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  throw new Error(`no pending request from ${appName}`)
+}
+
+/** The whole approval flow: ask, let the operator approve, return the token. */
+export async function approvedToken(appName = 'Offload Tool'): Promise<string> {
+  const asked = call('POST', '/auth', { body: { appName } })
+  const id = await pendingRequestOf(appName)
+  const decided = await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })
+  if (decided.status !== 200) throw new Error(`approve answered ${decided.status}`)
+  const { status, body } = await asked
+  if (status !== 200) throw new Error(`/auth answered ${status}`)
+  return body.token
+}
+
+/** A token and a freshly created, loaded project. */
+export async function withProject(name = 'Feature Film') {
+  const token = await approvedToken()
+  const created = await call('POST', '/project/create', { token, body: { project_name: name } })
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`)
+  return { token, project: created.body }
+}
+
+export function clip(i: number, overrides: Record<string, unknown> = {}) {
+  const n = String(i).padStart(3, '0')
+  return {
+    clip: `A001C${n}_240101_R1AB`,
+    size: 1_234_567_890 + i,
+    copies: [{ volume: 'SSD_01', hash: `xxh64:${n}` }, { volume: 'RAID_A', hash: null }],
+    tc_start: '10:00:00:00',
+    tc_end: '10:01:00:00',
+    duration: '00:01:00:00',
+    camera_model: 'ARRI ALEXA 35',
+    reel: 'A001',
+    fps: 24,
+    lens: 'Signature Prime 35mm',
+    resolution: '4608x3164',
+    codec: 'ARRIRAW',
+    ...overrides,
+  }
+}
+
+export function makeLog(id = 'D001', clips = 3, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    day: 1,
+    date: '2024-01-01',
+    unit: 'Main Unit',
+    ocf: { reels: ['A001'], copies: ['SSD_01', 'RAID_A'], clips: Array.from({ length: clips }, (_, i) => clip(i + 1)) },
+    ...overrides,
+  }
+}
