@@ -14,7 +14,7 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: 'worker', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'] },
+        test: { name: 'worker', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], setupFiles: ['test/setup.ts'] },
       },
       {
         // End to end, from Node: the real server, a real browser, poppler reading the PDFs.

@@ -79,6 +79,18 @@ export const clearSessionCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSit
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
+/** A browser request sent by a page of another origin (another localhost port counts) is refused. */
+export function refuseCrossOrigin(request: Request) {
+  const origin = request.headers.get('origin')
+  const own = new URL(request.url).origin
+  const host = request.headers.get('host')
+  if (origin && origin !== own && !(host && origin === `${new URL(request.url).protocol}//${host}`)) {
+    throw forbidden('Cross-origin request refused')
+  }
+  const site = request.headers.get('sec-fetch-site')
+  if (site && site !== 'same-origin') throw forbidden('Cross-site request refused')
+}
+
 /**
  * Operator endpoints: the `x-operator-key` header (scripts) or the console's session cookie, never
  * an API token. A state-changing request must come from the service's own origin, and with the
@@ -86,16 +98,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  */
 export async function withOperator(request: IRequest, env: Env) {
   const changing = !SAFE_METHODS.has(request.method)
-  if (changing) {
-    const origin = request.headers.get('origin')
-    const own = new URL(request.url).origin
-    const host = request.headers.get('host')
-    if (origin && origin !== own && !(host && origin === `${new URL(request.url).protocol}//${host}`)) {
-      throw forbidden('Cross-origin request refused')
-    }
-    const site = request.headers.get('sec-fetch-site')
-    if (site && site !== 'same-origin') throw forbidden('Cross-site request refused')
-  }
+  if (changing) refuseCrossOrigin(request)
   if (await isOperatorKey(request.headers.get('x-operator-key'), env)) return
   const nonce = await sessionOf(request, env)
   if (!nonce) throw unauthorized()

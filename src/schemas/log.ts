@@ -30,6 +30,8 @@ const IsoDate = v.pipe(
 )
 
 function isCalendarDate(text: string) {
+  // The format is the regex's to report; valibot runs every check of a pipe.
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return true
   const [y, m, d] = text.split('-').map(Number) as [number, number, number]
   const date = new Date(Date.UTC(y, m - 1, d))
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d

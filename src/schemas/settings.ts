@@ -1,4 +1,6 @@
 import * as v from 'valibot'
+import type { IssueDetail } from '../http/errors'
+import { toDetails } from './issues'
 
 const RESERVED_NAMES = new Set(['settings', 'shared', 'templates'])
 const NAME_FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/
@@ -46,36 +48,14 @@ export const ClipFieldSchema = v.union([
   v.looseObject({ type: v.picklist(OCF_METADATA), column: v.optional(v.string('must be a string')) }),
 ])
 
-// `any`: the check runs on whatever item type the surrounding array schema produced.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const uniqueBy = (key: (item: any) => unknown, message: string) =>
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  v.rawCheck<any[]>(({ dataset, addIssue }) => {
-    if (!dataset.typed) return
-    const seen = new Set<unknown>()
-    dataset.value.forEach((item, index) => {
-      const k = key(item)
-      if (k === undefined) return
-      if (seen.has(k)) {
-        addIssue({
-          message,
-          path: [{ type: 'array', origin: 'value', input: dataset.value, key: index, value: item }],
-        })
-      }
-      seen.add(k)
-    })
-  })
-
-const keyOf = (f: { key_name?: string }) => f.key_name
-
 export const CustomSchemaSchema = v.looseObject({
   id: v.pipe(v.string('must be a string'), v.minLength(1, 'must be 1 to 80 characters'), v.maxLength(80, 'must be 1 to 80 characters')),
   order: v.optional(v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'))),
   active: v.optional(v.boolean('must be true or false'), true),
   sync: v.picklist(['clip', 'tc'], 'must be "clip" or "tc"'),
   csv_import: v.optional(v.boolean('must be true or false')),
-  log_fields: v.optional(v.pipe(v.array(LogFieldSchema, 'must be an array of fields'), uniqueBy(keyOf, 'key_name must be unique within the schema'))),
-  clip_fields: v.optional(v.pipe(v.array(ClipFieldSchema, 'must be an array of fields'), uniqueBy(keyOf, 'key_name must be unique within the schema'))),
+  log_fields: v.optional(v.array(LogFieldSchema, 'must be an array of fields')),
+  clip_fields: v.optional(v.array(ClipFieldSchema, 'must be an array of fields')),
 })
 
 export const PDF_TEMPLATES = ['clips-report', 'data-report'] as const
@@ -140,50 +120,78 @@ export const EmailPresetSchema = v.looseObject({
   enabled: v.optional(v.boolean('must be true or false'), true),
 })
 
-const presetId = (p: { id?: string }) => p.id
-
 /** SPEC §5. Unknown settings are kept: other tools of the reference app store their own. */
-export const SettingsSchema = v.pipe(
-  v.looseObject({
-    project_name: ProjectNameSchema,
-    logid_template: v.optional(
-      v.pipe(
-        v.string('must be a string'),
-        v.regex(/^(?:[A-Za-z0-9_-]|<[^<>]+>)*$/, 'must be letters, digits, _ - and <tags>'),
-        v.check((t) => !t.includes('<log>'), 'must not contain <log>'),
-      ),
+export const SettingsSchema = v.looseObject({
+  project_name: ProjectNameSchema,
+  logid_template: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^(?:[A-Za-z0-9_-]|<[^<>]+>)*$/, 'must be letters, digits, _ - and <tags>'),
+      v.check((t) => !t.includes('<log>'), 'must not contain <log>'),
     ),
-    unit: v.optional(v.pipe(v.string('must be a string'), v.check((u) => !u.includes('<unit>'), 'must not contain <unit>'))),
-    custom_info: v.optional(v.array(v.record(v.string(), v.string('must be a string')), 'must be an array of key/value maps')),
-    default_ocf_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
-    default_sound_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
-    default_proxy_path: v.optional(v.string('must be a string')),
-    match_sound: v.optional(v.boolean('must be true or false')),
-    match_schemas: v.optional(v.boolean('must be true or false')),
-    custom_schemas: v.optional(v.pipe(v.array(CustomSchemaSchema, 'must be an array of schemas'), uniqueBy(presetId, 'id must be unique'))),
-    pdfs: v.optional(v.pipe(v.array(PdfPresetSchema, 'must be an array of PDF presets'), uniqueBy(presetId, 'id must be unique'))),
-    emails: v.optional(v.pipe(v.array(EmailPresetSchema, 'must be an array of e-mail presets'), uniqueBy(presetId, 'id must be unique'))),
-    version: v.optional(v.literal(1, 'must be 1')),
-  }),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return
-    const pdfIds = new Set((dataset.value.pdfs ?? []).map((p) => p.id))
-    dataset.value.emails?.forEach((email, i) =>
-      email.attachments.forEach((id: string, j: number) => {
-        if (pdfIds.has(id)) return
-        addIssue({
-          message: `names no PDF preset: ${id}`,
-          path: [
-            { type: 'object', origin: 'value', input: dataset.value, key: 'emails', value: dataset.value.emails },
-            { type: 'array', origin: 'value', input: dataset.value.emails!, key: i, value: email },
-            { type: 'object', origin: 'value', input: email, key: 'attachments', value: email.attachments },
-            { type: 'array', origin: 'value', input: email.attachments, key: j, value: id },
-          ],
-        })
-      }),
-    )
-  }),
-)
+  ),
+  unit: v.optional(v.pipe(v.string('must be a string'), v.check((u) => !u.includes('<unit>'), 'must not contain <unit>'))),
+  custom_info: v.optional(v.array(v.record(v.string(), v.string('must be a string')), 'must be an array of key/value maps')),
+  default_ocf_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
+  default_sound_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
+  default_proxy_path: v.optional(v.string('must be a string')),
+  match_sound: v.optional(v.boolean('must be true or false')),
+  match_schemas: v.optional(v.boolean('must be true or false')),
+  custom_schemas: v.optional(v.array(CustomSchemaSchema, 'must be an array of schemas')),
+  pdfs: v.optional(v.array(PdfPresetSchema, 'must be an array of PDF presets')),
+  emails: v.optional(v.array(EmailPresetSchema, 'must be an array of e-mail presets')),
+  version: v.optional(v.literal(1, 'must be 1')),
+})
+
+type Row = Record<string, unknown>
+const rows = (value: unknown): Row[] => (Array.isArray(value) ? value.map((r) => (r && typeof r === 'object' ? (r as Row) : {})) : [])
+
+/** Duplicate strings of `key` among the rows, as details on the later rows. */
+function duplicates(list: Row[], key: string, at: string, message: string): IssueDetail[] {
+  const seen = new Set<unknown>()
+  const details: IssueDetail[] = []
+  list.forEach((row, i) => {
+    const k = row[key]
+    if (typeof k !== 'string') return
+    if (seen.has(k)) details.push({ prop: `${at}.${i}`, message })
+    seen.add(k)
+  })
+  return details
+}
+
+/**
+ * Rules across items (unique ids, attachments naming PDF presets). Kept apart from the schema so
+ * they are reported together with every other issue: valibot skips checks on arrays with issues.
+ */
+export function crossIssues(settings: Row): IssueDetail[] {
+  const details: IssueDetail[] = []
+  const schemas = rows(settings.custom_schemas)
+  details.push(...duplicates(schemas, 'id', 'custom_schemas', 'id must be unique'))
+  schemas.forEach((schema, i) => {
+    for (const fields of ['log_fields', 'clip_fields']) {
+      details.push(...duplicates(rows(schema[fields]), 'key_name', `custom_schemas.${i}.${fields}`, 'key_name must be unique within the schema'))
+    }
+  })
+  const pdfs = rows(settings.pdfs)
+  details.push(...duplicates(pdfs, 'id', 'pdfs', 'id must be unique'))
+  const emails = rows(settings.emails)
+  details.push(...duplicates(emails, 'id', 'emails', 'id must be unique'))
+  const pdfIds = new Set(pdfs.map((p) => p.id))
+  emails.forEach((email, i) => {
+    if (!Array.isArray(email.attachments)) return
+    email.attachments.forEach((id, j) => {
+      if (typeof id === 'string' && !pdfIds.has(id)) details.push({ prop: `emails.${i}.attachments.${j}`, message: `names no PDF preset: ${id}` })
+    })
+  })
+  return details
+}
+
+/** Validates whole settings; the output carries the schema's defaults. */
+export function checkSettings(input: Row): { settings?: Settings; details: IssueDetail[] } {
+  const result = v.safeParse(SettingsSchema, input)
+  const details = [...(result.success ? [] : toDetails(result.issues)), ...crossIssues(input)]
+  return details.length ? { details } : { settings: result.output as Settings, details }
+}
 
 export type SettingsInput = v.InferInput<typeof SettingsSchema>
 export type Settings = v.InferOutput<typeof SettingsSchema>

@@ -4,14 +4,13 @@
  * It is single-threaded, so a read-merge-write that has no await in it cannot lose an update.
  */
 import { DurableObject } from 'cloudflare:workers'
-import * as v from 'valibot'
 import { conflict, notFound, validationError, type Failure, toFailure } from '../http/errors'
 import { CustomSchemas } from '../schemas/custom'
-import { toDetails } from '../schemas/issues'
 import { checkLog, type LogOutput } from '../schemas/log'
-import { SettingsSchema, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
+import { checkSettings, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
 import { Approvals, Tokens } from './access'
 import { Store, type ProjectRow } from './store'
+import { SendWindows, requireEditable, type NewSendWindow, type SendOutcome, type SendWindowRecord, type WindowEdit } from './windows'
 
 // One object type, not a union: RPC's type mapping would split a union into a union of promises.
 export type Reply<T> = { value?: T; failure?: Failure }
@@ -43,6 +42,7 @@ export class Workspace extends DurableObject<Env> {
   #store!: Store
   #tokens!: Tokens
   #approvals!: Approvals
+  #windows!: SendWindows
   #active: ActiveProject | undefined
   #version = 0
   readonly #waiters = new Set<() => void>()
@@ -58,6 +58,7 @@ export class Workspace extends DurableObject<Env> {
         limit: positive(env.AUTH_PENDING_LIMIT, 20),
         changed: () => this.#changed(),
       })
+      this.#windows = new SendWindows(ctx.storage.sql)
       const activeId = this.#store.getMeta('active_project')
       const row = activeId ? this.#store.project(activeId) : undefined
       if (row) this.#activate(row)
@@ -115,13 +116,13 @@ export class Workspace extends DurableObject<Env> {
   patchSettings(token: string, patch: Record<string, unknown>) {
     return this.#client(token, () => {
       const active = this.#requireActive()
-      const result = v.safeParse(SettingsSchema, { ...active.settings, ...patch })
-      if (!result.success) throw validationError(toDetails(result.issues))
-      const text = JSON.stringify(result.output)
+      const { settings, details } = checkSettings({ ...active.settings, ...patch })
+      if (!settings) throw validationError(details)
+      const text = JSON.stringify(settings)
       if (text.length > SETTINGS_LIMIT) throw validationError([{ prop: '', message: 'project settings must stay under 1 MB' }])
       this.#store.updateSettings(active.row.id, text)
       this.#activate({ ...active.row, settings: text })
-      return result.output
+      return settings
     })
   }
 
@@ -244,6 +245,113 @@ export class Workspace extends DurableObject<Env> {
     return this.#version
   }
 
+  // ---- send windows (SPEC §9): kept here; composed, rendered and sent by the worker
+
+  /** What opening a window needs: the logs as stored, the settings, the e-mail preset if any. */
+  mailSource(token: string, logIds: string[], presetId?: string) {
+    return this.#client(token, (): MailSource => {
+      const projectId = this.#requireLogProject()
+      const logTexts = logIds.map((id) => this.#store.requireLogText(projectId, id))
+      const settings = this.#active!.settings
+      const emails = settings.emails ?? []
+      const preset = presetId === undefined ? emails.find((p) => p.enabled) : emails.find((p) => p.id === presetId)
+      if (presetId !== undefined && !preset) throw notFound('Preset')
+      return { projectId, settings, preset: preset ?? null, logTexts }
+    })
+  }
+
+  openSendWindow(draft: NewSendWindow) {
+    return reply(() => {
+      const record = this.#windows.open(draft)
+      this.#changed()
+      return this.#listing(record)
+    })
+  }
+
+  sendWindows(): SendWindowListing[] {
+    if (this.#windows.expireStaleSends()) this.#changed()
+    return this.#windows.list().map((record) => this.#listing(record))
+  }
+
+  sendWindow(id: string) {
+    return reply(() => {
+      if (this.#windows.expireStaleSends()) this.#changed()
+      return this.#listing(this.#windows.get(id))
+    })
+  }
+
+  /** The window with its project's settings and logs, for rendering attachments and the message. */
+  windowSource(id: string) {
+    return reply(() => this.#windowSource(this.#windows.get(id)))
+  }
+
+  editSendWindow(id: string, changes: WindowEdit) {
+    return reply(() => {
+      const record = this.#windows.edit(id, changes)
+      this.#changed()
+      return this.#listing(record)
+    })
+  }
+
+  /** Starts a send: the window is locked as `sending` until finishSendWindow reports the outcome. */
+  claimSendWindow(id: string) {
+    return reply(() => {
+      this.#windows.expireStaleSends()
+      const record = this.#windows.get(id)
+      requireEditable(record)
+      let source: WindowSource
+      try {
+        source = this.#windowSource(record)
+      } catch (err) {
+        // A log deleted or renamed since the window opened: the draft stays, with the reason.
+        this.#windows.fail(id, 'A log of this message no longer exists; discard the window and open a new one.')
+        this.#changed()
+        throw err
+      }
+      const claimed = this.#windows.claim(id)
+      this.#changed()
+      return { ...source, window: this.#listing(claimed) }
+    })
+  }
+
+  finishSendWindow(id: string, outcome: SendOutcome) {
+    return reply(() => {
+      const record = this.#windows.finish(id, outcome)
+      this.#changed()
+      return this.#listing(record)
+    })
+  }
+
+  discardSendWindow(id: string) {
+    return reply(() => {
+      this.#windows.discard(id)
+      this.#changed()
+    })
+  }
+
+  #windowSource(record: SendWindowRecord): WindowSource {
+    const logTexts = record.logIds.map((logId) => this.#store.requireLogText(record.projectId, logId))
+    return { window: this.#listing(record), settings: this.#settingsOf(record.projectId), logTexts }
+  }
+
+  /** What the console shows beside the stored draft: names from the window's own project. */
+  #listing(record: SendWindowRecord): SendWindowListing {
+    const settings = this.#settingsOf(record.projectId)
+    return {
+      ...record,
+      projectName: settings.project_name,
+      presetLabel: settings.emails?.find((p) => p.id === record.presetId)?.label ?? null,
+      pdfPresets: (settings.pdfs ?? []).map(({ id, label }) => ({ id, label })),
+    }
+  }
+
+  #settingsOf(projectId: string): Settings {
+    if (this.#active?.row.id === projectId) return this.#active.settings
+    const row = this.#store.project(projectId)
+    if (!row) throw notFound('Project')
+    return JSON.parse(row.settings) as Settings
+  }
+
   // ---- internals
 
   async #client<T>(token: string, work: () => T): Promise<Reply<T>> {
@@ -276,6 +384,14 @@ export class Workspace extends DurableObject<Env> {
 }
 
 type LogKeys = { id: string; day: number; date: string }
+
+export type MailSource = { projectId: string; settings: Settings; preset: EmailPreset | null; logTexts: string[] }
+export type SendWindowListing = SendWindowRecord & {
+  projectName: string
+  presetLabel: string | null
+  pdfPresets: Array<{ id: string; label: string }>
+}
+export type WindowSource = { window: SendWindowListing; settings: Settings; logTexts: string[] }
 
 const projectOf = ({ row, settings }: ActiveProject): Project => ({
   id: row.id,

@@ -1,0 +1,61 @@
+// npm start: the worker bundled as `wrangler deploy` bundles it, served by Miniflare's API on
+// loopback. No dev proxy in the request path: several times the throughput of `wrangler dev`.
+import { spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { Miniflare } from 'miniflare'
+import { PORT, ROOT, STATE_DIR, ensureOperatorKey, printConsoleUrl, quietWranglerEnv } from './local.mjs'
+
+const key = ensureOperatorKey()
+const outdir = resolve(ROOT, 'dist')
+rmSync(outdir, { recursive: true, force: true })
+const build = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir], {
+  cwd: ROOT,
+  env: quietWranglerEnv,
+  stdio: ['ignore', 'inherit', 'inherit'],
+})
+if (build.status !== 0) process.exit(build.status ?? 1)
+
+// Imported after the build so its own .dev.vars reading sees the key written above.
+const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import('wrangler')
+const config = unstable_readConfig({ config: resolve(ROOT, 'wrangler.toml') })
+const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(ROOT, 'wrangler.toml'))
+
+const mf = new Miniflare({
+  // Miniflare's own socket (for its API) on a free port; clients use the direct sockets below.
+  host: '127.0.0.1',
+  port: 0,
+  defaultPersistRoot: resolve(STATE_DIR, 'v3'),
+  workers: [
+    {
+      ...workerOptions,
+      name: config.name,
+      modules: true,
+      modulesRoot: outdir,
+      scriptPath: resolve(outdir, 'index.js'),
+      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...(workerOptions.modulesRules ?? [])],
+      unsafeDirectSockets: sockets(),
+    },
+  ],
+})
+await mf.ready
+printConsoleUrl(key)
+
+/**
+ * Straight into the worker on 127.0.0.1 and [::1] (`localhost` may resolve to either), never on
+ * another interface. A direct socket skips Miniflare's entry worker, one hop less per request.
+ */
+function sockets() {
+  const v4 = { host: '127.0.0.1', port: PORT }
+  return process.env.MEDIA_LOG_IPV6 === 'false' ? [v4] : [v4, { host: '::1', port: PORT }]
+}
+
+let stopping = false
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    if (stopping) return
+    stopping = true
+    await mf.dispose()
+    process.exit(0)
+  })
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { call, makeLog, withProject } from './helpers'
+
+async function storedLogs(token: string) {
+  return (await call('GET', '/logs', { token })).body
+}
+
+describe('hostile and malformed bodies', () => {
+  it('answers 400 for malformed JSON, naming the body', async () => {
+    const { token } = await withProject()
+    const res = await call('POST', '/log', { token, raw: '{"id": "D001", "day": 1,' })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toBe('Validation Error')
+    expect(res.body.details[0].prop).toBe('')
+    expect(res.body.details[0].message).toMatch(/^malformed JSON/)
+    expect(await storedLogs(token)).toEqual({ logs: [] })
+  })
+
+  it('answers 400 for an empty body', async () => {
+    const { token } = await withProject()
+    expect(await call('POST', '/log', { token, raw: '' })).toMatchObject({ status: 400, body: { details: [{ prop: '', message: 'a JSON body is required' }] } })
+  })
+
+  it('answers 415 for a body that is not declared as JSON', async () => {
+    const { token } = await withProject()
+    const res = await call('POST', '/log', { token, raw: JSON.stringify(makeLog()), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(res).toMatchObject({ status: 415, body: { error: 'Unsupported Media Type' } })
+    expect(await storedLogs(token)).toEqual({ logs: [] })
+  })
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses the key %s anywhere in the body', async (key) => {
+    const { token } = await withProject()
+    const raw = `{"id":"D001","day":1,"date":"2024-01-01","ocf":{"clips":[{"clip":"A","size":1,"copies":[],"${key}":{"polluted":true}}]}}`
+    const res = await call('POST', '/log', { token, raw })
+    expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: `ocf.clips.0.${key}`, message: `the key "${key}" is not allowed` }] } })
+    expect(await storedLogs(token)).toEqual({ logs: [] })
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it('refuses nesting deeper than 64 levels, also as a PATCH', async () => {
+    const { token } = await withProject()
+    await call('POST', '/log', { token, body: makeLog('D001', 1) })
+    const deep = '{"a":'.repeat(100) + '1' + '}'.repeat(100)
+    const res = await call('PATCH', '/log/D001', { token, raw: `{"extra":${deep}}` })
+    expect(res.status).toBe(400)
+    expect(res.body.details[0].message).toBe('nesting deeper than 64 levels')
+    expect((await call('GET', '/log/D001', { token })).body).toEqual(makeLog('D001', 1))
+  })
+
+  it('accepts nesting of exactly 64 levels', async () => {
+    const { token } = await withProject()
+    const nested = '{"a":'.repeat(62) + '1' + '}'.repeat(62)
+    const raw = JSON.stringify(makeLog('D001', 0)).replace(/}$/, `,"extra":${nested}}`)
+    expect((await call('POST', '/log', { token, raw })).status).toBe(201)
+  })
+
+  it('answers 413 for a body over 64 MiB and stores nothing', async () => {
+    const { token } = await withProject()
+    const huge = `{"id":"D001","day":1,"date":"2024-01-01","pad":"${'x'.repeat(64 * 1024 * 1024)}"}`
+    const res = await call('POST', '/log', { token, raw: huge })
+    expect(res).toMatchObject({ status: 413, body: { error: 'Payload Too Large' } })
+    expect(await storedLogs(token)).toEqual({ logs: [] })
+  })
+
+  it('answers 400, not 500, for wrong types everywhere', async () => {
+    const { token } = await withProject()
+    const bodies = [
+      { id: 5, day: [], date: {}, ocf: 'none' },
+      { ...makeLog('D001', 0), ocf: { clips: 'many' } },
+      { ...makeLog('D001', 0), sound: { clips: [null] } },
+      { ...makeLog('D001', 0), custom: {} },
+      { ...makeLog('D001', 0), ocf: { clips: [{ clip: 1, size: 1e300, copies: [{ volume: 1, hash: 2 }] }] } },
+    ]
+    for (const body of bodies) {
+      const res = await call('POST', '/log', { token, body })
+      expect(res.status).toBe(400)
+      expect(res.body.error).toBe('Validation Error')
+    }
+    for (const body of [null, [], 'x', 1, true]) {
+      expect((await call('PATCH', '/project/config', { token, body })).status).toBe(400)
+      expect((await call('POST', '/project/create', { token, body })).status).toBe(400)
+      expect((await call('POST', '/auth', { body })).status).toBe(400)
+    }
+    expect(await storedLogs(token)).toEqual({ logs: [] })
+  })
+})

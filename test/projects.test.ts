@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest'
+import { approvedToken, call, makeLog, withProject } from './helpers'
+
+const pdf = (id: string, extra: Record<string, unknown> = {}) => ({ id, label: `Report ${id}`, output_name: '<project>_<ddd>.pdf', template: 'clips-report', enabled: true, ...extra })
+const email = (id: string, extra: Record<string, unknown> = {}) => ({ id, label: `Mail ${id}`, recipients: ['production@example.com'], subject: '<project> Day <d>', attachments: [], message: '', template: 'plain', enabled: true, ...extra })
+
+describe('POST /project/create', () => {
+  it('creates and loads the project: 201 with {id, project_name, path, created_at}', async () => {
+    const token = await approvedToken()
+    const res = await call('POST', '/project/create', { token, body: { project_name: 'Feature Film' } })
+    expect(res.status).toBe(201)
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'id', 'path', 'project_name'])
+    expect(res.body).toMatchObject({ project_name: 'Feature Film', path: 'projects/Feature Film' })
+    expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at)
+    expect(await call('GET', '/project', { token })).toMatchObject({ status: 200, body: res.body })
+    expect(await call('GET', '/project/config', { token })).toMatchObject({ status: 200, body: { project_name: 'Feature Film', version: 1 } })
+  })
+
+  it('answers 409 Project already exists for a name that exists', async () => {
+    const { token } = await withProject('Feature Film')
+    expect(await call('POST', '/project/create', { token, body: { project_name: 'Feature Film' } })).toMatchObject({ status: 409, body: { error: 'Project already exists' } })
+  })
+
+  it.each([
+    ['empty', ''],
+    ['101 characters', 'x'.repeat(101)],
+    ['a slash', 'a/b'],
+    ['a colon', 'Day:1'],
+    ['a control character', 'a\u0007b'],
+    ['reserved', 'settings'],
+    ['reserved in capitals', 'Templates'],
+  ])('refuses a name that is %s with 400 on project_name', async (_why, project_name) => {
+    const token = await approvedToken()
+    const res = await call('POST', '/project/create', { token, body: { project_name } })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toBe('Validation Error')
+    expect(res.body.details.map((d: { prop: string }) => d.prop)).toEqual(['project_name'])
+    expect((await call('GET', '/projects', { token })).body).toEqual({ projects: [] })
+  })
+
+  it('answers 401 without a token', async () => {
+    expect(await call('POST', '/project/create', { body: { project_name: 'X' } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+  })
+})
+
+describe('POST /project/load and GET /projects', () => {
+  it('switches the active project; each keeps its own logs', async () => {
+    const { token } = await withProject('First')
+    await call('POST', '/log', { token, body: makeLog('D001', 1) })
+    await call('POST', '/project/create', { token, body: { project_name: 'Second' } })
+    expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
+    expect(await call('GET', '/projects', { token })).toMatchObject({
+      status: 200,
+      body: { projects: [{ project_name: 'First', path: 'projects/First', active: false }, { project_name: 'Second', path: 'projects/Second', active: true }] },
+    })
+    expect(await call('POST', '/project/load', { token, body: { path: 'projects/First' } })).toMatchObject({ status: 200, body: { success: true } })
+    expect((await call('GET', '/logs', { token })).body.logs.map((l: { id: string }) => l.id)).toEqual(['D001'])
+  })
+
+  it('answers 404 Project not found for an unknown path, keeping the active project', async () => {
+    const { token } = await withProject('First')
+    expect(await call('POST', '/project/load', { token, body: { path: 'projects/Nope' } })).toMatchObject({ status: 404, body: { error: 'Project not found' } })
+    expect((await call('GET', '/project', { token })).body.project_name).toBe('First')
+  })
+
+  it('answers 400 for a missing path', async () => {
+    const token = await approvedToken()
+    expect(await call('POST', '/project/load', { token, body: {} })).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: 'path' }] } })
+  })
+
+  it('answers 409 No Project Loaded on the project endpoints while none is loaded', async () => {
+    const token = await approvedToken()
+    for (const [method, path, body] of [['GET', '/project'], ['GET', '/project/config'], ['PATCH', '/project/config', { unit: 'B' }]] as const) {
+      expect(await call(method, path, { token, body })).toMatchObject({ status: 409, body: { error: 'No Project Loaded' } })
+    }
+  })
+})
+
+describe('PATCH /project/config', () => {
+  it('shallow-merges and answers the whole settings object, which GET /project/config returns', async () => {
+    const { token } = await withProject('Feature Film')
+    const first = await call('PATCH', '/project/config', { token, body: { unit: 'Main Unit', custom_info: [{ Director: 'A. Director' }], some_tool_setting: { keep: true } } })
+    expect(first.status).toBe(200)
+    const second = await call('PATCH', '/project/config', { token, body: { custom_info: [{ DoP: 'B. Camera' }] } })
+    const expected = { project_name: 'Feature Film', version: 1, unit: 'Main Unit', custom_info: [{ DoP: 'B. Camera' }], some_tool_setting: { keep: true } }
+    expect(second.body).toEqual({ success: true, data: expected })
+    expect((await call('GET', '/project/config', { token })).body).toEqual(expected)
+  })
+
+  it('stores presets with their defaults and lists them, filtered by enabled', async () => {
+    const { token } = await withProject()
+    const res = await call('PATCH', '/project/config', {
+      token,
+      body: {
+        pdfs: [pdf('clips'), { id: 'data1', label: 'Data', output_name: 'Data_<yyyymmdd>.pdf', react: 'DataReport.tsx', enabled: false }],
+        emails: [{ id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'] }],
+      },
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.data.emails[0]).toEqual({ id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'], message: '', template: 'plain', enabled: true })
+    expect((await call('GET', '/pdf-presets', { token })).body).toEqual([
+      { id: 'clips', label: 'Report clips', enabled: true },
+      { id: 'data1', label: 'Data', enabled: false },
+    ])
+    expect((await call('GET', '/pdf-presets?enabled=true', { token })).body).toEqual([{ id: 'clips', label: 'Report clips', enabled: true }])
+    expect((await call('GET', '/email-presets?enabled=false', { token })).body).toEqual([])
+  })
+
+  it('refuses invalid settings with every failing property, and keeps the stored ones', async () => {
+    const { token } = await withProject('Feature Film')
+    const body = {
+      project_name: 'a/b',
+      logid_template: 'Day_<log>',
+      unit: 'U<unit>',
+      match_sound: 'yes',
+      version: 2,
+      pdfs: [pdf('clips'), pdf('clips'), pdf('abc'), pdf('bad_1', { output_name: 'report.txt', template: 'fancy' })],
+      emails: [email('mail1', { recipients: [], attachments: ['nopdf'] }), email('mail2', { recipients: ['not-an-address'], subject: '' })],
+      custom_schemas: [{ id: 's', sync: 'sometimes', log_fields: [{ type: 'text', key_name: 'day' }, { type: 'colour', key_name: 'c' }] }],
+    }
+    const res = await call('PATCH', '/project/config', { token, body })
+    expect(res.status).toBe(400)
+    expect(res.body.details.map((d: { prop: string }) => d.prop).sort()).toEqual(
+      [
+        'custom_schemas.0.log_fields.0.key_name',
+        'custom_schemas.0.log_fields.1.type',
+        'custom_schemas.0.sync',
+        'emails.0.attachments.0',
+        'emails.0.recipients',
+        'emails.1.recipients.0',
+        'emails.1.subject',
+        'logid_template',
+        'match_sound',
+        'pdfs.1',
+        'pdfs.2.id',
+        'pdfs.3.output_name',
+        'pdfs.3.template',
+        'project_name',
+        'unit',
+        'version',
+      ].sort(),
+    )
+    expect((await call('GET', '/project/config', { token })).body).toEqual({ project_name: 'Feature Film', version: 1 })
+  })
+
+  it('refuses an e-mail preset attaching a PDF preset that does not exist', async () => {
+    const { token } = await withProject()
+    const res = await call('PATCH', '/project/config', { token, body: { pdfs: [pdf('clips')], emails: [email('daily', { attachments: ['clips', 'ghost'] })] } })
+    expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: 'emails.0.attachments.1', message: 'names no PDF preset: ghost' }] } })
+  })
+
+  it('refuses duplicate key_names within a custom schema', async () => {
+    const { token } = await withProject()
+    const schema = { id: 'notes', sync: 'clip', clip_fields: [{ type: 'text', key_name: 'scene' }, { type: 'text_list', key_name: 'scene' }] }
+    const res = await call('PATCH', '/project/config', { token, body: { custom_schemas: [schema] } })
+    expect(res).toMatchObject({ status: 400, body: { details: [{ prop: 'custom_schemas.0.clip_fields.1', message: 'key_name must be unique within the schema' }] } })
+  })
+})
