@@ -7,7 +7,8 @@ import { Miniflare } from 'miniflare'
 import { PORT, ROOT, STATE_DIR, ensureOperatorKey, printConsoleUrl, quietWranglerEnv } from './local.mjs'
 
 const key = ensureOperatorKey()
-const outdir = resolve(ROOT, 'dist')
+// One bundle directory per process: a benchmark and a test may start the service side by side.
+const outdir = resolve(ROOT, '.wrangler/bundle', String(process.pid))
 rmSync(outdir, { recursive: true, force: true })
 const build = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir], {
   cwd: ROOT,
@@ -56,6 +57,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     if (stopping) return
     stopping = true
     await mf.dispose()
+    rmSync(outdir, { recursive: true, force: true })
     process.exit(0)
   })
 }
