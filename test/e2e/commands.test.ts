@@ -14,7 +14,7 @@ const running: ChildProcess[] = []
 function launch(script: 'start' | 'dev') {
   const child = spawn(process.execPath, [join(ROOT, 'scripts', `${script}.mjs`)], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), MEDIA_LOG_STATE: state, DEV_IP: '127.0.0.1' },
+    env: { ...process.env, PORT: String(PORT), MEDIA_LOG_STATE: state },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   })
@@ -93,6 +93,7 @@ describe('npm start and npm run dev', () => {
     await waitForPing()
     expect(await json('GET', '/log/D001', undefined, { 'x-api-token': token })).toEqual({ status: 200, body: log })
     expect((await json('GET', '/project', undefined, { 'x-api-token': token })).body.project_name).toBe('Both Ways')
+    expect(await (await fetch(`http://[::1]:${PORT}/ping`)).json()).toEqual({ status: 'ok' })
     const explorer = await json('GET', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces')
     expect(explorer).toEqual({ status: 404, body: { error: 'Not found' } })
     await stop(dev.child)
