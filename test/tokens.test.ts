@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { Workspace } from '../src/workspace/Workspace'
-import { approvedToken, call, operator } from './helpers'
+import { approvedToken, call, operator, pendingRequestOf } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
 
@@ -85,5 +85,14 @@ describe('POST /auth', () => {
       expect(await call('POST', '/auth', { body })).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: 'appName' }] } })
     }
     expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
+  })
+
+  it('takes a withdrawn request off the console (the worker withdraws when its client hangs up)', async () => {
+    const asking = call('POST', '/auth', { body: { appName: 'Impatient' } })
+    const id = await pendingRequestOf('Impatient')
+    await stub().withdrawAccess(id)
+    expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
+    expect((await asking).body).toEqual({ error: 'Client closed request' })
+    expect(await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })).toMatchObject({ status: 404, body: { error: 'Request not found' } })
   })
 })

@@ -11,7 +11,8 @@ export async function requestToken(request: IRequest, env: Env) {
   const { appName } = parseOrThrow(AuthRequestSchema, await readObject(request))
   const ws = workspace(env)
   const id = crypto.randomUUID()
-  // Where the runtime reports a client that hung up, its request leaves the console.
+  // Where the runtime reports a client that hung up (enable_request_signal; not the local
+  // runtime as of workerd 1.20260426), its request leaves the console.
   const withdraw = () => void ws.withdrawAccess(id).catch(() => {})
   request.signal?.addEventListener('abort', withdraw)
   try {
