@@ -1,8 +1,51 @@
-import { StatusError } from 'itty-router'
+/** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
+import type { LogOutput } from '../schemas/log'
+import { reportOf } from '../schemas/settings'
+import { fillTags } from '../shared/tags'
 import type { ReportSource } from '../workspace/Workspace'
+import { clipsReport, dayTitle } from './clips-report'
+import { dataReport, rangeTitle } from './data-report'
+import { ReportDocument } from './document'
+import { summarize } from './model'
 
-export async function renderReport(_source: ReportSource): Promise<Uint8Array> {
-  throw new StatusError(501, { error: 'Reports are not built yet' })
+/** Logs in the order the service lists them: day, then date, then id. */
+const byDay = (a: LogOutput, b: LogOutput) =>
+  a.day - b.day || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+export async function renderReport(source: ReportSource): Promise<Uint8Array> {
+  const { settings, preset } = source
+  const logs = [...source.logs].sort(byDay)
+  const options = preset.options ?? {}
+  const kind = reportOf(preset)
+  const report = await ReportDocument.create({
+    size: options.page_size ?? 'A4',
+    orientation: options.orientation ?? 'landscape',
+  })
+  const project = settings.project_name
+  const summaries = logs.map((log) => summarize(log, settings.unit))
+  const context = { settings, label: preset.label, columns: options.columns }
+  if (kind === 'data-report') await dataReport(report, project, summaries, context)
+  else await clipsReport(report, project, summaries, context)
+
+  const created = new Date()
+  const first = logs[0]!
+  const last = logs[logs.length - 1]!
+  const range = kind === 'data-report' || logs.length > 1 ? rangeTitle(first, last) : dayTitle(first)
+  const stamp = created.toISOString().slice(0, 16).replace('T', ' ')
+  return report.save(`${project} · ${preset.label} · generated ${stamp} UTC`, {
+    title: `${project} — ${preset.label} — ${range}`,
+    subject: kind === 'data-report' ? 'Data report' : 'Clips report',
+    keywords: logs.map((l) => l.id),
+    created,
+  })
 }
 
-export const reportFilename = (source: ReportSource) => source.preset.output_name
+/** `output_name` with its tags filled in; a path separator from a tag value would make a folder of it. */
+export function reportFilename(source: ReportSource): string {
+  const name = fillTags(source.preset.output_name, {
+    projectName: source.settings.project_name,
+    unit: source.settings.unit,
+    logs: source.logs,
+  })
+  return name.replace(/[/\\]/g, '-').replace(/[\u0000-\u001f\u007f]/g, '')
+}

@@ -1,0 +1,141 @@
+/** The parts of a report page above and between tables: title, info lines, summary cards, copies. */
+import { ACCENT, CARD, FAINT, GOOD, INK, MUTED, RULE, WARN } from './canvas'
+import type { ReportDocument, RunningHeader } from './document'
+import { printable } from './fonts'
+import { formatCount, type VolumeCount } from './model'
+import { clip, wrap } from './text'
+
+export type Title = { project: string; title: string; subtitle: string; report: string; label: string; unit: string }
+
+/** The first page's head: project, day and date, unit, report name, and an accent rule. */
+export function titleBlock(report: ReportDocument, t: Title) {
+  const { canvas, fonts } = report
+  const { regular, bold } = fonts
+  const top = report.y
+  const rightWidth = report.contentWidth * 0.34
+  const leftWidth = report.contentWidth - rightWidth - 12
+  canvas.text(bold, 17, INK, report.left, top + 15, clip(bold, printable(t.project), 17, leftWidth))
+  canvas.text(bold, 12.5, ACCENT, report.left, top + 33, clip(bold, printable(t.title), 12.5, leftWidth))
+  canvas.text(regular, 8.5, MUTED, report.left, top + 46, clip(regular, printable(t.subtitle), 8.5, leftWidth))
+  canvas.text(regular, 7, FAINT, report.right, top + 9, regular.run(t.report.toUpperCase()), 'right')
+  canvas.text(bold, 10.5, INK, report.right, top + 22, clip(bold, printable(t.label), 10.5, rightWidth), 'right')
+  if (t.unit) canvas.text(regular, 9.5, INK, report.right, top + 36, clip(regular, printable(t.unit), 9.5, rightWidth), 'right')
+  report.y = top + 54
+  canvas.line(report.left, report.y, report.right, report.y, ACCENT, 1.4)
+  report.y += 10
+}
+
+/** Top band of the pages after a section's first: where this page belongs. */
+export function runningHeader(project: string, context: string, label: string): RunningHeader {
+  return (report: ReportDocument) => {
+    const { canvas, fonts } = report
+    const { regular, bold } = fonts
+    const top = report.y
+    const labelRun = clip(regular, printable(label), 8, report.contentWidth * 0.3)
+    const projectRun = clip(bold, printable(project), 8.5, report.contentWidth * 0.35)
+    canvas.text(bold, 8.5, INK, report.left, top + 9, projectRun)
+    const contextLeft = report.left + projectRun.width * 8.5 + 8
+    const contextWidth = report.right - labelRun.width * 8 - 16 - contextLeft
+    canvas.text(regular, 8.5, MUTED, contextLeft, top + 9, clip(regular, printable(context), 8.5, contextWidth))
+    canvas.text(regular, 8, MUTED, report.right, top + 9, labelRun, 'right')
+    canvas.line(report.left, top + 15, report.right, top + 15, RULE, 0.6)
+    report.y = top + 24
+  }
+}
+
+/** Free key/value lines (project `custom_info`, custom-schema log fields), a few to a row. */
+export function infoGrid(report: ReportDocument, pairs: Array<[string, string]>) {
+  if (!pairs.length) return
+  const { regular, bold } = report.fonts
+  const perRow = report.contentWidth > 700 ? 5 : 3
+  const cell = report.contentWidth / perRow
+  for (let i = 0; i < pairs.length; i += perRow) {
+    const row = pairs.slice(i, i + perRow)
+    row.forEach(([key, value], k) => {
+      const x = report.left + k * cell
+      report.canvas.text(regular, 6.5, MUTED, x, report.y + 7, clip(regular, printable(key).toUpperCase(), 6.5, cell - 10))
+      report.canvas.text(bold, 8.5, INK, x, report.y + 18, clip(bold, printable(value), 8.5, cell - 10))
+    })
+    report.y += 24
+  }
+  report.y += 4
+}
+
+export type Card = { label: string; value: string; detail: string; span?: number }
+
+/** A row of summary cards; a card's value wraps onto a second, smaller line when it is long. */
+export function cards(report: ReportDocument, list: Card[]) {
+  const { canvas, fonts } = report
+  const { regular, bold } = fonts
+  const gap = 8
+  const units = list.reduce((n, c) => n + (c.span ?? 1), 0)
+  const unit = (report.contentWidth - gap * (list.length - 1)) / units
+  const height = 46
+  let x = report.left
+  for (const card of list) {
+    const w = unit * (card.span ?? 1) + gap * ((card.span ?? 1) - 1)
+    const inner = w - 18
+    canvas.rect(x, report.y, w, height, CARD)
+    canvas.rect(x, report.y, 2.2, height, ACCENT)
+    canvas.text(regular, 6.5, MUTED, x + 10, report.y + 11, clip(regular, card.label.toUpperCase(), 6.5, inner))
+    const value = printable(card.value)
+    if (bold.run(value).width * 13 <= inner) {
+      canvas.text(bold, 13, INK, x + 10, report.y + 27, bold.run(value))
+    } else {
+      const lines = wrap(bold, value, 8.5, inner, 2)
+      lines.forEach((run, i) => canvas.text(bold, 8.5, INK, x + 10, report.y + 22 + i * 9.5 - (lines.length - 1) * 2, run))
+    }
+    canvas.text(regular, 7.5, MUTED, x + 10, report.y + 39, clip(regular, printable(card.detail), 7.5, inner))
+    x += w + gap
+  }
+  report.y += height + 10
+}
+
+/** Copies per volume as chips, `SSD_01: 120/120 clips`, green when complete, amber when not. */
+export function copiesLine(report: ReportDocument, label: string, counts: VolumeCount[]) {
+  if (!counts.length) return
+  const { canvas, fonts } = report
+  const { regular, bold } = fonts
+  const size = 8
+  const height = 15
+  const labelRun = regular.run(label.toUpperCase())
+  const start = report.left + Math.max(60, labelRun.width * 6.5 + 10)
+  canvas.text(regular, 6.5, MUTED, report.left, report.y + 10, labelRun)
+  let x = start
+  for (const c of counts) {
+    const complete = c.total > 0 && c.copied === c.total
+    const status = c.total === 0 ? '' : `${formatCount(c.copied)}/${formatCount(c.total)} clips`
+    const name = clip(bold, printable(c.volume), size, report.contentWidth * 0.4)
+    const text = regular.run(status ? `: ${status}` : '')
+    const mark = regular.run(complete ? '✓' : c.total ? '!' : '')
+    const w = 8 + name.width * size + text.width * size + (mark.hex ? 4 + mark.width * size : 0) + 8
+    if (x + w > report.right && x > start) {
+      x = start
+      report.y += height + 4
+    }
+    canvas.rect(x, report.y, w, height, complete ? '0.91 0.96 0.92' : c.total ? '0.995 0.95 0.87' : CARD)
+    let at = x + 8
+    canvas.text(bold, size, INK, at, report.y + 10.5, name)
+    at += name.width * size
+    canvas.text(regular, size, INK, at, report.y + 10.5, text)
+    at += text.width * size + 4
+    if (mark.hex) canvas.text(bold, size, complete ? GOOD : WARN, at, report.y + 10.5, mark)
+    x += w + 6
+  }
+  report.y += height + 8
+}
+
+/** A section title over a table, kept on the page together with the table's first rows. */
+export async function heading(report: ReportDocument, title: string, detail: string) {
+  await report.ensure(60)
+  const { bold, regular } = report.fonts
+  const run = bold.run(printable(title))
+  report.canvas.text(bold, 9.5, INK, report.left, report.y + 10, run)
+  report.canvas.text(regular, 8, MUTED, report.left + run.width * 9.5 + 8, report.y + 10, clip(regular, printable(detail), 8, report.contentWidth * 0.6))
+  report.y += 16
+}
+
+export function note(report: ReportDocument, text: string) {
+  report.canvas.text(report.fonts.regular, 8.5, MUTED, report.left, report.y + 10, report.fonts.regular.run(printable(text)))
+  report.y += 18
+}

@@ -1,0 +1,108 @@
+/** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
+import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
+import type { Settings } from '../schemas/settings'
+import { weekdayOf } from '../shared/tags'
+import { cards, copiesLine, heading, infoGrid, note, runningHeader, titleBlock, type Card } from './blocks'
+import { clipColumns, volumesOf } from './columns'
+import type { ReportDocument } from './document'
+import { formatBytes, formatCount, formatFps, mergeReels, textOf, type Duration, type Media } from './model'
+import type { LogSummary } from './model'
+import { drawTable, type Column } from './table'
+
+export type ReportContext = { settings: Settings; label: string; columns: readonly string[] | undefined }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
+
+const mediaCard = (label: string, media: Media | undefined, noun: string): Card =>
+  media ? { label, value: formatBytes(media.size), detail: plural(media.files, noun) } : { label, value: '—', detail: `no ${noun}s` }
+
+/** The cards under a report's title: duration, OCF, proxies, sound and merged reel ranges. */
+export function summaryCards(t: { duration?: Duration; ocf?: Media; proxy?: Media; sound?: Media; reels: string[]; clips: number }): Card[] {
+  const reels = mergeReels(t.reels)
+  return [
+    {
+      label: 'OCF duration',
+      value: t.duration?.text ?? '—',
+      detail: t.duration ? `${plural(t.clips, 'clip')} · ${formatFps(t.duration.fps)} fps` : plural(t.clips, 'clip'),
+    },
+    mediaCard('OCF', t.ocf, 'file'),
+    mediaCard('Proxies', t.proxy, 'file'),
+    mediaCard('Sound', t.sound, 'file'),
+    { label: 'Reels', value: reels || '—', detail: plural(new Set(t.reels).size, 'reel'), span: 2 },
+  ]
+}
+
+/** `custom_info` lines, then the log-level fields of the project's active custom schemas. */
+export function infoPairs(settings: Settings, log?: LogOutput): Array<[string, string]> {
+  const pairs: Array<[string, string]> = []
+  for (const map of settings.custom_info ?? []) for (const [k, v] of Object.entries(map)) if (k || v) pairs.push([k, v])
+  if (!log) return pairs
+  for (const schema of settings.custom_schemas ?? []) {
+    if (schema.active === false) continue
+    const entry = (log.custom ?? []).find((e) => (e as { schema?: unknown })?.schema === schema.id) as { log?: Record<string, unknown> } | undefined
+    if (!entry?.log || typeof entry.log !== 'object') continue
+    for (const field of schema.log_fields ?? []) {
+      const value = textOf(entry.log[field.key_name])
+      if (value) pairs.push([field.column || field.key_name, value])
+    }
+  }
+  return pairs
+}
+
+const SOUND_COLUMNS: Column<SoundClip>[] = [
+  { label: 'Clip', wrap: true, value: (c) => textOf(c.clip) },
+  { label: 'TC In', value: (c) => textOf(c.tc_start) },
+  { label: 'TC Out', value: (c) => textOf(c.tc_end) },
+  { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
+  { label: 'Copies', wrap: true, value: (c) => volumesOf(c.copies) },
+]
+
+const PROXY_COLUMNS: Column<ProxyClip>[] = [
+  { label: 'Clip', wrap: true, value: (c) => textOf(c.clip) },
+  { label: 'Format', value: (c) => textOf(c.format) },
+  { label: 'Codec', wrap: true, value: (c) => textOf(c.codec) },
+  { label: 'Resolution', value: (c) => textOf(c.resolution) },
+  { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
+]
+
+export const dayTitle = (log: { day: number; date: string }) => `Day ${log.day} — ${log.date}`
+
+export async function clipsReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
+  for (const s of summaries) {
+    const { log } = s
+    const title = dayTitle(log)
+    await report.section(runningHeader(project, s.unit ? `${title} · ${s.unit}` : title, ctx.label))
+    titleBlock(report, {
+      project,
+      title,
+      subtitle: `${weekdayOf(log.date)} · Log ${log.id}`,
+      report: 'Clips report',
+      label: ctx.label,
+      unit: s.unit,
+    })
+    infoGrid(report, infoPairs(ctx.settings, log))
+    const clips = log.ocf?.clips ?? []
+    cards(report, summaryCards({ ...s, clips: clips.length }))
+    copiesLine(report, 'OCF copies', s.copies)
+    copiesLine(report, 'Sound copies', s.soundCopies)
+
+    if (clips.length) {
+      await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)
+      await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips)
+      report.y += 14
+    }
+    const sound = log.sound?.clips ?? []
+    if (sound.length) {
+      await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${formatBytes(s.sound?.size ?? 0)}`)
+      await drawTable(report, SOUND_COLUMNS, sound)
+      report.y += 14
+    }
+    const proxies = log.proxy?.clips ?? []
+    if (proxies.length) {
+      await heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${formatBytes(s.proxy?.size ?? 0)}`)
+      await drawTable(report, PROXY_COLUMNS, proxies)
+      report.y += 14
+    }
+    if (!clips.length && !sound.length && !proxies.length) note(report, 'This log lists no clips.')
+  }
+}

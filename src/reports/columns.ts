@@ -1,0 +1,123 @@
+/** The clip table's columns: the built-in clip fields and `custom:<schema id>.<key_name>` fields. */
+import type { LogOutput, OcfClip } from '../schemas/log'
+import { CLIP_COLUMNS, type Settings } from '../schemas/settings'
+import { clipDuration, formatBytes, formatFps, textOf } from './model'
+import type { Column } from './table'
+
+export const DEFAULT_COLUMNS = [
+  'clip', 'tc_start', 'tc_end', 'duration', 'fps', 'size', 'camera_model', 'reel', 'lens',
+  'resolution', 'codec', 'gamma', 'wb', 'tint', 'lut', 'copies',
+] as const
+
+type BuiltIn = (typeof CLIP_COLUMNS)[number]
+
+const text = (key: keyof OcfClip) => (clip: OcfClip) => textOf(clip[key])
+
+export const volumesOf = (copies: unknown) =>
+  Array.isArray(copies) ? [...new Set(copies.map((c) => (c as { volume?: unknown })?.volume).filter((v) => typeof v === 'string'))].join(', ') : ''
+
+function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {
+  switch (name) {
+    case 'clip':
+      return { label: 'Clip', wrap: true, value: text('clip') }
+    case 'tc_start':
+      return { label: 'TC In', value: text('tc_start') }
+    case 'tc_end':
+      return { label: 'TC Out', value: text('tc_end') }
+    case 'duration':
+      return { label: 'Duration', value: (c) => clipDuration(c, fps) }
+    case 'fps':
+      return { label: 'FPS', align: 'right', value: (c) => (typeof c.fps === 'number' ? formatFps(c.fps) : textOf(c.fps)) }
+    case 'sensor_fps':
+      return { label: 'Sensor FPS', align: 'right', value: text('sensor_fps') }
+    case 'size':
+      return { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') }
+    case 'camera_model':
+      return { label: 'Camera', wrap: true, value: text('camera_model') }
+    case 'reel':
+      return { label: 'Reel', value: text('reel') }
+    case 'lens':
+      return { label: 'Lens', wrap: true, value: text('lens') }
+    case 'resolution':
+      return { label: 'Resolution', value: text('resolution') }
+    case 'codec':
+      return { label: 'Codec', wrap: true, value: text('codec') }
+    case 'gamma':
+      return { label: 'Gamma', wrap: true, value: text('gamma') }
+    case 'wb':
+      return { label: 'WB', align: 'right', value: text('wb') }
+    case 'tint':
+      return { label: 'Tint', align: 'right', value: text('tint') }
+    case 'lut':
+      return { label: 'LUT', wrap: true, value: text('lut') }
+    case 'copies':
+      return { label: 'Copies', wrap: true, value: (c) => volumesOf(c.copies) }
+  }
+  return { label: name, wrap: true, value: (c) => textOf((c as Record<string, unknown>)[name]) }
+}
+
+type CustomClip = Record<string, unknown> & { clip?: unknown; tc_start?: unknown; tc_end?: unknown }
+
+// `HH:MM:SS;FF` (drop frame) sorts with the `:` form; fixed-width timecodes then compare as text.
+const tcKey = (tc: unknown) => (typeof tc === 'string' ? tc.replace(';', ':') : undefined)
+
+/** Finds a clip's entry in a custom schema's clips: by clip name, or by the TC range holding its TC In. */
+function customLookup(log: LogOutput, schemaId: string, sync: 'clip' | 'tc'): (clip: OcfClip) => CustomClip | undefined {
+  const entry = (log.custom ?? []).find((e) => (e as { schema?: unknown })?.schema === schemaId) as { clips?: unknown } | undefined
+  const clips = (Array.isArray(entry?.clips) ? entry.clips : []).filter((c): c is CustomClip => !!c && typeof c === 'object')
+  if (sync === 'clip') {
+    const byName = new Map<unknown, CustomClip>()
+    for (const c of clips) if (!byName.has(c.clip)) byName.set(c.clip, c)
+    return (clip) => byName.get(clip.clip)
+  }
+  const ranges = clips
+    .map((c) => ({ start: tcKey(c.tc_start)!, end: tcKey(c.tc_end)!, c }))
+    .filter((r) => r.start && r.end)
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0))
+  return (clip) => {
+    const tc = tcKey(clip.tc_start)
+    if (!tc) return undefined
+    let lo = 0
+    let hi = ranges.length - 1
+    let found = -1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      if (ranges[mid]!.start <= tc) {
+        found = mid
+        lo = mid + 1
+      } else hi = mid - 1
+    }
+    const range = ranges[found]
+    return range && tc <= range.end ? range.c : undefined
+  }
+}
+
+function custom(name: string, log: LogOutput, settings: Settings): Column<OcfClip> {
+  const [schemaId, key] = splitCustom(name)
+  const schema = settings.custom_schemas?.find((s) => s.id === schemaId && s.active !== false)
+  const field = schema?.clip_fields?.find((f) => (f as { key_name?: unknown }).key_name === key) as { column?: string } | undefined
+  const label = field?.column || key
+  if (!schema) return { label, wrap: true, value: () => '' }
+  const lookup = customLookup(log, schemaId, schema.sync)
+  return { label, wrap: true, value: (clip) => textOf(lookup(clip)?.[key]) }
+}
+
+const splitCustom = (name: string): [string, string] => {
+  const rest = name.slice('custom:'.length)
+  const dot = rest.indexOf('.')
+  return [rest.slice(0, dot), rest.slice(dot + 1)]
+}
+
+/**
+ * The columns a preset asks for, in its order. Without a choice the defaults show, less those no
+ * clip of the log fills, so a log without lens metadata does not print an empty Lens column.
+ */
+export function clipColumns(chosen: readonly string[] | undefined, log: LogOutput, settings: Settings, fps: number): Column<OcfClip>[] {
+  const names = chosen ?? DEFAULT_COLUMNS
+  const columns = names.map((name) =>
+    name.startsWith('custom:') ? custom(name, log, settings) : builtIn(name as BuiltIn, fps),
+  )
+  if (chosen) return columns
+  const clips = log.ocf?.clips ?? []
+  return columns.filter((c, i) => names[i] === 'clip' || clips.some((clip) => c.value(clip) !== ''))
+}

@@ -1,0 +1,84 @@
+/** `data-report`: one row per log and the totals across them, with the date range (SPEC §8). */
+import { weekdayOf } from '../shared/tags'
+import { cards, copiesLine, heading, infoGrid, runningHeader, titleBlock } from './blocks'
+import { dayTitle, infoPairs, summaryCards, type ReportContext } from './clips-report'
+import type { ReportDocument } from './document'
+import { formatBytes, formatCount, mergeReels, total, type LogSummary, type Media, type VolumeCount } from './model'
+import { drawTable, type Column } from './table'
+
+type Row = Record<'day' | 'date' | 'unit' | 'duration' | 'ocfFiles' | 'ocfSize' | 'proxyFiles' | 'proxySize' | 'soundFiles' | 'soundSize' | 'reels' | 'copies', string>
+
+const files = (m: Media | undefined) => (m ? formatCount(m.files) : '—')
+const size = (m: Media | undefined) => (m ? formatBytes(m.size) : '—')
+const copies = (counts: VolumeCount[]) => counts.map((c) => `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}`).join(', ')
+
+export const rangeTitle = (first: LogSummary['log'], last: LogSummary['log']) =>
+  first === last ? dayTitle(first) : `Days ${first.day}–${last.day} — ${first.date} – ${last.date}`
+
+export async function dataReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
+  const first = summaries[0]!.log
+  const last = summaries[summaries.length - 1]!.log
+  const title = rangeTitle(first, last)
+  const units = [...new Set(summaries.map((s) => s.unit).filter(Boolean))]
+  const unit = units.length === 1 ? units[0]! : units.length ? `${units.length} units` : ''
+  await report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
+  titleBlock(report, {
+    project,
+    title,
+    subtitle: `${summaries.length === 1 ? '1 log' : `${summaries.length} logs`} · ${weekdayOf(first.date)}${first === last ? '' : ` to ${weekdayOf(last.date)}`}`,
+    report: 'Data report',
+    label: ctx.label,
+    unit,
+  })
+  infoGrid(report, infoPairs(ctx.settings))
+  const totals = total(summaries)
+  const clips = summaries.reduce((n, s) => n + (s.log.ocf?.clips?.length ?? 0), 0)
+  cards(report, summaryCards({ ...totals, clips }))
+  copiesLine(report, 'OCF copies', totals.copies)
+
+  const rows: Row[] = summaries.map((s) => ({
+    day: String(s.log.day),
+    date: s.log.date,
+    unit: s.unit,
+    duration: s.duration?.text ?? '—',
+    ocfFiles: files(s.ocf),
+    ocfSize: size(s.ocf),
+    proxyFiles: files(s.proxy),
+    proxySize: size(s.proxy),
+    soundFiles: files(s.sound),
+    soundSize: size(s.sound),
+    reels: mergeReels(s.reels) || '—',
+    copies: copies(s.copies) || '—',
+  }))
+  const footer: Row = {
+    day: 'Total',
+    date: first === last ? first.date : `${first.date} – ${last.date}`,
+    unit: units.length === 1 ? units[0]! : '',
+    duration: totals.duration?.text ?? '—',
+    ocfFiles: files(totals.ocf),
+    ocfSize: size(totals.ocf),
+    proxyFiles: files(totals.proxy),
+    proxySize: size(totals.proxy),
+    soundFiles: files(totals.sound),
+    soundSize: size(totals.sound),
+    reels: mergeReels(totals.reels) || '—',
+    copies: copies(totals.copies) || '—',
+  }
+  const columns: Array<Column<Row> & { key: keyof Row }> = [
+    { key: 'day', label: 'Day', value: (r) => r.day },
+    { key: 'date', label: 'Date', wrap: true, value: (r) => r.date },
+    { key: 'unit', label: 'Unit', wrap: true, value: (r) => r.unit },
+    { key: 'duration', label: 'Duration', align: 'right', value: (r) => r.duration },
+    { key: 'ocfFiles', label: 'OCF files', align: 'right', value: (r) => r.ocfFiles },
+    { key: 'ocfSize', label: 'OCF size', align: 'right', value: (r) => r.ocfSize },
+    { key: 'proxyFiles', label: 'Proxy files', align: 'right', value: (r) => r.proxyFiles },
+    { key: 'proxySize', label: 'Proxy size', align: 'right', value: (r) => r.proxySize },
+    { key: 'soundFiles', label: 'Sound files', align: 'right', value: (r) => r.soundFiles },
+    { key: 'soundSize', label: 'Sound size', align: 'right', value: (r) => r.soundSize },
+    { key: 'reels', label: 'Reels', wrap: true, value: (r) => r.reels },
+    { key: 'copies', label: 'Copies', wrap: true, value: (r) => r.copies },
+  ]
+  const shown = units.length ? columns : columns.filter((c) => c.key !== 'unit')
+  await heading(report, 'Shooting days', summaries.length === 1 ? '1 log' : `${summaries.length} logs`)
+  await drawTable(report, shown, rows, { footer })
+}

@@ -1,0 +1,167 @@
+/**
+ * Tables: column widths fitted to their content, long values wrapped (or clipped with `…`) inside
+ * their cell, zebra rows, and the header row repeated at the top of every page the table runs onto.
+ */
+import { HEADER_FILL, INK, RULE, WHITE, ZEBRA, type Align } from './canvas'
+import type { ReportDocument } from './document'
+import { printable, type Run, type TextFont } from './fonts'
+import { clip, FIT_SLACK, wrap } from './text'
+
+export type Column<R> = {
+  label: string
+  align?: Align
+  /** Long values continue on further lines; otherwise they are cut with `…`. */
+  wrap?: boolean
+  value: (row: R) => string
+}
+
+type Fonts = { regular: TextFont; bold: TextFont }
+
+/** Text size when everything fits; a wide table first shrinks its text down to MIN_SIZE, then wraps. */
+const SIZE = 7
+const MIN_SIZE = 6
+const PAD_X = 3.6
+const PAD_Y = 2.5
+const MAX_LINES = 3
+const MIN_WRAP_WIDTH = 34
+const MAX_GROW = 1.7
+
+export type Layout = { size: number; header: number; line: number; widths: number[] }
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
+
+/**
+ * Natural widths are the widest value or label of each column (measured at 1 pt). If they fit,
+ * the columns grow to the page (a little); if they fit at a smaller size, the text shrinks; else
+ * fixed columns keep their width and wrap columns share the rest, narrowest needs served first.
+ */
+export function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: readonly R[], available: number, footer?: R): Layout {
+  const label = columns.map((c) => fonts.bold.run(c.label).width)
+  const word = columns.map((c) => Math.max(...c.label.split(' ').map((w) => fonts.bold.run(w).width)))
+  const value = columns.map(() => 0)
+  for (const row of rows) {
+    for (let i = 0; i < columns.length; i++) {
+      const w = fonts.regular.run(printable(columns[i]!.value(row))).width
+      if (w > value[i]!) value[i] = w
+    }
+  }
+  if (footer) for (let i = 0; i < columns.length; i++) value[i] = Math.max(value[i]!, fonts.bold.run(printable(columns[i]!.value(footer))).width)
+  const natural = columns.map((_, i) => Math.max(label[i]!, value[i]!))
+  const padding = 2 * PAD_X * columns.length
+  const fitting = (available - padding) / sum(natural)
+  const size = Math.max(MIN_SIZE, Math.min(SIZE, fitting))
+  const line = size * 1.23
+  const layout = (widths: number[]): Layout => ({ size, header: size * 0.97, line, widths })
+  const want = natural.map((w) => w * size + 2 * PAD_X)
+  if (sum(want) <= available + 0.01) {
+    // Spread over the page, but a table of a few short columns stays compact rather than gappy.
+    const grow = Math.min(MAX_GROW, available / sum(want))
+    return layout(want.map((w) => w * grow))
+  }
+  // A wrap column can narrow down to its longest header word (headers never break inside a word).
+  const least = columns.map((c, i) =>
+    c.wrap ? Math.min(want[i]!, Math.max(MIN_WRAP_WIDTH, word[i]! * size * 0.97 + 2 * PAD_X + 1)) : want[i]!,
+  )
+  if (sum(least) > available) {
+    // Even at their narrowest the columns overflow: everything shrinks alike and cells clip.
+    const scale = available / sum(least)
+    return layout(least.map((w) => w * scale))
+  }
+  const widths = [...least]
+  let spare = available - sum(least)
+  const flexible = columns.map((_, i) => i).filter((i) => want[i]! > least[i]!)
+  while (spare > 0.01 && flexible.length) {
+    const share = spare / flexible.length
+    spare = 0
+    for (let k = flexible.length - 1; k >= 0; k--) {
+      const i = flexible[k]!
+      const grow = Math.min(share, want[i]! - widths[i]!)
+      widths[i]! += grow
+      spare += share - grow
+      if (widths[i]! >= want[i]! - 0.01) flexible.splice(k, 1)
+    }
+  }
+  return layout(widths)
+}
+
+export type TableOptions<R> = {
+  /** A row drawn in bold under a rule after the last one (totals). */
+  footer?: R
+}
+
+type Cell = { lines: Run[] }
+
+/** Draws the table from the document's cursor down, over as many pages as it needs. */
+export async function drawTable<R>(report: ReportDocument, columns: Column<R>[], rows: readonly R[], options: TableOptions<R> = {}) {
+  const { regular, bold } = report.fonts
+  const { size, header: headerSize, line, widths } = fitLayout(report.fonts, columns, rows, report.contentWidth, options.footer)
+  const lefts: number[] = []
+  let x = report.left
+  for (const w of widths) {
+    lefts.push(x)
+    x += w
+  }
+  const width = x - report.left
+  // Capitals and digits sit optically centred in a line when the baseline is this far down.
+  const baselineIn = (top: number, n: number) => top + PAD_Y + n * line + (line + 0.72 * size) / 2
+  const anchor = (align: Align | undefined, i: number) =>
+    align === 'right' ? lefts[i]! + widths[i]! - PAD_X : align === 'center' ? lefts[i]! + widths[i]! / 2 : lefts[i]! + PAD_X
+  const heightOf = (cells: Cell[]) => {
+    let lines = 1
+    for (const cell of cells) if (cell.lines.length > lines) lines = cell.lines.length
+    return lines * line + 2 * PAD_Y
+  }
+
+  const headerCells = columns.map((c, i) => wrap(bold, c.label, headerSize, widths[i]! - 2 * PAD_X, 2))
+  const headerHeight = heightOf(headerCells.map((lines) => ({ lines }))) + 1
+  const drawHeader = () => {
+    const canvas = report.canvas
+    canvas.rect(report.left, report.y, width, headerHeight, HEADER_FILL)
+    columns.forEach((c, i) => {
+      headerCells[i]!.forEach((run, n) => canvas.text(bold, headerSize, WHITE, anchor(c.align, i), baselineIn(report.y + 0.5, n), run, c.align))
+    })
+    report.y += headerHeight
+  }
+
+  const layout = (row: R, font: TextFont): Cell[] =>
+    columns.map((c, i) => {
+      const text = printable(c.value(row))
+      const inner = widths[i]! - 2 * PAD_X
+      const run = font.run(text)
+      if (run.width * size <= inner + FIT_SLACK) return { lines: [run] }
+      return { lines: c.wrap ? wrap(font, text, size, inner, MAX_LINES) : [clip(font, text, size, inner)] }
+    })
+
+  const drawRow = (cells: Cell[], font: TextFont, fill: string | undefined, height: number) => {
+    const canvas = report.canvas
+    if (fill) canvas.rect(report.left, report.y, width, height, fill)
+    for (let i = 0; i < cells.length; i++) {
+      const lines = cells[i]!.lines
+      const align = columns[i]!.align
+      const at = anchor(align, i)
+      for (let n = 0; n < lines.length; n++) canvas.text(font, size, INK, at, baselineIn(report.y, n), lines[n]!, align)
+    }
+    report.y += height
+  }
+
+  // Never a header alone at the foot of a page.
+  await report.ensure(headerHeight + line + 2 * PAD_Y)
+  drawHeader()
+  let index = 0
+  for (const row of rows) {
+    const cells = layout(row, regular)
+    const height = heightOf(cells)
+    if (await report.ensure(height)) drawHeader()
+    drawRow(cells, regular, index % 2 === 1 ? ZEBRA : undefined, height)
+    index++
+  }
+  if (options.footer) {
+    const cells = layout(options.footer, bold)
+    const height = heightOf(cells) + 1
+    if (await report.ensure(height)) drawHeader()
+    report.canvas.line(report.left, report.y + 0.4, report.left + width, report.y + 0.4, INK, 0.8)
+    report.y += 1
+    drawRow(cells, bold, undefined, height - 1)
+  }
+  report.canvas.line(report.left, report.y, report.left + width, report.y, RULE, 0.6)
+}

@@ -1,0 +1,4 @@
+declare module '*.ttf' {
+  const bytes: ArrayBuffer
+  export default bytes
+}

@@ -1,0 +1,217 @@
+// Reports rendered in Node (pdf-lib runs anywhere) and read back the way a person's tools read them:
+// poppler's pdftotext and pdfinfo.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+
+// The worker gets these bytes as wrangler Data modules; Node has no loader for .ttf imports.
+vi.mock('../../src/reports/font-files', async () => {
+  const { readFileSync } = await import('node:fs')
+  const { createRequire } = await import('node:module')
+  const require = createRequire(import.meta.url)
+  const file = (name: string) => readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${name}`))
+  return { FONT_FILES: { regular: file('DejaVuSansCondensed.ttf'), bold: file('DejaVuSansCondensed-Bold.ttf') } }
+})
+
+const { renderReport, reportFilename } = await import('../../src/reports/index')
+
+const dir = mkdtempSync(join(tmpdir(), 'reports-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+let serial = 0
+function write(pdf: Uint8Array) {
+  const file = join(dir, `r${++serial}.pdf`)
+  writeFileSync(file, pdf)
+  return file
+}
+
+/** The text of each page, as `pdftotext -layout` lays it out (or in content order with `-raw`). */
+function pages(file: string, mode = '-layout'): string[] {
+  const text = execFileSync('pdftotext', [mode, file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
+  return text.split('\f').slice(0, -1)
+}
+
+/** Every page ends with its number out of the total; -layout may squeeze the narrow spaces of `1 / 2`. */
+function expectPageNumbers(file: string) {
+  const raw = pages(file, '-raw')
+  raw.forEach((page, i) => expect(page.trimEnd().endsWith(` ${i + 1} / ${raw.length}`), `page ${i + 1}`).toBe(true))
+  return raw.length
+}
+
+function info(file: string): Record<string, string> {
+  const text = execFileSync('pdfinfo', [file], { encoding: 'utf8' })
+  return Object.fromEntries(text.split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]))
+}
+
+type Clip = Record<string, unknown>
+
+function clip(i: number, reel: string, overrides: Clip = {}): Clip {
+  const n = String(i).padStart(4, '0')
+  const start = 36_000 + i * 90
+  const tc = (s: number) => [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60, 0].map((v) => String(v).padStart(2, '0')).join(':')
+  return {
+    clip: `${reel}C${n}_240101_R1AB`,
+    size: 1_230_000_000,
+    copies: [{ volume: 'SSD_01', hash: `xxh64:${n}` }, ...(i % 10 === 3 ? [] : [{ volume: 'RAID_A', hash: null }])],
+    tc_start: tc(start),
+    tc_end: tc(start + 60),
+    camera_model: 'ARRI ALEXA 35',
+    reel,
+    fps: 24,
+    lens: 'Signature Prime 35mm',
+    resolution: '4608x3164',
+    codec: 'ARRIRAW',
+    ...overrides,
+  }
+}
+
+const REELS = ['A001', 'A002', 'A003', 'B001']
+const clipsOf = (count: number, overrides: (i: number) => Clip = () => ({})) =>
+  Array.from({ length: count }, (_, i) => clip(i + 1, REELS[Math.floor((i * REELS.length) / count)]!, overrides(i + 1)))
+
+function log(id: string, day: number, date: string, clips: Clip[], extra: Clip = {}) {
+  return { id, day, date, ocf: { copies: ['SSD_01', 'RAID_A'], clips }, ...extra } as never
+}
+
+const settings = (extra: Clip = {}) =>
+  ({ project_name: 'Northern Lights', unit: 'Main Unit', version: 1, custom_info: [{ Director: 'Ana Lima', DoP: 'Ben Ode' }], ...extra }) as never
+
+const preset = (template: string, extra: Clip = {}) =>
+  ({ id: 'DAILY', label: 'Daily Report', output_name: '<project>_<log>.pdf', template, enabled: true, ...extra }) as never
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ')
+
+describe('clips report, read back with poppler', () => {
+  it('shows the header, summary, reel ranges, copies and every clip of a small day', async () => {
+    const clips = clipsOf(20)
+    const sound = { clips: [{ clip: 'S001_T01.wav', size: 48_000_000, copies: [{ volume: 'SSD_01', hash: null }] }] }
+    const proxy = { clips: [{ clip: 'A001C0001_240101_R1AB.mov', size: 120_000_000, format: 'MOV', codec: 'ProRes 422 Proxy', resolution: '1920x1080' }] }
+    const source = { settings: settings(), preset: preset('clips-report'), logs: [log('D003', 3, '2024-01-03', clips, { sound, proxy })] }
+    const file = write(await renderReport(source))
+    const text = pages(file)
+    const all = collapse(text.join('\n'))
+
+    expect(reportFilename(source)).toBe('Northern Lights_D003.pdf')
+    expect(text[0]).toContain('Northern Lights')
+    expect(text[0]).toContain('Day 3 — 2024-01-03')
+    expect(text[0]).toContain('Wednesday')
+    expect(text[0]).toContain('Main Unit')
+    expect(all).toMatch(/DIRECTOR\s+DOP/)
+    expect(all).toMatch(/Ana Lima\s+Ben Ode/)
+    // 20 clips of one minute at 24 fps; sizes in decimal units.
+    expect(all).toContain('00:20:00:00')
+    expect(all).toContain('24.60 GB')
+    expect(all).toContain('A001–A003, B001')
+    expect(all).toContain('SSD_01: 20/20 clips')
+    expect(all).toContain('RAID_A: 18/20 clips')
+    for (const c of clips) expect(all).toContain(c.clip as string)
+    expect(all).toContain('S001_T01.wav')
+    expect(all).toContain('ProRes 422 Proxy')
+    expect(expectPageNumbers(file)).toBe(text.length)
+
+    const meta = info(file)
+    expect(meta.Title).toBe('Northern Lights — Daily Report — Day 3 — 2024-01-03')
+    expect(meta.CreationDate).toMatch(/\d{4}/)
+    expect(meta['Page size']).toContain('841.89 x 595.28')
+  })
+
+  it('repeats the table header on every page of a 1,000-clip day and numbers the pages n / N', async () => {
+    const clips = clipsOf(1000)
+    const file = write(await renderReport({ settings: settings(), preset: preset('clips-report'), logs: [log('D001', 1, '2024-01-01', clips)] }))
+    const text = pages(file)
+    expect(text.length).toBeGreaterThan(20)
+    const header = /Clip\s+TC In\s+TC Out\s+Duration\s+FPS\s+Size\s+Camera\s+Reel\s+Lens\s+Resolution\s+Codec\s+Copies/
+    text.forEach((page, i) => expect(page, `page ${i + 1}`).toMatch(header))
+    expect(expectPageNumbers(file)).toBe(text.length)
+    const all = text.join('\n')
+    for (const c of clips) expect(all.split(c.clip as string).length - 1, c.clip as string).toBe(1)
+    expect(all).toContain('1.23 TB')
+    expect(all).toContain('16:40:00:00')
+    expect(all).toContain('RAID_A: 900/1,000 clips')
+  })
+
+  it('keeps long values inside their own column', async () => {
+    const long = (i: number): Clip => ({
+      clip: `A001C${i}_an_extremely_long_clip_name_from_a_card_that_was_renamed_on_set_by_someone_${i}`,
+      lens: `Custom rehoused vintage anamorphic prototype lens with a very long name ${i}`,
+    })
+    const file = write(
+      await renderReport({
+        settings: settings(),
+        preset: preset('clips-report', { options: { orientation: 'portrait', columns: ['clip', 'lens', 'reel', 'size'] } }),
+        logs: [log('D001', 1, '2024-01-01', clipsOf(30, long))],
+      }),
+    )
+    const html = execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' })
+    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+      xMin: Number(m[1]),
+      yMin: Number(m[2]),
+      xMax: Number(m[3]),
+      text: m[5]!,
+    }))
+    const headerOf = (label: string) => words.find((w) => w.text === label)!
+    const [clipX, lensX, reelX] = [headerOf('Clip').xMin, headerOf('Lens').xMin, headerOf('Reel').xMin]
+    const below = words.filter((w) => w.yMin > headerOf('Clip').yMin + 2)
+    const clipWords = below.filter((w) => w.xMin >= clipX - 1 && w.xMin < lensX - 4)
+    const lensWords = below.filter((w) => w.xMin >= lensX - 1 && w.xMin < reelX - 4)
+    expect(clipWords.length).toBeGreaterThan(30)
+    expect(lensWords.length).toBeGreaterThan(30)
+    for (const w of clipWords) expect(w.xMax, w.text).toBeLessThanOrEqual(lensX)
+    for (const w of lensWords) expect(w.xMax, w.text).toBeLessThanOrEqual(reelX)
+  })
+
+  it('prints accents and Cyrillic, and a visible box for what the font lacks', async () => {
+    const names = ['Café_Ünïcödé_01', 'Съёмка_день_1', 'カメラ_A001', 'take 😀 ✓', 'fam 👨‍👩‍👧 end']
+    const clips = names.map((name, i) => clip(i + 1, 'A001', { clip: name }))
+    const file = write(await renderReport({ settings: settings({ project_name: 'Ñandú Фильм' }), preset: preset('clips-report'), logs: [log('D001', 1, '2024-01-01', clips)] }))
+    const all = pages(file).join('\n')
+    expect(all).toContain('Ñandú Фильм')
+    expect(all).toContain('Café_Ünïcödé_01')
+    expect(all).toContain('Съёмка_день_1')
+    expect(all).toContain('□□□_A001')
+    expect(all).toContain('take 😀 ✓')
+    expect(all).toContain('fam □□□ end')
+  })
+
+  it('shows custom-schema clip fields as columns, matched by clip name', async () => {
+    const clips = clipsOf(3)
+    const schemas = [{ id: 'notes', sync: 'clip', active: true, clip_fields: [{ type: 'text', key_name: 'scene', column: 'Scene' }, { type: 'text_list', key_name: 'tags' }] }]
+    const custom = [{ schema: 'notes', clips: [{ clip: clips[1]!.clip, scene: '12A', tags: ['night', 'rain'] }] }]
+    const file = write(
+      await renderReport({
+        settings: settings({ custom_schemas: schemas }),
+        preset: preset('clips-report', { options: { columns: ['clip', 'custom:notes.scene', 'custom:notes.tags', 'reel'] } }),
+        logs: [log('D001', 1, '2024-01-01', clips, { custom })],
+      }),
+    )
+    const text = pages(file).join('\n')
+    expect(text).toMatch(/Clip\s+Scene\s+tags\s+Reel/)
+    expect(text).toMatch(new RegExp(`${clips[1]!.clip}\\s+12A\\s+night, rain\\s+A002`))
+  })
+})
+
+describe('data report, read back with poppler', () => {
+  it('has one row per log, the totals and the date range', async () => {
+    const logs = [
+      log('D002', 2, '2024-01-02', clipsOf(40), { unit: 'Main Unit', sound: { files: 12, size: 2_000_000_000 } }),
+      log('D001', 1, '2024-01-01', clipsOf(100), { unit: 'Main Unit' }),
+      log('D003', 3, '2024-01-03', [], { unit: 'Main Unit', ocf: { files: 7, size: 9_000_000_000, duration: '00:07:00:00', reels: ['C001'] } }),
+    ]
+    const source = { settings: settings(), preset: preset('data-report', { output_name: 'Summary_<d>_<yyyymmdd>.pdf' }), logs }
+    const file = write(await renderReport(source))
+    expect(reportFilename(source)).toBe('Summary_1-3_20240101-20240103.pdf')
+    const text = pages(file)
+    const all = text.join('\n')
+    expect(all).toContain('Days 1–3 — 2024-01-01 – 2024-01-03')
+    const rows = all.split('\n')
+    const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
+    expect(row(/^\s*1\s+2024-01-01/)).toBe(' 1 2024-01-01 Main Unit 01:40:00:00 100 123.00 GB — — — — A001–A003, B001 SSD_01 100/100, RAID_A 90/100')
+    expect(row(/^\s*2\s+2024-01-02/)).toBe(' 2 2024-01-02 Main Unit 00:40:00:00 40 49.20 GB — — 12 2.00 GB A001–A003, B001 SSD_01 40/40, RAID_A 36/40')
+    expect(row(/^\s*3\s+2024-01-03/)).toBe(' 3 2024-01-03 Main Unit 00:07:00:00 7 9.00 GB — — — — C001 —')
+    expect(row(/^\s*Total\s/)).toBe(' Total 2024-01-01 – 2024-01-03 Main Unit 02:27:00:00 147 181.20 GB — — 12 2.00 GB A001–A003, B001, C001 SSD_01 140/140, RAID_A 126/140')
+    expect(expectPageNumbers(file)).toBe(text.length)
+    expect(info(file).Subject).toBe('Data report')
+  })
+})

@@ -1,0 +1,170 @@
+import { PDFDocument } from 'pdf-lib'
+import { describe, expect, it } from 'vitest'
+import { fromBase64 } from '../src/shared/base64'
+import { approvedToken, call, clip, makeLog, withProject } from './helpers'
+
+const PRESETS = [
+  { id: 'DAILY', label: 'Daily Report', output_name: '<project>_<log>_<yyyymmdd>.pdf', template: 'clips-report', enabled: true },
+  { id: 'RANGE', label: 'Week Summary', output_name: 'Summary_D<ddd>_<yymmdd>_<eee>.pdf', template: 'data-report', enabled: true },
+  { id: 'LEGCY', label: 'Reference app', output_name: '<unit>_<dd-mm-yyyy>_<nope>.pdf', react: 'DataReport.tsx', enabled: true },
+  { id: 'OFFPR', label: 'Switched off', output_name: 'off_<d>.pdf', template: 'clips-report', enabled: false },
+  {
+    id: 'PORTR',
+    label: 'Portrait',
+    output_name: 'portrait.pdf',
+    template: 'clips-report',
+    enabled: true,
+    options: { page_size: 'Letter', orientation: 'portrait', columns: ['clip', 'reel', 'size'] },
+  },
+]
+
+/** A project with the presets above and three logs (days 1–3). */
+async function setup() {
+  const { token } = await withProject('Feature Film')
+  const patched = await call('PATCH', '/project/config', { token, body: { unit: 'Main Unit', pdfs: PRESETS } })
+  expect(patched.status).toBe(200)
+  for (const [id, day, date] of [['D001', 1, '2024-01-01'], ['D002', 2, '2024-01-02'], ['D003', 3, '2024-01-03']] as const) {
+    const posted = await call('POST', '/log', { token, body: makeLog(id, 3, { day, date }) })
+    expect(posted.status).toBe(201)
+  }
+  return token
+}
+
+async function generate(token: string, body: unknown) {
+  return call('POST', '/generate-pdf', { token, body })
+}
+
+async function pdfOf(base64: string) {
+  const bytes = fromBase64(base64)
+  expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe('%PDF-')
+  return PDFDocument.load(bytes, { updateMetadata: false })
+}
+
+describe('POST /generate-pdf', () => {
+  it('answers {success, data: {filename, mimeType, base64}} with a PDF of the log', async () => {
+    const token = await setup()
+    const { status, body } = await generate(token, { presetId: 'DAILY', logId: 'D002' })
+    expect(status).toBe(200)
+    expect(Object.keys(body)).toEqual(['success', 'data'])
+    expect(body.success).toBe(true)
+    expect(body.data).toEqual({ filename: 'Feature Film_D002_20240102.pdf', mimeType: 'application/pdf', base64: expect.any(String) })
+    const pdf = await pdfOf(body.data.base64)
+    expect(pdf.getTitle()).toBe('Feature Film — Daily Report — Day 2 — 2024-01-02')
+    expect(pdf.getSubject()).toBe('Clips report')
+    expect(pdf.getCreationDate()).toBeInstanceOf(Date)
+    expect(Math.abs(pdf.getCreationDate()!.getTime() - Date.now())).toBeLessThan(5 * 60_000)
+    const { width, height } = pdf.getPage(0).getSize()
+    expect([Math.round(width), Math.round(height)]).toEqual([842, 595])
+  })
+
+  it('fills the tags of output_name with first-last ranges for several logs', async () => {
+    const token = await setup()
+    const { status, body } = await generate(token, { presetId: 'RANGE', logId: ['D003', 'D001'] })
+    expect(status).toBe(200)
+    expect(body.data.filename).toBe('Summary_D001-003_240101-240103_Mon-Wed.pdf')
+    const pdf = await pdfOf(body.data.base64)
+    expect(pdf.getTitle()).toBe('Feature Film — Week Summary — Days 1–3 — 2024-01-01 – 2024-01-03')
+    expect(pdf.getSubject()).toBe('Data report')
+  })
+
+  it('keeps unknown tags, takes the unit from the project and maps the reference app\'s react names', async () => {
+    const token = await setup()
+    const { status, body } = await generate(token, { presetId: 'LEGCY', logId: ['D001'] })
+    expect(status).toBe(200)
+    expect(body.data.filename).toBe('Main Unit_01-01-2024_<nope>.pdf')
+    expect((await pdfOf(body.data.base64)).getSubject()).toBe('Data report')
+  })
+
+  it('uses the preset\'s page size and orientation', async () => {
+    const token = await setup()
+    const { status, body } = await generate(token, { presetId: 'PORTR', logId: 'D001' })
+    expect(status).toBe(200)
+    expect(body.data.filename).toBe('portrait.pdf')
+    const { width, height } = (await pdfOf(body.data.base64)).getPage(0).getSize()
+    expect([width, height]).toEqual([612, 792])
+  })
+
+  it('renders a disabled preset when it is asked for by id, and an enabled one alike', async () => {
+    const token = await setup()
+    const off = await generate(token, { presetId: 'OFFPR', logId: 'D003' })
+    expect(off.status).toBe(200)
+    expect(off.body.data.filename).toBe('off_3.pdf')
+    expect((await pdfOf(off.body.data.base64)).getTitle()).toBe('Feature Film — Switched off — Day 3 — 2024-01-03')
+    const listed = await call('GET', '/pdf-presets', { token })
+    expect(listed.body).toContainEqual({ id: 'OFFPR', label: 'Switched off', enabled: false })
+  })
+
+  it('renders clip names in any script, CJK and emoji included', async () => {
+    const token = await setup()
+    const names = ['Café_Ünïcödé', 'Съёмка_день_1', 'カメラ_A001', '🎬 take 😀👨‍👩‍👧', 'tab\tand\nnewline', '\u0000\u0007']
+    const log = makeLog('D010', 0, {
+      day: 10,
+      date: '2024-01-10',
+      unit: '第二班',
+      ocf: { clips: names.map((name, i) => clip(i, { clip: name, lens: `Ломо ${name}` })) },
+      sound: { clips: [{ clip: '音声.wav', size: 10, copies: [{ volume: 'Диск', hash: null }] }] },
+    })
+    expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
+    for (const presetId of ['DAILY', 'RANGE']) {
+      const { status, body } = await generate(token, { presetId, logId: 'D010' })
+      expect(status).toBe(200)
+      expect((await pdfOf(body.data.base64)).getPageCount()).toBeGreaterThan(0)
+    }
+  })
+
+  it('answers 404 Preset not found for a preset the project does not have', async () => {
+    const token = await setup()
+    const { status, body } = await generate(token, { presetId: 'NOPE1', logId: 'D001' })
+    expect(status).toBe(404)
+    expect(body).toEqual({ error: 'Preset not found' })
+  })
+
+  it('answers 404 Log not found when any named log is missing', async () => {
+    const token = await setup()
+    for (const logId of ['D404', ['D001', 'D404']]) {
+      const { status, body } = await generate(token, { presetId: 'DAILY', logId })
+      expect(status).toBe(404)
+      expect(body).toEqual({ error: 'Log not found' })
+    }
+  })
+
+  it('answers 404 Log not found with no project loaded', async () => {
+    const token = await approvedToken()
+    const { status, body } = await generate(token, { presetId: 'DAILY', logId: 'D001' })
+    expect(status).toBe(404)
+    expect(body).toEqual({ error: 'Log not found' })
+  })
+
+  it('answers 400 for a presetId or logId of the wrong shape, naming each', async () => {
+    const token = await setup()
+    const cases: Array<[unknown, Array<{ prop: string; message: unknown }>]> = [
+      [{ presetId: 5, logId: 'D001' }, [{ prop: 'presetId', message: 'must be a string' }]],
+      [{ presetId: '', logId: 'D001' }, [{ prop: 'presetId', message: 'must not be empty' }]],
+      [{ logId: 'D001' }, [{ prop: 'presetId', message: expect.stringContaining('presetId') }]],
+      [{ presetId: 'DAILY', logId: [] }, [{ prop: 'logId', message: 'must name at least one log' }]],
+      [{ presetId: 'DAILY', logId: 'x'.repeat(51) }, [{ prop: 'logId', message: 'must be 1 to 50 characters' }]],
+      [{ presetId: 'x'.repeat(101), logId: '' }, [{ prop: 'presetId', message: 'must be at most 100 characters' }, { prop: 'logId', message: 'must be 1 to 50 characters' }]],
+    ]
+    const answers = []
+    for (const [request] of cases) {
+      const { status, body } = await generate(token, request)
+      answers.push({ request, status, body })
+    }
+    expect(answers).toEqual(cases.map(([request, details]) => ({ request, status: 400, body: { error: 'Validation Error', details } })))
+  })
+
+  it('answers 400 for a logId that is neither an id nor a list of ids', async () => {
+    const token = await setup()
+    for (const logId of [7, null, {}, ['D001', 3], [['D001']]]) {
+      const { status, body } = await generate(token, { presetId: 'DAILY', logId })
+      expect({ logId, status, error: body.error, details: body.details.length > 0 }).toEqual({ logId, status: 400, error: 'Validation Error', details: true })
+    }
+  })
+
+  it('answers 401 without a valid token', async () => {
+    await setup()
+    const { status, body } = await generate('not-a-token', { presetId: 'DAILY', logId: 'D001' })
+    expect(status).toBe(401)
+    expect(body).toEqual({ error: 'Unauthorized' })
+  })
+})
