@@ -3,6 +3,7 @@ import { errorResponse } from './http/errors'
 import { withAllowedHost, withOperator } from './http/guards'
 import { requestToken } from './routes/auth'
 import * as logs from './routes/logs'
+import * as mail from './routes/mail'
 import * as meta from './routes/meta'
 import * as operator from './routes/operator'
 import * as projects from './routes/projects'
@@ -42,11 +43,20 @@ router
   .delete('/log/:id', logs.deleteLog)
   // actions
   .post('/generate-pdf', generatePdf)
+  .post('/open-email-window', mail.openEmailWindow)
   // operator JSON endpoints: x-operator-key header or the console's session (never an API token)
   .get('/approve/requests', withOperator, operator.listRequests)
   .post('/approve/requests/:id', withOperator, operator.decideRequest)
   .get('/approve/tokens', withOperator, operator.listTokens)
   .delete('/approve/tokens/:id', withOperator, operator.revokeToken)
+  // send windows (SPEC §9): the operator edits, sends or discards what /open-email-window opened
+  .get('/approve/windows', withOperator, mail.listWindows)
+  .get('/approve/windows/:id', withOperator, mail.getWindow)
+  .patch('/approve/windows/:id', withOperator, mail.editWindow)
+  .delete('/approve/windows/:id', withOperator, mail.discardWindow)
+  .post('/approve/windows/:id/send', withOperator, mail.sendWindow)
+  .get('/approve/windows/:id/attachments/:presetId', withOperator, mail.downloadAttachment)
+  .get('/approve/windows/:id/message.eml', withOperator, mail.downloadEml)
 
 // A known path asked with another method answers 405 with the methods it has (SPEC §3).
 const methodsByPath = new Map<string, Set<string>>()

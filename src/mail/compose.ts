@@ -1,0 +1,100 @@
+import { StatusError } from 'itty-router'
+import { notFound } from '../http/errors'
+import { renderReport, reportFilename } from '../reports'
+import type { LogOutput } from '../schemas/log'
+import type { Settings } from '../schemas/settings'
+import { fillTags } from '../shared/tags'
+import type { MailSource, ReportSource, SendWindowListing } from '../workspace/Workspace'
+import type { NewSendWindow, WindowAttachment } from '../workspace/windows'
+import type { Mailbox } from './address'
+import { renderBody } from './body'
+import type { OutgoingAttachment, OutgoingMessage } from './mime'
+import { summarize, type MailSummary } from './summary'
+
+/** Without a preset the window still opens, with the day's figures and a subject to edit. */
+const DEFAULT_SUBJECT = '<project> – Day <d> – <yyyy-mm-dd>'
+const DEFAULT_TEMPLATE = 'day-summary'
+
+export const parseLogs = (texts: string[]) => texts.map((text) => JSON.parse(text) as LogOutput)
+
+const tagContext = (settings: Settings, logs: LogOutput[]) => ({
+  projectName: settings.project_name,
+  unit: settings.unit,
+  logs: logs.map(({ id, day, date, unit }) => ({ id, day, date, unit })),
+})
+
+/** A subject is one header line: line breaks and other controls from a template become spaces. */
+export const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/ {2,}/g, ' ').trim()
+
+/** The window as the preset fills it for these logs, tags replaced (SPEC §5, §9). */
+export function draftFrom(source: MailSource, logs: LogOutput[]): NewSendWindow {
+  const { settings, preset } = source
+  const context = tagContext(settings, logs)
+  return {
+    projectId: source.projectId,
+    logIds: logs.map((l) => l.id),
+    presetId: preset?.id ?? null,
+    template: preset?.template ?? DEFAULT_TEMPLATE,
+    recipients: [...new Set(preset?.recipients ?? [])],
+    subject: oneLine(fillTags(preset?.subject ?? DEFAULT_SUBJECT, context)) || oneLine(fillTags(DEFAULT_SUBJECT, context)),
+    message: fillTags(preset?.message ?? '', context),
+    attachments: attachmentsFor(settings, logs, preset?.attachments ?? []),
+    summary: JSON.stringify(summaryOf(settings, logs)),
+  }
+}
+
+export const summaryOf = (settings: Settings, logs: LogOutput[]): MailSummary => summarize(settings.project_name, settings.unit, logs)
+
+function reportSource(settings: Settings, logs: LogOutput[], presetId: string): ReportSource {
+  const preset = settings.pdfs?.find((p) => p.id === presetId)
+  if (!preset) throw notFound('Preset')
+  return { settings, preset, logs }
+}
+
+/** PDF presets to attach, each with the file name its `output_name` gives; names made unique. */
+export function attachmentsFor(settings: Settings, logs: LogOutput[], presetIds: string[]): WindowAttachment[] {
+  const taken = new Set<string>()
+  return [...new Set(presetIds)].map((presetId) => {
+    const filename = uniqueName(reportFilename(reportSource(settings, logs, presetId)), taken)
+    taken.add(filename.toLowerCase())
+    return { presetId, filename }
+  })
+}
+
+function uniqueName(filename: string, taken: Set<string>): string {
+  if (!taken.has(filename.toLowerCase())) return filename
+  const dot = filename.lastIndexOf('.')
+  const [stem, ext] = dot > 0 ? [filename.slice(0, dot), filename.slice(dot)] : [filename, '']
+  for (let n = 2; ; n++) {
+    const candidate = `${stem}-${n}${ext}`
+    if (!taken.has(candidate.toLowerCase())) return candidate
+  }
+}
+
+/** Renders one attachment; a failure names the file, so the window can say which one. */
+export async function renderAttachment(settings: Settings, logs: LogOutput[], attachment: WindowAttachment): Promise<OutgoingAttachment> {
+  const source = reportSource(settings, logs, attachment.presetId)
+  try {
+    return { filename: attachment.filename, contentType: 'application/pdf', content: await renderReport(source) }
+  } catch (err) {
+    const reason = err instanceof StatusError ? (err as StatusError & { error?: string }).error : undefined
+    throw new StatusError(500, { error: `The attachment ${attachment.filename} could not be made${reason ? `: ${reason}` : ''}` })
+  }
+}
+
+/**
+ * The message exactly as it leaves: the operator's recipients, subject and message, the body from
+ * the template with today's figures of the logs, and the PDFs rendered now.
+ */
+export async function outgoingMessage(window: SendWindowListing, settings: Settings, logs: LogOutput[], from: Mailbox | null) {
+  const summary = summaryOf(settings, logs)
+  const gone = window.attachments.find((a) => !settings.pdfs?.some((p) => p.id === a.presetId))
+  if (gone) throw new StatusError(409, { error: `The PDF preset of ${gone.filename} no longer exists: remove that attachment` })
+  const attachments = attachmentsFor(settings, logs, window.attachments.map((a) => a.presetId))
+  const body = renderBody(window.template, window.subject, window.message, summary)
+  const rendered: OutgoingAttachment[] = []
+  // One after another: each report can be large, and the isolate's memory is shared.
+  for (const attachment of attachments) rendered.push(await renderAttachment(settings, logs, attachment))
+  const message: OutgoingMessage = { from, to: window.recipients, subject: window.subject, text: body.text, html: body.html, attachments: rendered }
+  return { message, summary: JSON.stringify(summary), attachments }
+}

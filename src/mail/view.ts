@@ -1,0 +1,74 @@
+import type { SendWindowListing } from '../workspace/Workspace'
+import type { WindowStatus } from '../workspace/windows'
+import { renderBody, type Body } from './body'
+import { deliveryOf, type Delivery, type MailConfig } from './config'
+import type { MailSummary } from './summary'
+
+/** A send window as the operator console receives it (GET /approve/windows and the edit answers). */
+export type WindowView = {
+  id: string
+  createdAt: string
+  updatedAt: string
+  project: string
+  logIds: string[]
+  presetId: string | null
+  presetLabel: string | null
+  template: string
+  recipients: string[]
+  subject: string
+  message: string
+  preview: Body
+  attachments: Array<{ presetId: string; label: string; filename: string; url: string }>
+  pdfPresets: Array<{ id: string; label: string }>
+  status: WindowStatus
+  error: string | null
+  sentAt: string | null
+  delivery: Delivery
+  emlUrl: string
+  mailto: string
+}
+
+/** Mail clients and browsers cut longer mailto: links; the .eml carries the full message. */
+const MAILTO_BODY_LIMIT = 1800
+
+export function windowView(window: SendWindowListing, config: MailConfig): WindowView {
+  const summary = JSON.parse(window.summary) as MailSummary
+  const preview = renderBody(window.template, window.subject, window.message, summary)
+  const base = `/approve/windows/${encodeURIComponent(window.id)}`
+  const labels = new Map(window.pdfPresets.map((p) => [p.id, p.label]))
+  return {
+    id: window.id,
+    createdAt: window.createdAt,
+    updatedAt: window.updatedAt,
+    project: window.projectName,
+    logIds: window.logIds,
+    presetId: window.presetId,
+    presetLabel: window.presetLabel,
+    template: window.template,
+    recipients: window.recipients,
+    subject: window.subject,
+    message: window.message,
+    preview,
+    attachments: window.attachments.map((a) => ({
+      ...a,
+      label: labels.get(a.presetId) ?? a.presetId,
+      url: `${base}/attachments/${encodeURIComponent(a.presetId)}`,
+    })),
+    pdfPresets: window.pdfPresets,
+    status: window.status,
+    error: window.error,
+    sentAt: window.sentAt,
+    delivery: deliveryOf(config),
+    emlUrl: `${base}/message.eml`,
+    mailto: mailtoLink(window.recipients, window.subject, preview.text, window.attachments.map((a) => a.filename)),
+  }
+}
+
+/** RFC 6068: addresses, subject and the text body; line breaks as %0D%0A. Attachments cannot travel. */
+export function mailtoLink(recipients: string[], subject: string, text: string, attachments: string[]): string {
+  let body = text.trimEnd()
+  if (body.length > MAILTO_BODY_LIMIT) body = `${body.slice(0, MAILTO_BODY_LIMIT).trimEnd()}\n…`
+  if (attachments.length) body += `\n\nAttach: ${attachments.join(', ')}`
+  const encode = (s: string) => encodeURIComponent(s.replace(/\r?\n/g, '\r\n'))
+  return `mailto:${recipients.map((r) => encodeURIComponent(r).replace(/%40/g, '@')).join(',')}?subject=${encode(subject)}&body=${encode(body)}`
+}

@@ -1,0 +1,137 @@
+import { StatusError, type IRequest } from 'itty-router'
+import { readObject } from '../http/body'
+import { conflict, notFound } from '../http/errors'
+import { apiToken } from '../http/guards'
+import { pathParam } from '../http/params'
+import { attachmentsFor, draftFrom, outgoingMessage, parseLogs, renderAttachment } from '../mail/compose'
+import { mailConfig } from '../mail/config'
+import { toEml } from '../mail/mime'
+import { deliver } from '../mail/providers'
+import { WindowEditSchema } from '../mail/schemas'
+import { windowView } from '../mail/view'
+import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
+import { unwrap, workspace } from '../workspace/client'
+import type { MailSource, SendWindowListing, WindowSource } from '../workspace/Workspace'
+import type { SendOutcome, WindowEdit } from '../workspace/windows'
+
+// RPC's type mapping loses the shape of valibot's loose objects (Settings); the values are exactly these.
+const asSource = (value: unknown) => value as WindowSource
+const asListing = (value: unknown) => value as SendWindowListing
+
+const windowIdOf = (request: IRequest) => pathParam(request, 'id')
+
+/**
+ * Seed endpoint 11: checks the logs and the preset, composes the window (tags replaced, file names
+ * of the attachments) and leaves it for the operator, whose console shows it at once.
+ */
+export async function openEmailWindow(request: IRequest, env: Env) {
+  const token = apiToken(request)
+  const { logId, presetId } = parseOrThrow(OpenEmailWindowSchema, await readObject(request))
+  const ws = workspace(env)
+  const source = (await unwrap(ws.mailSource(token, logIdsOf(logId), presetId))) as MailSource
+  await unwrap(ws.openSendWindow(draftFrom(source, parseLogs(source.logTexts))))
+  return { success: true }
+}
+
+// ---- operator (behind withOperator)
+
+export async function listWindows(_request: IRequest, env: Env) {
+  const config = mailConfig(env)
+  const windows = await workspace(env).sendWindows()
+  return { windows: windows.map((w) => windowView(asListing(w), config)) }
+}
+
+export async function getWindow(request: IRequest, env: Env) {
+  const window = asListing(await unwrap(workspace(env).sendWindow(windowIdOf(request))))
+  return { window: windowView(window, mailConfig(env)) }
+}
+
+/** Recipients, subject, message and which PDFs go along; attachment names come from the presets. */
+export async function editWindow(request: IRequest, env: Env) {
+  const id = windowIdOf(request)
+  const edit = parseOrThrow(WindowEditSchema, await readObject(request))
+  const ws = workspace(env)
+  const changes: WindowEdit = { ...edit, attachments: undefined }
+  for (const key of Object.keys(changes) as Array<keyof WindowEdit>) if (changes[key] === undefined) delete changes[key]
+  if (edit.attachments) {
+    const { settings, logTexts } = asSource(await unwrap(ws.windowSource(id)))
+    changes.attachments = attachmentsFor(settings, parseLogs(logTexts), edit.attachments)
+  }
+  const window = asListing(await unwrap(ws.editSendWindow(id, changes)))
+  return { success: true, window: windowView(window, mailConfig(env)) }
+}
+
+/**
+ * Sends through the configured provider. The window is locked while the request is out; a refusal
+ * keeps the draft with the provider's reason. The send goes on even if the console disconnects.
+ */
+export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionContext) {
+  const id = windowIdOf(request)
+  const config = mailConfig(env)
+  if (!config.provider && !config.problem) throw conflict('No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars')
+  if (config.problem) throw conflict(config.problem)
+  const ws = workspace(env)
+  const { window, settings, logTexts } = asSource(await unwrap(ws.claimSendWindow(id)))
+  const work = (async (): Promise<SendOutcome> => {
+    try {
+      const logs = parseLogs(logTexts)
+      const composed = await outgoingMessage(window, settings, logs, config.from)
+      const result = await deliver(config, composed.message)
+      return result.ok ? { sent: true, summary: composed.summary, attachments: composed.attachments } : { sent: false, error: result.error }
+    } catch (err) {
+      return { sent: false, error: reasonOf(err) }
+    }
+  })().then(async (outcome) => ({ outcome, window: asListing(await unwrap(ws.finishSendWindow(id, outcome))) }))
+  ctx?.waitUntil(work)
+  const { outcome, window: after } = await work
+  if (!outcome.sent) throw new StatusError(502, { error: outcome.error })
+  return { success: true, window: windowView(after, config) }
+}
+
+export async function discardWindow(request: IRequest, env: Env) {
+  await unwrap(workspace(env).discardSendWindow(windowIdOf(request)))
+  return { success: true }
+}
+
+export async function downloadAttachment(request: IRequest, env: Env) {
+  const presetId = pathParam(request, 'presetId')
+  const { window, settings, logTexts } = asSource(await unwrap(workspace(env).windowSource(windowIdOf(request))))
+  const attachment = window.attachments.find((a) => a.presetId === presetId)
+  if (!attachment) throw notFound('Attachment')
+  const logs = parseLogs(logTexts)
+  // The name as it would be sent now: the logs may have changed since the window opened.
+  const [current] = attachmentsFor(settings, logs, [presetId])
+  const pdf = await renderAttachment(settings, logs, current!)
+  return download(pdf.content, 'application/pdf', pdf.filename)
+}
+
+/** The complete message as a .eml file for any mail client: what Send would send. */
+export async function downloadEml(request: IRequest, env: Env) {
+  const config = mailConfig(env)
+  const { window, settings, logTexts } = asSource(await unwrap(workspace(env).windowSource(windowIdOf(request))))
+  const { message } = await outgoingMessage(window, settings, parseLogs(logTexts), config.from)
+  return download(toEml(message, { unsent: true }), 'message/rfc822', `${safeFilename(window.subject) || 'message'}.eml`)
+}
+
+function download(body: BodyInit, type: string, filename: string) {
+  return new Response(body, { headers: { 'content-type': type, 'content-disposition': contentDisposition(filename) } })
+}
+
+/** RFC 6266: an ASCII fallback and the exact UTF-8 name. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`
+}
+
+/** A subject as a file name: no path separators or characters file systems refuse. */
+const safeFilename = (text: string) => text.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80).trim()
+
+function reasonOf(err: unknown): string {
+  if (err instanceof StatusError) {
+    const message = (err as StatusError & { error?: unknown }).error
+    if (typeof message === 'string') return message
+  }
+  console.error('send failed', err)
+  return 'The message could not be prepared; nothing was sent.'
+}

@@ -1,0 +1,196 @@
+import { conflict, notFound } from '../http/errors'
+
+/**
+ * Send windows (SPEC §9): an e-mail the operator still has to check and send. They live in the
+ * workspace's SQLite so that they survive a reload of the console and a restart of the service.
+ * What the window shows is composed by the worker; this table only keeps the operator's draft.
+ */
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS send_windows (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    log_ids TEXT NOT NULL,
+    preset_id TEXT,
+    template TEXT NOT NULL,
+    recipients TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    message TEXT NOT NULL,
+    attachments TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    sending_since TEXT,
+    sent_at TEXT
+  );
+`
+
+export type WindowStatus = 'draft' | 'sending' | 'sent' | 'failed'
+export type WindowAttachment = { presetId: string; filename: string }
+
+/** A window as the workspace keeps it. `summary` is the composer's own JSON, opaque here. */
+export type SendWindowRecord = {
+  id: string
+  projectId: string
+  createdAt: string
+  updatedAt: string
+  logIds: string[]
+  presetId: string | null
+  template: string
+  recipients: string[]
+  subject: string
+  message: string
+  attachments: WindowAttachment[]
+  summary: string
+  status: WindowStatus
+  error: string | null
+  sentAt: string | null
+}
+
+export type NewSendWindow = Pick<SendWindowRecord, 'projectId' | 'logIds' | 'presetId' | 'template' | 'recipients' | 'subject' | 'message' | 'attachments' | 'summary'>
+export type WindowEdit = Partial<Pick<SendWindowRecord, 'recipients' | 'subject' | 'message' | 'attachments'>>
+export type SendOutcome =
+  | { sent: true; summary: string; attachments: WindowAttachment[] }
+  | { sent: false; error: string }
+
+/**
+ * A send the worker started but never reported back (the process stopped mid-request) must not
+ * lock the window for good. Providers answer within seconds; two minutes is well past that.
+ */
+export const SENDING_EXPIRES_MS = 2 * 60_000
+export const INTERRUPTED_SEND = 'The send was interrupted before the provider answered. Check the provider’s log before sending again.'
+
+type Row = {
+  id: string
+  project_id: string
+  created_at: string
+  updated_at: string
+  log_ids: string
+  preset_id: string | null
+  template: string
+  recipients: string
+  subject: string
+  message: string
+  attachments: string
+  summary: string
+  status: WindowStatus
+  error: string | null
+  sending_since: string | null
+  sent_at: string | null
+}
+
+const COLUMNS = 'id, project_id, created_at, updated_at, log_ids, preset_id, template, recipients, subject, message, attachments, summary, status, error, sending_since, sent_at'
+
+export const windowNotFound = () => notFound('Send window')
+
+/** Synchronous, like Store: every call runs in the workspace's single thread. */
+export class SendWindows {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(SCHEMA)
+  }
+
+  list(): SendWindowRecord[] {
+    return this.sql.exec<Row>(`SELECT ${COLUMNS} FROM send_windows ORDER BY created_at, id`).toArray().map(recordOf)
+  }
+
+  get(id: string): SendWindowRecord {
+    const row = this.sql.exec<Row>(`SELECT ${COLUMNS} FROM send_windows WHERE id = ?`, id).toArray()[0]
+    if (!row) throw windowNotFound()
+    return recordOf(row)
+  }
+
+  open(draft: NewSendWindow): SendWindowRecord {
+    const now = new Date().toISOString()
+    const id = crypto.randomUUID()
+    this.sql.exec(
+      `INSERT INTO send_windows (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', NULL, NULL, NULL)`,
+      id, draft.projectId, now, now, JSON.stringify(draft.logIds), draft.presetId, draft.template,
+      JSON.stringify(draft.recipients), draft.subject, draft.message, JSON.stringify(draft.attachments), draft.summary,
+    )
+    return this.get(id)
+  }
+
+  /** The operator's edits; a window being sent or already sent no longer changes. */
+  edit(id: string, changes: WindowEdit): SendWindowRecord {
+    const current = this.get(id)
+    requireEditable(current)
+    const next = { ...current, ...changes }
+    this.sql.exec(
+      'UPDATE send_windows SET recipients = ?, subject = ?, message = ?, attachments = ?, updated_at = ? WHERE id = ?',
+      JSON.stringify(next.recipients), next.subject, next.message, JSON.stringify(next.attachments), new Date().toISOString(), id,
+    )
+    return this.get(id)
+  }
+
+  /** Marks the window as being sent, so that a second Send cannot mail the same message twice. */
+  claim(id: string): SendWindowRecord {
+    const current = this.get(id)
+    requireEditable(current)
+    if (!current.recipients.length) throw conflict('Add at least one recipient before sending')
+    const now = new Date().toISOString()
+    this.sql.exec("UPDATE send_windows SET status = 'sending', sending_since = ?, error = NULL, updated_at = ? WHERE id = ?", now, now, id)
+    return this.get(id)
+  }
+
+  finish(id: string, outcome: SendOutcome): SendWindowRecord {
+    const current = this.get(id)
+    if (current.status !== 'sending') throw conflict('The window is not being sent')
+    const now = new Date().toISOString()
+    if (outcome.sent) {
+      this.sql.exec(
+        "UPDATE send_windows SET status = 'sent', error = NULL, sending_since = NULL, sent_at = ?, summary = ?, attachments = ?, updated_at = ? WHERE id = ?",
+        now, outcome.summary, JSON.stringify(outcome.attachments), now, id,
+      )
+    } else {
+      this.fail(id, outcome.error)
+    }
+    return this.get(id)
+  }
+
+  /** A failed send keeps the draft as it was, with the reason to show. */
+  fail(id: string, error: string) {
+    this.sql.exec(
+      "UPDATE send_windows SET status = 'failed', error = ?, sending_since = NULL, updated_at = ? WHERE id = ?",
+      error, new Date().toISOString(), id,
+    )
+  }
+
+  discard(id: string) {
+    const current = this.get(id)
+    if (current.status === 'sending') throw conflict('The message is being sent')
+    this.sql.exec('DELETE FROM send_windows WHERE id = ?', id)
+  }
+
+  /** Sends that never reported back become failures; true when one did. */
+  expireStaleSends(now = Date.now()): boolean {
+    const cutoff = new Date(now - SENDING_EXPIRES_MS).toISOString()
+    return this.sql.exec(
+      "UPDATE send_windows SET status = 'failed', error = ?, sending_since = NULL WHERE status = 'sending' AND sending_since < ?",
+      INTERRUPTED_SEND, cutoff,
+    ).rowsWritten > 0
+  }
+}
+
+export function requireEditable(window: SendWindowRecord) {
+  if (window.status === 'sending') throw conflict('The message is being sent')
+  if (window.status === 'sent') throw conflict('The message has already been sent')
+}
+
+const recordOf = (row: Row): SendWindowRecord => ({
+  id: row.id,
+  projectId: row.project_id,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  logIds: JSON.parse(row.log_ids) as string[],
+  presetId: row.preset_id,
+  template: row.template,
+  recipients: JSON.parse(row.recipients) as string[],
+  subject: row.subject,
+  message: row.message,
+  attachments: JSON.parse(row.attachments) as WindowAttachment[],
+  summary: row.summary,
+  status: row.status,
+  error: row.error,
+  sentAt: row.sent_at,
+})
