@@ -154,7 +154,8 @@ function filenameParameter(filename: string): string {
   ).join('')
   const sections: string[] = []
   for (let at = 0; at < encoded.length; ) {
-    let end = Math.min(at + 60, encoded.length)
+    // ` filename*NN*=` + `UTF-8''` on the first + `;` leaves 56 characters, 49 on the first line.
+    let end = Math.min(at + (at ? 56 : 49), encoded.length)
     // Never cut a %XX escape in two.
     const percent = encoded.lastIndexOf('%', end - 1)
     if (percent > end - 3 && percent >= at) end = percent
