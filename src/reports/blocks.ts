@@ -53,13 +53,17 @@ export function infoGrid(report: ReportDocument, pairs: Array<[string, string]>)
     const row = pairs.slice(i, i + perRow)
     row.forEach(([key, value], k) => {
       const x = report.left + k * cell
-      report.canvas.text(regular, 6.5, MUTED, x, report.y + 7, clip(regular, printable(key).toUpperCase(), 6.5, cell - 10))
-      report.canvas.text(bold, 8.5, INK, x, report.y + 18, clip(bold, printable(value), 8.5, cell - 10))
+      // The row's last pair may use the empty cells after it.
+      const width = (k === row.length - 1 ? report.right - x : cell) - 10
+      report.canvas.text(regular, 6.5, MUTED, x, report.y + 7, clip(regular, printable(key).toUpperCase(), 6.5, width))
+      report.canvas.text(bold, 8.5, INK, x, report.y + 18, clip(bold, printable(value), 8.5, width))
     })
     report.y += 24
   }
   report.y += 4
 }
+
+const VALUE_SIZES = [13, 11.5, 10]
 
 export type Card = { label: string; value: string; detail: string; span?: number }
 
@@ -79,8 +83,9 @@ export function cards(report: ReportDocument, list: Card[]) {
     canvas.rect(x, report.y, 2.2, height, ACCENT)
     canvas.text(regular, 6.5, MUTED, x + 10, report.y + 11, clip(regular, card.label.toUpperCase(), 6.5, inner))
     const value = printable(card.value)
-    if (bold.run(value).width * 13 <= inner) {
-      canvas.text(bold, 13, INK, x + 10, report.y + 27, bold.run(value))
+    const size = VALUE_SIZES.find((sz) => bold.run(value).width * sz <= inner)
+    if (size) {
+      canvas.text(bold, size, INK, x + 10, report.y + 27, bold.run(value))
     } else {
       const lines = wrap(bold, value, 8.5, inner, 2)
       lines.forEach((run, i) => canvas.text(bold, 8.5, INK, x + 10, report.y + 22 + i * 9.5 - (lines.length - 1) * 2, run))

@@ -50,7 +50,7 @@ export function infoPairs(settings: Settings, log?: LogOutput): Array<[string, s
 }
 
 const SOUND_COLUMNS: Column<SoundClip>[] = [
-  { label: 'Clip', wrap: true, value: (c) => textOf(c.clip) },
+  { label: 'Clip', wrap: true, min: 92, value: (c) => textOf(c.clip) },
   { label: 'TC In', value: (c) => textOf(c.tc_start) },
   { label: 'TC Out', value: (c) => textOf(c.tc_end) },
   { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
@@ -58,7 +58,7 @@ const SOUND_COLUMNS: Column<SoundClip>[] = [
 ]
 
 const PROXY_COLUMNS: Column<ProxyClip>[] = [
-  { label: 'Clip', wrap: true, value: (c) => textOf(c.clip) },
+  { label: 'Clip', wrap: true, min: 92, value: (c) => textOf(c.clip) },
   { label: 'Format', value: (c) => textOf(c.format) },
   { label: 'Codec', wrap: true, value: (c) => textOf(c.codec) },
   { label: 'Resolution', value: (c) => textOf(c.resolution) },

@@ -19,7 +19,7 @@ export const volumesOf = (copies: unknown) =>
 function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {
   switch (name) {
     case 'clip':
-      return { label: 'Clip', wrap: true, value: text('clip') }
+      return { label: 'Clip', wrap: true, min: 92, value: text('clip') }
     case 'tc_start':
       return { label: 'TC In', value: text('tc_start') }
     case 'tc_end':

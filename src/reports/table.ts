@@ -12,6 +12,8 @@ export type Column<R> = {
   align?: Align
   /** Long values continue on further lines; otherwise they are cut with `…`. */
   wrap?: boolean
+  /** Points a wrap column keeps before others give up theirs (the clip name reads best on one line). */
+  min?: number
   value: (row: R) => string
 }
 
@@ -60,7 +62,7 @@ export function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: readonly 
   }
   // A wrap column can narrow down to its longest header word (headers never break inside a word).
   const least = columns.map((c, i) =>
-    c.wrap ? Math.min(want[i]!, Math.max(MIN_WRAP_WIDTH, word[i]! * size * 0.97 + 2 * PAD_X + 1)) : want[i]!,
+    c.wrap ? Math.min(want[i]!, Math.max(MIN_WRAP_WIDTH, c.min ?? 0, word[i]! * size * 0.97 + 2 * PAD_X + 1)) : want[i]!,
   )
   if (sum(least) > available) {
     // Even at their narrowest the columns overflow: everything shrinks alike and cells clip.

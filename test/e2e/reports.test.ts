@@ -175,6 +175,22 @@ describe('clips report, read back with poppler', () => {
     expect(all).toContain('fam □□□ end')
   })
 
+  it('gives each log its own section, in day order, and says so when a log has no clips', async () => {
+    const logs = [log('D002', 2, '2024-01-02', clipsOf(60), { unit: '2nd Unit' }), { id: 'D001', day: 1, date: '2024-01-01' } as never]
+    const file = write(await renderReport({ settings: settings(), preset: preset('clips-report'), logs }))
+    const text = pages(file)
+    expect(text[0]).toContain('Day 1 — 2024-01-01')
+    expect(text[0]).toContain('This log lists no clips.')
+    expect(collapse(text[0]!)).toContain('OCF DURATION OCF PROXIES SOUND REELS — — — — —')
+    expect(text[1]).toContain('Day 2 — 2024-01-02')
+    expect(text[1]).toContain('2nd Unit')
+    // Day 2's table runs onto a third page, under a running header naming day 2.
+    expect(text.length).toBe(3)
+    expect(text[2]).toMatch(/Northern Lights\s+Day 2 — 2024-01-02 · 2nd Unit\s+Daily Report/)
+    expect(text[2]).toContain('B001C0060_240101_R1AB')
+    expect(expectPageNumbers(file)).toBe(3)
+  })
+
   it('shows custom-schema clip fields as columns, matched by clip name', async () => {
     const clips = clipsOf(3)
     const schemas = [{ id: 'notes', sync: 'clip', active: true, clip_fields: [{ type: 'text', key_name: 'scene', column: 'Scene' }, { type: 'text_list', key_name: 'tags' }] }]

@@ -1,0 +1,107 @@
+// PDF report timings through the HTTP API of a running service (npm start or npm run dev).
+//
+//   npm run bench:pdf                      against http://localhost:5252, key from .dev.vars
+//   BASE_URL=http://localhost:5501 OPERATOR_KEY=… SIZES=100,1000,10000,20000 REPS=5 npm run bench:pdf
+//
+// Creates its own project (the service's active project changes to it), posts one log per size,
+// then times POST /generate-pdf: one warm-up call, then REPS calls; prints the median and the PDF size.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+
+const BASE = (process.env.BASE_URL ?? 'http://localhost:5252').replace(/\/$/, '')
+const SIZES = (process.env.SIZES ?? '100,1000,10000').split(',').map(Number)
+const REPS = Number(process.env.REPS ?? 5)
+const TEMPLATE = process.env.TEMPLATE ?? 'clips-report'
+
+function operatorKey() {
+  if (process.env.OPERATOR_KEY) return process.env.OPERATOR_KEY
+  try {
+    const text = readFileSync(resolve(import.meta.dirname, '..', '.dev.vars'), 'utf8')
+    const key = /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text)?.[1]
+    if (key) return key.trim()
+  } catch {}
+  throw new Error('set OPERATOR_KEY or create .dev.vars (npm start does)')
+}
+
+async function request(method, path, { token, body, headers = {} } = {}) {
+  const res = await fetch(`${BASE}${path}`, {
+    method,
+    headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...(token && { 'x-api-token': token }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`)
+  return text ? JSON.parse(text) : undefined
+}
+
+/** The approval flow a client goes through, with this script acting as the operator too. */
+async function token(key) {
+  const appName = `pdf-bench-${process.pid}`
+  const asked = request('POST', '/auth', { body: { appName } })
+  const op = { 'x-operator-key': key }
+  for (let i = 0; i < 200; i++) {
+    const { requests } = await request('GET', '/approve/requests', { headers: op })
+    const mine = requests.find((r) => r.appName === appName)
+    if (mine) {
+      await request('POST', `/approve/requests/${mine.id}`, { headers: op, body: { decision: 'approve' } })
+      return (await asked).token
+    }
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('the approval request never appeared')
+}
+
+function clip(i) {
+  const n = String(i).padStart(5, '0')
+  const reel = `A${String(1 + Math.floor(i / 200)).padStart(3, '0')}`
+  const s = (10 * 3600 + i * 75) % 86_400
+  const tc = (x, f) => [Math.floor(x / 3600) % 24, Math.floor(x / 60) % 60, x % 60, f].map((v) => String(v).padStart(2, '0')).join(':')
+  return {
+    clip: `${reel}C${n}_240101_R1AB`,
+    size: 1_234_567_890 + i * 7919,
+    copies: [{ volume: 'SSD_01', hash: `xxh64:${n}` }, { volume: 'RAID_A', hash: null }],
+    tc_start: tc(s, i % 24),
+    tc_end: tc(s + 60 + (i % 7) * 11, i % 24),
+    fps: 23.976,
+    camera_model: 'ARRI ALEXA 35',
+    reel,
+    lens: ['Signature Prime 35mm', 'Signature Prime 47mm T1.8', 'Zeiss Supreme 85'][i % 3],
+    resolution: '4608x3164',
+    codec: 'ARRIRAW',
+    gamma: 'LogC4',
+    wb: String(5600 - (i % 3) * 400),
+    tint: i % 4 ? '0' : '+2',
+    lut: 'ARRI_LogC4-to-Rec709_v1',
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+const key = operatorKey()
+const apiToken = await token(key)
+await request('POST', '/project/create', { token: apiToken, body: { project_name: `PDF Bench ${Date.now()}` } })
+await request('PATCH', '/project/config', {
+  token: apiToken,
+  body: { unit: 'Main Unit', pdfs: [{ id: 'BENCH', label: 'Daily Report', output_name: '<project>_<log>.pdf', template: TEMPLATE, enabled: true }] },
+})
+
+console.log(`POST /generate-pdf on ${BASE}, ${TEMPLATE}, median of ${REPS} warm runs`)
+console.log('clips\tms (median)\tms (min)\tKB\tKB per 1,000 clips')
+for (const size of SIZES) {
+  const id = `BENCH_${size}`
+  await request('POST', '/log', {
+    token: apiToken,
+    body: { id, day: 1, date: '2024-01-01', ocf: { copies: ['SSD_01', 'RAID_A'], clips: Array.from({ length: size }, (_, i) => clip(i + 1)) } },
+  })
+  const times = []
+  let bytes = 0
+  for (let i = 0; i <= REPS; i++) {
+    const t = performance.now()
+    const { data } = await request('POST', '/generate-pdf', { token: apiToken, body: { presetId: 'BENCH', logId: id } })
+    const ms = performance.now() - t
+    bytes = Buffer.from(data.base64, 'base64').length
+    if (i > 0) times.push(ms) // the first call warms the isolate, the font cache and the JIT
+  }
+  const kb = bytes / 1024
+  console.log(`${size}\t${median(times).toFixed(0)}\t${Math.min(...times).toFixed(0)}\t${kb.toFixed(0)}\t${((kb * 1000) / size).toFixed(0)}`)
+}
