@@ -75,6 +75,16 @@ describe('POST /generate-pdf', () => {
     expect((await pdfOf(body.data.base64)).getSubject()).toBe('Data report')
   })
 
+  it('never puts a path separator from a tag value into the filename', async () => {
+    const token = await setup()
+    const pdfs = [...PRESETS, { id: 'SLASH', label: 'Slash', output_name: '<unit>_<dd-mm-yy>.pdf', template: 'clips-report', enabled: true }]
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs } })).status).toBe(200)
+    expect((await call('PATCH', '/log/D001', { token, body: { unit: 'A/B\\C' } })).status).toBe(200)
+    const { status, body } = await generate(token, { presetId: 'SLASH', logId: 'D001' })
+    expect(status).toBe(200)
+    expect(body.data.filename).toBe('A-B-C_01-01-24.pdf')
+  })
+
   it('uses the preset\'s page size and orientation', async () => {
     const token = await setup()
     const { status, body } = await generate(token, { presetId: 'PORTR', logId: 'D001' })
@@ -96,7 +106,7 @@ describe('POST /generate-pdf', () => {
 
   it('renders clip names in any script, CJK and emoji included', async () => {
     const token = await setup()
-    const names = ['Café_Ünïcödé', 'Съёмка_день_1', 'カメラ_A001', '🎬 take 😀👨‍👩‍👧', 'tab\tand\nnewline', '\u0000\u0007']
+    const names = ['Café_Ünïcödé', 'Съёмка_день_1', 'カメラ_A001', '🎬 take 😀👨‍👩‍👧', 'tab\tand\nnewline', '\u0000\u0007', 'lone \ud800 surrogate']
     const log = makeLog('D010', 0, {
       day: 10,
       date: '2024-01-10',
