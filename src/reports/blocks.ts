@@ -73,7 +73,8 @@ export function cards(report: ReportDocument, list: Card[]) {
   const { regular, bold } = fonts
   const gap = 8
   const units = list.reduce((n, c) => n + (c.span ?? 1), 0)
-  const unit = (report.contentWidth - gap * (list.length - 1)) / units
+  // A card spanning two units also spans the gap between them.
+  const unit = (report.contentWidth - gap * (units - 1)) / units
   const height = 46
   let x = report.left
   for (const card of list) {

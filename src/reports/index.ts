@@ -14,7 +14,8 @@ const byDay = (a: LogOutput, b: LogOutput) =>
 
 export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   const { settings, preset } = source
-  const logs = [...source.logs].sort(byDay)
+  // A log named twice is reported once: totals must not count its clips twice.
+  const logs = [...new Map(source.logs.map((log) => [log.id, log])).values()].sort(byDay)
   const options = preset.options ?? {}
   const kind = reportOf(preset)
   const report = await ReportDocument.create({

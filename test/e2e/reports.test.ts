@@ -209,12 +209,14 @@ describe('clips report, read back with poppler', () => {
 })
 
 describe('data report, read back with poppler', () => {
-  it('has one row per log, the totals and the date range', async () => {
+  it('has one row per log, the totals and the date range, counting a log named twice once', async () => {
     const logs = [
       log('D002', 2, '2024-01-02', clipsOf(40), { unit: 'Main Unit', sound: { files: 12, size: 2_000_000_000 } }),
       log('D001', 1, '2024-01-01', clipsOf(100), { unit: 'Main Unit' }),
       log('D003', 3, '2024-01-03', [], { unit: 'Main Unit', ocf: { files: 7, size: 9_000_000_000, duration: '00:07:00:00', reels: ['C001'] } }),
     ]
+    // Named twice in the request, counted once.
+    logs.push(logs[1]!)
     const source = { settings: settings(), preset: preset('data-report', { output_name: 'Summary_<d>_<yyyymmdd>.pdf' }), logs }
     const file = write(await renderReport(source))
     expect(reportFilename(source)).toBe('Summary_1-3_20240101-20240103.pdf')
