@@ -224,6 +224,24 @@ describe('POST /open-email-window', () => {
     expect((await op('GET', '/approve/windows')).body).toEqual({ windows: [] })
   })
 
+  it('counts a log named twice once', async () => {
+    const token = await project()
+    const window = await openWindow(token, { logId: ['D001', 'D001'], presetId: 'DAILY' })
+    expect(window.logIds).toEqual(['D001'])
+    expect(window.preview.text).toBe(`Hello,\n\nthe report of day 1, Monday, is attached.\n\nBest\n\n${DAY1_SUMMARY}\n`)
+  })
+
+  it('answers 429 once 100 unsent windows are open, until one is discarded', async () => {
+    const token = await project()
+    const opened = await Promise.all(Array.from({ length: 100 }, () => call('POST', '/open-email-window', { token, body: { logId: 'D001', presetId: 'PLAIN' } })))
+    expect(opened.map((r) => r.status)).toEqual(Array(100).fill(200))
+    expect(await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).toMatchObject({ status: 429, body: { error: '100 send windows are open: send or discard some first' } })
+    const { body } = await op('GET', '/approve/windows')
+    expect(body.windows).toHaveLength(100)
+    expect((await op('DELETE', `/approve/windows/${body.windows[0].id}`)).status).toBe(200)
+    expect((await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).status).toBe(200)
+  }, 60_000)
+
   it('wakes the console: the workspace version moves when a window opens', async () => {
     const token = await project()
     const ws = workspace(env)
@@ -607,6 +625,20 @@ describe('delivery settings', () => {
     const spy = vi.spyOn(globalThis, 'fetch')
     expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 409, body: { error: 'Add at least one recipient before sending' } })
     expect(spy).not.toHaveBeenCalled()
+  })
+
+  it('fails the send of a window whose PDF preset was deleted, with the reason, and sends nothing', async () => {
+    const mail = { EMAIL_PROVIDER: 'postmark', EMAIL_API_KEY: 'pm-server-token-0123', EMAIL_FROM: SENT_FROM }
+    const token = await project()
+    const window = await openWindow(token, { logId: 'D001', presetId: 'DAILY' })
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs: PDFS.slice(1), emails: [PLAIN] } })).status).toBe(200)
+    const spy = vi.spyOn(globalThis, 'fetch')
+    const error = 'The PDF preset of NightShoot_20240101_D01_clips.pdf no longer exists: remove that attachment'
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 409, body: { error } })
+    expect(spy).not.toHaveBeenCalled()
+    const after = (await op('GET', `/approve/windows/${window.id}`)).body.window
+    expect(after).toMatchObject({ status: 'failed', error, presetLabel: null, attachments: [{ presetId: 'CLIPS', label: 'CLIPS' }] })
+    expect((await op('PATCH', `/approve/windows/${window.id}`, { attachments: [] })).body.window.attachments).toEqual([])
   })
 
   it('fails the send of a window whose log was deleted, with the reason, and sends nothing', async () => {

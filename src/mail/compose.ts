@@ -78,6 +78,7 @@ export async function renderAttachment(settings: Settings, logs: LogOutput[], at
     return { filename: attachment.filename, contentType: 'application/pdf', content: await renderReport(source) }
   } catch (err) {
     const reason = err instanceof StatusError ? (err as StatusError & { error?: string }).error : undefined
+    if (!reason) console.error('report failed', err)
     throw new StatusError(500, { error: `The attachment ${attachment.filename} could not be made${reason ? `: ${reason}` : ''}` })
   }
 }

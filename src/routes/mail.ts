@@ -28,7 +28,9 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { logId, presetId } = parseOrThrow(OpenEmailWindowSchema, await readObject(request))
   const ws = workspace(env)
-  const source = (await unwrap(ws.mailSource(token, logIdsOf(logId), presetId))) as MailSource
+  // The same day named twice is one day of the message.
+  const logIds = [...new Set(logIdsOf(logId))]
+  const source = (await unwrap(ws.mailSource(token, logIds, presetId))) as MailSource
   await unwrap(ws.openSendWindow(draftFrom(source, parseLogs(source.logTexts))))
   return { success: true }
 }
@@ -72,19 +74,22 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
   if (config.problem) throw conflict(config.problem)
   const ws = workspace(env)
   const { window, settings, logTexts } = asSource(await unwrap(ws.claimSendWindow(id)))
-  const work = (async (): Promise<SendOutcome> => {
+  // 502 when the provider refused or could not be reached; a message that could not even be
+  // composed (a PDF preset gone, a report failing) answers with that failure's own status.
+  const work = (async (): Promise<{ outcome: SendOutcome; status: number }> => {
     try {
       const logs = parseLogs(logTexts)
       const composed = await outgoingMessage(window, settings, logs, config.from)
       const result = await deliver(config, composed.message)
-      return result.ok ? { sent: true, summary: composed.summary, attachments: composed.attachments } : { sent: false, error: result.error }
+      if (result.ok) return { outcome: { sent: true, summary: composed.summary, attachments: composed.attachments }, status: 200 }
+      return { outcome: { sent: false, error: result.error }, status: 502 }
     } catch (err) {
-      return { sent: false, error: reasonOf(err) }
+      return { outcome: { sent: false, error: reasonOf(err) }, status: err instanceof StatusError ? err.status : 500 }
     }
-  })().then(async (outcome) => ({ outcome, window: asListing(await unwrap(ws.finishSendWindow(id, outcome))) }))
+  })().then(async (result) => ({ ...result, window: asListing(await unwrap(ws.finishSendWindow(id, result.outcome))) }))
   ctx?.waitUntil(work)
-  const { outcome, window: after } = await work
-  if (!outcome.sent) throw new StatusError(502, { error: outcome.error })
+  const { outcome, status, window: after } = await work
+  if (!outcome.sent) throw new StatusError(status, { error: outcome.error })
   return { success: true, window: windowView(after, config) }
 }
 

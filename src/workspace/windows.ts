@@ -1,3 +1,4 @@
+import { StatusError } from 'itty-router'
 import { conflict, notFound } from '../http/errors'
 
 /**
@@ -59,6 +60,9 @@ export type SendOutcome =
  * lock the window for good. Providers answer within seconds; two minutes is well past that.
  */
 export const SENDING_EXPIRES_MS = 2 * 60_000
+/** Unsent windows at once: an application opening one per request must not bury the console. */
+export const OPEN_WINDOWS_LIMIT = 100
+
 export const INTERRUPTED_SEND = 'The send was interrupted before the provider answered. Check the provider’s log before sending again.'
 
 type Row = {
@@ -101,6 +105,8 @@ export class SendWindows {
   }
 
   open(draft: NewSendWindow): SendWindowRecord {
+    const open = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM send_windows WHERE status <> 'sent'").one().n
+    if (open >= OPEN_WINDOWS_LIMIT) throw new StatusError(429, { error: `${OPEN_WINDOWS_LIMIT} send windows are open: send or discard some first` })
     const now = new Date().toISOString()
     const id = crypto.randomUUID()
     this.sql.exec(
