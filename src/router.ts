@@ -2,6 +2,7 @@ import { AutoRouter, StatusError, type IRequest } from 'itty-router'
 import { errorResponse } from './http/errors'
 import { withAllowedHost, withOperator } from './http/guards'
 import { requestToken } from './routes/auth'
+import * as operatorConsole from './routes/console'
 import * as logs from './routes/logs'
 import * as mail from './routes/mail'
 import * as meta from './routes/meta'
@@ -44,6 +45,13 @@ router
   // actions
   .post('/generate-pdf', generatePdf)
   .post('/open-email-window', mail.openEmailWindow)
+  // operator console: the page (signs in once with ?key=), its script and style, the session, the live state
+  .get('/approve', operatorConsole.openConsole)
+  .get('/approve/console.js', operatorConsole.script)
+  .get('/approve/console.css', operatorConsole.style)
+  .post('/approve/session', operatorConsole.signIn)
+  .delete('/approve/session', withOperator, operatorConsole.signOut)
+  .get('/approve/state', withOperator, operatorConsole.liveState)
   // operator JSON endpoints: x-operator-key header or the console's session (never an API token)
   .get('/approve/requests', withOperator, operator.listRequests)
   .post('/approve/requests/:id', withOperator, operator.decideRequest)

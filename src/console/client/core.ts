@@ -1,0 +1,144 @@
+/**
+ * Page script, part 1: what every section uses. Runs in the operator's browser, so it is plain
+ * JavaScript kept as text (no backticks inside: the text is a template literal).
+ *
+ * Every value from the service reaches the page through `el(...)`/textContent, never innerHTML:
+ * an application may call itself `<img src=x onerror=…>`.
+ */
+export const core = String.raw`
+const $ = (selector) => document.querySelector(selector)
+
+/** el('li', {class: 'card', 'aria-label': name, onclick: fn}, child, 'text', ...) */
+function el(tag, props, ...children) {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue
+    if (name === 'class') node.className = value
+    else if (name === 'text') node.textContent = value
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value)
+    else node.setAttribute(name, value === true ? '' : String(value))
+  }
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null && child !== false) node.append(child)
+  }
+  return node
+}
+
+const csrfToken = $('meta[name="csrf-token"]') ? $('meta[name="csrf-token"]').content : ''
+
+/** One JSON call to the service: {status, body}; status 0 when the service cannot be reached. */
+async function api(method, path, body, options) {
+  const headers = { accept: 'application/json' }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  if (csrfToken) headers['x-csrf-token'] = csrfToken
+  let response
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal: options && options.signal,
+    })
+  } catch (err) {
+    if (err && err.name === 'AbortError') throw err
+    return { status: 0, body: { error: 'The service cannot be reached' } }
+  }
+  let data = null
+  try { data = await response.json() } catch (_) { data = null }
+  return { status: response.status, body: data || {} }
+}
+
+/** Words for a failed call that no section explains better. */
+function problemText(answer) {
+  if (answer.status === 0) return 'The service cannot be reached. Is it still running?'
+  if (answer.status === 401) return 'Your session has ended. Sign in again with the operator key.'
+  if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) return 'This page is out of date. Reload it and try again.'
+  return (answer.body && answer.body.error) || ('The service answered ' + answer.status)
+}
+
+// ---- notices: short messages above the sections, newest first
+
+function notify(text, kind) {
+  const box = $('#notices')
+  const close = el('button', { type: 'button', class: 'notice-close', 'aria-label': 'Dismiss message', text: '×' })
+  const notice = el('div', { class: 'notice ' + (kind || 'info'), role: kind === 'error' ? 'alert' : 'status' }, el('p', { text }), close)
+  close.addEventListener('click', () => notice.remove())
+  box.prepend(notice)
+  while (box.children.length > 4) box.lastElementChild.remove()
+  // Confirmations fade; problems stay until dismissed.
+  if (kind === 'ok') setTimeout(() => notice.remove(), 6000)
+  return notice
+}
+
+// ---- time, in the operator's own clock
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+const shortTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })
+
+const clockTime = (iso) => timeFormat.format(new Date(iso))
+
+function dayAndTime(iso, now) {
+  const date = new Date(iso)
+  const today = new Date(now).toDateString() === date.toDateString()
+  return (today ? 'today' : dayFormat.format(date)) + ', ' + shortTime.format(date)
+}
+
+function ago(iso, now) {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
+  if (seconds < 5) return 'just now'
+  if (seconds < 60) return seconds + ' s ago'
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return minutes + ' min ago'
+  const hours = Math.floor(minutes / 60)
+  if (hours < 48) return hours + ' h ago'
+  return Math.floor(hours / 24) + ' days ago'
+}
+
+/** 0:42, 12:05 */
+function countdown(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000))
+  return Math.floor(seconds / 60) + ':' + String(seconds % 60).padStart(2, '0')
+}
+
+// ---- sections
+//
+// A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
+// (GET /approve/state), tick runs every second for clocks and countdowns. Its markup (heading,
+// #<id>-list, #<id>-empty, #<id>-count) comes from the page.
+
+const sections = []
+const defineSection = (section) => { sections.push(section) }
+
+/**
+ * Keeps one list item per key, in the order of items: existing nodes are updated in place (so
+ * a button being pressed or focused is never replaced), new ones created, missing ones removed.
+ */
+function syncList(list, items, keyOf, create, update) {
+  const existing = new Map()
+  for (const node of Array.from(list.children)) existing.set(node.dataset.key, node)
+  let previous = null
+  for (const item of items) {
+    const key = keyOf(item)
+    let node = existing.get(key)
+    if (node) existing.delete(key)
+    else {
+      node = create(item)
+      node.dataset.key = key
+    }
+    update(node, item)
+    const expectedPlace = previous ? previous.nextElementSibling : list.firstElementChild
+    if (expectedPlace !== node) list.insertBefore(node, expectedPlace)
+    previous = node
+  }
+  for (const node of existing.values()) node.remove()
+}
+
+/** Shows the empty-state sentence and the count for a section's list. */
+function showCount(id, count, words) {
+  $('#' + id + '-empty').hidden = count > 0
+  $('#' + id + '-count').textContent = count > 0 ? count + ' ' + (count === 1 ? words[0] : words[1]) : ''
+}
+`

@@ -1,0 +1,84 @@
+/**
+ * Page script: keeps the console current. One long poll (GET /approve/state?since=<version>) that
+ * the service answers as soon as anything changes; every section renders from that one state.
+ */
+export const live = String.raw`
+function startConsole() {
+  let state = JSON.parse($('#initial-state').textContent)
+
+  function renderAll() {
+    $('#service-version').textContent = state.service.version
+    for (const section of sections) section.render(state, Date.now())
+  }
+
+  function setLive(ok) {
+    const badge = $('#live')
+    const text = ok ? 'Live' : 'Reconnecting…'
+    if (badge.textContent !== text) badge.textContent = text
+    badge.dataset.state = ok ? 'live' : 'offline'
+  }
+
+  let offlineNotice = null
+  async function poll() {
+    let retry = 0
+    for (;;) {
+      const answer = await api('GET', '/approve/state?since=' + encodeURIComponent(state.version))
+      if (answer.status === 200) {
+        if (offlineNotice) { offlineNotice.remove(); offlineNotice = null }
+        setLive(true)
+        retry = 0
+        state = answer.body
+        renderAll()
+        continue
+      }
+      // Signed out (cookie expired or the key changed): the page asks for the key.
+      if (answer.status === 401) { location.replace('/approve'); return }
+      setLive(false)
+      retry = Math.min(retry ? retry * 2 : 1000, 8000)
+      if (!offlineNotice && answer.status === 0) offlineNotice = notify('The service cannot be reached. Is it still running? Retrying…', 'error')
+      else if (!offlineNotice) offlineNotice = notify(problemText(answer), 'error')
+      await new Promise((resolve) => setTimeout(resolve, retry))
+    }
+  }
+
+  $('#sign-out').addEventListener('click', async () => {
+    const answer = await api('DELETE', '/approve/session')
+    if (answer.status === 200 || answer.status === 401) location.replace('/approve')
+    else notify(problemText(answer), 'error')
+  })
+
+  renderAll()
+  setInterval(() => {
+    const now = Date.now()
+    for (const section of sections) if (section.tick) section.tick(now)
+  }, 1000)
+  poll()
+}
+
+function startSignIn() {
+  // A wrong key arrived in the address bar: take it out of sight and out of history.
+  if (location.search) history.replaceState(null, '', location.pathname)
+  const form = $('#sign-in-form')
+  const input = $('#key')
+  const problem = $('#sign-in-problem')
+  const button = form.querySelector('button')
+  input.focus()
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    const key = input.value.trim()
+    if (!key) { problem.textContent = 'Enter the operator key.'; input.focus(); return }
+    button.disabled = true
+    problem.textContent = ''
+    const answer = await api('POST', '/approve/session', { key })
+    button.disabled = false
+    if (answer.status === 200) { location.replace('/approve'); return }
+    problem.textContent = answer.status === 401
+      ? 'That is not the operator key. Copy it again from the start output or from .dev.vars.'
+      : problemText(answer)
+    input.select()
+  })
+}
+
+if ($('#initial-state')) startConsole()
+else if ($('#sign-in-form')) startSignIn()
+`

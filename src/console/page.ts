@@ -1,0 +1,102 @@
+import { escapeHtml, jsonForScript } from './html'
+
+/**
+ * Scripts and styles only from the service itself (no inline code, so an injected tag cannot run),
+ * no plugins, no <base> rewriting, forms only back to the service, never inside a frame.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+export const SCRIPT_PATH = '/approve/console.js'
+export const STYLE_PATH = '/approve/console.css'
+
+function htmlDocument(title: string, head: string, body: string) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(title)}</title>
+${head}<link rel="stylesheet" href="${STYLE_PATH}">
+<script src="${SCRIPT_PATH}" defer></script>
+</head>
+${body}
+</html>
+`
+}
+
+/**
+ * The console's sections, in page order. Each has a list the page script fills from the live
+ * state and a sentence shown while the list is empty.
+ */
+const SECTIONS = [
+  {
+    id: 'requests',
+    title: 'Waiting for approval',
+    hint: 'Applications on this laptop ask here before they may read or write logs. Approve the ones you have just started; deny anything you do not recognise.',
+    empty: 'No application is waiting. When one asks to connect it appears here within a second — keep this tab open.',
+  },
+  {
+    id: 'apps',
+    title: 'Connected applications',
+    hint: 'These applications may use the service until you revoke them. A revoked application has to ask again.',
+    empty: 'No application is connected yet.',
+  },
+]
+
+const section = ({ id, title, hint, empty }: (typeof SECTIONS)[number]) => `
+<section class="section" id="${id}" aria-labelledby="${id}-title">
+  <div class="section-head"><h2 id="${id}-title">${escapeHtml(title)}</h2><span class="count" id="${id}-count"></span></div>
+  <p class="hint">${escapeHtml(hint)}</p>
+  <ul class="cards" id="${id}-list"></ul>
+  <p class="empty" id="${id}-empty">${escapeHtml(empty)}</p>
+</section>`
+
+/** The console for a signed-in operator; `state` is what GET /approve/state answers, for the first paint. */
+export function consolePage({ csrf, state, serviceVersion }: { csrf: string; state: unknown; serviceVersion: string }) {
+  const head = `<meta name="csrf-token" content="${escapeHtml(csrf)}">\n`
+  const body = `<body class="console">
+<header class="top">
+  <div class="brand">
+    <h1>Operator console</h1>
+    <p class="sub">Media Log service <span id="service-version">${escapeHtml(serviceVersion)}</span></p>
+  </div>
+  <div class="top-actions">
+    <span class="live" id="live" role="status" data-state="live">Live</span>
+    <button type="button" class="quiet" id="sign-out">Sign out</button>
+  </div>
+</header>
+<div class="notices" id="notices" aria-live="polite"></div>
+<main>${SECTIONS.map(section).join('')}
+</main>
+<script type="application/json" id="initial-state">${jsonForScript(state)}</script>
+</body>`
+  return htmlDocument('Operator console — Media Log', head, body)
+}
+
+/** Asked for when there is no session: the key comes from `npm start`'s output or `.dev.vars`. */
+export function signInPage({ problem }: { problem?: string } = {}) {
+  const body = `<body class="sign-in">
+<main class="sign-in-box">
+  <h1>Operator console</h1>
+  <p>Open the console link printed when the service started, or enter the operator key (<code>OPERATOR_KEY</code> in <code>.dev.vars</code>).</p>
+  <form id="sign-in-form" method="post" action="/approve/session" novalidate>
+    <label for="key">Operator key</label>
+    <input id="key" name="key" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" required>
+    <button type="submit" class="primary">Open console</button>
+    <p class="problem" id="sign-in-problem" role="alert">${problem ? escapeHtml(problem) : ''}</p>
+  </form>
+</main>
+</body>`
+  return htmlDocument('Sign in — Media Log operator console', '', body)
+}

@@ -1,0 +1,98 @@
+import type { IRequest } from 'itty-router'
+import * as v from 'valibot'
+import pkg from '../../package.json'
+import { CONSOLE_CSP, consolePage, signInPage } from '../console/page'
+import { consoleScript } from '../console/script'
+import { consoleStyle } from '../console/style'
+import { readObject } from '../http/body'
+import { unauthorized, validationError } from '../http/errors'
+import { clearSessionCookie, createSession, csrfFor, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
+import { parseOrThrow } from '../schemas/requests'
+import { workspace } from '../workspace/client'
+
+/** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
+const HOLD_SECONDS = 25
+
+const page = (html: string, status = 200, headers: Record<string, string> = {}) =>
+  new Response(html, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': CONSOLE_CSP,
+      'x-frame-options': 'DENY',
+      ...headers,
+    },
+  })
+
+const json = (body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
+
+/** Everything the console shows, read after the version so a change in between shows up next poll. */
+async function consoleState(env: Env, since?: number, waitMs = 0) {
+  const ws = workspace(env)
+  const version = await ws.waitForChange(since ?? -1, waitMs)
+  const [requests, tokens] = await Promise.all([ws.pendingRequests(), ws.connectedApps()])
+  return { version, requests, tokens, service: { version: pkg.version } }
+}
+
+/**
+ * GET /approve: the console for a signed-in operator, otherwise the sign-in form. `?key=` signs in
+ * once and redirects to the bare URL, so the key stays out of the address bar and history.
+ */
+export async function openConsole(request: IRequest, env: Env) {
+  const key = request.query.key
+  if (key !== undefined) {
+    if (typeof key === 'string' && (await isOperatorKey(key, env))) {
+      const { cookie } = await createSession(env)
+      return new Response(null, { status: 303, headers: { location: '/approve', 'set-cookie': cookie } })
+    }
+    return page(signInPage({ problem: 'The key in that link is not this service’s operator key. Enter the current one.' }), 401)
+  }
+  const nonce = await sessionOf(request, env)
+  if (!nonce) return page(signInPage())
+  const state = await consoleState(env)
+  return page(consolePage({ csrf: await csrfFor(nonce, env), state, serviceVersion: state.service.version }))
+}
+
+export const script = () =>
+  new Response(consoleScript, { headers: { 'content-type': 'text/javascript; charset=utf-8' } })
+
+export const style = () => new Response(consoleStyle, { headers: { 'content-type': 'text/css; charset=utf-8' } })
+
+const SignInSchema = v.object({
+  key: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),
+})
+
+/**
+ * POST /approve/session {key}: the sign-in form, sent by the page's own script. JSON only and
+ * same-origin only, so no other page (another localhost port included) can post it.
+ */
+export async function signIn(request: IRequest, env: Env) {
+  refuseCrossOrigin(request)
+  const { key } = parseOrThrow(SignInSchema, await readObject(request))
+  if (!(await isOperatorKey(key, env))) throw unauthorized()
+  const { cookie } = await createSession(env)
+  return json({ success: true }, { 'set-cookie': cookie })
+}
+
+/** DELETE /approve/session (behind withOperator): the browser forgets its session cookie. */
+export const signOut = () => json({ success: true }, { 'set-cookie': clearSessionCookie })
+
+function wholeNumber(request: IRequest, name: string, max: number): number | undefined {
+  const text = request.query[name]
+  if (text === undefined) return undefined
+  if (typeof text !== 'string' || !/^\d{1,15}$/.test(text) || Number(text) > max) {
+    throw validationError([{ prop: name, message: `must be a whole number from 0 to ${max}` }])
+  }
+  return Number(text)
+}
+
+/**
+ * GET /approve/state?since=<version>&wait=<seconds>: answers at once when the state's version
+ * differs from `since` (or `since` is absent), otherwise as soon as it changes or `wait` runs out.
+ */
+export async function liveState(request: IRequest, env: Env) {
+  const since = wholeNumber(request, 'since', Number.MAX_SAFE_INTEGER)
+  const wait = wholeNumber(request, 'wait', HOLD_SECONDS) ?? HOLD_SECONDS
+  return consoleState(env, since, wait * 1000)
+}

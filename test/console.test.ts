@@ -1,0 +1,397 @@
+import { exports } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { approvedToken, call, OPERATOR_KEY, operator, pendingRequestOf, type Answer } from './helpers'
+
+const OWN_ORIGIN = 'http://localhost:5252'
+const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
+
+type Session = { cookie: string; csrf: string }
+
+/** GET without following redirects (the helpers' `call` follows them), body read. */
+async function visit(path: string) {
+  const response = await exports.default.fetch(new Request(`http://localhost:5252${path}`, { redirect: 'manual' }))
+  return { status: response.status, headers: response.headers, body: await response.text() }
+}
+
+/** Opens the console link with the key, as the operator does, and reads the page it lands on. */
+async function signIn(): Promise<Session> {
+  const link = await visit(`/approve?key=${encodeURIComponent(OPERATOR_KEY)}`)
+  expect(link.status).toBe(303)
+  const cookie = link.headers.get('set-cookie')!.split(';')[0]!
+  const page = await call('GET', '/approve', { headers: { cookie } })
+  expect(page.status).toBe(200)
+  return { cookie, csrf: csrfOf(page.body) }
+}
+
+const csrfOf = (html: string) => /<meta name="csrf-token" content="([^"]+)">/.exec(html)?.[1] ?? ''
+
+/** A decision as the console's script sends it, with the headers a browser adds. */
+function decide(id: string, session: Partial<Session>, headers: Record<string, string> = {}, decision = 'approve') {
+  return call('POST', `/approve/requests/${id}`, {
+    body: { decision },
+    headers: {
+      origin: OWN_ORIGIN,
+      'sec-fetch-site': 'same-origin',
+      ...(session.cookie ? { cookie: session.cookie } : {}),
+      ...(session.csrf ? { 'x-csrf-token': session.csrf } : {}),
+      ...headers,
+    },
+  })
+}
+
+/** POST /auth left waiting, and its pending request id. */
+async function ask(appName: string) {
+  const answer = call('POST', '/auth', { body: { appName } })
+  return { answer, id: await pendingRequestOf(appName) }
+}
+
+const stillPending = async (id: string) =>
+  (await operator('GET', '/approve/requests')).body.requests.some((r: { id: string }) => r.id === id)
+
+const initialState = (html: string) => {
+  const match = /<script type="application\/json" id="initial-state">([^<]*)<\/script>/.exec(html)
+  expect(match).not.toBeNull()
+  return JSON.parse(match![1]!)
+}
+
+describe('console sign-in', () => {
+  it('turns the key link into an HttpOnly, SameSite=Strict session and redirects to the bare URL', async () => {
+    const { status, headers, body } = await visit(`/approve?key=${OPERATOR_KEY}`)
+    expect(status).toBe(303)
+    expect(body).toBe('')
+    expect(headers.get('location')).toBe('/approve')
+    const cookie = headers.get('set-cookie')!
+    expect(cookie).toMatch(/^mls_operator=[0-9a-z]+\.[0-9a-f]{32}\.[A-Za-z0-9_-]{43}; /)
+    expect(cookie.split('; ').slice(1)).toEqual(['Path=/', 'HttpOnly', 'SameSite=Strict', 'Max-Age=604800'])
+    expect(cookie).not.toContain(OPERATOR_KEY)
+  })
+
+  it('shows the console to the session, with its CSRF token and the service version', async () => {
+    const { cookie } = await signIn()
+    const { status, headers, body } = await call('GET', '/approve', { headers: { cookie } })
+    expect(status).toBe(200)
+    expect(headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(csrfOf(body)).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(body).toContain('<span id="service-version">0.1.0</span>')
+    expect(body).not.toContain(OPERATOR_KEY)
+    expect(initialState(body)).toEqual({ version: expect.any(Number), requests: [], tokens: [], service: { version: '0.1.0' } })
+  })
+
+  it('gives every session its own CSRF token', async () => {
+    const a = await signIn()
+    const b = await signIn()
+    expect(a.cookie).not.toBe(b.cookie)
+    expect(a.csrf).not.toBe(b.csrf)
+  })
+
+  it('asks for the key without a session, and refuses a wrong key without setting a cookie', async () => {
+    const plain = await call('GET', '/approve')
+    expect(plain.status).toBe(200)
+    expect(plain.body).toContain('<form id="sign-in-form"')
+    expect(csrfOf(plain.body)).toBe('')
+    expect(plain.headers.get('set-cookie')).toBeNull()
+
+    const wrong = await call('GET', '/approve?key=not-the-key-but-long-enough')
+    expect(wrong.status).toBe(401)
+    expect(wrong.body).toContain('<form id="sign-in-form"')
+    expect(wrong.body).not.toContain('not-the-key-but-long-enough')
+    expect(wrong.headers.get('set-cookie')).toBeNull()
+  })
+
+  it('does not accept a tampered or foreign cookie', async () => {
+    const { cookie } = await signIn()
+    const [issued, nonce, mac] = cookie.split('=')[1]!.split('.')
+    for (const forged of [`mls_operator=${issued}.${nonce}.${mac!.slice(0, -2)}AA`, `mls_operator=${issued}.${'0'.repeat(32)}.${mac}`, 'mls_operator=x', 'other=1']) {
+      const page = await call('GET', '/approve', { headers: { cookie: forged } })
+      expect(page.body).toContain('<form id="sign-in-form"')
+      expect(await call('GET', '/approve/requests', { headers: { cookie: forged } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    }
+  })
+
+  it('signs in by POST /approve/session {key} from the page itself', async () => {
+    const ok = await call('POST', '/approve/session', { body: { key: OPERATOR_KEY }, headers: { origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' } })
+    expect(ok.status).toBe(200)
+    expect(ok.body).toEqual({ success: true })
+    const cookie = ok.headers.get('set-cookie')!
+    expect(cookie).toContain('HttpOnly; SameSite=Strict')
+    const page = await call('GET', '/approve', { headers: { cookie: cookie.split(';')[0]! } })
+    expect(csrfOf(page.body)).not.toBe('')
+  })
+
+  it('refuses POST /approve/session with a wrong key, from another origin or site, or as a form', async () => {
+    const cases: Array<[Record<string, string>, unknown, number, unknown]> = [
+      [{}, { key: 'wrong-key-wrong-key-wrong-key' }, 401, { error: 'Unauthorized' }],
+      [{ origin: 'http://localhost:5399' }, { key: OPERATOR_KEY }, 403, { error: 'Cross-origin request refused' }],
+      [{ origin: 'http://evil.example' }, { key: OPERATOR_KEY }, 403, { error: 'Cross-origin request refused' }],
+      [{ 'sec-fetch-site': 'same-site' }, { key: OPERATOR_KEY }, 403, { error: 'Cross-site request refused' }],
+      [{ 'sec-fetch-site': 'cross-site' }, { key: OPERATOR_KEY }, 403, { error: 'Cross-site request refused' }],
+      [{}, { key: '' }, 400, { error: 'Validation Error', details: [{ prop: 'key', message: 'must not be empty' }] }],
+      [{}, { key: 42 }, 400, { error: 'Validation Error', details: [{ prop: 'key', message: 'must be a string' }] }],
+    ]
+    for (const [headers, body, status, answer] of cases) {
+      const res = await call('POST', '/approve/session', { body, headers })
+      expect([headers, res.status, res.body]).toEqual([headers, status, answer])
+      expect(res.headers.get('set-cookie')).toBeNull()
+    }
+    const form = await call('POST', '/approve/session', { raw: `key=${OPERATOR_KEY}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect([form.status, form.body]).toEqual([415, { error: 'Unsupported Media Type' }])
+    expect(form.headers.get('set-cookie')).toBeNull()
+  })
+
+  it('never lets an API token open the console', async () => {
+    const token = await approvedToken()
+    const asHeader = await call('GET', '/approve', { token })
+    expect(asHeader.body).toContain('<form id="sign-in-form"')
+    expect(csrfOf(asHeader.body)).toBe('')
+    const asKey = await call('GET', `/approve?key=${token}`)
+    expect(asKey.status).toBe(401)
+    expect(asKey.headers.get('set-cookie')).toBeNull()
+    const posted = await call('POST', '/approve/session', { body: { key: token } })
+    expect([posted.status, posted.body]).toEqual([401, { error: 'Unauthorized' }])
+    for (const [method, path] of [['GET', '/approve/state'], ['DELETE', '/approve/session'], ['GET', '/approve/requests'], ['GET', '/approve/tokens']]) {
+      expect(await call(method!, path!, { token })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    }
+  })
+
+  it('signs out: DELETE /approve/session clears the cookie, and only with the CSRF token', async () => {
+    const session = await signIn()
+    const headers = { cookie: session.cookie, origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' }
+    const refused = await call('DELETE', '/approve/session', { headers })
+    expect([refused.status, refused.body]).toEqual([403, { error: 'Missing or invalid CSRF token' }])
+    const out = await call('DELETE', '/approve/session', { headers: { ...headers, 'x-csrf-token': session.csrf } })
+    expect([out.status, out.body]).toEqual([200, { success: true }])
+    expect(out.headers.get('set-cookie')).toBe('mls_operator=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0')
+  })
+})
+
+describe('console defences', () => {
+  it('refuses a foreign Host (DNS rebinding) with 403', async () => {
+    for (const host of ['evil.example', 'evil.example:5252', '192.168.1.20:5252', 'localhost.evil.example']) {
+      const res = await call('GET', '/approve', { headers: { host } })
+      expect([host, res.status, res.body]).toEqual([host, 403, { error: 'Host not allowed' }])
+    }
+    // The same through a URL that names the other host.
+    const response = await exports.default.fetch(new Request('http://rebound.example:5252/approve/state', { headers: { 'x-operator-key': OPERATOR_KEY } }))
+    expect([response.status, await response.json()]).toEqual([403, { error: 'Host not allowed' }])
+    for (const host of ['localhost:5252', '127.0.0.1:5252', '[::1]:5252']) {
+      expect((await call('GET', '/approve', { headers: { host } })).status).toBe(200)
+    }
+  })
+
+  it('sends CSP, X-Frame-Options and nosniff with the console and the sign-in page', async () => {
+    const { cookie } = await signIn()
+    for (const res of [await call('GET', '/approve', { headers: { cookie } }), await call('GET', '/approve'), await call('GET', '/approve?key=wrong-key-wrong-key')]) {
+      const csp = res.headers.get('content-security-policy')!
+      const directives = csp.split('; ')
+      expect(directives).toContain("default-src 'self'")
+      expect(directives).toContain("script-src 'self'")
+      expect(directives).toContain("frame-ancestors 'none'")
+      expect(directives).toContain("object-src 'none'")
+      expect(directives).toContain("base-uri 'none'")
+      expect(csp).not.toContain('unsafe-inline')
+      expect(csp).not.toContain('unsafe-eval')
+      expect(res.headers.get('x-frame-options')).toBe('DENY')
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('cache-control')).toBe('no-store')
+      expect(res.headers.get('access-control-allow-origin')).toBeNull()
+      // The only scripts: the console's own file and a JSON data block, which never runs.
+      const scripts = [...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
+      expect(scripts.filter((s) => !s.includes('type="application/json"'))).toEqual(['<script src="/approve/console.js" defer>'])
+      expect(res.body).not.toMatch(/\son[a-z]+=/i)
+    }
+  })
+
+  it('serves its script and style from the service, without a session', async () => {
+    const js = await call('GET', '/approve/console.js')
+    expect(js.status).toBe(200)
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(js.body).toContain("'use strict';")
+    expect(js.body).not.toContain('innerHTML')
+    expect(js.body).not.toMatch(/https?:\/\//)
+    const css = await call('GET', '/approve/console.css')
+    expect(css.status).toBe(200)
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')
+    expect(css.body).not.toMatch(/@import|url\(/)
+  })
+
+  it('escapes an application name that is markup', async () => {
+    const session = await signIn()
+    const names = [HOSTILE_NAME, '</script><script>alert(2)</script>', '"><svg onload=alert(3)>']
+    const asked = await Promise.all(names.map(ask))
+    const { body: html } = await call('GET', '/approve', { headers: { cookie: session.cookie } })
+    for (const name of names) expect(html).not.toContain(name)
+    expect(html).not.toContain('<img')
+    expect(html).not.toContain('<svg')
+    expect(html.match(/<\/script>/g)).toHaveLength(2)
+    expect(initialState(html).requests.map((r: { appName: string }) => r.appName).sort()).toEqual([...names].sort())
+    for (const { id, answer } of asked) {
+      expect((await decide(id, session, {}, 'deny')).status).toBe(200)
+      expect((await answer).status).toBe(403)
+    }
+  })
+
+  it('needs the page’s CSRF token for a decision made with the cookie', async () => {
+    const session = await signIn()
+    const other = await signIn()
+    const { id, answer } = await ask('Offload Tool')
+    const refusals: Array<[string, Partial<Session>]> = [
+      ['no token', { cookie: session.cookie }],
+      ['wrong token', { cookie: session.cookie, csrf: session.csrf.slice(0, -3) + 'AAA' }],
+      ['token of another session', { cookie: session.cookie, csrf: other.csrf }],
+      ['empty token', { cookie: session.cookie, csrf: '' }],
+    ]
+    for (const [what, credentials] of refusals) {
+      const res = await decide(id, credentials)
+      expect([what, res.status, res.body]).toEqual([what, 403, { error: 'Missing or invalid CSRF token' }])
+    }
+    expect(await stillPending(id)).toBe(true)
+    expect(await decide(id, session)).toMatchObject({ status: 200, body: { success: true } })
+    expect((await answer).status).toBe(200)
+  })
+
+  it('refuses a decision from another origin or site, even with cookie and token', async () => {
+    const session = await signIn()
+    const { id, answer } = await ask('Offload Tool')
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ origin: 'http://localhost:5399' }, 'Cross-origin request refused'],
+      [{ origin: 'http://127.0.0.1:5252' }, 'Cross-origin request refused'],
+      [{ origin: 'https://localhost:5252' }, 'Cross-origin request refused'],
+      [{ origin: 'null' }, 'Cross-origin request refused'],
+      [{ 'sec-fetch-site': 'same-site' }, 'Cross-site request refused'],
+      [{ 'sec-fetch-site': 'cross-site' }, 'Cross-site request refused'],
+      [{ 'sec-fetch-site': 'none' }, 'Cross-site request refused'],
+    ]
+    for (const [headers, error] of cases) {
+      const res = await decide(id, session, headers)
+      expect([headers, res.status, res.body]).toEqual([headers, 403, { error }])
+    }
+    // With the operator key as well: the Origin check comes first.
+    const keyed = await call('POST', `/approve/requests/${id}`, { body: { decision: 'approve' }, headers: { 'x-operator-key': OPERATOR_KEY, origin: 'http://localhost:5399' } })
+    expect([keyed.status, keyed.body]).toEqual([403, { error: 'Cross-origin request refused' }])
+    expect(await stillPending(id)).toBe(true)
+    expect((await decide(id, session, {}, 'deny')).status).toBe(200)
+    expect((await answer).status).toBe(403)
+  })
+
+  it('refuses what a hostile page can send: a form post, with the cookie but no token', async () => {
+    const session = await signIn()
+    const { id, answer } = await ask('Offload Tool')
+    const form = await call('POST', `/approve/requests/${id}`, {
+      raw: 'decision=approve',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session.cookie, origin: 'http://127.0.0.1:5399', 'sec-fetch-site': 'same-site' },
+    })
+    expect([form.status, form.body]).toEqual([403, { error: 'Cross-origin request refused' }])
+    // A same-origin form (no custom headers possible) still lacks the token.
+    const sameOrigin = await call('POST', `/approve/requests/${id}`, {
+      raw: '{"decision":"approve"}',
+      headers: { 'content-type': 'text/plain', cookie: session.cookie, origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' },
+    })
+    expect([sameOrigin.status, sameOrigin.body]).toEqual([403, { error: 'Missing or invalid CSRF token' }])
+    // And with the token, the body must still be JSON.
+    const plain = await call('POST', `/approve/requests/${id}`, {
+      raw: '{"decision":"approve"}',
+      headers: { 'content-type': 'text/plain', cookie: session.cookie, 'x-csrf-token': session.csrf, origin: OWN_ORIGIN },
+    })
+    expect([plain.status, plain.body]).toEqual([415, { error: 'Unsupported Media Type' }])
+    expect(await stillPending(id)).toBe(true)
+    expect((await decide(id, session, {}, 'deny')).status).toBe(200)
+    expect((await answer).status).toBe(403)
+  })
+
+  it('answers no CORS preflight, so another origin cannot send JSON or custom headers', async () => {
+    const res = await call('OPTIONS', '/approve/requests/x', {
+      headers: { origin: 'http://localhost:5399', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-csrf-token' },
+    })
+    expect(res.status).toBe(405)
+    expect(res.headers.get('access-control-allow-origin')).toBeNull()
+    expect(res.headers.get('access-control-allow-headers')).toBeNull()
+  })
+
+  it('answers the Local Explorer paths from its own router, with no data', async () => {
+    const paths: Array<[string, string, unknown?]> = [
+      ['GET', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces'],
+      ['POST', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces/Workspace/query', { durable_object_name: 'workspace', queries: [{ sql: 'select * from tokens' }] }],
+      ['GET', '/cdn-cgi/explorer/'],
+    ]
+    await approvedToken()
+    for (const [method, path, body] of paths) {
+      const res: Answer = await call(method, path, { body })
+      expect([path, res.status, res.body]).toEqual([path, 404, { error: 'Not found' }])
+    }
+  })
+})
+
+describe('GET /approve/state (the console’s long poll)', () => {
+  it('answers at once without `since`: version, requests, tokens and the service version', async () => {
+    const token = await approvedToken('Offload Tool')
+    const { id, answer } = await ask('Rushes Script')
+    const { status, body } = await operator('GET', '/approve/state')
+    expect(status).toBe(200)
+    expect(body).toEqual({
+      version: expect.any(Number),
+      requests: [{ id, appName: 'Rushes Script', createdAt: expect.any(String), expiresAt: expect.any(String) }],
+      tokens: [{ id: token.split('_')[1], appName: 'Offload Tool', createdAt: expect.any(String), lastUsedAt: null }],
+      service: { version: '0.1.0' },
+    })
+    await operator('POST', `/approve/requests/${id}`, { decision: 'deny' })
+    expect((await answer).status).toBe(403)
+  })
+
+  it('is open to the console’s session without a CSRF token (it changes nothing)', async () => {
+    const { cookie } = await signIn()
+    const res = await call('GET', '/approve/state', { headers: { cookie } })
+    expect(res.status).toBe(200)
+    expect(res.body.service).toEqual({ version: '0.1.0' })
+    expect(await call('GET', '/approve/state')).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+  })
+
+  it('holds while nothing changes, then answers with the same version', async () => {
+    const { body: now } = await operator('GET', '/approve/state')
+    const started = Date.now()
+    const { status, body } = await operator('GET', `/approve/state?since=${now.version}&wait=1`)
+    expect(status).toBe(200)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+    expect(body).toEqual(now)
+  })
+
+  it('answers as soon as a request arrives, with the request in it', async () => {
+    const { body: now } = await operator('GET', '/approve/state')
+    const polled = operator('GET', `/approve/state?since=${now.version}`)
+    const started = Date.now()
+    const asked = call('POST', '/auth', { body: { appName: 'Offload Tool' } })
+    const { status, body } = await polled
+    expect(status).toBe(200)
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(body.version).not.toBe(now.version)
+    expect(body.requests.map((r: { appName: string }) => r.appName)).toEqual(['Offload Tool'])
+    // A decision is a change too: the next poll returns without waiting.
+    const next = operator('GET', `/approve/state?since=${body.version}`)
+    await operator('POST', `/approve/requests/${body.requests[0].id}`, { decision: 'approve' })
+    const after = await next
+    expect(after.body.requests).toEqual([])
+    expect(after.body.tokens.map((t: { appName: string }) => t.appName)).toEqual(['Offload Tool'])
+    expect((await asked).status).toBe(200)
+  })
+
+  it('answers at once when `since` is not the current version (the service restarted)', async () => {
+    const { body: now } = await operator('GET', '/approve/state')
+    const started = Date.now()
+    const res = await operator('GET', `/approve/state?since=${now.version + 1000}`)
+    expect(res.body).toEqual(now)
+    expect(Date.now() - started).toBeLessThan(5000)
+  })
+
+  it('rejects a `since` or `wait` that is not a whole number in range', async () => {
+    for (const [query, prop, message] of [
+      ['since=abc', 'since', 'must be a whole number from 0 to 9007199254740991'],
+      ['since=-1', 'since', 'must be a whole number from 0 to 9007199254740991'],
+      ['since=1.5', 'since', 'must be a whole number from 0 to 9007199254740991'],
+      ['since=1&since=2', 'since', 'must be a whole number from 0 to 9007199254740991'],
+      ['wait=26', 'wait', 'must be a whole number from 0 to 25'],
+      ['wait=', 'wait', 'must be a whole number from 0 to 25'],
+    ]) {
+      const res = await operator('GET', `/approve/state?${query}`)
+      expect([query, res.status, res.body]).toEqual([query, 400, { error: 'Validation Error', details: [{ prop, message }] }])
+    }
+  })
+})

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest'
+import { approvedToken, call, OPERATOR_KEY, operator, pendingRequestOf } from './helpers'
+
+/** POST /auth left waiting, and its pending request id. */
+async function ask(appName: string) {
+  const answer = call('POST', '/auth', { body: { appName } })
+  return { answer, id: await pendingRequestOf(appName) }
+}
+
+const decide = (id: string, decision: string) => operator('POST', `/approve/requests/${id}`, { decision })
+
+describe('operator JSON endpoints: pending requests', () => {
+  it('lists each waiting request with its name, when it asked and when it expires', async () => {
+    const before = Date.now()
+    const a = await ask('Offload Tool')
+    const b = await ask('Rushes Script')
+    const { status, body } = await operator('GET', '/approve/requests')
+    expect(status).toBe(200)
+    expect(body).toEqual({
+      requests: [
+        { id: a.id, appName: 'Offload Tool', createdAt: expect.any(String), expiresAt: expect.any(String) },
+        { id: b.id, appName: 'Rushes Script', createdAt: expect.any(String), expiresAt: expect.any(String) },
+      ],
+    })
+    for (const request of body.requests) {
+      expect(Date.parse(request.createdAt)).toBeGreaterThanOrEqual(before - 1000)
+      // AUTH_TIMEOUT_SECONDS is 2 in the test environment.
+      expect(Date.parse(request.expiresAt) - Date.parse(request.createdAt)).toBe(2000)
+    }
+    for (const { id, answer } of [a, b]) {
+      await decide(id, 'deny')
+      await answer
+    }
+  })
+
+  it('approve answers the waiting /auth with a working token; a second decision is 409', async () => {
+    const { id, answer } = await ask('Offload Tool')
+    expect(await decide(id, 'approve')).toMatchObject({ status: 200, body: { success: true } })
+    const { status, body } = await answer
+    expect(status).toBe(200)
+    expect(Object.keys(body)).toEqual(['token'])
+    expect(body.token).toMatch(/^mls_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/)
+    expect((await call('GET', '/projects', { token: body.token })).status).toBe(200)
+    expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
+    for (const again of ['approve', 'deny']) {
+      const res = await decide(id, again)
+      expect([res.status, res.body]).toEqual([409, { error: 'Request already approved' }])
+    }
+  })
+
+  it('deny answers the waiting /auth with 403; a second decision is 409', async () => {
+    const { id, answer } = await ask('Unknown Script')
+    expect(await decide(id, 'deny')).toMatchObject({ status: 200, body: { success: true } })
+    const { status, body } = await answer
+    expect([status, body]).toEqual([403, { error: 'access not approved' }])
+    for (const again of ['approve', 'deny']) {
+      const res = await decide(id, again)
+      expect([res.status, res.body]).toEqual([409, { error: 'Request already denied' }])
+    }
+    expect((await operator('GET', '/approve/tokens')).body).toEqual({ tokens: [] })
+  })
+
+  it('answers 404 Request not found for an id it never had', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nope', '%E2%9C%93']) {
+      const res = await decide(id, 'approve')
+      expect([id, res.status, res.body]).toEqual([id, 404, { error: 'Request not found' }])
+    }
+  })
+
+  it('rejects a decision that is not "approve" or "deny", leaving the request pending', async () => {
+    const { id, answer } = await ask('Offload Tool')
+    for (const body of [{ decision: 'yes' }, { decision: true }, { decision: 'APPROVE' }]) {
+      const res = await operator('POST', `/approve/requests/${id}`, body)
+      expect([res.status, res.body]).toEqual([400, { error: 'Validation Error', details: [{ prop: 'decision', message: 'must be "approve" or "deny"' }] }])
+    }
+    const missing = await operator('POST', `/approve/requests/${id}`, {})
+    expect([missing.status, missing.body]).toEqual([400, { error: 'Validation Error', details: [{ prop: 'decision', message: expect.stringContaining('decision') }] }])
+    const notJson = await call('POST', `/approve/requests/${id}`, { raw: 'decision=approve', headers: { 'x-operator-key': OPERATOR_KEY, 'content-type': 'application/x-www-form-urlencoded' } })
+    expect([notJson.status, notJson.body]).toEqual([415, { error: 'Unsupported Media Type' }])
+    expect((await operator('GET', '/approve/requests')).body.requests.map((r: { id: string }) => r.id)).toEqual([id])
+    await decide(id, 'deny')
+    await answer
+  })
+
+  it('lets a request expire: /auth answers 408, the list drops it, a late decision is 404', async () => {
+    const { id, answer } = await ask('Slow Operator')
+    const { status, body } = await answer
+    expect([status, body]).toEqual([408, { error: 'Authentication request timed out' }])
+    expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
+    const late = await decide(id, 'approve')
+    expect([late.status, late.body]).toEqual([404, { error: 'Request not found' }])
+    expect((await operator('GET', '/approve/tokens')).body).toEqual({ tokens: [] })
+  })
+
+  it('holds at most AUTH_PENDING_LIMIT (20) requests; one more answers 429', async () => {
+    const waiting = []
+    for (let i = 0; i < 20; i++) waiting.push(await ask(`App ${i}`))
+    const over = await call('POST', '/auth', { body: { appName: 'One Too Many' } })
+    expect([over.status, over.body]).toEqual([429, { error: 'Too many pending approval requests' }])
+    expect((await operator('GET', '/approve/requests')).body.requests).toHaveLength(20)
+    // Deciding one frees a place.
+    await decide(waiting[0]!.id, 'deny')
+    expect((await waiting[0]!.answer).status).toBe(403)
+    const room = await ask('Now There Is Room')
+    for (const { id, answer } of [...waiting.slice(1), room]) {
+      await decide(id, 'deny')
+      expect((await answer).status).toBe(403)
+    }
+  })
+})
+
+describe('operator JSON endpoints: connected applications', () => {
+  it('lists tokens by name, approval time and last use, never the secret', async () => {
+    const token = await approvedToken('Offload Tool')
+    const first = await operator('GET', '/approve/tokens')
+    expect(first.body).toEqual({ tokens: [{ id: token.split('_')[1], appName: 'Offload Tool', createdAt: expect.any(String), lastUsedAt: null }] })
+    expect(JSON.stringify(first.body)).not.toContain(token.split('_')[2])
+    await call('GET', '/projects', { token })
+    const [used] = (await operator('GET', '/approve/tokens')).body.tokens
+    expect(Date.parse(used.lastUsedAt)).toBeGreaterThanOrEqual(Date.parse(used.createdAt))
+  })
+
+  it('revokes a token: it gets 401 afterwards, the others keep working; revoking again is 404', async () => {
+    const kept = await approvedToken('Pomfort Dashboard')
+    const revoked = await approvedToken('Offload Tool')
+    const id = revoked.split('_')[1]!
+    expect((await call('GET', '/projects', { token: revoked })).status).toBe(200)
+    expect(await operator('DELETE', `/approve/tokens/${id}`)).toMatchObject({ status: 200, body: { success: true } })
+    expect(await call('GET', '/projects', { token: revoked })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    expect((await call('GET', '/projects', { token: kept })).status).toBe(200)
+    expect((await operator('GET', '/approve/tokens')).body.tokens.map((t: { appName: string }) => t.appName)).toEqual(['Pomfort Dashboard'])
+    const again = await operator('DELETE', `/approve/tokens/${id}`)
+    expect([again.status, again.body]).toEqual([404, { error: 'Token not found' }])
+  })
+})
+
+describe('operator JSON endpoints: who may call them', () => {
+  const endpoints: Array<[string, string, unknown?]> = [
+    ['GET', '/approve/requests'],
+    ['POST', '/approve/requests/some-id', { decision: 'approve' }],
+    ['GET', '/approve/tokens'],
+    ['DELETE', '/approve/tokens/some-id'],
+    ['GET', '/approve/state'],
+  ]
+
+  it('answers 401 without the key, with a wrong key, or with an API token in either header', async () => {
+    const token = await approvedToken()
+    const attempts: Array<Record<string, string>> = [{}, { 'x-operator-key': 'wrong-key-wrong-key-wrong' }, { 'x-operator-key': token }, { 'x-api-token': token }, { 'x-operator-key': '' }]
+    for (const [method, path, body] of endpoints) {
+      for (const headers of attempts) {
+        const res = await call(method, path, { body, headers })
+        expect([method, path, headers, res.status, res.body]).toEqual([method, path, headers, 401, { error: 'Unauthorized' }])
+      }
+    }
+    expect((await call('GET', '/projects', { token })).status).toBe(200)
+  })
+
+  it('needs nothing more than the key from a script (no Origin, no CSRF token)', async () => {
+    const { id, answer } = await ask('Offload Tool')
+    expect((await decide(id, 'approve')).status).toBe(200)
+    expect((await answer).status).toBe(200)
+  })
+
+  it('refuses a changing call with the key when it comes from another origin', async () => {
+    const { id, answer } = await ask('Offload Tool')
+    const res = await call('POST', `/approve/requests/${id}`, { body: { decision: 'approve' }, headers: { 'x-operator-key': OPERATOR_KEY, 'sec-fetch-site': 'cross-site' } })
+    expect([res.status, res.body]).toEqual([403, { error: 'Cross-site request refused' }])
+    await decide(id, 'deny')
+    expect((await answer).status).toBe(403)
+  })
+})
