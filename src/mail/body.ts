@@ -79,7 +79,7 @@ function daySummary(summary: MailSummary): Body {
           `<h2 style="font-size:15px;margin:20px 0 6px;color:#1d2329">${escapeHtml(title)}</h2>\n` +
           '<table role="presentation" cellspacing="0" cellpadding="0" style="border-collapse:collapse;font-size:14px">\n' +
           rows
-            .map(([label, values]) => `<tr><th align="left" style="${cell};color:#5b6670;font-weight:600;white-space:nowrap">${escapeHtml(label)}</th><td style="${cell}">${values.map(escapeHtml).join('<br>')}</td></tr>\n`)
+            .map(([label, values]) => `<tr><th align="left" style="${cell};color:#5b6670;font-weight:600;white-space:nowrap;width:120px">${escapeHtml(label)}</th><td style="${cell}">${values.map(escapeHtml).join('<br>')}</td></tr>\n`)
             .join('') +
           '</table>\n',
       )
