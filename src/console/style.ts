@@ -14,6 +14,9 @@ export const consoleStyle = String.raw`
   --danger: #b42318;
   --danger-tint: #fef3f2;
   --focus: #2563eb;
+  /* Filled buttons keep white text at 4.5:1 or better in both schemes. */
+  --ok-solid: #15803d;
+  --danger-solid: #b42318;
   --radius: 12px;
 }
 @media (prefers-color-scheme: dark) {
@@ -100,7 +103,8 @@ main { max-width: 1000px; margin: 0 auto; padding: 8px 20px 96px; }
   display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 10px 16px;
   background: var(--danger-tint); border-radius: 8px; padding: 12px 14px;
 }
-.confirm p { font-weight: 500; }
+.confirm p { font-weight: 500; flex: 1 1 300px; }
+.confirm .actions { flex: none; }
 
 /* ---- buttons */
 .actions { display: flex; gap: 10px; }
@@ -110,11 +114,11 @@ button {
 }
 button:focus-visible, input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 button:disabled { opacity: 0.55; cursor: progress; }
-.primary { background: var(--ok); border-color: var(--ok); color: #fff; }
+.primary { background: var(--ok-solid); border-color: var(--ok-solid); color: #fff; }
 .primary:hover:not(:disabled) { filter: brightness(1.08); }
 .danger { color: var(--danger); border-color: var(--danger); background: transparent; }
 .danger:hover:not(:disabled) { background: var(--danger-tint); }
-.danger-solid { background: var(--danger); border-color: var(--danger); color: #fff; }
+.danger-solid { background: var(--danger-solid); border-color: var(--danger-solid); color: #fff; }
 .quiet { background: transparent; }
 .quiet:hover:not(:disabled) { background: var(--bg); }
 .top .quiet { min-height: 36px; padding: 0 14px; font-weight: 500; }
@@ -123,8 +127,10 @@ button:disabled { opacity: 0.55; cursor: progress; }
 .notices {
   position: fixed; left: 50%; bottom: 16px; transform: translateX(-50%); z-index: 10;
   width: min(560px, calc(100% - 24px)); display: flex; flex-direction: column; gap: 8px;
+  pointer-events: none;
 }
 .notice {
+  pointer-events: auto;
   display: flex; align-items: flex-start; gap: 12px; padding: 12px 12px 12px 16px;
   background: var(--surface); border: 1px solid var(--border); border-left: 5px solid var(--focus);
   border-radius: 10px; box-shadow: 0 6px 24px rgba(0, 0, 0, 0.18);

@@ -10,7 +10,7 @@ defineSection((() => {
     const confirm = el('button', { type: 'button', class: 'danger-solid confirm-revoke', 'aria-label': 'Yes, revoke ' + name, text: 'Yes, revoke' })
     const keep = el('button', { type: 'button', class: 'quiet keep', 'aria-label': 'Keep ' + name + ' connected', text: 'Keep' })
     const question = el('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm revoking ' + name, hidden: true },
-      el('p', { text: 'Revoke ' + name + '? It stops working at once and has to ask again to reconnect.' }),
+      el('p', { text: 'Revoke “' + name + '”? It stops working at once and has to ask again to reconnect.' }),
       el('div', { class: 'actions' }, confirm, keep))
     const item = el('li', { class: 'card app' },
       el('div', { class: 'who' },

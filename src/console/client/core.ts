@@ -58,17 +58,21 @@ function problemText(answer) {
   return (answer.body && answer.body.error) || ('The service answered ' + answer.status)
 }
 
-// ---- notices: short messages above the sections, newest first
+// ---- notices: at most two short messages over the page's bottom edge, newest first
+
+const NOTICE_SECONDS = { ok: 5, warn: 20 }
 
 function notify(text, kind) {
+  kind = kind || 'info'
   const box = $('#notices')
+  // A confirmation replaces the previous one: only problems pile up.
+  if (kind === 'ok') for (const old of box.querySelectorAll('.notice.ok')) old.remove()
   const close = el('button', { type: 'button', class: 'notice-close', 'aria-label': 'Dismiss message', text: '×' })
-  const notice = el('div', { class: 'notice ' + (kind || 'info'), role: kind === 'error' ? 'alert' : 'status' }, el('p', { text }), close)
+  const notice = el('div', { class: 'notice ' + kind, role: kind === 'error' ? 'alert' : 'status' }, el('p', { text }), close)
   close.addEventListener('click', () => notice.remove())
   box.prepend(notice)
-  while (box.children.length > 4) box.lastElementChild.remove()
-  // Confirmations fade; problems stay until dismissed.
-  if (kind === 'ok') setTimeout(() => notice.remove(), 6000)
+  while (box.children.length > 2) box.lastElementChild.remove()
+  if (NOTICE_SECONDS[kind]) setTimeout(() => notice.remove(), NOTICE_SECONDS[kind] * 1000)
   return notice
 }
 

@@ -35,8 +35,9 @@ function startConsole() {
       if (answer.status === 401) { location.replace('/approve'); return }
       setLive(false)
       retry = Math.min(retry ? retry * 2 : 1000, 8000)
-      if (!offlineNotice && answer.status === 0) offlineNotice = notify('The service cannot be reached. Is it still running? Retrying…', 'error')
-      else if (!offlineNotice) offlineNotice = notify(problemText(answer), 'error')
+      if (!offlineNotice || !offlineNotice.isConnected) {
+        offlineNotice = notify(answer.status === 0 ? 'The service cannot be reached. Is it still running? Retrying…' : problemText(answer), 'error')
+      }
       await new Promise((resolve) => setTimeout(resolve, retry))
     }
   }

@@ -1,0 +1,411 @@
+/**
+ * The operator console in a real browser against the real service under `wrangler dev`: sign-in
+ * by link, requests appearing live, Approve / Deny / Revoke, errors in words, and a hostile page
+ * on another localhost port that tries to approve with the operator's cookie in the browser.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type BrowserContext, type Page, type Route } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, startService, type Service } from './server'
+
+// Screenshots for a person to look at; never part of the repository.
+const SHOTS = join(tmpdir(), 'media-log-console-shots')
+const LAPTOP = { width: 1280, height: 800 }
+const PHONE = { width: 390, height: 844 }
+const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
+
+async function openBrowser() {
+  const profile = await mkdtemp(join(tmpdir(), 'media-log-chromium-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: LAPTOP,
+  })
+  const close = async () => {
+    await context.close()
+    await rm(profile, { recursive: true, force: true })
+  }
+  return { context, close }
+}
+
+/**
+ * Lets the test hold the console's long poll, so the page does not learn of a change made
+ * elsewhere: the situation in which a click meets a request that is already gone.
+ */
+class PollGate {
+  holding = false
+  readonly held: Route[] = []
+  async attach(page: Page) {
+    await page.route('**/approve/state*', (route) => {
+      if (this.holding) this.held.push(route)
+      else void route.continue()
+    })
+  }
+  /** The poll in flight still answers (with the next change); the one after it is held. */
+  holdNext() {
+    this.holding = true
+  }
+  async caught() {
+    for (let i = 0; i < 300 && !this.held.length; i++) await new Promise((r) => setTimeout(r, 100))
+    if (!this.held.length) throw new Error('the console did not poll again')
+  }
+  release() {
+    this.holding = false
+    for (const route of this.held.splice(0)) void route.continue()
+  }
+}
+
+function auth(base: string, appName: string) {
+  return fetch(`${base}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ appName }) }).then(async (r) => ({ status: r.status, body: await r.json() }))
+}
+
+async function operatorCall(service: Service, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${service.base}${path}`, {
+    method,
+    headers: { 'x-operator-key': service.operatorKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  return { status: response.status, body: await response.json() }
+}
+
+async function pendingId(service: Service, appName: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const { body } = await operatorCall(service, 'GET', '/approve/requests')
+    const found = body.requests.find((r: { appName: string }) => r.appName === appName)
+    if (found) return found.id
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`no pending request from ${appName}`)
+}
+
+const projectsWith = async (base: string, token: string) => (await fetch(`${base}/projects`, { headers: { 'x-api-token': token } })).status
+
+/** Settles within `ms`? */
+const settles = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))])
+
+async function shoot(page: Page, name: string) {
+  await mkdir(SHOTS, { recursive: true })
+  for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]] as const) {
+    await page.setViewportSize(viewport)
+    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true })
+  }
+  await page.setViewportSize(LAPTOP)
+}
+
+describe('operator console under wrangler dev', () => {
+  let service: Service
+  let browser: Awaited<ReturnType<typeof openBrowser>>
+  let page: Page
+  let context: BrowserContext
+  const gate = new PollGate()
+  const dialogs: string[] = []
+
+  beforeAll(async () => {
+    const port = await freePort(5300, 5339)
+    service = await startService({ port, vars: { AUTH_TIMEOUT_SECONDS: '60', AUTH_PENDING_LIMIT: '3' } })
+    browser = await openBrowser()
+    context = browser.context
+    page = context.pages()[0] ?? (await context.newPage())
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await gate.attach(page)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await service?.stop()
+  })
+
+  it('answers the Local Explorer paths with its own 404 and no data (X_LOCAL_EXPLORER=false)', async () => {
+    const list = await fetch(`${service.base}/cdn-cgi/explorer/api/workers/durable_objects/namespaces`)
+    expect([list.status, await list.json()]).toEqual([404, { error: 'Not found' }])
+    const query = await fetch(`${service.base}/cdn-cgi/explorer/api/workers/durable_objects/namespaces/Workspace/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ durable_object_name: 'workspace', queries: [{ sql: 'select * from tokens' }] }),
+    })
+    expect([query.status, await query.json()]).toEqual([404, { error: 'Not found' }])
+  })
+
+  it('signs in once with the key link and lands on the bare /approve', async () => {
+    const signIn = await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+    expect(page.url()).toBe(`${service.base}/approve`)
+    expect(signIn!.status()).toBe(200)
+    const cookie = (await context.cookies(service.base)).find((c) => c.name === 'mls_operator')
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' })
+    expect(await page.evaluate(() => document.cookie)).toBe('')
+    await page.getByText('No application is waiting.').waitFor()
+    await page.getByText('No application is connected yet.').waitFor()
+    expect(await page.locator('#service-version').textContent()).toBe('0.1.0')
+    expect(await page.locator('#live').textContent()).toBe('Live')
+    await shoot(page, '1-empty')
+  })
+
+  it('shows a new request without reload and Approve answers /auth with a working token', async () => {
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true))
+    const asked = Date.now()
+    const answer = auth(service.base, 'Offload Tool')
+    const approve = page.getByRole('button', { name: 'Approve Offload Tool' })
+    await approve.waitFor({ timeout: 5000 })
+    // The long poll answers on the change itself; the bound only catches a fallback to slow polling.
+    expect(Date.now() - asked).toBeLessThan(3000)
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
+    const card = page.locator('#requests-list li', { hasText: 'Offload Tool' })
+    expect(await card.locator('.countdown').textContent()).toMatch(/^Expires in (1:00|0:[0-5]\d)$/)
+    expect(await card.locator('.meta').textContent()).toMatch(/^Asked at \d\d:\d\d:\d\d · (just now|\d+ s ago)$/)
+    expect(await page.title()).toBe('(1) Operator console — Media Log')
+
+    await approve.click()
+    const { status, body } = await answer
+    expect(status).toBe(200)
+    expect(await projectsWith(service.base, body.token)).toBe(200)
+    await approve.waitFor({ state: 'detached' })
+    await page.getByText('“Offload Tool” is approved and connected.').waitFor()
+    await page.getByRole('button', { name: 'Revoke Offload Tool' }).waitFor()
+    expect(await page.locator('#apps-list li').first().locator('.meta').textContent()).toMatch(/^Approved today, \d\d:\d\d · (not used yet|last used (just now|\d+ s ago))$/)
+    expect(await page.title()).toBe('Operator console — Media Log')
+  })
+
+  it('Deny answers /auth with 403 and connects nothing', async () => {
+    const answer = auth(service.base, 'Rushes Script')
+    const deny = page.getByRole('button', { name: 'Deny Rushes Script' })
+    await deny.click()
+    expect(await answer).toEqual({ status: 403, body: { error: 'access not approved' } })
+    await deny.waitFor({ state: 'detached' })
+    await page.getByText('“Rushes Script” was denied.').waitFor()
+    const { body } = await operatorCall(service, 'GET', '/approve/tokens')
+    expect(body.tokens.map((t: { appName: string }) => t.appName)).toEqual(['Offload Tool'])
+  })
+
+  it('shows an application named with markup as text, and runs none of it', async () => {
+    const hostile = auth(service.base, HOSTILE_NAME)
+    const other = auth(service.base, 'Silverstack Sync')
+    await page.getByRole('button', { name: `Approve ${HOSTILE_NAME}` }).waitFor()
+    await page.getByRole('button', { name: 'Approve Silverstack Sync' }).waitFor()
+    expect(await page.locator('#requests-list .app-name').allTextContents()).toEqual([HOSTILE_NAME, 'Silverstack Sync'])
+    expect(await page.locator('main img').count()).toBe(0)
+    expect(await page.locator('#requests-count').textContent()).toBe('2 waiting')
+    await shoot(page, '2-two-pending')
+    expect(dialogs).toEqual([])
+
+    await page.getByRole('button', { name: `Deny ${HOSTILE_NAME}` }).click()
+    await page.getByRole('button', { name: 'Approve Silverstack Sync' }).click()
+    expect((await hostile).status).toBe(403)
+    expect((await other).status).toBe(200)
+    await page.getByRole('button', { name: 'Revoke Silverstack Sync' }).waitFor()
+    await shoot(page, '3-connected')
+  })
+
+  it('Revoke asks first; after confirming, the token answers 401', async () => {
+    const answer = auth(service.base, 'Pomfort Dashboard')
+    await page.getByRole('button', { name: 'Approve Pomfort Dashboard' }).click()
+    const { body } = await answer
+    expect(await projectsWith(service.base, body.token)).toBe(200)
+
+    await page.getByRole('button', { name: 'Revoke Pomfort Dashboard' }).click()
+    await page.getByText('Revoke “Pomfort Dashboard”? It stops working at once and has to ask again to reconnect.').waitFor()
+    await shoot(page, '4-confirm-revoke')
+    await page.getByRole('button', { name: 'Keep Pomfort Dashboard connected' }).click()
+    expect(await projectsWith(service.base, body.token)).toBe(200)
+
+    await page.getByRole('button', { name: 'Revoke Pomfort Dashboard' }).click()
+    await page.getByRole('button', { name: 'Yes, revoke Pomfort Dashboard' }).click()
+    await page.getByText('“Pomfort Dashboard” is revoked. It has to ask again to reconnect.').waitFor()
+    await page.getByRole('button', { name: 'Revoke Pomfort Dashboard' }).waitFor({ state: 'detached' })
+    expect(await projectsWith(service.base, body.token)).toBe(401)
+  })
+
+  it('says so when a request was already decided elsewhere (409)', async () => {
+    gate.holdNext()
+    try {
+      const answer = auth(service.base, 'Second Tab')
+      const approve = page.getByRole('button', { name: 'Approve Second Tab' })
+      await approve.waitFor()
+      await gate.caught()
+      const id = await pendingId(service, 'Second Tab')
+      expect(await operatorCall(service, 'POST', `/approve/requests/${id}`, { decision: 'deny' })).toEqual({ status: 200, body: { success: true } })
+      expect((await answer).status).toBe(403)
+      await approve.click()
+      await page.getByText('“Second Tab”: this request was already denied (in another tab or by a script).').waitFor()
+      await approve.waitFor({ state: 'detached' })
+    } finally {
+      gate.release()
+    }
+  })
+
+  it('caps pending requests at AUTH_PENDING_LIMIT (3 here) with 429', async () => {
+    const answers = ['Cam A', 'Cam B', 'Cam C'].map((name) => auth(service.base, name))
+    for (const name of ['Cam A', 'Cam B', 'Cam C']) await page.getByRole('button', { name: `Deny ${name}` }).waitFor()
+    expect(await auth(service.base, 'Cam D')).toEqual({ status: 429, body: { error: 'Too many pending approval requests' } })
+    for (const name of ['Cam A', 'Cam B', 'Cam C']) await page.getByRole('button', { name: `Deny ${name}` }).click()
+    for (const answer of answers) expect((await answer).status).toBe(403)
+  })
+
+  describe('a hostile page on another localhost port, with the operator signed in', () => {
+    let hostile: Server
+    let hostileBase: string
+    let requestId: string
+    let answer: ReturnType<typeof auth>
+
+    beforeAll(async () => {
+      answer = auth(service.base, 'Target App')
+      requestId = await pendingId(service, 'Target App')
+      const target = `${service.base}/approve/requests/${requestId}`
+      const pages: Record<string, string> = {
+        // A JSON body smuggled through a text/plain form, then a plain urlencoded one.
+        '/form-json': `<form method="post" action="${target}" enctype="text/plain"><input name='{"decision":"approve","x":"' value='"}'></form><script>document.forms[0].submit()</script>`,
+        '/form': `<form method="post" action="${target}"><input name="decision" value="approve"></form><script>document.forms[0].submit()</script>`,
+        '/fetch': `<script>
+          const results = {}
+          const attempt = async (name, url, init) => {
+            try { const r = await fetch(url, init); results[name] = r.type === 'opaque' ? 'opaque' : r.status + ' ' + (await r.text()) }
+            catch (e) { results[name] = 'blocked' }
+          }
+          ;(async () => {
+            const body = JSON.stringify({ decision: 'approve' })
+            await attempt('no-cors', ${JSON.stringify(target)}, { method: 'POST', mode: 'no-cors', credentials: 'include', headers: { 'content-type': 'text/plain' }, body })
+            await attempt('cors-json', ${JSON.stringify(target)}, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json', 'x-csrf-token': 'guess' }, body })
+            await attempt('read-console', ${JSON.stringify(`${service.base}/approve`)}, { credentials: 'include' })
+            await attempt('read-state', ${JSON.stringify(`${service.base}/approve/state`)}, { credentials: 'include' })
+            window.results = results
+          })()
+        </script>`,
+        '/frame': `<iframe src="${service.base}/approve" width="600" height="400"></iframe>`,
+      }
+      hostile = createServer((req, res) => {
+        const html = pages[req.url ?? '']
+        res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+        res.end(html ? `<!doctype html><title>hostile</title>${html}` : '')
+      })
+      const port = await freePort(5380, 5399)
+      await new Promise<void>((resolve) => hostile.listen(port, '127.0.0.1', resolve))
+      hostileBase = `http://127.0.0.1:${port}`
+    })
+
+    afterAll(async () => {
+      await new Promise((resolve) => hostile?.close(resolve))
+    })
+
+    it('cannot approve by form post', async () => {
+      const attacker = await context.newPage()
+      for (const path of ['/form-json', '/form']) {
+        await attacker.goto(`${hostileBase}${path}`)
+        await attacker.waitForURL(`${service.base}/approve/requests/${requestId}`)
+        expect(JSON.parse((await attacker.locator('body').textContent()) ?? '')).toEqual({ error: 'Cross-origin request refused' })
+      }
+      await attacker.close()
+      expect(await settles(answer, 0)).toBe(false)
+    })
+
+    it('cannot approve, read the console or read the state by fetch', async () => {
+      const attacker = await context.newPage()
+      await attacker.goto(`${hostileBase}/fetch`)
+      const results = await attacker.waitForFunction(() => (window as unknown as { results?: unknown }).results).then((h) => h.jsonValue())
+      // The no-cors post reached the service and was refused (opaque to the page); the others never got an answer out.
+      expect(results).toEqual({ 'no-cors': 'opaque', 'cors-json': 'blocked', 'read-console': 'blocked', 'read-state': 'blocked' })
+      await attacker.close()
+      expect(await settles(answer, 0)).toBe(false)
+    })
+
+    it('cannot show the console in a frame', async () => {
+      const attacker = await context.newPage()
+      await attacker.goto(`${hostileBase}/frame`)
+      await attacker.waitForTimeout(500)
+      const frame = attacker.frames().find((f) => f !== attacker.mainFrame())!
+      expect(await frame.locator('#requests').count()).toBe(0)
+      await attacker.close()
+    })
+
+    it('left the request pending for the operator to decide', async () => {
+      const { body } = await operatorCall(service, 'GET', '/approve/requests')
+      expect(body.requests.map((r: { id: string }) => r.id)).toEqual([requestId])
+      expect(await settles(answer, 0)).toBe(false)
+      await page.getByRole('button', { name: 'Deny Target App' }).click()
+      expect((await answer).status).toBe(403)
+    })
+  })
+
+  it('signs out, then signs in again through the key form', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByLabel('Operator key').waitFor()
+    expect((await context.cookies(service.base)).find((c) => c.name === 'mls_operator')).toBeUndefined()
+    await page.getByLabel('Operator key').fill('not-the-operator-key-at-all')
+    await page.getByRole('button', { name: 'Open console' }).click()
+    await page.getByText('That is not the operator key.', { exact: false }).waitFor()
+    await shoot(page, '0-sign-in')
+    await page.getByLabel('Operator key').fill(service.operatorKey)
+    await page.getByRole('button', { name: 'Open console' }).click()
+    await page.getByRole('heading', { name: 'Waiting for approval' }).waitFor()
+    expect(page.url()).toBe(`${service.base}/approve`)
+  })
+})
+
+describe('operator console with a short approval timeout', () => {
+  let service: Service
+  let browser: Awaited<ReturnType<typeof openBrowser>>
+  let page: Page
+  const gate = new PollGate()
+
+  beforeAll(async () => {
+    const port = await freePort(5300, 5339)
+    service = await startService({ port, vars: { AUTH_TIMEOUT_SECONDS: '4' } })
+    browser = await openBrowser()
+    page = browser.context.pages()[0] ?? (await browser.context.newPage())
+    await gate.attach(page)
+    await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+    await page.getByText('No application is waiting.').waitFor()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await service?.stop()
+  })
+
+  it('drops an expired request from the list without reload', async () => {
+    const answer = auth(service.base, 'Forgotten App')
+    const approve = page.getByRole('button', { name: 'Approve Forgotten App' })
+    await approve.waitFor()
+    expect(await answer).toEqual({ status: 408, body: { error: 'Authentication request timed out' } })
+    await approve.waitFor({ state: 'detached', timeout: 3000 })
+    await page.getByText('No application is waiting.').waitFor()
+  })
+
+  it('says the request expired when Approve comes too late (404)', async () => {
+    gate.holdNext()
+    try {
+      const answer = auth(service.base, 'Too Late')
+      const approve = page.getByRole('button', { name: 'Approve Too Late' })
+      await approve.waitFor()
+      await gate.caught()
+      expect((await answer).status).toBe(408)
+      await page.locator('#requests-list li .countdown', { hasText: 'Time is up' }).waitFor()
+      await approve.click()
+      await page.getByText('“Too Late”: this request already expired or the application gave up. It can ask again.').waitFor()
+      await approve.waitFor({ state: 'detached' })
+    } finally {
+      gate.release()
+    }
+  })
+
+  it('shows that the service is unreachable, and recovers when it answers again', async () => {
+    const refuse = (route: Route) => route.abort('connectionrefused')
+    await page.route('**/approve/state*', refuse)
+    // A change ends the poll in flight; the polls after it fail until the route is lifted.
+    const answer = auth(service.base, 'Wake Up')
+    await page.getByText('Reconnecting…').waitFor({ timeout: 10_000 })
+    const notice = page.getByText('The service cannot be reached. Is it still running? Retrying…')
+    await notice.waitFor()
+    await page.unroute('**/approve/state*', refuse)
+    await page.getByText('Live', { exact: true }).waitFor({ timeout: 15_000 })
+    await notice.waitFor({ state: 'detached' })
+    expect((await answer).status).toBe(408)
+    await page.getByText('No application is waiting.').waitFor()
+  })
+})
