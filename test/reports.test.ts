@@ -150,7 +150,9 @@ describe('POST /generate-pdf', () => {
     const cases: Array<[unknown, Array<{ prop: string; message: unknown }>]> = [
       [{ presetId: 5, logId: 'D001' }, [{ prop: 'presetId', message: 'must be a string' }]],
       [{ presetId: '', logId: 'D001' }, [{ prop: 'presetId', message: 'must not be empty' }]],
-      [{ logId: 'D001' }, [{ prop: 'presetId', message: expect.stringContaining('presetId') }]],
+      [{ logId: 'D001' }, [{ prop: 'presetId', message: 'is required' }]],
+      [{ presetId: 'DAILY', logId: 7 }, [{ prop: 'logId', message: 'must be a log id or an array of log ids' }]],
+      [{ presetId: 'DAILY', logId: ['D001', 3] }, [{ prop: 'logId.1', message: 'must be a string' }]],
       [{ presetId: 'DAILY', logId: [] }, [{ prop: 'logId', message: 'must name at least one log' }]],
       [{ presetId: 'DAILY', logId: 'x'.repeat(51) }, [{ prop: 'logId', message: 'must be 1 to 50 characters' }]],
       [{ presetId: 'x'.repeat(101), logId: '' }, [{ prop: 'presetId', message: 'must be at most 100 characters' }, { prop: 'logId', message: 'must be 1 to 50 characters' }]],

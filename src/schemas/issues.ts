@@ -1,27 +1,37 @@
 import * as v from 'valibot'
 import type { IssueDetail } from '../http/errors'
 
+const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object'])
+
 /** The one place valibot issues become the seed's `{prop, message}` list, with dotted paths. */
 export function toDetails(issues: readonly v.BaseIssue<unknown>[], prefix = ''): IssueDetail[] {
   const details: IssueDetail[] = []
   for (const issue of issues) {
-    // A union reports why each branch failed; the branch issues name the property better.
+    const path = join(prefix, v.getDotPath(issue) ?? '')
     if (issue.type === 'union' && issue.issues?.length) {
-      details.push(...toDetails(firstBranch(issue.issues), prefix))
-      continue
+      // A union reports why each branch failed, with paths relative to the union. Where a branch
+      // got inside the value, its issues name the property better; else the union's message says it.
+      const inside = issue.issues.filter((i) => (i.path?.length ?? 0) > 0)
+      if (inside.length) {
+        details.push(...toDetails(inside, path))
+        continue
+      }
     }
-    const path = v.getDotPath(issue) ?? ''
-    details.push({ prop: prefix && path ? `${prefix}.${path}` : prefix || path, message: issue.message })
+    details.push({ prop: path, message: messageOf(issue) })
   }
   return dedupe(details)
 }
 
-// Branch issues come in branch order; keeping those of the deepest-reaching branch avoids noise.
-function firstBranch(issues: readonly v.BaseIssue<unknown>[]) {
-  const depth = (i: v.BaseIssue<unknown>) => i.path?.length ?? 0
-  const deepest = Math.max(...issues.map(depth))
-  return deepest > 0 ? issues.filter((i) => depth(i) === deepest) : issues.slice(0, 1)
+/** Object schemas report a missing or an unexpected key with the object's own message. */
+function messageOf(issue: v.BaseIssue<unknown>): string {
+  if (issue.kind === 'schema' && OBJECT_TYPES.has(issue.type) && issue.path?.length) {
+    if (issue.input === undefined && issue.expected !== 'never') return 'is required'
+    if (issue.expected === 'never') return 'is not allowed here'
+  }
+  return issue.message
 }
+
+const join = (prefix: string, path: string) => (prefix && path ? `${prefix}.${path}` : prefix || path)
 
 function dedupe(details: IssueDetail[]) {
   const seen = new Set<string>()
