@@ -96,7 +96,7 @@ function checkShape(root: unknown) {
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
 
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`

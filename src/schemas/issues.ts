@@ -40,9 +40,3 @@ function dedupe(details: IssueDetail[]) {
     return seen.has(key) ? false : (seen.add(key), true)
   })
 }
-
-export function describeType(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
-}
