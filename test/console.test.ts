@@ -1,15 +1,14 @@
-import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
-import { approvedToken, call, OPERATOR_KEY, operator, pendingRequestOf, type Answer } from './helpers'
+import { approvedToken, call, fetchWorker, OPERATOR_KEY, operator, pendingRequestOf, type Answer } from './helpers'
 
 const OWN_ORIGIN = 'http://localhost:5252'
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 
 type Session = { cookie: string; csrf: string }
 
-/** GET without following redirects (the helpers' `call` follows them), body read. */
+/** GET that shows a redirect as it is, body read. */
 async function visit(path: string) {
-  const response = await exports.default.fetch(new Request(`http://localhost:5252${path}`, { redirect: 'manual' }))
+  const response = await fetchWorker(new Request(`http://localhost:5252${path}`, { redirect: 'manual' }))
   return { status: response.status, headers: response.headers, body: await response.text() }
 }
 
@@ -171,7 +170,7 @@ describe('console defences', () => {
       expect([host, res.status, res.body]).toEqual([host, 403, { error: 'Host not allowed' }])
     }
     // The same through a URL that names the other host.
-    const response = await exports.default.fetch(new Request('http://rebound.example:5252/approve/state', { headers: { 'x-operator-key': OPERATOR_KEY } }))
+    const response = await fetchWorker(new Request('http://rebound.example:5252/approve/state', { headers: { 'x-operator-key': OPERATOR_KEY } }))
     expect([response.status, await response.json()]).toEqual([403, { error: 'Host not allowed' }])
     for (const host of ['localhost:5252', '127.0.0.1:5252', '[::1]:5252']) {
       expect((await call('GET', '/approve', { headers: { host } })).status).toBe(200)

@@ -56,7 +56,7 @@ const SECTIONS = [
 
 const section = ({ id, title, hint, empty }: (typeof SECTIONS)[number]) => `
 <section class="section" id="${id}" aria-labelledby="${id}-title">
-  <div class="section-head"><h2 id="${id}-title">${escapeHtml(title)}</h2><span class="count" id="${id}-count"></span></div>
+  <div class="section-head"><h2 id="${id}-title" tabindex="-1">${escapeHtml(title)}</h2><span class="count" id="${id}-count" aria-live="polite"></span></div>
   <p class="hint">${escapeHtml(hint)}</p>
   <ul class="cards" id="${id}-list"></ul>
   <p class="empty" id="${id}-empty">${escapeHtml(empty)}</p>

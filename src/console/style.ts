@@ -113,14 +113,14 @@ button {
   border: 1px solid var(--border); background: var(--surface); color: var(--text); cursor: pointer;
 }
 button:focus-visible, input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-button:disabled { opacity: 0.55; cursor: progress; }
+button:disabled, button[aria-disabled="true"] { opacity: 0.55; cursor: progress; }
 .primary { background: var(--ok-solid); border-color: var(--ok-solid); color: #fff; }
-.primary:hover:not(:disabled) { filter: brightness(1.08); }
+.primary:hover:not(:disabled):not([aria-disabled="true"]) { filter: brightness(1.08); }
 .danger { color: var(--danger); border-color: var(--danger); background: transparent; }
-.danger:hover:not(:disabled) { background: var(--danger-tint); }
+.danger:hover:not(:disabled):not([aria-disabled="true"]) { background: var(--danger-tint); }
 .danger-solid { background: var(--danger-solid); border-color: var(--danger-solid); color: #fff; }
 .quiet { background: transparent; }
-.quiet:hover:not(:disabled) { background: var(--bg); }
+.quiet:hover:not(:disabled):not([aria-disabled="true"]) { background: var(--bg); }
 .top .quiet { min-height: 36px; padding: 0 14px; font-weight: 500; }
 
 /* ---- notices: fixed, so a message never moves a button about to be pressed */

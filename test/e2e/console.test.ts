@@ -173,12 +173,15 @@ describe('operator console under wrangler dev', () => {
     expect(await page.title()).toBe('Operator console — Media Log')
   })
 
-  it('Deny answers /auth with 403 and connects nothing', async () => {
+  it('Deny (from the keyboard) answers /auth with 403 and connects nothing', async () => {
     const answer = auth(service.base, 'Rushes Script')
     const deny = page.getByRole('button', { name: 'Deny Rushes Script' })
-    await deny.click()
+    await deny.focus()
+    await page.keyboard.press('Enter')
     expect(await answer).toEqual({ status: 403, body: { error: 'access not approved' } })
     await deny.waitFor({ state: 'detached' })
+    // Focus does not fall back to the page's start when the decided item leaves.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('requests-title')
     await page.getByText('“Rushes Script” was denied.').waitFor()
     const { body } = await operatorCall(service, 'GET', '/approve/tokens')
     expect(body.tokens.map((t: { appName: string }) => t.appName)).toEqual(['Offload Tool'])

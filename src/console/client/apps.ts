@@ -50,8 +50,9 @@ defineSection((() => {
   }
 
   async function revokeToken(token, item) {
+    if (item.busy) return
     const name = '“' + token.appName + '”'
-    for (const button of item.querySelectorAll('button')) button.disabled = true
+    setBusy(item, true)
     const answer = await api('DELETE', '/approve/tokens/' + encodeURIComponent(token.id))
     if (answer.status === 200 || answer.status === 404) {
       revoked.add(token.id)
@@ -60,7 +61,7 @@ defineSection((() => {
       return
     }
     notify(name + ': ' + problemText(answer), 'error')
-    for (const button of item.querySelectorAll('button')) button.disabled = false
+    setBusy(item, false)
   }
 
   return {

@@ -122,7 +122,9 @@ const defineSection = (section) => { sections.push(section) }
  */
 function syncList(list, items, keyOf, create, update) {
   const existing = new Map()
-  for (const node of Array.from(list.children)) existing.set(node.dataset.key, node)
+  const children = Array.from(list.children)
+  for (const node of children) existing.set(node.dataset.key, node)
+  const focused = children.findIndex((node) => node.contains(document.activeElement))
   let previous = null
   for (const item of items) {
     const key = keyOf(item)
@@ -138,6 +140,24 @@ function syncList(list, items, keyOf, create, update) {
     previous = node
   }
   for (const node of existing.values()) node.remove()
+  // The item holding keyboard focus went away: focus moves to its neighbour, or to the heading.
+  if (focused >= 0 && !list.contains(document.activeElement)) {
+    const neighbour = list.children[focused] || list.children[focused - 1]
+    const target = neighbour ? neighbour.querySelector('button:not([hidden])') : list.closest('section').querySelector('h2')
+    if (target) target.focus()
+  }
+}
+
+/**
+ * Marks an item's buttons as busy while its call runs. Not "disabled": a disabled button drops
+ * keyboard focus, and focus should stay in place until the item leaves the list.
+ */
+function setBusy(item, busy) {
+  item.busy = busy
+  for (const button of item.querySelectorAll('button')) {
+    if (busy) button.setAttribute('aria-disabled', 'true')
+    else button.removeAttribute('aria-disabled')
+  }
 }
 
 /** Shows the empty-state sentence and the count for a section's list. */

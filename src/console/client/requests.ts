@@ -46,8 +46,9 @@ defineSection((() => {
   }
 
   async function decide(request, decision, item) {
+    if (item.busy) return
     const name = '“' + request.appName + '”'
-    for (const button of item.querySelectorAll('button')) button.disabled = true
+    setBusy(item, true)
     const answer = await api('POST', '/approve/requests/' + encodeURIComponent(request.id), { decision })
     if (answer.status === 200) {
       decided.add(request.id)
@@ -61,7 +62,7 @@ defineSection((() => {
       notify(name + ': this request was already ' + earlier + ' (in another tab or by a script).', 'warn')
     } else {
       notify(name + ': ' + problemText(answer), 'error')
-      for (const button of item.querySelectorAll('button')) button.disabled = false
+      setBusy(item, false)
       return
     }
     render()
