@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { approvedToken, call, fetchWorker, OPERATOR_KEY, operator, pendingRequestOf, type Answer } from './helpers'
+import { withOperator } from '../src/http/guards'
+import { router } from '../src/router'
+import { approvedToken, call, fetchWorker, makeLog, OPERATOR_KEY, operator, pendingRequestOf, withProject, type Answer } from './helpers'
 
 const OWN_ORIGIN = 'http://localhost:5252'
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
@@ -12,17 +14,24 @@ async function visit(path: string) {
   return { status: response.status, headers: response.headers, body: await response.text() }
 }
 
-/** Opens the console link with the key, as the operator does, and reads the page it lands on. */
+/** Opens the console link with the key, as the operator does: the cookie, and the token from the fragment. */
 async function signIn(): Promise<Session> {
   const link = await visit(`/approve?key=${encodeURIComponent(OPERATOR_KEY)}`)
   expect(link.status).toBe(303)
   const cookie = link.headers.get('set-cookie')!.split(';')[0]!
-  const page = await call('GET', '/approve', { headers: { cookie } })
-  expect(page.status).toBe(200)
-  return { cookie, csrf: csrfOf(page.body) }
+  return { cookie, csrf: /^\/approve#session=(.+)$/.exec(link.headers.get('location')!)![1]! }
 }
 
-const csrfOf = (html: string) => /<meta name="csrf-token" content="([^"]+)">/.exec(html)?.[1] ?? ''
+/** What an operator call carries from the console page: the cookie and the token from its storage. */
+const sessionHeaders = ({ cookie, csrf }: Session) => ({ cookie, 'x-csrf-token': csrf })
+
+/** The page must hold no token and no state: nothing a replayed cookie could read. */
+function expectShellOnly(html: string, session: Session) {
+  expect(html).toContain('<main id="console-main">')
+  expect(html).not.toContain(session.csrf)
+  expect(html).not.toMatch(/csrf/i)
+  expect(html).not.toContain('application/json')
+}
 
 /** A decision as the console's script sends it, with the headers a browser adds. */
 function decide(id: string, session: Partial<Session>, headers: Record<string, string> = {}, decision = 'approve') {
@@ -47,33 +56,39 @@ async function ask(appName: string) {
 const stillPending = async (id: string) =>
   (await operator('GET', '/approve/requests')).body.requests.some((r: { id: string }) => r.id === id)
 
-const initialState = (html: string) => {
-  const match = /<script type="application\/json" id="initial-state">([^<]*)<\/script>/.exec(html)
-  expect(match).not.toBeNull()
-  return JSON.parse(match![1]!)
-}
 
 describe('console sign-in', () => {
-  it('turns the key link into an HttpOnly, SameSite=Strict session and redirects to the bare URL', async () => {
+  it('turns the key link into an HttpOnly, SameSite=Strict session and hands the CSRF token over in the fragment', async () => {
     const { status, headers, body } = await visit(`/approve?key=${OPERATOR_KEY}`)
     expect(status).toBe(303)
     expect(body).toBe('')
-    expect(headers.get('location')).toBe('/approve')
+    expect(headers.get('location')).toMatch(/^\/approve#session=[A-Za-z0-9_-]{43}$/)
     const cookie = headers.get('set-cookie')!
     expect(cookie).toMatch(/^mls_operator=[0-9a-z]+\.[0-9a-f]{32}\.[A-Za-z0-9_-]{43}; /)
     expect(cookie.split('; ').slice(1)).toEqual(['Path=/', 'HttpOnly', 'SameSite=Strict', 'Max-Age=604800'])
     expect(cookie).not.toContain(OPERATOR_KEY)
+    expect(headers.get('location')).not.toContain(OPERATOR_KEY)
+    // The fragment's token is the one the cookie's session takes.
+    const session = { cookie: cookie.split(';')[0]!, csrf: headers.get('location')!.split('#session=')[1]! }
+    expect(await call('GET', '/approve/state', { headers: sessionHeaders(session) })).toMatchObject({ status: 200, body: { requests: [] } })
   })
 
-  it('shows the console to the session, with its CSRF token and the service version', async () => {
-    const { cookie } = await signIn()
-    const { status, headers, body } = await call('GET', '/approve', { headers: { cookie } })
+  it('shows the session only the page shell: no token, no state, the service version', async () => {
+    const session = await signIn()
+    const { id, answer } = await ask('Offload Tool')
+    const { status, headers, body } = await call('GET', '/approve', { headers: { cookie: session.cookie } })
     expect(status).toBe(200)
     expect(headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(csrfOf(body)).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(body).toContain('<span id="service-version">0.1.0</span>')
+    expectShellOnly(body, session)
+    expect(body).not.toContain('Offload Tool')
+    expect(body).not.toContain(id)
     expect(body).not.toContain(OPERATOR_KEY)
-    expect(initialState(body)).toEqual({ version: expect.any(Number), requests: [], tokens: [], service: { version: '0.1.0' } })
+    // Without a token in its storage the page offers the key form to unlock this browser.
+    expect(body).toContain('Enter the operator key to unlock this browser.')
+    expect(body).toMatch(/<div class="sign-in-box" id="unlock" hidden>[\s\S]*<form id="sign-in-form"/)
+    expect((await decide(id, session, {}, 'deny')).status).toBe(200)
+    expect((await answer).status).toBe(403)
   })
 
   it('gives every session its own CSRF token', async () => {
@@ -87,7 +102,7 @@ describe('console sign-in', () => {
     const plain = await call('GET', '/approve')
     expect(plain.status).toBe(200)
     expect(plain.body).toContain('<form id="sign-in-form"')
-    expect(csrfOf(plain.body)).toBe('')
+    expect(plain.body).not.toContain('console-main')
     expect(plain.headers.get('set-cookie')).toBeNull()
 
     const wrong = await call('GET', '/approve?key=not-the-key-but-long-enough')
@@ -98,23 +113,27 @@ describe('console sign-in', () => {
   })
 
   it('does not accept a tampered or foreign cookie', async () => {
-    const { cookie } = await signIn()
+    const session = await signIn()
+    const { cookie } = session
     const [issued, nonce, mac] = cookie.split('=')[1]!.split('.')
     for (const forged of [`mls_operator=${issued}.${nonce}.${mac!.slice(0, -2)}AA`, `mls_operator=${issued}.${'0'.repeat(32)}.${mac}`, 'mls_operator=x', 'other=1']) {
       const page = await call('GET', '/approve', { headers: { cookie: forged } })
       expect(page.body).toContain('<form id="sign-in-form"')
+      expect(page.body).not.toContain('console-main')
       expect(await call('GET', '/approve/requests', { headers: { cookie: forged } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+      expect(await call('GET', '/approve/requests', { headers: { cookie: forged, 'x-csrf-token': session.csrf } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
     }
   })
 
-  it('signs in by POST /approve/session {key} from the page itself', async () => {
+  it('signs in by POST /approve/session {key} from the page itself, answering the CSRF token', async () => {
     const ok = await call('POST', '/approve/session', { body: { key: OPERATOR_KEY }, headers: { origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' } })
     expect(ok.status).toBe(200)
-    expect(ok.body).toEqual({ success: true })
+    expect(ok.body).toEqual({ success: true, csrf: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })
     const cookie = ok.headers.get('set-cookie')!
     expect(cookie).toContain('HttpOnly; SameSite=Strict')
-    const page = await call('GET', '/approve', { headers: { cookie: cookie.split(';')[0]! } })
-    expect(csrfOf(page.body)).not.toBe('')
+    const session = { cookie: cookie.split(';')[0]!, csrf: ok.body.csrf }
+    expect(await call('GET', '/approve/state', { headers: sessionHeaders(session) })).toMatchObject({ status: 200, body: { requests: [] } })
+    expectShellOnly((await call('GET', '/approve', { headers: { cookie: session.cookie } })).body, session)
   })
 
   it('refuses POST /approve/session with a wrong key, from another origin or site, or as a form', async () => {
@@ -141,7 +160,7 @@ describe('console sign-in', () => {
     const token = await approvedToken()
     const asHeader = await call('GET', '/approve', { token })
     expect(asHeader.body).toContain('<form id="sign-in-form"')
-    expect(csrfOf(asHeader.body)).toBe('')
+    expect(asHeader.body).not.toContain('console-main')
     const asKey = await call('GET', `/approve?key=${token}`)
     expect(asKey.status).toBe(401)
     expect(asKey.headers.get('set-cookie')).toBeNull()
@@ -193,9 +212,8 @@ describe('console defences', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
       expect(res.headers.get('cache-control')).toBe('no-store')
       expect(res.headers.get('access-control-allow-origin')).toBeNull()
-      // The only scripts: the console's own file and a JSON data block, which never runs.
-      const scripts = [...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])
-      expect(scripts.filter((s) => !s.includes('type="application/json"'))).toEqual(['<script src="/approve/console.js" defer>'])
+      // The only script: the console's own file.
+      expect([...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="/approve/console.js" defer>'])
       expect(res.body).not.toMatch(/\son[a-z]+=/i)
     }
   })
@@ -213,7 +231,7 @@ describe('console defences', () => {
     expect(css.body).not.toMatch(/@import|url\(/)
   })
 
-  it('escapes an application name that is markup', async () => {
+  it('keeps an application name that is markup out of the page, and hands it to the script as JSON', async () => {
     const session = await signIn()
     const names = [HOSTILE_NAME, '</script><script>alert(2)</script>', '"><svg onload=alert(3)>']
     const asked = await Promise.all(names.map(ask))
@@ -221,8 +239,10 @@ describe('console defences', () => {
     for (const name of names) expect(html).not.toContain(name)
     expect(html).not.toContain('<img')
     expect(html).not.toContain('<svg')
-    expect(html.match(/<\/script>/g)).toHaveLength(2)
-    expect(initialState(html).requests.map((r: { appName: string }) => r.appName).sort()).toEqual([...names].sort())
+    expect(html.match(/<\/script>/g)).toHaveLength(1)
+    const state = await call('GET', '/approve/state', { headers: sessionHeaders(session) })
+    expect(state.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(state.body.requests.map((r: { appName: string }) => r.appName).sort()).toEqual([...names].sort())
     for (const { id, answer } of asked) {
       expect((await decide(id, session, {}, 'deny')).status).toBe(200)
       expect((await answer).status).toBe(403)
@@ -320,6 +340,79 @@ describe('console defences', () => {
   })
 })
 
+/** A project with a PDF and an e-mail preset, two logs, and one send window for both days. */
+async function projectWithWindow(name = 'NightShoot') {
+  const { token } = await withProject(name)
+  const config = await call('PATCH', '/project/config', {
+    token,
+    body: {
+      pdfs: [{ id: 'CLIPS', label: 'Clips report', output_name: '<project>_<yyyymmdd>_clips.pdf', template: 'clips-report' }],
+      emails: [{ id: 'DAILY', label: 'Daily report', recipients: ['producer@example.com'], subject: '<project> – Day <d>', message: 'Hello', attachments: ['CLIPS'], template: 'day-summary' }],
+    },
+  })
+  expect(config.status).toBe(200)
+  expect((await call('POST', '/log', { token, body: makeLog('D001', 2) })).status).toBe(201)
+  expect((await call('POST', '/log', { token, body: makeLog('D002', 1, { day: 2, date: '2024-01-02' }) })).status).toBe(201)
+  return token
+}
+
+const openWindow = (token: string, logId: unknown = ['D001', 'D002']) =>
+  call('POST', '/open-email-window', { token, body: { logId, presetId: 'DAILY' } })
+
+describe('a replayed session cookie (cookies are not port-scoped: any other local server gets it)', () => {
+  it('is refused on every operator endpoint without the CSRF token, and changes nothing', async () => {
+    const session = await signIn()
+    const token = await projectWithWindow()
+    expect(await openWindow(token)).toMatchObject({ status: 200, body: { success: true } })
+    const { id: requestId, answer } = await ask('Target App')
+    const before = { state: (await operator('GET', '/approve/state')).body, windows: (await operator('GET', '/approve/windows')).body.windows }
+    const [window] = before.windows
+    const tokenId = token.split('_')[1]
+
+    // Every route behind withOperator, by its pattern, with what a replay would send to it.
+    const attempts: Record<string, [string, unknown?]> = {
+      'GET /approve/state': ['/approve/state?since=0&wait=0'],
+      'DELETE /approve/session': ['/approve/session'],
+      'GET /approve/requests': ['/approve/requests'],
+      'POST /approve/requests/:id': [`/approve/requests/${requestId}`, { decision: 'approve' }],
+      'GET /approve/tokens': ['/approve/tokens'],
+      'DELETE /approve/tokens/:id': [`/approve/tokens/${tokenId}`],
+      'GET /approve/windows': ['/approve/windows'],
+      'GET /approve/windows/:id': [`/approve/windows/${window.id}`],
+      'PATCH /approve/windows/:id': [`/approve/windows/${window.id}`, { subject: 'Taken over', recipients: ['thief@example.com'] }],
+      'DELETE /approve/windows/:id': [`/approve/windows/${window.id}`],
+      'POST /approve/windows/:id/send': [`/approve/windows/${window.id}/send`],
+      'GET /approve/windows/:id/attachments/:presetId': [window.attachments[0].url],
+      'GET /approve/windows/:id/message.eml': [window.emlUrl],
+    }
+    const guarded = router.routes.filter(([, , handlers]) => handlers.includes(withOperator)).map(([method, , , path]) => `${method} ${path}`)
+    expect(guarded.sort()).toEqual(Object.keys(attempts).sort())
+
+    for (const [route, [path, body]] of Object.entries(attempts)) {
+      const method = route.split(' ')[0]!
+      // A server-side replay: the cookie, no Origin, no Sec-Fetch-* (as Node's fetch sends it).
+      const replayed = await call(method, path, { body, headers: { cookie: session.cookie } })
+      expect([route, replayed.status, replayed.body]).toEqual([route, 403, { error: 'Missing or invalid CSRF token' }])
+      expect(replayed.headers.get('set-cookie')).toBeNull()
+    }
+
+    // The page it can fetch is the shell: no token to scrape, no request, window or application in it.
+    const page = await call('GET', '/approve', { headers: { cookie: session.cookie } })
+    expect(page.status).toBe(200)
+    expectShellOnly(page.body, session)
+    for (const secret of [requestId, 'Target App', window.id, window.subject, 'producer@example.com', 'Offload Tool']) expect(page.body).not.toContain(secret)
+
+    const after = (await operator('GET', '/approve/state')).body
+    expect(after.version).toBe(before.state.version)
+    expect(after.requests.map((r: { id: string }) => r.id)).toEqual([requestId])
+    expect(after.tokens.map((t: { id: string }) => t.id)).toEqual([tokenId])
+    expect((await operator('GET', '/approve/windows')).body.windows).toEqual(before.windows)
+    // The cookie still works for the operator's own page, which has the token.
+    expect((await decide(requestId, session, {}, 'deny')).status).toBe(200)
+    expect((await answer).status).toBe(403)
+  })
+})
+
 describe('GET /approve/state (the console’s long poll)', () => {
   it('answers at once without `since`: version, requests, tokens and the service version', async () => {
     const token = await approvedToken('Offload Tool')
@@ -336,11 +429,17 @@ describe('GET /approve/state (the console’s long poll)', () => {
     expect((await answer).status).toBe(403)
   })
 
-  it('is open to the console’s session without a CSRF token (it changes nothing)', async () => {
-    const { cookie } = await signIn()
-    const res = await call('GET', '/approve/state', { headers: { cookie } })
+  it('answers the console’s session only with its CSRF token', async () => {
+    const session = await signIn()
+    const other = await signIn()
+    const res = await call('GET', '/approve/state', { headers: sessionHeaders(session) })
     expect(res.status).toBe(200)
     expect(res.body.service).toEqual({ version: '0.1.0' })
+    const attempts: Array<Record<string, string>> = [{ cookie: session.cookie }, { cookie: session.cookie, 'x-csrf-token': other.csrf }, { cookie: session.cookie, 'x-csrf-token': '' }]
+    for (const headers of attempts) {
+      const refused = await call('GET', '/approve/state', { headers })
+      expect([refused.status, refused.body]).toEqual([403, { error: 'Missing or invalid CSRF token' }])
+    }
     expect(await call('GET', '/approve/state')).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
   })
 

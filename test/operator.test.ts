@@ -141,6 +141,14 @@ describe('operator JSON endpoints: who may call them', () => {
     ['GET', '/approve/tokens'],
     ['DELETE', '/approve/tokens/some-id'],
     ['GET', '/approve/state'],
+    ['DELETE', '/approve/session'],
+    ['GET', '/approve/windows'],
+    ['GET', '/approve/windows/some-id'],
+    ['PATCH', '/approve/windows/some-id', { subject: 'x' }],
+    ['DELETE', '/approve/windows/some-id'],
+    ['POST', '/approve/windows/some-id/send'],
+    ['GET', '/approve/windows/some-id/attachments/CLIPS'],
+    ['GET', '/approve/windows/some-id/message.eml'],
   ]
 
   it('answers 401 without the key, with a wrong key, or with an API token in either header', async () => {

@@ -1,4 +1,4 @@
-import { escapeHtml, jsonForScript } from './html'
+import { escapeHtml } from './html'
 
 /**
  * Scripts and styles only from the service itself (no inline code, so an injected tag cannot run),
@@ -59,12 +59,22 @@ const section = ({ id, title, hint, empty }: (typeof SECTIONS)[number]) => `
   <div class="section-head"><h2 id="${id}-title" tabindex="-1">${escapeHtml(title)}</h2><span class="count" id="${id}-count" aria-live="polite"></span></div>
   <p class="hint">${escapeHtml(hint)}</p>
   <ul class="cards" id="${id}-list"></ul>
-  <p class="empty" id="${id}-empty">${escapeHtml(empty)}</p>
+  <p class="empty" id="${id}-empty" hidden>${escapeHtml(empty)}</p>
 </section>`
 
-/** The console for a signed-in operator; `state` is what GET /approve/state answers, for the first paint. */
-export function consolePage({ csrf, state, serviceVersion }: { csrf: string; state: unknown; serviceVersion: string }) {
-  const head = `<meta name="csrf-token" content="${escapeHtml(csrf)}">\n`
+/** The operator key form: the sign-in page's, and the console's when this browser holds no CSRF token. */
+const keyForm = (problem = '') => `<form id="sign-in-form" method="post" action="/approve/session" novalidate>
+    <label for="key">Operator key</label>
+    <input id="key" name="key" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" required>
+    <button type="submit" class="primary">Open console</button>
+    <p class="problem" id="sign-in-problem" role="alert">${escapeHtml(problem)}</p>
+  </form>`
+
+/**
+ * The console's shell for a signed-in operator. It holds no state and no token: the script reads
+ * its CSRF token from this origin's storage, then everything through GET /approve/state.
+ */
+export function consolePage({ serviceVersion }: { serviceVersion: string }) {
   const body = `<body class="console">
 <header class="top">
   <div class="brand">
@@ -72,16 +82,20 @@ export function consolePage({ csrf, state, serviceVersion }: { csrf: string; sta
     <p class="sub">Media Log service <span id="service-version">${escapeHtml(serviceVersion)}</span></p>
   </div>
   <div class="top-actions">
-    <span class="live" id="live" role="status" data-state="live">Live</span>
+    <span class="live" id="live" role="status" data-state="connecting">Connecting…</span>
     <button type="button" class="quiet" id="sign-out">Sign out</button>
   </div>
 </header>
 <div class="notices" id="notices" aria-live="polite"></div>
-<main>${SECTIONS.map(section).join('')}
+<main id="console-main">${SECTIONS.map(section).join('')}
 </main>
-<script type="application/json" id="initial-state">${jsonForScript(state)}</script>
+<div class="sign-in-box" id="unlock" hidden>
+  <h2>Unlock this browser</h2>
+  <p>Enter the operator key to unlock this browser. It is <code>OPERATOR_KEY</code> in <code>.dev.vars</code>; opening the console link printed when the service started works too.</p>
+  ${keyForm()}
+</div>
 </body>`
-  return htmlDocument('Operator console — Media Log', head, body)
+  return htmlDocument('Operator console — Media Log', '', body)
 }
 
 /** Asked for when there is no session: the key comes from `npm start`'s output or `.dev.vars`. */
@@ -90,12 +104,7 @@ export function signInPage({ problem }: { problem?: string } = {}) {
 <main class="sign-in-box">
   <h1>Operator console</h1>
   <p>Open the console link printed when the service started, or enter the operator key (<code>OPERATOR_KEY</code> in <code>.dev.vars</code>).</p>
-  <form id="sign-in-form" method="post" action="/approve/session" novalidate>
-    <label for="key">Operator key</label>
-    <input id="key" name="key" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" required>
-    <button type="submit" class="primary">Open console</button>
-    <p class="problem" id="sign-in-problem" role="alert">${problem ? escapeHtml(problem) : ''}</p>
-  </form>
+  ${keyForm(problem)}
 </main>
 </body>`
   return htmlDocument('Sign in — Media Log operator console', '', body)

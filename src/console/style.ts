@@ -65,6 +65,7 @@ code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; 
 }
 .live::before { content: ""; width: 9px; height: 9px; border-radius: 50%; background: currentColor; }
 .live[data-state="offline"] { color: var(--danger); background: var(--danger-tint); }
+.live[data-state="connecting"] { color: var(--muted); background: var(--bg); }
 
 /* ---- sections */
 main { max-width: 1000px; margin: 0 auto; padding: 8px 20px 96px; }
@@ -112,7 +113,7 @@ button {
   font: inherit; font-weight: 600; min-height: 44px; padding: 0 20px; border-radius: 8px;
   border: 1px solid var(--border); background: var(--surface); color: var(--text); cursor: pointer;
 }
-button:focus-visible, input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+button:focus-visible, input:focus-visible, textarea:focus-visible, select:focus-visible, a:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 button:disabled, button[aria-disabled="true"] { opacity: 0.55; cursor: progress; }
 .primary { background: var(--ok-solid); border-color: var(--ok-solid); color: #fff; }
 .primary:hover:not(:disabled):not([aria-disabled="true"]) { filter: brightness(1.08); }
@@ -147,6 +148,7 @@ button:disabled, button[aria-disabled="true"] { opacity: 0.55; cursor: progress;
   background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius);
 }
 .sign-in-box h1 { font-size: 1.4rem; margin-bottom: 8px; }
+.sign-in-box h2 { font-size: 1.25rem; margin-bottom: 8px; }
 .sign-in-box > p { color: var(--muted); margin-bottom: 20px; }
 .sign-in-box form { display: grid; gap: 10px; }
 .sign-in-box label { font-weight: 600; }

@@ -93,17 +93,16 @@ export function refuseCrossOrigin(request: Request) {
 
 /**
  * Operator endpoints: the `x-operator-key` header (scripts) or the console's session cookie, never
- * an API token. A state-changing request must come from the service's own origin, and with the
- * cookie also carry the page's CSRF token.
+ * an API token. A state-changing request must come from the service's own origin. With the cookie,
+ * every request (reads too) also carries the CSRF token: cookies are not port-scoped, so any other
+ * server on this machine the browser visits receives the cookie and could replay it. The token
+ * lives only in the console origin's storage, handed over once at sign-in.
  */
 export async function withOperator(request: IRequest, env: Env) {
-  const changing = !SAFE_METHODS.has(request.method)
-  if (changing) refuseCrossOrigin(request)
+  if (!SAFE_METHODS.has(request.method)) refuseCrossOrigin(request)
   if (await isOperatorKey(request.headers.get('x-operator-key'), env)) return
   const nonce = await sessionOf(request, env)
   if (!nonce) throw unauthorized()
-  if (changing) {
-    const csrf = request.headers.get('x-csrf-token')
-    if (!csrf || !(await sameSecret(csrf, await csrfFor(nonce, env)))) throw forbidden('Missing or invalid CSRF token')
-  }
+  const csrf = request.headers.get('x-csrf-token')
+  if (!csrf || !(await sameSecret(csrf, await csrfFor(nonce, env)))) throw forbidden('Missing or invalid CSRF token')
 }

@@ -6,7 +6,7 @@ import { consoleScript } from '../console/script'
 import { consoleStyle } from '../console/style'
 import { readObject } from '../http/body'
 import { unauthorized, validationError } from '../http/errors'
-import { clearSessionCookie, createSession, csrfFor, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
+import { clearSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
 import { parseOrThrow } from '../schemas/requests'
 import { workspace } from '../workspace/client'
 
@@ -36,22 +36,23 @@ async function consoleState(env: Env, since?: number, waitMs = 0) {
 }
 
 /**
- * GET /approve: the console for a signed-in operator, otherwise the sign-in form. `?key=` signs in
- * once and redirects to the bare URL, so the key stays out of the address bar and history.
+ * GET /approve: the console's shell for a signed-in operator, otherwise the sign-in form. `?key=`
+ * signs in and redirects to the bare URL, so the key stays out of the address bar and history; the
+ * CSRF token rides in the fragment, which the page moves into its own storage. The page itself
+ * never carries the token nor any state: another server on this machine that received the
+ * (port-blind) cookie and replays it gets nothing but the shell.
  */
 export async function openConsole(request: IRequest, env: Env) {
   const key = request.query.key
   if (key !== undefined) {
     if (typeof key === 'string' && (await isOperatorKey(key, env))) {
-      const { cookie } = await createSession(env)
-      return new Response(null, { status: 303, headers: { location: '/approve', 'set-cookie': cookie } })
+      const { cookie, csrf } = await createSession(env)
+      return new Response(null, { status: 303, headers: { location: `/approve#session=${csrf}`, 'set-cookie': cookie } })
     }
     return page(signInPage({ problem: 'The key in that link is not this service’s operator key. Enter the current one.' }), 401)
   }
-  const nonce = await sessionOf(request, env)
-  if (!nonce) return page(signInPage())
-  const state = await consoleState(env)
-  return page(consolePage({ csrf: await csrfFor(nonce, env), state, serviceVersion: state.service.version }))
+  if (!(await sessionOf(request, env))) return page(signInPage())
+  return page(consolePage({ serviceVersion: pkg.version }))
 }
 
 export const script = () =>
@@ -65,14 +66,15 @@ const SignInSchema = v.object({
 
 /**
  * POST /approve/session {key}: the sign-in form, sent by the page's own script. JSON only and
- * same-origin only, so no other page (another localhost port included) can post it.
+ * same-origin only, so no other page (another localhost port included) can post it. The answer is
+ * the one place besides the key link's redirect that hands out the CSRF token.
  */
 export async function signIn(request: IRequest, env: Env) {
   refuseCrossOrigin(request)
   const { key } = parseOrThrow(SignInSchema, await readObject(request))
   if (!(await isOperatorKey(key, env))) throw unauthorized()
-  const { cookie } = await createSession(env)
-  return json({ success: true }, { 'set-cookie': cookie })
+  const { cookie, csrf } = await createSession(env)
+  return json({ success: true, csrf }, { 'set-cookie': cookie })
 }
 
 /** DELETE /approve/session (behind withOperator): the browser forgets its session cookie. */

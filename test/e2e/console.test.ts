@@ -1,7 +1,8 @@
 /**
  * The operator console in a real browser against the real service under `wrangler dev`: sign-in
  * by link, requests appearing live, Approve / Deny / Revoke, errors in words, and a hostile page
- * on another localhost port that tries to approve with the operator's cookie in the browser.
+ * on another localhost port that tries to approve with the operator's cookie in the browser, and
+ * its server that replays the cookie the browser sent it.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
@@ -59,6 +60,28 @@ class PollGate {
   }
 }
 
+/**
+ * What another server on this machine can do with the operator's cookie once the browser sent it
+ * there: load the console, look for a token or state in it, call the JSON endpoints, approve.
+ */
+async function replay(cookie: string, target: string) {
+  const base = new URL(target).origin
+  const page = await fetch(`${base}/approve`, { headers: { cookie } })
+  const html = await page.text()
+  const scraped = /csrf-token" content="([^"]+)"/.exec(html)?.[1] ?? /session=([\w-]{20,})/.exec(html)?.[1] ?? ''
+  const headers: Record<string, string> = { cookie, ...(scraped ? { 'x-csrf-token': scraped } : {}) }
+  const answer = async (response: Response) => [response.status, await response.json()]
+  return {
+    gotCookie: /(^|; )mls_operator=/.test(cookie),
+    page: page.status,
+    scraped,
+    pageShowsState: html.includes('Target App') || html.includes('initial-state'),
+    state: await answer(await fetch(`${base}/approve/state`, { headers })),
+    requests: await answer(await fetch(`${base}/approve/requests`, { headers })),
+    approve: await answer(await fetch(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'approve' }) })),
+  }
+}
+
 function auth(base: string, appName: string) {
   return fetch(`${base}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ appName }) }).then(async (r) => ({ status: r.status, body: await r.json() }))
 }
@@ -106,7 +129,7 @@ describe('operator console under wrangler dev', () => {
   const dialogs: string[] = []
 
   beforeAll(async () => {
-    const port = await freePort(5300, 5339)
+    const port = await freePort(5800, 5819)
     service = await startService({ port, vars: { AUTH_TIMEOUT_SECONDS: '60', AUTH_PENDING_LIMIT: '3' } })
     browser = await openBrowser()
     context = browser.context
@@ -141,6 +164,11 @@ describe('operator console under wrangler dev', () => {
     const cookie = (await context.cookies(service.base)).find((c) => c.name === 'mls_operator')
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' })
     expect(await page.evaluate(() => document.cookie)).toBe('')
+    // The token from the redirect's fragment sits in this origin's storage only, not in the page.
+    const stored = await page.evaluate(() => [sessionStorage.getItem('mls-operator-csrf'), localStorage.getItem('mls-operator-csrf')])
+    expect(stored[0]).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(stored[1]).toBe(stored[0])
+    expect(await page.content()).not.toContain(stored[0])
     await page.getByText('No application is waiting.').waitFor()
     await page.getByText('No application is connected yet.').waitFor()
     expect(await page.locator('#service-version').textContent()).toBe('0.1.0')
@@ -283,11 +311,18 @@ describe('operator console under wrangler dev', () => {
         '/frame': `<iframe src="${service.base}/approve" width="600" height="400"></iframe>`,
       }
       hostile = createServer((req, res) => {
+        if (req.url === '/replay') {
+          void replay(req.headers.cookie ?? '', target).then((results) => {
+            res.writeHead(200, { 'content-type': 'application/json' })
+            res.end(JSON.stringify(results))
+          })
+          return
+        }
         const html = pages[req.url ?? '']
         res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
         res.end(html ? `<!doctype html><title>hostile</title>${html}` : '')
       })
-      const port = await freePort(5380, 5399)
+      const port = await freePort(5890, 5899)
       await new Promise<void>((resolve) => hostile.listen(port, '127.0.0.1', resolve))
       hostileBase = `http://127.0.0.1:${port}`
     })
@@ -317,6 +352,25 @@ describe('operator console under wrangler dev', () => {
       expect(await settles(answer, 0)).toBe(false)
     })
 
+    it('cannot read or approve anything by replaying, from its server, the cookie the browser sent it', async () => {
+      const attacker = await context.newPage()
+      await attacker.goto(`${hostileBase}/replay`)
+      const results = JSON.parse((await attacker.locator('body').textContent()) ?? '')
+      await attacker.close()
+      const refused = [403, { error: 'Missing or invalid CSRF token' }]
+      expect(results).toEqual({
+        // Cookies are not port-scoped: the browser did hand the operator's session to this server.
+        gotCookie: true,
+        page: 200,
+        scraped: '',
+        pageShowsState: false,
+        state: refused,
+        requests: refused,
+        approve: refused,
+      })
+      expect(await settles(answer, 0)).toBe(false)
+    })
+
     it('cannot show the console in a frame', async () => {
       const attacker = await context.newPage()
       await attacker.goto(`${hostileBase}/frame`)
@@ -335,10 +389,41 @@ describe('operator console under wrangler dev', () => {
     })
   })
 
+  it('works in a new tab of the same browser, through the token in localStorage', async () => {
+    const tab = await context.newPage()
+    await tab.goto(`${service.base}/approve`)
+    await tab.getByText('No application is waiting.').waitFor()
+    expect(await tab.locator('#live').textContent()).toBe('Live')
+    await tab.close()
+  })
+
+  it('asks for the key when the browser has the cookie but no token, then works again', async () => {
+    const tab = await context.newPage()
+    await tab.goto(`${service.base}/approve/console.css`)
+    await tab.evaluate(() => {
+      localStorage.clear()
+      sessionStorage.clear()
+    })
+    await tab.goto(`${service.base}/approve`)
+    await tab.getByText('Enter the operator key to unlock this browser.', { exact: false }).waitFor()
+    expect(await tab.locator('#console-main').isHidden()).toBe(true)
+    await shoot(tab, '5-unlock')
+    await tab.getByLabel('Operator key').fill(service.operatorKey)
+    await tab.getByRole('button', { name: 'Open console' }).click()
+    await tab.getByText('No application is waiting.').waitFor()
+    expect(await tab.evaluate(() => localStorage.getItem('mls-operator-csrf'))).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    await tab.close()
+    // The key form started a new session: the first tab picks up its token from localStorage.
+    const answer = auth(service.base, 'After Unlock')
+    await page.getByRole('button', { name: 'Deny After Unlock' }).click()
+    expect((await answer).status).toBe(403)
+  })
+
   it('signs out, then signs in again through the key form', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByLabel('Operator key').waitFor()
     expect((await context.cookies(service.base)).find((c) => c.name === 'mls_operator')).toBeUndefined()
+    expect(await page.evaluate(() => [sessionStorage.getItem('mls-operator-csrf'), localStorage.getItem('mls-operator-csrf')])).toEqual([null, null])
     await page.getByLabel('Operator key').fill('not-the-operator-key-at-all')
     await page.getByRole('button', { name: 'Open console' }).click()
     await page.getByText('That is not the operator key.', { exact: false }).waitFor()
@@ -357,7 +442,7 @@ describe('operator console with a short approval timeout', () => {
   const gate = new PollGate()
 
   beforeAll(async () => {
-    const port = await freePort(5300, 5339)
+    const port = await freePort(5800, 5819)
     service = await startService({ port, vars: { AUTH_TIMEOUT_SECONDS: '4' } })
     browser = await openBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())

@@ -24,16 +24,52 @@ function el(tag, props, ...children) {
   return node
 }
 
-const csrfToken = $('meta[name="csrf-token"]') ? $('meta[name="csrf-token"]').content : ''
+// ---- the session's CSRF token
+//
+// The service hands it over once, at sign-in (the key link's redirect fragment, or the key form's
+// answer), and never in a page: the cookie reaches every server on this host whatever its port,
+// while storage belongs to this origin alone. localStorage lets a new tab of the console in; the
+// copy in sessionStorage keeps this tab working where localStorage is unavailable.
 
-/** One JSON call to the service: {status, body}; status 0 when the service cannot be reached. */
-async function api(method, path, body, options) {
+const TOKEN_KEY = 'mls-operator-csrf'
+
+function storedToken() {
+  for (const store of ['localStorage', 'sessionStorage']) {
+    try {
+      const token = window[store].getItem(TOKEN_KEY)
+      if (token) return token
+    } catch (_) { /* storage disabled in this browser */ }
+  }
+  return ''
+}
+
+function storeToken(token) {
+  for (const store of ['sessionStorage', 'localStorage']) {
+    try { window[store].setItem(TOKEN_KEY, token) } catch (_) { /* storage disabled in this browser */ }
+  }
+}
+
+function forgetToken() {
+  for (const store of ['sessionStorage', 'localStorage']) {
+    try { window[store].removeItem(TOKEN_KEY) } catch (_) { /* storage disabled in this browser */ }
+  }
+}
+
+// Arriving from the key link: take the token out of the address bar and history at once.
+{
+  const handed = /^#session=([A-Za-z0-9_-]{20,100})$/.exec(location.hash)
+  if (handed) storeToken(handed[1])
+  if (location.hash) history.replaceState(null, '', location.pathname)
+}
+
+/** fetch with the session's headers; resolves to the Response, or null when the service cannot be reached. */
+async function request(method, path, body, options) {
   const headers = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
-  if (csrfToken) headers['x-csrf-token'] = csrfToken
-  let response
+  const token = storedToken()
+  if (token) headers['x-csrf-token'] = token
   try {
-    response = await fetch(path, {
+    return await fetch(path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -43,8 +79,14 @@ async function api(method, path, body, options) {
     })
   } catch (err) {
     if (err && err.name === 'AbortError') throw err
-    return { status: 0, body: { error: 'The service cannot be reached' } }
+    return null
   }
+}
+
+/** One JSON call to the service: {status, body}; status 0 when the service cannot be reached. */
+async function api(method, path, body, options) {
+  const response = await request(method, path, body, options)
+  if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
   let data = null
   try { data = await response.json() } catch (_) { data = null }
   return { status: response.status, body: data || {} }
@@ -54,7 +96,7 @@ async function api(method, path, body, options) {
 function problemText(answer) {
   if (answer.status === 0) return 'The service cannot be reached. Is it still running?'
   if (answer.status === 401) return 'Your session has ended. Sign in again with the operator key.'
-  if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) return 'This page is out of date. Reload it and try again.'
+  if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) return 'This browser is no longer unlocked. Reload the page and enter the operator key.'
   return (answer.body && answer.body.error) || ('The service answered ' + answer.status)
 }
 

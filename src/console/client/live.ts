@@ -4,7 +4,7 @@
  */
 export const live = String.raw`
 function startConsole() {
-  let state = JSON.parse($('#initial-state').textContent)
+  let state = null
 
   function renderAll() {
     $('#service-version').textContent = state.service.version
@@ -18,21 +18,33 @@ function startConsole() {
     badge.dataset.state = ok ? 'live' : 'offline'
   }
 
+  /** The cookie is there but this browser holds no valid token: the key unlocks it again. */
+  function showUnlock() {
+    $('#console-main').hidden = true
+    $('#live').hidden = true
+    $('#sign-out').hidden = true
+    $('#unlock').hidden = false
+    wireKeyForm()
+  }
+
   let offlineNotice = null
   async function poll() {
     let retry = 0
     for (;;) {
-      const answer = await api('GET', '/approve/state?since=' + encodeURIComponent(state.version))
+      const answer = await api('GET', '/approve/state' + (state ? '?since=' + encodeURIComponent(state.version) : ''))
       if (answer.status === 200) {
         if (offlineNotice) { offlineNotice.remove(); offlineNotice = null }
+        const first = !state
         setLive(true)
         retry = 0
         state = answer.body
         renderAll()
+        if (first) startClock()
         continue
       }
       // Signed out (cookie expired or the key changed): the page asks for the key.
       if (answer.status === 401) { location.replace('/approve'); return }
+      if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) { showUnlock(); return }
       setLive(false)
       retry = Math.min(retry ? retry * 2 : 1000, 8000)
       if (!offlineNotice || !offlineNotice.isConnected) {
@@ -42,23 +54,28 @@ function startConsole() {
     }
   }
 
+  function startClock() {
+    setInterval(() => {
+      const now = Date.now()
+      for (const section of sections) if (section.tick) section.tick(now)
+    }, 1000)
+  }
+
   $('#sign-out').addEventListener('click', async () => {
     const answer = await api('DELETE', '/approve/session')
-    if (answer.status === 200 || answer.status === 401) location.replace('/approve')
+    if (answer.status === 200 || answer.status === 401) {
+      forgetToken()
+      location.replace('/approve')
+    } else if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) showUnlock()
     else notify(problemText(answer), 'error')
   })
 
-  renderAll()
-  setInterval(() => {
-    const now = Date.now()
-    for (const section of sections) if (section.tick) section.tick(now)
-  }, 1000)
+  if (!storedToken()) { showUnlock(); return }
   poll()
 }
 
-function startSignIn() {
-  // A wrong key arrived in the address bar: take it out of sight and out of history.
-  if (location.search) history.replaceState(null, '', location.pathname)
+/** The operator key form: signs in, keeps the token this origin alone can read, opens the console. */
+function wireKeyForm() {
   const form = $('#sign-in-form')
   const input = $('#key')
   const problem = $('#sign-in-problem')
@@ -72,7 +89,11 @@ function startSignIn() {
     problem.textContent = ''
     const answer = await api('POST', '/approve/session', { key })
     button.disabled = false
-    if (answer.status === 200) { location.replace('/approve'); return }
+    if (answer.status === 200 && answer.body.csrf) {
+      storeToken(answer.body.csrf)
+      location.replace('/approve')
+      return
+    }
     problem.textContent = answer.status === 401
       ? 'That is not the operator key. Copy it again from the start output or from .dev.vars.'
       : problemText(answer)
@@ -80,6 +101,14 @@ function startSignIn() {
   })
 }
 
-if ($('#initial-state')) startConsole()
+function startSignIn() {
+  // A wrong key arrived in the address bar: take it out of sight and out of history.
+  if (location.search) history.replaceState(null, '', location.pathname)
+  // No session any more, so a token left from it unlocks nothing.
+  forgetToken()
+  wireKeyForm()
+}
+
+if ($('#console-main')) startConsole()
 else if ($('#sign-in-form')) startSignIn()
 `
