@@ -203,11 +203,12 @@ describe('console defences', () => {
       const directives = csp.split('; ')
       expect(directives).toContain("default-src 'self'")
       expect(directives).toContain("script-src 'self'")
+      expect(directives).toContain("style-src 'self'")
       expect(directives).toContain("frame-ancestors 'none'")
       expect(directives).toContain("object-src 'none'")
       expect(directives).toContain("base-uri 'none'")
-      expect(csp).not.toContain('unsafe-inline')
-      expect(csp).not.toContain('unsafe-eval')
+      // Style attributes only, for the e-mail preview's sandboxed frame; never inline script or <style>.
+      expect(directives.filter((d) => d.includes('unsafe'))).toEqual(["style-src-attr 'unsafe-inline'"])
       expect(res.headers.get('x-frame-options')).toBe('DENY')
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
       expect(res.headers.get('cache-control')).toBe('no-store')
@@ -413,6 +414,40 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
   })
 })
 
+describe('send windows in the live state', () => {
+  it('lists them as GET /approve/windows does, with the titles of their days', async () => {
+    const token = await projectWithWindow()
+    const { body: now } = await operator('GET', '/approve/state')
+    expect(now.windows).toEqual([])
+    const polled = operator('GET', `/approve/state?since=${now.version}`)
+    const started = Date.now()
+    expect(await openWindow(token, ['D002', 'D001'])).toMatchObject({ status: 200 })
+    const { status, body } = await polled
+    expect(status).toBe(200)
+    expect(Date.now() - started).toBeLessThan(5000)
+    const { body: listed } = await operator('GET', '/approve/windows')
+    expect(listed.windows).toHaveLength(1)
+    expect(body.windows).toEqual([{ ...listed.windows[0], days: ['Day 1 — 2024-01-01', 'Day 2 — 2024-01-02'] }])
+    expect(body.windows[0]).toMatchObject({ project: 'NightShoot', presetLabel: 'Daily report', subject: 'NightShoot – Day 1-2', status: 'draft' })
+  })
+
+  it('ends the long poll on an edit and on a discard', async () => {
+    const token = await projectWithWindow()
+    await openWindow(token, 'D001')
+    await openWindow(token, 'D002')
+    const { body: now } = await operator('GET', '/approve/state')
+    expect(now.windows.map((w: { days: string[] }) => w.days)).toEqual([['Day 1 — 2024-01-01'], ['Day 2 — 2024-01-02']])
+    const [first, second] = now.windows
+    const edited = operator('GET', `/approve/state?since=${now.version}`)
+    expect((await operator('PATCH', `/approve/windows/${first.id}`, { subject: 'Day 1 from set' })).status).toBe(200)
+    const afterEdit = (await edited).body
+    expect(afterEdit.windows.map((w: { subject: string }) => w.subject)).toEqual(['Day 1 from set', second.subject])
+    const discarded = operator('GET', `/approve/state?since=${afterEdit.version}`)
+    expect((await operator('DELETE', `/approve/windows/${second.id}`)).status).toBe(200)
+    expect((await discarded).body.windows.map((w: { id: string }) => w.id)).toEqual([first.id])
+  })
+})
+
 describe('GET /approve/state (the console’s long poll)', () => {
   it('answers at once without `since`: version, requests, tokens and the service version', async () => {
     const token = await approvedToken('Offload Tool')
@@ -423,6 +458,7 @@ describe('GET /approve/state (the console’s long poll)', () => {
       version: expect.any(Number),
       requests: [{ id, appName: 'Rushes Script', createdAt: expect.any(String), expiresAt: expect.any(String) }],
       tokens: [{ id: token.split('_')[1], appName: 'Offload Tool', createdAt: expect.any(String), lastUsedAt: null }],
+      windows: [],
       service: { version: '0.1.0' },
     })
     await operator('POST', `/approve/requests/${id}`, { decision: 'deny' })

@@ -3,11 +3,14 @@ import { escapeHtml } from './html'
 /**
  * Scripts and styles only from the service itself (no inline code, so an injected tag cannot run),
  * no plugins, no <base> rewriting, forms only back to the service, never inside a frame.
+ * Style attributes are the one inline thing allowed: the e-mail preview is a sandboxed srcdoc frame,
+ * which inherits this policy, and mail HTML can only be styled with attributes.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
+  "style-src-attr 'unsafe-inline'",
   "img-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",
@@ -45,6 +48,12 @@ const SECTIONS = [
     title: 'Waiting for approval',
     hint: 'Applications on this laptop ask here before they may read or write logs. Approve the ones you have just started; deny anything you do not recognise.',
     empty: 'No application is waiting. When one asks to connect it appears here within a second — keep this tab open.',
+  },
+  {
+    id: 'windows',
+    title: 'E-mail to send',
+    hint: 'Applications prepare each day’s report e-mail here. Check recipients, subject and message (changes are saved as you type), then Send — or download the .eml file and send it from your mail app.',
+    empty: 'No e-mail is waiting. When an application prepares a day’s report e-mail, it appears here.',
   },
   {
     id: 'apps',

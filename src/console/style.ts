@@ -124,6 +124,66 @@ button:disabled, button[aria-disabled="true"] { opacity: 0.55; cursor: progress;
 .quiet:hover:not(:disabled):not([aria-disabled="true"]) { background: var(--bg); }
 .top .quiet { min-height: 36px; padding: 0 14px; font-weight: 500; }
 
+a.button {
+  display: inline-flex; align-items: center; justify-content: center;
+  font-weight: 600; min-height: 44px; padding: 0 20px; border-radius: 8px;
+  border: 1px solid var(--border); background: var(--surface); color: var(--text); text-decoration: none;
+}
+.send:disabled { cursor: not-allowed; opacity: 1; background: var(--bg); border-color: var(--border); color: var(--muted); }
+
+/* ---- send windows: fields on the left, the preview as recipients see it on the right */
+.window { display: block; padding: 18px; }
+.window[data-status="failed"] { border-left: 5px solid var(--danger); }
+.window[data-status="sent"] { border-left: 5px solid var(--ok); }
+.window-head { display: flex; gap: 12px; align-items: flex-start; justify-content: space-between; }
+.window-title { font-size: 1.15rem; font-weight: 650; overflow-wrap: anywhere; }
+.badge {
+  flex: none; font-size: 0.85rem; font-weight: 650; padding: 3px 12px; border-radius: 999px;
+  color: var(--muted); background: var(--bg); border: 1px solid var(--border);
+}
+.badge[data-status="sending"] { color: var(--waiting); background: var(--waiting-tint); }
+.badge[data-status="sent"] { color: var(--ok); background: var(--ok-tint); }
+.badge[data-status="failed"] { color: var(--danger); background: var(--danger-tint); }
+.window-problem { margin-top: 12px; padding: 10px 14px; border-radius: 8px; background: var(--danger-tint); color: var(--danger); font-weight: 500; overflow-wrap: anywhere; }
+.window-body { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 20px; margin-top: 14px; }
+.fields { display: grid; grid-template-columns: minmax(0, 1fr); gap: 14px; align-content: start; }
+.field label, .label { display: block; font-weight: 600; font-size: 0.92rem; margin-bottom: 4px; }
+.field input, .field textarea, .field select {
+  font: inherit; width: 100%; min-height: 44px; padding: 8px 10px;
+  border: 1px solid var(--border); border-radius: 8px; background: var(--bg); color: var(--text);
+}
+.field textarea { resize: vertical; line-height: 1.4; field-sizing: content; }
+.field textarea.recipients { min-height: 44px; max-height: 200px; }
+.field textarea.message { min-height: 160px; max-height: 520px; }
+.field [readonly] { color: var(--muted); }
+.field [aria-invalid="true"] { border-color: var(--danger); }
+.field-hint { color: var(--muted); font-size: 0.85rem; margin-top: 3px; }
+.field-error { color: var(--danger); font-size: 0.9rem; font-weight: 500; margin-top: 4px; }
+.attachments { list-style: none; margin: 0 0 8px; padding: 0; display: grid; gap: 6px; }
+.attachments:empty { display: none; }
+.attachment { display: flex; align-items: center; gap: 10px; padding: 6px 6px 6px 10px; border: 1px solid var(--border); border-radius: 8px; background: var(--surface); }
+.file-icon { flex: none; font-size: 0.7rem; font-weight: 700; color: var(--danger); border: 1px solid currentColor; border-radius: 4px; padding: 1px 4px; }
+.attachment-text { flex: 1; min-width: 0; display: flex; flex-direction: column; }
+.attachment-label { color: var(--muted); font-size: 0.85rem; }
+button.link {
+  min-height: 0; padding: 0; border: none; background: none; color: var(--focus);
+  font-weight: 600; text-align: left; text-decoration: underline; overflow-wrap: anywhere;
+}
+.remove-attachment { flex: none; min-height: 36px; padding: 0 12px; font-weight: 500; }
+.preview { display: flex; flex-direction: column; }
+.preview-frame { width: 100%; flex: 1; min-height: 380px; border: 1px solid var(--border); border-radius: 8px; background: #fff; }
+.window-foot { margin-top: 16px; display: grid; gap: 8px; }
+.delivery { color: var(--muted); font-size: 0.92rem; }
+.delivery.off { color: var(--waiting); font-weight: 500; }
+.save-state { font-size: 0.85rem; color: var(--muted); min-height: 1.2em; }
+.save-state[data-state="problem"] { color: var(--danger); font-weight: 600; }
+.window .actions { flex-wrap: wrap; }
+.window .confirm { margin-top: 12px; }
+@media (max-width: 860px) {
+  .window-body { grid-template-columns: minmax(0, 1fr); }
+  .preview-frame { min-height: 320px; }
+}
+
 /* ---- notices: fixed, so a message never moves a button about to be pressed */
 .notices {
   position: fixed; left: 50%; bottom: 16px; transform: translateX(-50%); z-index: 10;
@@ -166,6 +226,8 @@ button:disabled, button[aria-disabled="true"] { opacity: 0.55; cursor: progress;
   .actions { width: 100%; }
   .actions button { flex: 1; }
   .confirm .actions { width: 100%; }
+  .window { padding: 14px; }
+  .window .actions > * { flex: 1 1 auto; padding: 0 14px; white-space: nowrap; }
   .sign-in-box { margin: 6vh 14px 0; padding: 22px; }
 }
 `

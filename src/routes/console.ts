@@ -7,8 +7,12 @@ import { consoleStyle } from '../console/style'
 import { readObject } from '../http/body'
 import { unauthorized, validationError } from '../http/errors'
 import { clearSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
+import { mailConfig } from '../mail/config'
+import type { MailSummary } from '../mail/summary'
+import { windowView } from '../mail/view'
 import { parseOrThrow } from '../schemas/requests'
 import { workspace } from '../workspace/client'
+import type { SendWindowListing } from '../workspace/Workspace'
 
 /** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
 const HOLD_SECONDS = 25
@@ -27,12 +31,21 @@ const page = (html: string, status = 200, headers: Record<string, string> = {}) 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
 
-/** Everything the console shows, read after the version so a change in between shows up next poll. */
+/**
+ * Everything the console shows, read after the version so a change in between shows up next poll.
+ * Windows are what GET /approve/windows lists, plus the titles of their shooting days.
+ */
 async function consoleState(env: Env, since?: number, waitMs = 0) {
   const ws = workspace(env)
   const version = await ws.waitForChange(since ?? -1, waitMs)
-  const [requests, tokens] = await Promise.all([ws.pendingRequests(), ws.connectedApps()])
-  return { version, requests, tokens, service: { version: pkg.version } }
+  const [requests, tokens, listings] = await Promise.all([ws.pendingRequests(), ws.connectedApps(), ws.sendWindows()])
+  const config = mailConfig(env)
+  // RPC's type mapping loses the shape of valibot's loose objects; the values are exactly these.
+  const windows = (listings as unknown as SendWindowListing[]).map((listing) => ({
+    ...windowView(listing, config),
+    days: (JSON.parse(listing.summary) as MailSummary).days.map((day) => day.title),
+  }))
+  return { version, requests, tokens, windows, service: { version: pkg.version } }
 }
 
 /**

@@ -92,6 +92,37 @@ async function api(method, path, body, options) {
   return { status: response.status, body: data || {} }
 }
 
+/** The file name a Content-Disposition header gives, preferring the exact UTF-8 one. */
+function filenameOf(disposition, fallback) {
+  const exact = /filename\*=UTF-8''([^;]+)/i.exec(disposition || '')
+  if (exact) { try { return decodeURIComponent(exact[1]) } catch (_) { /* fall through to the ASCII name */ } }
+  const ascii = /filename="([^"]*)"/i.exec(disposition || '')
+  return ascii ? ascii[1] : fallback
+}
+
+/**
+ * Downloads need the CSRF header like every operator call, so a plain link cannot fetch them:
+ * the file is fetched, then saved through a temporary object URL. Answers {status, body}.
+ */
+async function download(path, fallbackName) {
+  const response = await request('GET', path)
+  if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
+  if (!response.ok) {
+    let data = null
+    try { data = await response.json() } catch (_) { data = null }
+    return { status: response.status, body: data || {} }
+  }
+  const blob = await response.blob()
+  const url = URL.createObjectURL(blob)
+  const link = el('a', { href: url, download: filenameOf(response.headers.get('content-disposition'), fallbackName), hidden: true })
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // The browser has taken the file once the click's task ran; a minute is ample for large PDFs.
+  setTimeout(() => URL.revokeObjectURL(url), 60000)
+  return { status: 200, body: {} }
+}
+
 /** Words for a failed call that no section explains better. */
 function problemText(answer) {
   if (answer.status === 0) return 'The service cannot be reached. Is it still running?'

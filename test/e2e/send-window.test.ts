@@ -1,0 +1,348 @@
+/**
+ * The send window on the operator console, in Chromium against the real service under
+ * `wrangler dev`: a window opened by an application appears live, the operator edits and sends it
+ * through a provider (a fake one on this machine), a refusal is shown in words with the draft kept,
+ * and without a provider the .eml download is the way out. Screenshots for a person to look at go
+ * to a temporary folder, never into the repository.
+ */
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
+import PostalMime from 'postal-mime'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, startService, type Service } from './server'
+
+const SHOTS = join(tmpdir(), 'media-log-send-window-shots')
+const LAPTOP = { width: 1280, height: 800 }
+const PHONE = { width: 390, height: 844 }
+const FROM = 'DIT Cart <dit@example.com>'
+const REFUSAL = 'Recipient producer@example.com is on the suppression list'
+
+type Received = { headers: IncomingMessage['headers']; body: any }
+
+async function openBrowser() {
+  const profile = await mkdtemp(join(tmpdir(), 'media-log-chromium-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: LAPTOP,
+    acceptDownloads: true,
+  })
+  const close = async () => {
+    await context.close()
+    await rm(profile, { recursive: true, force: true })
+  }
+  return { context, close }
+}
+
+/**
+ * The whole page, then the viewport at each window as a person scrolled there sees it: Chromium
+ * leaves a sandboxed frame blank in full-page shots when it lies outside the viewport.
+ */
+async function shoot(page: Page, name: string) {
+  await mkdir(SHOTS, { recursive: true })
+  for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]] as const) {
+    await page.setViewportSize(viewport)
+    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true })
+    const windows = page.locator('#windows-list > li')
+    for (let i = 0; i < (await windows.count()); i++) {
+      const parts = size === 'phone' ? ['.window-head', '.preview', '.window-foot'] : ['.window-head']
+      for (const part of parts) {
+        await windows.nth(i).locator(part).evaluate((node) => node.scrollIntoView({ block: 'start' }))
+        await page.waitForTimeout(200)
+        await page.screenshot({ path: join(SHOTS, `${name}-${size}-window${i + 1}${part.replace('.window-head', '').replace('.', '-')}.png`) })
+      }
+    }
+  }
+  await page.setViewportSize(LAPTOP)
+}
+
+/** A service, a signed-in console, and an approved application with a project, presets and two days. */
+async function setUp(vars: Record<string, string>) {
+  const service = await startService({ port: await freePort(5820, 5839), vars })
+  const call = async (method: string, path: string, options: { token?: string; body?: unknown; operator?: boolean } = {}) => {
+    const headers: Record<string, string> = {}
+    if (options.token) headers['x-api-token'] = options.token
+    if (options.operator) headers['x-operator-key'] = service.operatorKey
+    if (options.body !== undefined) headers['content-type'] = 'application/json'
+    const response = await fetch(`${service.base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+    return { status: response.status, body: await response.json() }
+  }
+  const asked = call('POST', '/auth', { body: { appName: 'Offload Tool' } })
+  for (let i = 0; i < 200; i++) {
+    const { body } = await call('GET', '/approve/requests', { operator: true })
+    const request = body.requests.find((r: { appName: string }) => r.appName === 'Offload Tool')
+    if (request) {
+      await call('POST', `/approve/requests/${request.id}`, { operator: true, body: { decision: 'approve' } })
+      break
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  const token = (await asked).body.token as string
+  expect((await call('POST', '/project/create', { token, body: { project_name: 'Café Noir' } })).status).toBe(201)
+  const config = await call('PATCH', '/project/config', {
+    token,
+    body: {
+      unit: 'Main Unit',
+      pdfs: [
+        { id: 'CLIPS', label: 'Clips report', output_name: 'Cafe_Noir_<yyyymmdd>_clips.pdf', template: 'clips-report' },
+        { id: 'DATA1', label: 'Data report', output_name: 'Cafe_Noir_<yyyymmdd>_data.pdf', template: 'data-report' },
+      ],
+      emails: [{ id: 'DAILY', label: 'Daily report', recipients: ['producer@example.com', 'post@example.com'], subject: '<project> – Day <d> – <yyyy-mm-dd>', message: 'Hello,\n\nall cards of day <d> are backed up twice.\n\nBest, the DIT', attachments: ['CLIPS'], template: 'day-summary' }],
+    },
+  })
+  expect([config.status, config.body]).toEqual([200, expect.anything()])
+  const clip = (i: number) => ({ clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`, size: 1_234_567_890, copies: [{ volume: 'SSD_01', hash: `xxh64:${i}` }], tc_start: '10:00:00:00', tc_end: '10:01:00:00', reel: 'A001', fps: 24 })
+  for (const [id, day, date] of [['D001', 1, '2024-01-01'], ['D002', 2, '2024-01-02']] as const) {
+    expect((await call('POST', '/log', { token, body: { id, day, date, ocf: { reels: ['A001'], copies: ['SSD_01'], clips: [1, 2, 3].map(clip) } } })).status).toBe(201)
+  }
+  const browser = await openBrowser()
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage())
+  const dialogs: string[] = []
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
+  await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+  await page.getByText('No e-mail is waiting.', { exact: false }).waitFor()
+  const openWindow = (logId: string) => call('POST', '/open-email-window', { token, body: { logId, presetId: 'DAILY' } })
+  const windows = async () => (await call('GET', '/approve/windows', { operator: true })).body.windows as any[]
+  const stop = async () => {
+    await browser.close()
+    await service.stop()
+  }
+  return { service, page, context: browser.context, dialogs, call, openWindow, windows, stop }
+}
+
+const card = (page: Page, day: string): Locator => page.locator('#windows-list > li', { hasText: day })
+
+async function downloaded(download: Download): Promise<Buffer> {
+  return readFile((await download.path())!)
+}
+
+describe('send window with a provider', () => {
+  let env: Awaited<ReturnType<typeof setUp>>
+  let provider: Server
+  let answerWith: { status: number; body: unknown } = { status: 201, body: { id: 'fake-1' } }
+  const received: Received[] = []
+
+  beforeAll(async () => {
+    provider = createServer((request, response) => {
+      let text = ''
+      request.on('data', (chunk) => (text += chunk))
+      request.on('end', () => {
+        received.push({ headers: request.headers, body: JSON.parse(text) })
+        response.writeHead(answerWith.status, { 'content-type': 'application/json' }).end(JSON.stringify(answerWith.body))
+      })
+    })
+    const providerPort = await freePort(5880, 5889)
+    await new Promise<void>((resolve) => provider.listen(providerPort, '127.0.0.1', resolve))
+    env = await setUp({ EMAIL_PROVIDER: 'custom', EMAIL_API_URL: `http://127.0.0.1:${providerPort}/send`, EMAIL_FROM: FROM })
+  })
+
+  afterAll(async () => {
+    await env?.stop()
+    await new Promise((resolve) => provider?.close(resolve))
+  })
+
+  it('shows a window opened by an application without reload: title, recipients, preview, attachment', async () => {
+    const { page, openWindow } = env
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true))
+    const asked = Date.now()
+    expect(await openWindow('D001')).toEqual({ status: 200, body: { success: true } })
+    const day1 = card(page, 'Day 1 — 2024-01-01')
+    await day1.waitFor({ timeout: 5000 })
+    expect(Date.now() - asked).toBeLessThan(3000)
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
+
+    expect(await day1.locator('h3').textContent()).toBe('Café Noir — Day 1 — 2024-01-01')
+    expect(await day1.locator('.meta').textContent()).toMatch(/^E-mail preset “Daily report” · opened today, \d\d:\d\d$/)
+    expect(await day1.locator('.status').textContent()).toBe('Draft')
+    expect(await day1.getByLabel('To', { exact: true }).inputValue()).toBe('producer@example.com, post@example.com')
+    expect(await day1.getByLabel('Subject').inputValue()).toBe('Café Noir – Day 1 – 2024-01-01')
+    expect(await day1.getByLabel('Message').inputValue()).toBe('Hello,\n\nall cards of day 1 are backed up twice.\n\nBest, the DIT')
+    expect(await day1.locator('.attachment-name').allTextContents()).toEqual(['Cafe_Noir_20240101_clips.pdf'])
+    expect(await day1.locator('.delivery').textContent()).toBe(`Sends as ${FROM}.`)
+    expect(await day1.getByRole('button', { name: 'Send', exact: true }).isEnabled()).toBe(true)
+    expect(await page.locator('#windows-count').textContent()).toBe('1 to send')
+
+    // The preview renders the mail HTML with its styles, in a frame that may run no script.
+    const frame = day1.locator('iframe.preview-frame')
+    expect(await frame.getAttribute('sandbox')).toBe('')
+    const preview = day1.frameLocator('iframe.preview-frame')
+    await preview.getByText('Day 1 — 2024-01-01 · Main Unit').waitFor()
+    expect(await preview.locator('body').evaluate((body) => getComputedStyle(body).padding)).toBe('24px')
+    await shoot(page, '1-one-window')
+  })
+
+  it('keeps the operator’s typing when the live state changes, and saves it', async () => {
+    const { page, openWindow, windows } = env
+    const day1 = card(page, 'Day 1 — 2024-01-01')
+    const message = day1.getByLabel('Message')
+    await message.click()
+    await message.press('Control+End')
+    await message.pressSequentially('\nPS: <script>parent.document.title="pwned"</script><img src=x onerror=alert(1)>')
+    // Another window opens while the operator types: the list re-renders, the field stays theirs.
+    expect((await openWindow('D002')).status).toBe(200)
+    const day2 = card(page, 'Day 2 — 2024-01-02')
+    await day2.waitFor()
+    expect(await message.evaluate((node) => node === document.activeElement)).toBe(true)
+    expect(await message.inputValue()).toMatch(/Best, the DIT\nPS: <script>parent\.document\.title="pwned"<\/script><img src=x onerror=alert\(1\)>$/)
+    await day1.getByText('Draft saved').waitFor()
+    const [stored] = await windows()
+    expect(stored.message).toBe(await message.inputValue())
+    // The markup is text in the preview: nothing ran in the frame or the page.
+    const preview = day1.frameLocator('iframe.preview-frame')
+    await preview.getByText('PS: <script>parent.document.title="pwned"</script><img src=x onerror=alert(1)>').waitFor()
+    expect(await preview.locator('img').count()).toBe(0)
+    expect(await page.title()).toBe('Operator console — Media Log')
+    expect(env.dialogs).toEqual([])
+    expect(await page.locator('#windows-count').textContent()).toBe('2 to send')
+    await message.blur()
+    await shoot(page, '2-two-windows')
+  })
+
+  it('shows a bad address in words and keeps the stored recipients', async () => {
+    const { page, windows } = env
+    const day2 = card(page, 'Day 2 — 2024-01-02')
+    const to = day2.getByLabel('To', { exact: true })
+    await to.fill('producer@example.com, post@')
+    await to.press('Enter')
+    await day2.getByText('“post@” must be a valid e-mail address such as name@example.com.').waitFor()
+    expect(await to.getAttribute('aria-invalid')).toBe('true')
+    expect(await day2.locator('.save-state').textContent()).toBe('Not saved: see the problem above')
+    expect((await windows())[1].recipients).toEqual(['producer@example.com', 'post@example.com'])
+    await to.fill('producer@example.com')
+    await to.press('Enter')
+    await day2.getByText('Draft saved').waitFor()
+    expect(await day2.locator('.field-error').first().isHidden()).toBe(true)
+    expect((await windows())[1].recipients).toEqual(['producer@example.com'])
+  })
+
+  it('sends the edited subject with the PDF and shows that it was sent', async () => {
+    const { page, windows } = env
+    const day1 = card(page, 'Day 1 — 2024-01-01')
+    await day1.getByLabel('Subject').fill('Café Noir – Day 1 – all cards safe')
+    await day1.getByRole('button', { name: 'Send', exact: true }).click()
+    await page.locator('#notices').getByText('The e-mail “Café Noir – Day 1 – all cards safe” is sent.').waitFor()
+    await day1.locator('.status', { hasText: /^Sent \d\d:\d\d$/ }).waitFor()
+    expect(await day1.locator('.delivery').textContent()).toBe('Sent to producer@example.com, post@example.com.')
+    expect(await day1.getByRole('button', { name: 'Send', exact: true }).count()).toBe(0)
+    expect(await day1.getByLabel('Subject').getAttribute('readonly')).toBe('')
+    expect(received).toHaveLength(1)
+    const { body } = received[0]!
+    expect(body.subject).toBe('Café Noir – Day 1 – all cards safe')
+    expect(body.to).toEqual(['producer@example.com', 'post@example.com'])
+    expect(body.from).toEqual({ name: 'DIT Cart', address: 'dit@example.com' })
+    expect(body.text).toContain('PS: <script>')
+    expect(body.attachments.map((a: { filename: string; contentType: string }) => [a.filename, a.contentType])).toEqual([['Cafe_Noir_20240101_clips.pdf', 'application/pdf']])
+    expect(body.attachments[0].content).toMatch(/^JVBER/)
+    expect(Buffer.from(body.attachments[0].content, 'base64').subarray(0, 5).toString()).toBe('%PDF-')
+    expect((await windows())[0]).toMatchObject({ status: 'sent', subject: 'Café Noir – Day 1 – all cards safe' })
+    expect(await page.locator('#windows-count').textContent()).toBe('1 to send')
+  })
+
+  it('shows a provider’s refusal in words and keeps the draft; Send again works', async () => {
+    const { page, windows } = env
+    const day2 = card(page, 'Day 2 — 2024-01-02')
+    await day2.getByLabel('Subject').fill('Day 2 wrap')
+    answerWith = { status: 422, body: { message: REFUSAL } }
+    await day2.getByRole('button', { name: 'Send', exact: true }).click()
+    const words = `The mail service refused the message (HTTP 422): ${REFUSAL}`
+    await day2.locator('.window-problem', { hasText: words }).waitFor()
+    expect(await day2.locator('.window-problem').textContent()).toBe(`Not sent: ${words}. The draft is kept: fix what it says and send again, or download the .eml.`)
+    await day2.locator('.status', { hasText: 'Not sent' }).waitFor()
+    expect(await day2.getByLabel('Subject').inputValue()).toBe('Day 2 wrap')
+    expect(await day2.getByLabel('Subject').getAttribute('readonly')).toBeNull()
+    expect((await windows())[1]).toMatchObject({ status: 'failed', error: words, subject: 'Day 2 wrap', recipients: ['producer@example.com'] })
+    expect(received).toHaveLength(2)
+    await shoot(page, '3-refused')
+
+    answerWith = { status: 201, body: { id: 'fake-3' } }
+    await day2.getByRole('button', { name: 'Send again' }).click()
+    await page.locator('#notices').getByText('The e-mail “Day 2 wrap” is sent.').waitFor()
+    await day2.locator('.window-problem').waitFor({ state: 'hidden' })
+    expect(received.at(-1)!.body.subject).toBe('Day 2 wrap')
+  })
+
+  it('keeps the windows across a reload, and Close takes a sent one away', async () => {
+    const { page, windows } = env
+    await page.reload()
+    await card(page, 'Day 1 — 2024-01-01').waitFor()
+    await card(page, 'Day 2 — 2024-01-02').waitFor()
+    expect(await page.locator('#windows-list > li').count()).toBe(2)
+    await card(page, 'Day 1 — 2024-01-01').getByRole('button', { name: 'Close' }).click()
+    await card(page, 'Day 1 — 2024-01-01').waitFor({ state: 'detached' })
+    expect((await windows()).map((w) => w.logIds)).toEqual([['D002']])
+  })
+})
+
+describe('send window without a provider', () => {
+  let env: Awaited<ReturnType<typeof setUp>>
+
+  beforeAll(async () => {
+    env = await setUp({})
+  })
+
+  afterAll(async () => {
+    await env?.stop()
+  })
+
+  it('explains why Send is off and downloads a complete .eml instead', async () => {
+    const { page, openWindow } = env
+    expect((await openWindow('D001')).status).toBe(200)
+    const day1 = card(page, 'Day 1 — 2024-01-01')
+    await day1.waitFor()
+    const send = day1.getByRole('button', { name: 'Send', exact: true })
+    expect(await send.isDisabled()).toBe(true)
+    const why = 'Send is off: no e-mail provider is set up (EMAIL_PROVIDER in .dev.vars). Download the .eml and open it in your mail app instead.'
+    expect(await day1.locator('.delivery').textContent()).toBe(why)
+    // The explanation is the disabled button's description for assistive technology too.
+    expect(await send.evaluate((b) => document.getElementById(b.getAttribute('aria-describedby')!)?.textContent)).toBe(why)
+
+    await day1.getByLabel('Subject').fill('Rushes day 1')
+    const [eml] = await Promise.all([page.waitForEvent('download'), day1.getByRole('button', { name: 'Download .eml' }).click()])
+    expect(eml.suggestedFilename()).toBe('Rushes day 1.eml')
+    const raw = (await downloaded(eml)).toString('utf8')
+    expect(raw).toMatch(/^[A-Za-z-]+: /)
+    expect(raw.split(/\r?\n\r?\n/)[0]).toMatch(/^Subject: Rushes day 1$/m)
+    const parsed = await PostalMime.parse(raw)
+    expect(parsed.subject).toBe('Rushes day 1')
+    expect(parsed.to?.map((a) => a.address)).toEqual(['producer@example.com', 'post@example.com'])
+    expect(parsed.attachments.map((a) => a.filename)).toEqual(['Cafe_Noir_20240101_clips.pdf'])
+    expect(Buffer.from(parsed.attachments[0]!.content as ArrayBuffer).subarray(0, 5).toString()).toBe('%PDF-')
+
+    // Mail app: the saved subject and recipients in a mailto: link.
+    expect(await day1.getByRole('link', { name: 'Open in mail app' }).getAttribute('href')).toMatch(/^mailto:producer@example\.com,post@example\.com\?subject=Rushes%20day%201&body=/)
+    await shoot(page, '4-no-provider')
+  })
+
+  it('downloads an attachment, adds and removes PDFs, and discards after asking', async () => {
+    const { page, windows } = env
+    const day1 = card(page, 'Day 1 — 2024-01-01')
+    const [pdf] = await Promise.all([page.waitForEvent('download'), day1.getByRole('button', { name: 'Download Cafe_Noir_20240101_clips.pdf' }).click()])
+    expect(pdf.suggestedFilename()).toBe('Cafe_Noir_20240101_clips.pdf')
+    expect((await downloaded(pdf)).subarray(0, 5).toString()).toBe('%PDF-')
+
+    await day1.getByLabel('Attach a PDF report').selectOption('DATA1')
+    await day1.getByRole('button', { name: 'Download Cafe_Noir_20240101_data.pdf' }).waitFor()
+    expect((await windows())[0].attachments.map((a: { presetId: string }) => a.presetId)).toEqual(['CLIPS', 'DATA1'])
+    await day1.getByRole('button', { name: 'Remove Cafe_Noir_20240101_clips.pdf' }).click()
+    await day1.getByRole('button', { name: 'Download Cafe_Noir_20240101_clips.pdf' }).waitFor({ state: 'detached' })
+    expect((await windows())[0].attachments.map((a: { presetId: string }) => a.presetId)).toEqual(['DATA1'])
+
+    await day1.getByRole('button', { name: 'Discard', exact: true }).click()
+    await day1.getByText('Discard this e-mail? The draft and your edits are deleted; the logs and reports stay.').waitFor()
+    await day1.getByRole('button', { name: 'Keep it' }).click()
+    expect(await windows()).toHaveLength(1)
+    await day1.getByRole('button', { name: 'Discard', exact: true }).click()
+    await day1.getByRole('button', { name: 'Yes, discard' }).click()
+    await page.getByText('The e-mail “Rushes day 1” was discarded.').waitFor()
+    await page.getByText('No e-mail is waiting.', { exact: false }).waitFor()
+    expect(await windows()).toEqual([])
+    expect(env.dialogs).toEqual([])
+  })
+})
