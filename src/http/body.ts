@@ -13,6 +13,11 @@ const invalidBody = (message: string, prop = '') => validationError([{ prop, mes
  * limit, parseable, no deeper than 64 levels and free of prototype-polluting keys.
  */
 export async function readJson(request: Request): Promise<unknown> {
+  return parseJson(await readJsonText(request))
+}
+
+/** The body's text, once it is declared as JSON, within the limit and valid UTF-8; not yet parsed. */
+export async function readJsonText(request: Request): Promise<string> {
   const type = request.headers.get('content-type') ?? ''
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     // Reading (and so draining) the body keeps the connection reusable for the client.
@@ -24,7 +29,11 @@ export async function readJson(request: Request): Promise<unknown> {
     await request.body?.cancel()
     throw new StatusError(413, { error: 'Payload Too Large' })
   }
-  const text = await readLimited(request)
+  return readLimited(request, declared)
+}
+
+/** What readJson does after reading: parse, then refuse deep nesting and prototype keys. */
+export function parseJson(text: string): unknown {
   if (text.trim() === '') throw invalidBody('a JSON body is required')
   let value: unknown
   try {
@@ -32,21 +41,31 @@ export async function readJson(request: Request): Promise<unknown> {
   } catch (err) {
     throw invalidBody(`malformed JSON: ${(err as Error).message}`)
   }
-  checkShape(value)
+  if (!shapeIsSafe(value)) checkShape(value)
   return value
+}
+
+/** parseJson for endpoints that take a JSON object (every endpoint here does). */
+export function parseObject(text: string): Record<string, unknown> {
+  return asObject(parseJson(text))
 }
 
 /** A body that must be a JSON object (every endpoint here takes one). */
 export async function readObject(request: Request): Promise<Record<string, unknown>> {
-  const value = await readJson(request)
+  return asObject(await readJson(request))
+}
+
+function asObject(value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw invalidBody(`expected a JSON object, received ${describe(value)}`)
   }
   return value as Record<string, unknown>
 }
 
-async function readLimited(request: Request): Promise<string> {
+async function readLimited(request: Request, declared: number): Promise<string> {
   if (!request.body) return ''
+  // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
+  if (declared >= 0) return decodeUtf8(new Uint8Array(await request.arrayBuffer()))
   // Chunked bodies carry no length: count while reading so a huge one stops at the limit.
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
@@ -61,22 +80,52 @@ async function readLimited(request: Request): Promise<string> {
     }
     chunks.push(value)
   }
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+  if (chunks.length === 1) return decodeUtf8(chunks[0]!)
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    all.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return decodeUtf8(all)
+}
+
+// One decoder for every body: a non-streaming decode() starts afresh, also after a failure.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    if (chunks.length === 1) return decoder.decode(chunks[0])
-    const all = new Uint8Array(size)
-    let at = 0
-    for (const chunk of chunks) {
-      all.set(chunk, at)
-      at += chunk.byteLength
-    }
-    return decoder.decode(all)
+    return utf8.decode(bytes)
   } catch {
     throw invalidBody('the body is not valid UTF-8')
   }
 }
 
-/** Iterative walk: a recursive one would overflow the stack on exactly the bodies it must refuse. */
+/**
+ * The walk below without its paths: true when nothing is too deep and no key is forbidden. Most
+ * bodies are fine, and a path string per value costs more than the rest of the walk. Recursion
+ * stops at MAX_DEPTH, so it cannot exhaust the stack.
+ */
+function shapeIsSafe(value: unknown, depth = 1): boolean {
+  if (value === null || typeof value !== 'object') return true
+  if (depth > MAX_DEPTH) return false
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!shapeIsSafe(value[i], depth + 1)) return false
+    return true
+  }
+  for (const key in value) {
+    // Only keys starting like a forbidden one are looked up: `_`, `c`, `p`.
+    const first = key.charCodeAt(0)
+    if ((first === 95 || first === 99 || first === 112) && FORBIDDEN_KEYS.has(key)) return false
+    if (!shapeIsSafe((value as Record<string, unknown>)[key], depth + 1)) return false
+  }
+  return true
+}
+
+/**
+ * Iterative walk: a recursive one would overflow the stack on exactly the bodies it must refuse.
+ * Runs only when shapeIsSafe found something, to name where.
+ */
 function checkShape(root: unknown) {
   const stack: Array<[unknown, number, string]> = [[root, 1, '']]
   while (stack.length) {

@@ -7,11 +7,18 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
 /** The name in a Host header without its port: `[::1]:5252` → `[::1]`, `localhost:5252` → `localhost`. */
 const hostname = (host: string) => host.toLowerCase().replace(/:\d+$/, '')
 
+// Host headers already found to name loopback (`127.0.0.1:5252`, …): a few, asked on every request.
+const loopbackHosts = new Set<string>()
+
 /** SPEC §7: only loopback names (plus ALLOWED_HOSTS) reach the service, so DNS rebinding gets nowhere. */
 export function withAllowedHost(request: IRequest, env: Env) {
   const host = request.headers.get('host') ?? new URL(request.url).host
+  if (loopbackHosts.has(host)) return
   const name = hostname(host)
-  if (LOOPBACK.has(name)) return
+  if (LOOPBACK.has(name)) {
+    if (loopbackHosts.size < 64) loopbackHosts.add(host)
+    return
+  }
   const extra = (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
   if (extra.includes(name)) return
   throw forbidden('Host not allowed')

@@ -1,9 +1,14 @@
 import { fromFailure } from '../http/errors'
 import type { Reply } from './Workspace'
 
+// An id is plain data, unlike a stub (bound to the request that made it): derived once per namespace.
+const ids = new WeakMap<Env['WORKSPACE'], DurableObjectId>()
+
 /** The one workspace every client shares (SPEC §2: a single active project for everyone). */
 export function workspace(env: Env) {
-  return env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+  let id = ids.get(env.WORKSPACE)
+  if (!id) ids.set(env.WORKSPACE, (id = env.WORKSPACE.idFromName('workspace')))
+  return env.WORKSPACE.get(id)
 }
 
 /** Awaits a workspace reply and turns a failure back into the StatusError the router answers with. */

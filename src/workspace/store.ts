@@ -135,6 +135,17 @@ export class Store {
     return text
   }
 
+  /** Stores a new log; false, with nothing written, when the project has one with its id. */
+  insertLog(projectId: string, log: { id: string; day: number; date: string }, text: string): boolean {
+    const [head, ...rest] = cut(text)
+    const inserted = this.sql.exec(
+      'INSERT INTO logs (project_id, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      projectId, log.id, log.day, log.date, rest.length + 1, head!, new Date().toISOString(),
+    ).rowsWritten > 0
+    if (inserted) rest.forEach((body, i) => this.sql.exec('INSERT INTO log_pieces (project_id, log_id, seq, body) VALUES (?, ?, ?, ?)', projectId, log.id, i + 1, body))
+    return inserted
+  }
+
   /** Inserts or replaces a log; `previousId` renames. Runs as one transaction. */
   putLog(projectId: string, log: { id: string; day: number; date: string }, text: string, previousId = log.id) {
     const [head, ...rest] = cut(text)

@@ -1,0 +1,117 @@
+/**
+ * A quick yes for the logs clients send all day. LogSchema (src/schemas/log.ts) stays the judge:
+ * this answers true only for a log it certainly accepts (seed fields of the right types, frames
+ * below each clip's rate, no `custom` entries), and anything else goes to checkLog, which names
+ * every problem. Valibot builds an output object for every clip and copy; on a 20-clip log that
+ * was most of the cost of a POST. Keep every rule here at least as strict as the schema's.
+ */
+import { framesPerSecond } from '../schemas/timecode'
+
+type Fields = Record<string, unknown>
+
+const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== null && !Array.isArray(x)
+const isCount = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0
+const optional = (x: unknown, check: (x: unknown) => boolean) => x === undefined || check(x)
+const isText = (x: unknown) => typeof x === 'string'
+
+// Digit values at a position; out of 0–9 for anything else.
+const digitAt = (text: string, i: number) => text.charCodeAt(i) - 48
+const isDigitAt = (text: string, i: number, max = 9) => digitAt(text, i) >= 0 && digitAt(text, i) <= max
+
+/**
+ * The frames of a timecode `HH:MM:SS:FF` (or `;` before the frames), minutes and seconds below
+ * 60, as TimecodeSchema's pattern reads it; -1 for anything else. By hand, without closures made
+ * per call (the bundle names each one): a regex match per timecode, three per clip, was the
+ * largest part of this check.
+ */
+function framesOf(x: unknown): number {
+  if (typeof x !== 'string' || x.length !== 11) return -1
+  if (!isDigitAt(x, 0) || !isDigitAt(x, 1) || x.charCodeAt(2) !== 58) return -1
+  if (!isDigitAt(x, 3, 5) || !isDigitAt(x, 4) || x.charCodeAt(5) !== 58) return -1
+  if (!isDigitAt(x, 6, 5) || !isDigitAt(x, 7) || (x.charCodeAt(8) !== 58 && x.charCodeAt(8) !== 59)) return -1
+  if (!isDigitAt(x, 9) || !isDigitAt(x, 10)) return -1
+  return digitAt(x, 9) * 10 + digitAt(x, 10)
+}
+
+const isTimecode = (x: unknown) => framesOf(x) >= 0
+
+/** Every item, holes included (`every` skips holes; the schema reads them as undefined). */
+function isListOf(x: unknown, check: (item: unknown) => boolean) {
+  if (!Array.isArray(x)) return false
+  for (let i = 0; i < x.length; i++) if (!check(x[i])) return false
+  return true
+}
+
+const isTextList = (x: unknown) => isListOf(x, isText)
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+function isCalendarDate(x: unknown) {
+  const m = typeof x === 'string' ? DATE.exec(x) : null
+  if (!m) return false
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(Date.UTC(y, mo - 1, d))
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+}
+
+const isCopy = (x: unknown) =>
+  isObject(x) && typeof x.volume === 'string' && x.volume.length > 0 && (x.hash === undefined || x.hash === null || typeof x.hash === 'string')
+
+const hasCopies = (clip: Fields) => isListOf(clip.copies, isCopy)
+
+const isOptionalText = (x: unknown) => x === undefined || typeof x === 'string'
+
+function isOcfClip(x: unknown) {
+  if (!isObject(x) || typeof x.clip !== 'string' || !isCount(x.size) || !hasCopies(x)) return false
+  // Named one by one: a loop over key names would make every read a dictionary lookup.
+  if (!isOptionalText(x.camera_model) || !isOptionalText(x.reel) || !isOptionalText(x.sensor_fps) || !isOptionalText(x.lens)) return false
+  if (!isOptionalText(x.resolution) || !isOptionalText(x.codec) || !isOptionalText(x.gamma) || !isOptionalText(x.wb)) return false
+  if (!isOptionalText(x.tint) || !isOptionalText(x.lut)) return false
+  const { fps } = x
+  if (fps !== undefined && (typeof fps !== 'number' || !(fps > 0 && fps <= 1000))) return false
+  // Frames below the clip's own rate (frameIssues' rule); any frames without a rate.
+  const limit = fps === undefined ? 100 : framesPerSecond(fps)
+  return framesBelow(x.tc_start, limit) && framesBelow(x.tc_end, limit) && framesBelow(x.duration, limit)
+}
+
+function framesBelow(tc: unknown, limit: number) {
+  if (tc === undefined) return true
+  const frames = framesOf(tc)
+  return frames >= 0 && frames < limit
+}
+
+const isSoundClip = (x: unknown) =>
+  isObject(x) && typeof x.clip === 'string' && isCount(x.size) && hasCopies(x) && optional(x.tc_start, isTimecode) && optional(x.tc_end, isTimecode)
+
+const isProxyClip = (x: unknown) =>
+  isObject(x) && typeof x.clip === 'string' && isCount(x.size) && isText(x.format) && isText(x.codec) && isText(x.resolution)
+
+function isSection(x: unknown, isClip: (clip: unknown) => boolean, extra: (section: Fields) => boolean) {
+  if (!isObject(x)) return false
+  if (!optional(x.files, isCount) || !optional(x.size, isCount) || !extra(x)) return false
+  return optional(x.clips, (clips) => isListOf(clips, isClip))
+}
+
+const ocfExtra = (s: Fields) => optional(s.duration, isTimecode) && optional(s.reels, isTextList) && optional(s.copies, isTextList)
+const soundExtra = (s: Fields) => optional(s.copies, isTextList)
+const proxyExtra = () => true
+
+/** True only when checkLog would certainly find nothing to report and keep the log as it is. */
+export function certainlyValidLog(log: Fields): boolean {
+  return (
+    typeof log.id === 'string' &&
+    log.id.length >= 1 &&
+    log.id.length <= 50 &&
+    typeof log.day === 'number' &&
+    Number.isInteger(log.day) &&
+    log.day >= 1 &&
+    log.day <= 999 &&
+    isCalendarDate(log.date) &&
+    optional(log.unit, isText) &&
+    // Custom entries depend on the project's schemas, and some are dropped: checkLog's job.
+    log.custom === undefined &&
+    optional(log.ocf, (s) => isSection(s, isOcfClip, ocfExtra)) &&
+    optional(log.sound, (s) => isSection(s, isSoundClip, soundExtra)) &&
+    optional(log.proxy, (s) => isSection(s, isProxyClip, proxyExtra))
+  )
+}
