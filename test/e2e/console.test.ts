@@ -4,34 +4,19 @@
  * on another localhost port that tries to approve with the operator's cookie in the browser, and
  * its server that replays the cookie the browser sent it.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type BrowserContext, type Page, type Route } from 'playwright-core'
+import { type BrowserContext, type Page, type Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LAPTOP, PHONE, openBrowser } from './browser'
 import { freePort, startService, type Service } from './server'
 
 // Screenshots for a person to look at; never part of the repository.
 const SHOTS = join(tmpdir(), 'media-log-console-shots')
-const LAPTOP = { width: 1280, height: 800 }
-const PHONE = { width: 390, height: 844 }
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 
-async function openBrowser() {
-  const profile = await mkdtemp(join(tmpdir(), 'media-log-chromium-'))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: LAPTOP,
-  })
-  const close = async () => {
-    await context.close()
-    await rm(profile, { recursive: true, force: true })
-  }
-  return { context, close }
-}
 
 /**
  * Lets the test hold the console's long poll, so the page does not learn of a change made

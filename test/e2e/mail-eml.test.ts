@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from 'playwright-core'
 import PostalMime from 'postal-mime'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openBrowser } from './browser'
 import { freePort, startService, type Service } from './server'
 
 const RELAY_KEY = 'relay-key-e2e-0123456789'
@@ -137,12 +137,10 @@ describe('send window, end to end', () => {
   })
 
   it('shows the preview as the recipient will see it', async () => {
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    })
+    const browser = await openBrowser()
     try {
-      const page = await browser.newPage({ viewport: { width: 720, height: 640 } })
+      const page = await browser.context.newPage()
+      await page.setViewportSize({ width: 720, height: 640 })
       await page.setContent(window.preview.html)
       const shot = join(process.env.MAIL_SHOTS ?? dir, 'mail-preview.png')
       await page.screenshot({ path: shot, fullPage: true })

@@ -5,38 +5,22 @@
  * and without a provider the .eml download is the way out. Screenshots for a person to look at go
  * to a temporary folder, never into the repository.
  */
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
+import { type BrowserContext, type Download, type Locator, type Page } from 'playwright-core'
 import PostalMime from 'postal-mime'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LAPTOP, PHONE, openBrowser } from './browser'
 import { freePort, startService, type Service } from './server'
 
 const SHOTS = join(tmpdir(), 'media-log-send-window-shots')
-const LAPTOP = { width: 1280, height: 800 }
-const PHONE = { width: 390, height: 844 }
 const FROM = 'DIT Cart <dit@example.com>'
 const REFUSAL = 'Recipient producer@example.com is on the suppression list'
 
 type Received = { headers: IncomingMessage['headers']; body: any }
 
-async function openBrowser() {
-  const profile = await mkdtemp(join(tmpdir(), 'media-log-chromium-'))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: LAPTOP,
-    acceptDownloads: true,
-  })
-  const close = async () => {
-    await context.close()
-    await rm(profile, { recursive: true, force: true })
-  }
-  return { context, close }
-}
 
 /**
  * The whole page, then the viewport at each window as a person scrolled there sees it: Chromium
@@ -99,7 +83,7 @@ async function setUp(vars: Record<string, string>) {
   for (const [id, day, date] of [['D001', 1, '2024-01-01'], ['D002', 2, '2024-01-02']] as const) {
     expect((await call('POST', '/log', { token, body: { id, day, date, ocf: { reels: ['A001'], copies: ['SSD_01'], clips: [1, 2, 3].map(clip) } } })).status).toBe(201)
   }
-  const browser = await openBrowser()
+  const browser = await openBrowser({ acceptDownloads: true })
   const page = browser.context.pages()[0] ?? (await browser.context.newPage())
   const dialogs: string[] = []
   page.on('dialog', (dialog) => {
