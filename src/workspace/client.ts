@@ -12,8 +12,10 @@ export function workspace(env: Env) {
 }
 
 /** Awaits a workspace reply and turns a failure back into the StatusError the router answers with. */
-export async function unwrap<T>(pending: PromiseLike<Reply<T>>): Promise<T> {
-  const { value, failure } = await pending
-  if (failure) throw fromFailure(failure)
-  return value as T
+export function unwrap<T>(pending: PromiseLike<Reply<T>>): Promise<T> {
+  // then(), not an async function: one promise less on every request.
+  return (pending as Promise<Reply<T>>).then(({ value, failure }) => {
+    if (failure) throw fromFailure(failure)
+    return value as T
+  })
 }
