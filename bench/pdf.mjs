@@ -5,51 +5,13 @@
 //
 // Creates its own project (the service's active project changes to it), posts one log per size,
 // then times POST /generate-pdf: one warm-up call, then REPS calls; prints the median and the PDF size.
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { api, approvedToken, operatorKey } from './client.mjs'
 
 const BASE = (process.env.BASE_URL ?? 'http://localhost:5252').replace(/\/$/, '')
 const SIZES = (process.env.SIZES ?? '100,1000,10000').split(',').map(Number)
 const REPS = Number(process.env.REPS ?? 5)
 const TEMPLATE = process.env.TEMPLATE ?? 'clips-report'
-
-function operatorKey() {
-  if (process.env.OPERATOR_KEY) return process.env.OPERATOR_KEY
-  try {
-    const text = readFileSync(resolve(import.meta.dirname, '..', '.dev.vars'), 'utf8')
-    const key = /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text)?.[1]
-    if (key) return key.trim()
-  } catch {}
-  throw new Error('set OPERATOR_KEY or create .dev.vars (npm start does)')
-}
-
-async function request(method, path, { token, body, headers = {} } = {}) {
-  const res = await fetch(`${BASE}${path}`, {
-    method,
-    headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...(token && { 'x-api-token': token }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await res.text()
-  if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`)
-  return text ? JSON.parse(text) : undefined
-}
-
-/** The approval flow a client goes through, with this script acting as the operator too. */
-async function token(key) {
-  const appName = `pdf-bench-${process.pid}`
-  const asked = request('POST', '/auth', { body: { appName } })
-  const op = { 'x-operator-key': key }
-  for (let i = 0; i < 200; i++) {
-    const { requests } = await request('GET', '/approve/requests', { headers: op })
-    const mine = requests.find((r) => r.appName === appName)
-    if (mine) {
-      await request('POST', `/approve/requests/${mine.id}`, { headers: op, body: { decision: 'approve' } })
-      return (await asked).token
-    }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the approval request never appeared')
-}
+const request = api(BASE)
 
 function clip(i) {
   const n = String(i).padStart(5, '0')
@@ -77,8 +39,7 @@ function clip(i) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-const key = operatorKey()
-const apiToken = await token(key)
+const apiToken = await approvedToken(request, operatorKey(), `pdf-bench-${process.pid}`)
 await request('POST', '/project/create', { token: apiToken, body: { project_name: `PDF Bench ${Date.now()}` } })
 await request('PATCH', '/project/config', {
   token: apiToken,

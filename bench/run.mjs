@@ -1,0 +1,282 @@
+// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf]
+//
+// Starts the service as users run it (`npm start`, or `npm run dev` with --dev) on its own port and
+// state, gets a token through the approval endpoints, and loads it with autocannon on 127.0.0.1
+// (10 connections, a warm-up, then a bounded run per scenario). The ceiling, a bare Worker with one
+// SQLite Durable Object served the same way, runs beside it: each GET and POST of ours is measured
+// next to the ceiling's, so both see the same neighbours. Writes bench/results/latest.{json,md}
+// (latest-dev.* under --dev).
+import autocannon from 'autocannon'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ROOT, api, approvedToken, cpuMsOf, machine, makeLog, startServer } from './client.mjs'
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=')
+    return [k, v ?? 'true']
+  }),
+)
+const DEV = args.dev === 'true'
+const DURATION = Number(args.duration ?? 10)
+const WARMUP = Number(args.warmup ?? 2)
+const ROUNDS = Number(args.rounds ?? 1)
+const CONNECTIONS = 10
+const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf').split(','))
+// 5700–5799 belong to the benchmarks: ours, the ceiling, then their inspectors under --dev.
+const PORT = Number(args.port ?? (DEV ? 5710 : 5700))
+
+const LOG_CLIPS = 20
+const LIST_LOGS = 365
+const PDF_CLIPS = 1000
+
+/**
+ * One autocannon run. Latencies are taken from every response (autocannon's own histogram keeps
+ * whole milliseconds, too coarse for a 5 ms answer); req/s counts 2xx answers only.
+ */
+async function load(server, { title, method, path, token, body, setupRequest, duration = DURATION, timeout = 30 }) {
+  const base = server.base
+  const headers = { 'content-type': 'application/json', ...(token && { 'x-api-token': token }) }
+  const options = {
+    url: base,
+    connections: CONNECTIONS,
+    timeout,
+    requests: [{ method, path, headers, ...(body !== undefined && { body }), ...(setupRequest && { setupRequest }) }],
+  }
+  // The warm-up's answers are not measured, but a failure there is still a failure: kept and shown.
+  const warm = WARMUP > 0 ? await autocannon({ ...options, duration: WARMUP }) : undefined
+  const latencies = []
+  // The server's own CPU per answer: steadier than req/s when neighbours take turns on the cores.
+  const cpuBefore = cpuMsOf(server.pid)
+  const instance = autocannon({ ...options, duration })
+  instance.on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) latencies.push(ms)
+  })
+  const result = await instance
+  const cpuMs = cpuMsOf(server.pid) - cpuBefore
+  latencies.sort((a, b) => a - b)
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN
+  const measured = {
+    title,
+    requests: result.requests.sent,
+    ok: latencies.length,
+    rps: latencies.length / result.duration,
+    p50: at(0.5),
+    p99: at(0.99),
+    max: latencies.at(-1) ?? NaN,
+    cpuPerRequestUs: (cpuMs * 1000) / Math.max(1, result.requests.total),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes: codes(result),
+    warmup: warm && { requests: warm.requests.sent, failures: warm.errors + warm.timeouts + warm.non2xx, statusCodes: codes(warm) },
+  }
+  console.log(
+    `  ${title.padEnd(44)} ${fmt(measured.rps).padStart(7)} req/s  p50 ${ms(measured.p50).padStart(7)}  p99 ${ms(measured.p99).padStart(7)}` +
+      `  CPU ${fmt(measured.cpuPerRequestUs).padStart(6)} µs/req  errors ${measured.errors}  non-2xx ${measured.non2xx}`,
+  )
+  if (measured.warmup?.failures) console.log(`    warm-up: ${measured.warmup.failures} of ${measured.warmup.requests} failed ${JSON.stringify(measured.warmup.statusCodes)}`)
+  return measured
+}
+
+const codes = (result) => Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]))
+
+const fmt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—')
+const ms = (n) => (Number.isFinite(n) ? `${n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n)} ms` : '—')
+
+/** POST bodies with an id unique to each request: the log text is cut at its id once. */
+function uniquePosts(prefix) {
+  const [before, after] = JSON.stringify(makeLog('@ID@', LOG_CLIPS)).split('@ID@')
+  let n = 0
+  return (request) => {
+    request.body = `${before}${prefix}${(n++).toString(36)}${after}`
+    return request
+  }
+}
+
+/** A copy finished: the client sends the whole `ocf` again with the new checksums. */
+function copyFinished() {
+  const { ocf } = makeLog('x', LOG_CLIPS)
+  for (const clip of ocf.clips) clip.copies[2].hash = `xxh64:${clip.copies[0].hash.slice(6)}`
+  return JSON.stringify({ ocf, offload_done: true })
+}
+
+async function prepareOurs(server) {
+  const request = api(server.base)
+  const token = await approvedToken(request, server.operatorKey(), `bench-${server.kind}-${process.pid}`)
+  // A year of shooting days for GET /logs, then the working project the other scenarios use.
+  await request('POST', '/project/create', { token, body: { project_name: `Bench Year ${Date.now()}` } })
+  const pending = Array.from({ length: LIST_LOGS }, (_, i) => makeLog(`Y${String(i + 1).padStart(3, '0')}`, LOG_CLIPS, i + 1))
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      for (let log; (log = pending.shift()); ) await request('POST', '/log', { token, body: log })
+    }),
+  )
+  const listed = await request('GET', '/logs', { token })
+  if (listed.logs.length !== LIST_LOGS) throw new Error(`GET /logs listed ${listed.logs.length} logs, not ${LIST_LOGS}`)
+  const listBytes = JSON.stringify(listed).length
+  return { request, token, listBytes }
+}
+
+async function prepareWorkingProject({ request, token }) {
+  await request('POST', '/project/create', { token, body: { project_name: `Bench ${Date.now()}` } })
+  await request('PATCH', '/project/config', {
+    token,
+    body: { unit: 'Main Unit', pdfs: [{ id: 'BENCH', label: 'Daily Report', output_name: '<project>_<log>.pdf', template: 'clips-report', enabled: true }] },
+  })
+  await request('POST', '/log', { token, body: makeLog('B0001', LOG_CLIPS) })
+  for (let i = 0; i < CONNECTIONS; i++) await request('POST', '/log', { token, body: makeLog(`P${i}`, LOG_CLIPS) })
+  await request('POST', '/log', { token, body: makeLog('PDF1000', PDF_CLIPS) })
+}
+
+/** The same GET answers the same bytes on both servers, else the comparison means nothing. */
+async function sameLog(request, token) {
+  const text = JSON.stringify(makeLog('B0001', LOG_CLIPS))
+  const answer = await request('GET', '/log/B0001', { token })
+  if (JSON.stringify(answer) !== text) throw new Error('GET /log/B0001 did not answer the log as posted')
+  return text.length
+}
+
+function patchBodies() {
+  let n = 0
+  return (request) => {
+    request.path = `/log/P${n++ % CONNECTIONS}`
+    return request
+  }
+}
+
+async function main() {
+  const kinds = DEV ? { ours: 'dev', ceiling: 'ceiling-dev' } : { ours: 'start', ceiling: 'ceiling' }
+  const how = DEV ? '`npm run dev` (wrangler dev)' : '`npm start` (Miniflare API, direct socket)'
+  const host = machine()
+  console.log(`Media-Log Service benchmark: ${how}, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per run, ${ROUNDS} round(s)`)
+  console.log(`${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.load.join(' ')}`)
+
+  const ours = await startServer({ kind: kinds.ours, port: PORT })
+  const ceiling = await startServer({ kind: kinds.ceiling, port: PORT + 1 })
+  const runs = { ours: {}, ceiling: {} }
+  const push = (side, key, result) => (runs[side][key] ??= []).push(result)
+  let logBytes = 0
+  let listBytes = 0
+  try {
+    const ctx = await prepareOurs(ours)
+    listBytes = ctx.listBytes
+    const { request, token } = ctx
+    if (ONLY.has('list')) {
+      console.log(`\nGET /logs on a project of ${LIST_LOGS} logs (${(listBytes / 2 ** 20).toFixed(1)} MiB)`)
+      for (let r = 0; r < ROUNDS; r++) push('ours', 'list', await load(ours, { title: `ours: GET /logs (${LIST_LOGS} logs)`, method: 'GET', path: '/logs', token }))
+    }
+    await prepareWorkingProject(ctx)
+    logBytes = await sameLog(request, token)
+    const ceilingRequest = api(ceiling.base)
+    await ceilingRequest('POST', '/log', { body: makeLog('B0001', LOG_CLIPS) })
+    if ((await sameLog(ceilingRequest)) !== logBytes) throw new Error('the ceiling answers another log')
+
+    for (let r = 0; r < ROUNDS; r++) {
+      console.log(`\nRound ${r + 1} of ${ROUNDS} (load ${machine().load.join(' ')})`)
+      // Each pair in turn, the ceiling first in odd rounds and ours first in even ones.
+      const pair = async (ceilingRun, oursRun) => {
+        const order = r % 2 ? [oursRun, ceilingRun] : [ceilingRun, oursRun]
+        for (const run of order) await run()
+      }
+      if (ONLY.has('get')) {
+        await pair(
+          async () => push('ceiling', 'get', await load(ceiling, { title: 'ceiling: GET /log/:id', method: 'GET', path: '/log/B0001' })),
+          async () => push('ours', 'get', await load(ours, { title: 'ours: GET /log/:id', method: 'GET', path: '/log/B0001', token })),
+        )
+      }
+      if (ONLY.has('post')) {
+        await pair(
+          async () => push('ceiling', 'post', await load(ceiling, { title: 'ceiling: POST /log', method: 'POST', path: '/log', setupRequest: uniquePosts(`c${r}-`) })),
+          async () => push('ours', 'post', await load(ours, { title: 'ours: POST /log', method: 'POST', path: '/log', token, setupRequest: uniquePosts(`o${r}-`) })),
+        )
+      }
+      if (ONLY.has('patch')) {
+        push('ours', 'patch', await load(ours, { title: 'ours: PATCH /log/:id', method: 'PATCH', path: '/log/P0', token, body: copyFinished(), setupRequest: patchBodies() }))
+      }
+      if (ONLY.has('pdf')) {
+        const body = JSON.stringify({ presetId: 'BENCH', logId: 'PDF1000' })
+        push('ours', 'pdf', await load(ours, { title: `ours: POST /generate-pdf (${PDF_CLIPS.toLocaleString('en-US')} clips)`, method: 'POST', path: '/generate-pdf', token, body, duration: Math.max(DURATION, 15), timeout: 120 }))
+      }
+    }
+    // What the POST runs stored is really there, intact.
+    for (const id of ['o0-0', 'o0-1f']) {
+      if (!runs.ours.post) break
+      const stored = await request('GET', `/log/${id}`, { token })
+      if (JSON.stringify(stored) !== JSON.stringify(makeLog(id, LOG_CLIPS))) throw new Error(`log ${id} posted under load is not stored as sent`)
+    }
+  } finally {
+    await ours.stop()
+    await ceiling.stop()
+  }
+
+  const report = summarize({ runs, host, how, logBytes, listBytes })
+  console.log(`\n${report.markdown}`)
+  const dir = join(ROOT, 'bench/results')
+  mkdirSync(dir, { recursive: true })
+  const name = DEV ? 'latest-dev' : 'latest'
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(report.json, null, 2) + '\n')
+  writeFileSync(join(dir, `${name}.md`), report.markdown)
+  console.log(`Written to bench/results/${name}.json and ${name}.md`)
+  if (!report.json.clean) {
+    console.error('Some requests failed or answered non-2xx: see the table.')
+    process.exitCode = 1
+  }
+}
+
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
+}
+
+/** The median run of each scenario (by req/s) stands for it; every run is kept in the JSON. */
+function summarize({ runs, host, how, logBytes, listBytes }) {
+  const pick = (list) => {
+    if (!list?.length) return undefined
+    const rps = median(list.map((r) => r.rps))
+    return { ...list.find((r) => r.rps === rps), spread: list.length > 1 ? [Math.min(...list.map((r) => r.rps)), Math.max(...list.map((r) => r.rps))] : undefined }
+  }
+  const kb = (b) => `${(b / 1024).toFixed(0)} KB`
+  const scenarios = [
+    ['get', `GET /log/:id (${LOG_CLIPS} clips, ${kb(logBytes)})`],
+    ['post', `POST /log (${LOG_CLIPS} clips, new id each)`],
+    ['patch', `PATCH /log/:id (${LOG_CLIPS} clips, \`ocf\` replaced)`],
+    ['list', `GET /logs (${LIST_LOGS} logs, ${(listBytes / 2 ** 20).toFixed(1)} MiB)`],
+    ['pdf', `POST /generate-pdf (${PDF_CLIPS.toLocaleString('en-US')} clips)`],
+  ]
+  const rows = []
+  const json = { how, connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, rounds: ROUNDS, machine: host, scenarios: {}, clean: true }
+  for (const [id, label] of scenarios) {
+    const ours = pick(runs.ours[id])
+    if (!ours) continue
+    const ceiling = pick(runs.ceiling[id])
+    const all = runs.ours[id].concat(runs.ceiling[id] ?? [])
+    const failures = all.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0)
+    const warmFailures = all.reduce((n, r) => n + (r.warmup?.failures ?? 0), 0)
+    if (failures || warmFailures) json.clean = false
+    const ratio = ceiling && { rps: ours.rps / ceiling.rps, p99: ours.p99 / ceiling.p99, cpu: median(runs.ours[id].map((r) => r.cpuPerRequestUs)) / median(runs.ceiling[id].map((r) => r.cpuPerRequestUs)) }
+    json.scenarios[id] = { label, ours, ceiling, ratio, runs: { ours: runs.ours[id], ceiling: runs.ceiling[id] } }
+    const spread = ours.spread ? ` (${fmt(ours.spread[0])}–${fmt(ours.spread[1])})` : ''
+    const cpu = (side) => `${fmt(median(runs[side][id].map((r) => r.cpuPerRequestUs)))} µs`
+    rows.push(
+      `| ${label} | ${fmt(ours.rps)}${spread} | ${ms(ours.p50)} | ${ms(ours.p99)} | ${cpu('ours')}${ceiling ? ` / ${cpu('ceiling')}` : ''} | ` +
+        `${ceiling ? `${fmt(ceiling.rps)} / ${ms(ceiling.p99)}` : '—'} | ` +
+        `${ratio ? `${Math.round(ratio.rps * 100)}% / ${ratio.p99.toFixed(2)}×` : '—'} | ${failures}${warmFailures ? ` (warm-up: ${warmFailures})` : ''} |`,
+    )
+  }
+  const markdown = [
+    `Served by ${how}; autocannon, ${CONNECTIONS} connections on 127.0.0.1, ${WARMUP} s warm-up then ${DURATION} s${ROUNDS > 1 ? `, median of ${ROUNDS} rounds (range of req/s in brackets)` : ''}.`,
+    'Ceiling: a bare Worker + one SQLite Durable Object served the same way, storing and returning the same JSON.',
+    "Server CPU: user + system time of the server's processes (workerd, and wrangler's node under `npm run dev`) per answer during the run.",
+    '',
+    '| Scenario | req/s | p50 | p99 | server CPU per request (ours / ceiling) | ceiling req/s / p99 | ours ÷ ceiling (req/s / p99) | errors + non-2xx |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB RAM, Node ${host.node}; ${host.date.slice(0, 16).replace('T', ' ')} UTC; load average at start ${host.load.join(' / ')}.`,
+    '',
+  ].join('\n')
+  return { json, markdown }
+}
+
+await main()
