@@ -226,15 +226,17 @@ async function main() {
 
 const median = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b)
-  return sorted[Math.floor((sorted.length - 1) / 2)]
+  const mid = sorted.length / 2
+  return Number.isInteger(mid) ? (sorted[mid - 1] + sorted[mid]) / 2 : sorted[Math.floor(mid)]
 }
 
 /** The median run of each scenario (by req/s) stands for it; every run is kept in the JSON. */
 function summarize({ runs, host, how, logBytes, listBytes }) {
   const pick = (list) => {
     if (!list?.length) return undefined
-    const rps = median(list.map((r) => r.rps))
-    return { ...list.find((r) => r.rps === rps), spread: list.length > 1 ? [Math.min(...list.map((r) => r.rps)), Math.max(...list.map((r) => r.rps))] : undefined }
+    // The median run by req/s stands for the scenario (of two, the slower one).
+    const run = [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]
+    return { ...run, spread: list.length > 1 ? [Math.min(...list.map((r) => r.rps)), Math.max(...list.map((r) => r.rps))] : undefined }
   }
   const kb = (b) => `${(b / 1024).toFixed(0)} KB`
   const scenarios = [
@@ -254,18 +256,26 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     const failures = all.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0)
     const warmFailures = all.reduce((n, r) => n + (r.warmup?.failures ?? 0), 0)
     if (failures || warmFailures) json.clean = false
-    const ratio = ceiling && { rps: ours.rps / ceiling.rps, p99: ours.p99 / ceiling.p99, cpu: median(runs.ours[id].map((r) => r.cpuPerRequestUs)) / median(runs.ceiling[id].map((r) => r.cpuPerRequestUs)) }
+    // Ratios of the runs taken side by side in one round, then their median: neighbours come and go
+    // between rounds, and a ratio of medians would set runs of different rounds against each other.
+    const paired = (f) => runs.ours[id].map((r, i) => f(r) / f(runs.ceiling[id][i]))
+    const ratio = ceiling && {
+      rps: median(paired((r) => r.rps)),
+      p99: median(paired((r) => r.p99)),
+      cpu: median(paired((r) => r.cpuPerRequestUs)),
+      rounds: paired((r) => r.rps),
+    }
     json.scenarios[id] = { label, ours, ceiling, ratio, runs: { ours: runs.ours[id], ceiling: runs.ceiling[id] } }
     const spread = ours.spread ? ` (${fmt(ours.spread[0])}–${fmt(ours.spread[1])})` : ''
     const cpu = (side) => `${fmt(median(runs[side][id].map((r) => r.cpuPerRequestUs)))} µs`
     rows.push(
       `| ${label} | ${fmt(ours.rps)}${spread} | ${ms(ours.p50)} | ${ms(ours.p99)} | ${cpu('ours')}${ceiling ? ` / ${cpu('ceiling')}` : ''} | ` +
         `${ceiling ? `${fmt(ceiling.rps)} / ${ms(ceiling.p99)}` : '—'} | ` +
-        `${ratio ? `${Math.round(ratio.rps * 100)}% / ${ratio.p99.toFixed(2)}×` : '—'} | ${failures}${warmFailures ? ` (warm-up: ${warmFailures})` : ''} |`,
+        `${ratio ? `${Math.round(ratio.rps * 100)}%${ratio.rounds.length > 1 ? ` (${ratio.rounds.map((x) => `${Math.round(x * 100)}%`).join(', ')})` : ''} / ${ratio.p99.toFixed(2)}×` : '—'} | ${failures}${warmFailures ? ` (warm-up: ${warmFailures})` : ''} |`,
     )
   }
   const markdown = [
-    `Served by ${how}; autocannon, ${CONNECTIONS} connections on 127.0.0.1, ${WARMUP} s warm-up then ${DURATION} s${ROUNDS > 1 ? `, median of ${ROUNDS} rounds (range of req/s in brackets)` : ''}.`,
+    `Served by ${how}; autocannon, ${CONNECTIONS} connections on 127.0.0.1, ${WARMUP} s warm-up then ${DURATION} s${ROUNDS > 1 ? `, median of ${ROUNDS} rounds (range of req/s in brackets; ratios are the median of each round's pair, every round's in brackets)` : ''}.`,
     'Ceiling: a bare Worker + one SQLite Durable Object served the same way, storing and returning the same JSON.',
     "Server CPU: user + system time of the server's processes (workerd, and wrangler's node under `npm run dev`) per answer during the run.",
     '',
