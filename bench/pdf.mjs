@@ -5,37 +5,13 @@
 //
 // Creates its own project (the service's active project changes to it), posts one log per size,
 // then times POST /generate-pdf: one warm-up call, then REPS calls; prints the median and the PDF size.
-import { api, approvedToken, operatorKey } from './client.mjs'
+import { api, approvedToken, clip, operatorKey } from './client.mjs'
 
 const BASE = (process.env.BASE_URL ?? 'http://localhost:5252').replace(/\/$/, '')
 const SIZES = (process.env.SIZES ?? '100,1000,10000').split(',').map(Number)
 const REPS = Number(process.env.REPS ?? 5)
 const TEMPLATE = process.env.TEMPLATE ?? 'clips-report'
 const request = api(BASE)
-
-function clip(i) {
-  const n = String(i).padStart(5, '0')
-  const reel = `A${String(1 + Math.floor(i / 200)).padStart(3, '0')}`
-  const s = (10 * 3600 + i * 75) % 86_400
-  const tc = (x, f) => [Math.floor(x / 3600) % 24, Math.floor(x / 60) % 60, x % 60, f].map((v) => String(v).padStart(2, '0')).join(':')
-  return {
-    clip: `${reel}C${n}_240101_R1AB`,
-    size: 1_234_567_890 + i * 7919,
-    copies: [{ volume: 'SSD_01', hash: `xxh64:${n}` }, { volume: 'RAID_A', hash: null }],
-    tc_start: tc(s, i % 24),
-    tc_end: tc(s + 60 + (i % 7) * 11, i % 24),
-    fps: 23.976,
-    camera_model: 'ARRI ALEXA 35',
-    reel,
-    lens: ['Signature Prime 35mm', 'Signature Prime 47mm T1.8', 'Zeiss Supreme 85'][i % 3],
-    resolution: '4608x3164',
-    codec: 'ARRIRAW',
-    gamma: 'LogC4',
-    wb: String(5600 - (i % 3) * 400),
-    tint: i % 4 ? '0' : '+2',
-    lut: 'ARRI_LogC4-to-Rec709_v1',
-  }
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
