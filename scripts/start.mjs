@@ -51,6 +51,9 @@ function sockets() {
   return process.env.MEDIA_LOG_IPV6 === 'false' ? [v4] : [v4, { host: '::1', port: PORT }]
 }
 
+// wrangler, once imported, exits on SIGTERM before the handlers below run: clean up on exit too.
+process.on('exit', () => rmSync(outdir, { recursive: true, force: true }))
+
 let stopping = false
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, async () => {
