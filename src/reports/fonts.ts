@@ -7,6 +7,7 @@ import fontkit from '@pdf-lib/fontkit'
 import { PDFName, PDFString, type PDFContext, type PDFRef } from 'pdf-lib'
 import { FONT_FILES } from './font-files'
 import { deflate } from './deflate'
+import { subsetProgram } from './font-program'
 
 type Font = ReturnType<typeof fontkit.create>
 
@@ -48,11 +49,7 @@ class Face {
     const key = gids.join(',')
     let program = this.#programs.get(key)
     if (!program) {
-      const subset = this.font.createSubset()
-      for (const gid of gids) subset.includeGlyph(gid)
-      const parts: Uint8Array[] = []
-      await new Promise<void>((resolve) => subset.encodeStream().on('data', (b) => parts.push(b)).on('end', () => resolve()))
-      const raw = concat(parts)
+      const raw = subsetProgram(this.font, gids)
       program = { bytes: await deflate(raw), length: raw.length }
       if (this.#programs.size >= 16) this.#programs.clear()
       this.#programs.set(key, program)
@@ -274,14 +271,4 @@ const ascii = new TextEncoder()
 /** Content streams and CMaps are plain ASCII, so UTF-8 encoding is byte for byte. */
 export async function deflatedStream(context: PDFContext, text: string) {
   return context.stream(await deflate(ascii.encode(text)), { Filter: 'FlateDecode' })
-}
-
-function concat(parts: Uint8Array[]) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
