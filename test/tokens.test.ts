@@ -51,6 +51,15 @@ describe('API tokens', () => {
       }
     }
     expect((await call('GET', '/projects', { token })).status).toBe(200)
+    // Once the real secret has been seen, a secret one character off is still refused.
+    const secret = token.split('_').slice(2).join('_')
+    const middle = secret.length >> 1
+    const oneOff = `${token.slice(0, -secret.length)}${secret.slice(0, middle)}${secret[middle] === 'A' ? 'B' : 'A'}${secret.slice(middle + 1)}`
+    for (const bad of [forged, oneOff, token.slice(0, -1)]) {
+      const res = await call('GET', '/projects', { token: bad })
+      expect([res.status, res.body]).toEqual([401, { error: 'Unauthorized' }])
+    }
+    expect((await call('GET', '/projects', { token })).status).toBe(200)
   })
 
   it('stop working the moment the operator revokes them', async () => {

@@ -21,12 +21,25 @@ export function digestsEqual(a: ArrayBuffer, b: ArrayBuffer): boolean {
   return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b)
 }
 
+/** Two secrets of the token pattern's fixed length, compared without an early exit. */
+function secretsEqual(known: string, given: string): boolean {
+  if (known.length !== given.length) return false
+  let difference = 0
+  for (let i = 0; i < known.length; i++) difference |= known.charCodeAt(i) ^ given.charCodeAt(i)
+  return difference === 0
+}
+
 const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []).buffer
 
 // Token = mls_<id>_<secret>: the id finds the record, the 256-bit secret is checked against its digest.
 const TOKEN = /^mls_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
 
-type TokenRecord = { row: TokenRow; digest: ArrayBuffer; expiresAt: number; usedAt: number; persistedUseAt: number }
+/**
+ * `secret` is set once a request has proven it against the digest: later requests compare it in
+ * constant time instead of hashing again. It lives in this object's memory only, never in storage,
+ * and goes with the record when the token is revoked.
+ */
+type TokenRecord = { row: TokenRow; digest: ArrayBuffer; expiresAt: number; usedAt: number; persistedUseAt: number; secret?: string }
 
 const recordOf = (row: TokenRow, digest: ArrayBuffer): TokenRecord => ({
   row,
@@ -74,9 +87,13 @@ export class Tokens {
   verify(token: string | null | undefined): void {
     const match = token ? TOKEN.exec(token) : null
     const record = match ? this.#byId.get(match[1]!) : undefined
-    // Hash even when the id is unknown, so a miss costs the same as a wrong secret.
-    const digest = sha256Sync(match?.[2] ?? '')
-    if (!record || !digestsEqual(digest, record.digest)) throw unauthorized()
+    const secret = match?.[2] ?? ''
+    if (record?.secret === undefined || !secretsEqual(record.secret, secret)) {
+      // Hash even when the id is unknown, so a miss costs the same as a wrong secret.
+      const digest = sha256Sync(secret)
+      if (!record || !digestsEqual(digest, record.digest)) throw unauthorized()
+      record.secret = secret
+    }
     const now = Date.now()
     if (record.expiresAt <= now) throw unauthorized()
     // Kept as a number: a date string per request is a measurable part of a small request's cost.
