@@ -109,15 +109,20 @@ function decodeUtf8(bytes: Uint8Array): string {
 function shapeIsSafe(value: unknown, depth = 1): boolean {
   if (value === null || typeof value !== 'object') return true
   if (depth > MAX_DEPTH) return false
+  // Strings and numbers, most of a log's values, are skipped here rather than in a call each.
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!shapeIsSafe(value[i], depth + 1)) return false
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      if (typeof item === 'object' && item !== null && !shapeIsSafe(item, depth + 1)) return false
+    }
     return true
   }
   for (const key in value) {
     // Only keys starting like a forbidden one are looked up: `_`, `c`, `p`.
     const first = key.charCodeAt(0)
     if ((first === 95 || first === 99 || first === 112) && FORBIDDEN_KEYS.has(key)) return false
-    if (!shapeIsSafe((value as Record<string, unknown>)[key], depth + 1)) return false
+    const item = (value as Record<string, unknown>)[key]
+    if (typeof item === 'object' && item !== null && !shapeIsSafe(item, depth + 1)) return false
   }
   return true
 }
