@@ -5,37 +5,23 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { freePort, startService, type Service } from './server'
+import { approvedToken, freePort, jsonCaller, startService, type Call, type Service } from './server'
 
 let service: Service
+let call: Call
 const dir = mkdtempSync(join(tmpdir(), 'first-reports-'))
 
 beforeAll(async () => {
   service = await startService({ port: await freePort(5460, 5479) })
+  call = jsonCaller(service)
 })
 afterAll(async () => {
   await service?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function call(method: string, path: string, options: { token?: string; body?: unknown; operator?: boolean } = {}) {
-  const headers: Record<string, string> = {}
-  if (options.token) headers['x-api-token'] = options.token
-  if (options.operator) headers['x-operator-key'] = service.operatorKey
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${service.base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
-  return { status: response.status, body: await response.json() }
-}
-
 it('ten concurrent first reports of a fresh service all answer 200 with a complete PDF', async () => {
-  const asked = call('POST', '/auth', { body: { appName: 'Report Tool' } })
-  let id: string | undefined
-  for (let i = 0; !id && i < 200; i++) {
-    id = (await call('GET', '/approve/requests', { operator: true })).body.requests[0]?.id
-    if (!id) await new Promise((r) => setTimeout(r, 50))
-  }
-  expect(await call('POST', `/approve/requests/${id}`, { operator: true, body: { decision: 'approve' } })).toEqual({ status: 200, body: { success: true } })
-  const token = (await asked).body.token as string
+  const token = await approvedToken(call, 'Report Tool')
   expect((await call('POST', '/project/create', { token, body: { project_name: 'Première Lumière' } })).status).toBe(201)
   const pdfs = [
     { id: 'DAILY', label: 'Daily', output_name: '<project>_<log>.pdf', template: 'clips-report', enabled: true },

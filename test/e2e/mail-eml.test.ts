@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import PostalMime from 'postal-mime'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openBrowser } from './browser'
-import { freePort, startService, type Service } from './server'
+import { approvedToken, freePort, startService, type Service } from './server'
 
 const RELAY_KEY = 'relay-key-e2e-0123456789'
 const FROM = 'Jürgen Dörr, DIT <dit@example.com>'
@@ -59,20 +59,6 @@ async function json(method: string, path: string, options: Parameters<typeof api
   return { status: response.status, body: await response.json() }
 }
 
-async function approvedToken() {
-  const asked = json('POST', '/auth', { body: { appName: 'Offload Tool' } })
-  for (let i = 0; i < 200; i++) {
-    const { body } = await json('GET', '/approve/requests', { operator: true })
-    const request = body.requests.find((r: { appName: string }) => r.appName === 'Offload Tool')
-    if (request) {
-      await json('POST', `/approve/requests/${request.id}`, { operator: true, body: { decision: 'approve' } })
-      break
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return (await asked).body.token as string
-}
-
 const clip = (i: number) => ({
   clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`,
   size: 1_234_567_890,
@@ -87,7 +73,7 @@ describe('send window, end to end', () => {
   let window: any
 
   it('opens from POST /open-email-window and lists on the console', async () => {
-    const token = await approvedToken()
+    const token = await approvedToken(json)
     expect((await json('POST', '/project/create', { token, body: { project_name: 'Café Noir' } })).status).toBe(201)
     const config = await json('PATCH', '/project/config', {
       token,

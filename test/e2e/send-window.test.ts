@@ -13,7 +13,7 @@ import { type BrowserContext, type Download, type Locator, type Page } from 'pla
 import PostalMime from 'postal-mime'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LAPTOP, PHONE, openBrowser } from './browser'
-import { freePort, startService, type Service } from './server'
+import { approvedToken, freePort, jsonCaller, startService } from './server'
 
 const SHOTS = join(tmpdir(), 'media-log-send-window-shots')
 const FROM = 'DIT Cart <dit@example.com>'
@@ -47,25 +47,8 @@ async function shoot(page: Page, name: string) {
 /** A service, a signed-in console, and an approved application with a project, presets and two days. */
 async function setUp(vars: Record<string, string>) {
   const service = await startService({ port: await freePort(5820, 5839), vars })
-  const call = async (method: string, path: string, options: { token?: string; body?: unknown; operator?: boolean } = {}) => {
-    const headers: Record<string, string> = {}
-    if (options.token) headers['x-api-token'] = options.token
-    if (options.operator) headers['x-operator-key'] = service.operatorKey
-    if (options.body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${service.base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
-    return { status: response.status, body: await response.json() }
-  }
-  const asked = call('POST', '/auth', { body: { appName: 'Offload Tool' } })
-  for (let i = 0; i < 200; i++) {
-    const { body } = await call('GET', '/approve/requests', { operator: true })
-    const request = body.requests.find((r: { appName: string }) => r.appName === 'Offload Tool')
-    if (request) {
-      await call('POST', `/approve/requests/${request.id}`, { operator: true, body: { decision: 'approve' } })
-      break
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  const token = (await asked).body.token as string
+  const call = jsonCaller(service)
+  const token = await approvedToken(call)
   expect((await call('POST', '/project/create', { token, body: { project_name: 'Café Noir' } })).status).toBe(201)
   const config = await call('PATCH', '/project/config', {
     token,

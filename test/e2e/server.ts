@@ -105,3 +105,35 @@ export async function startService({ port, vars = {}, inspectorPort }: { port: n
   }
   return { base, operatorKey, output: () => output, stop }
 }
+
+export type Call = (method: string, path: string, options?: { token?: string; body?: unknown; operator?: boolean }) => Promise<{ status: number; body: any }>
+
+/** JSON calls to a started service, as an application (`token`) or as the operator; every body is read. */
+export function jsonCaller(service: Service): Call {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = {}
+    if (options.token) headers['x-api-token'] = options.token
+    if (options.operator) headers['x-operator-key'] = service.operatorKey
+    if (options.body !== undefined) headers['content-type'] = 'application/json'
+    const response = await fetch(`${service.base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+    return { status: response.status, body: await response.json() }
+  }
+}
+
+/** The approval flow end to end: the application asks, the operator approves, the token arrives. */
+export async function approvedToken(call: Call, appName = 'Offload Tool'): Promise<string> {
+  const asked = call('POST', '/auth', { body: { appName } })
+  for (let i = 0; i < 200; i++) {
+    const { body } = await call('GET', '/approve/requests', { operator: true })
+    const request = body.requests.find((r: { appName: string }) => r.appName === appName)
+    if (request) {
+      const decided = await call('POST', `/approve/requests/${request.id}`, { operator: true, body: { decision: 'approve' } })
+      if (decided.status !== 200) throw new Error(`approving ${appName} answered ${decided.status}`)
+      break
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  const answer = await asked
+  if (answer.status !== 200) throw new Error(`POST /auth for ${appName} answered ${answer.status}`)
+  return answer.body.token as string
+}
