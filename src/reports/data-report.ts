@@ -12,6 +12,19 @@ const files = (m: Media | undefined) => (m ? formatCount(m.files) : '—')
 const size = (m: Media | undefined) => (m ? formatBytes(m.size) : '—')
 const copies = (counts: VolumeCount[]) => counts.map((c) => `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}`).join(', ')
 
+/** The cells a log's row and the totals row share. */
+const figures = (f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'reels' | 'copies'>): Omit<Row, 'day' | 'date' | 'unit'> => ({
+  duration: f.duration?.text ?? '—',
+  ocfFiles: files(f.ocf),
+  ocfSize: size(f.ocf),
+  proxyFiles: files(f.proxy),
+  proxySize: size(f.proxy),
+  soundFiles: files(f.sound),
+  soundSize: size(f.sound),
+  reels: mergeReels(f.reels) || '—',
+  copies: copies(f.copies) || '—',
+})
+
 export const rangeTitle = (first: LogSummary['log'], last: LogSummary['log']) =>
   first === last ? dayTitle(first) : `Days ${first.day}–${last.day} — ${first.date} – ${last.date}`
 
@@ -36,33 +49,12 @@ export async function dataReport(report: ReportDocument, project: string, summar
   cards(report, summaryCards({ ...totals, clips }))
   copiesLine(report, 'OCF copies', totals.copies)
 
-  const rows: Row[] = summaries.map((s) => ({
-    day: String(s.log.day),
-    date: s.log.date,
-    unit: s.unit,
-    duration: s.duration?.text ?? '—',
-    ocfFiles: files(s.ocf),
-    ocfSize: size(s.ocf),
-    proxyFiles: files(s.proxy),
-    proxySize: size(s.proxy),
-    soundFiles: files(s.sound),
-    soundSize: size(s.sound),
-    reels: mergeReels(s.reels) || '—',
-    copies: copies(s.copies) || '—',
-  }))
+  const rows: Row[] = summaries.map((s) => ({ day: String(s.log.day), date: s.log.date, unit: s.unit, ...figures(s) }))
   const footer: Row = {
     day: 'Total',
     date: first === last ? first.date : `${first.date} – ${last.date}`,
     unit: units.length === 1 ? units[0]! : '',
-    duration: totals.duration?.text ?? '—',
-    ocfFiles: files(totals.ocf),
-    ocfSize: size(totals.ocf),
-    proxyFiles: files(totals.proxy),
-    proxySize: size(totals.proxy),
-    soundFiles: files(totals.sound),
-    soundSize: size(totals.sound),
-    reels: mergeReels(totals.reels) || '—',
-    copies: copies(totals.copies) || '—',
+    ...figures(totals),
   }
   const columns: Array<Column<Row> & { key: keyof Row }> = [
     { key: 'day', label: 'Day', value: (r) => r.day },
