@@ -21,9 +21,10 @@ const full = () =>
   })
 
 const awkward = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -1, -0, 1.5, 1e308, Infinity, 24, 1000, 1001, '', 'x'.repeat(51), 'D001', '2024-02-30', '2023-02-29', '2024-1-01', '10:00:00:00', '10:60:00:00', '10:00:00:24', '10:00:00:29', '99:59:59;59', '10:00:00:00\n', '1:00:00:00', '10:00:00:0', '10-00-00-00', '10:00:00.00', '10:5a:00:00', '١٠:00:00:00', '10:00:60:00', '10:00:00;23', '00:00:00:99', [], {}, ['a', 1], [{}], [{ volume: '' }], [{ volume: 'V', hash: 1 }]),
+  fc.constantFrom(null, true, false, 0, -1, -0, 1.5, 1e308, Infinity, 24, 1000, 1001, '', 'x'.repeat(51), 'D001', '2024-02-30', '2023-02-29', '2024-1-01', '2000-02-29', '2100-02-29', '0099-01-01', '0999-12-31', '2024-13-01', '2024-00-10', '2024-04-31', '2024-04-30', '2024-01-00', '2024/01/01', '２０２４-01-01', '10:00:00:00', '10:60:00:00', '10:00:00:24', '10:00:00:29', '99:59:59;59', '10:00:00:00\n', '1:00:00:00', '10:00:00:0', '10-00-00-00', '10:00:00.00', '10:5a:00:00', '١٠:00:00:00', '10:00:60:00', '10:00:00;23', '00:00:00:99', [], {}, ['a', 1], [{}], [{ volume: '' }], [{ volume: 'V', hash: 1 }]),
   fc.string(),
   fc.stringMatching(/^\d{1,2}[:;.]\d{1,2}[:;]\d{2}[:;]\d{1,3}$/),
+  fc.stringMatching(/^\d{4}-[01]\d-[0-3]\d$/),
   fc.integer(),
   fc.double({ noNaN: true }),
 )
@@ -70,6 +71,27 @@ describe('the quick check of a plain log', () => {
       ),
       { seed: SEED, numRuns: 3000 },
     )
+  })
+
+  it('reads calendar dates as the schema does: leap days, month lengths, early years left to valibot', () => {
+    const verdicts = ['2024-02-29', '2000-02-29', '2100-02-29', '2023-02-29', '2024-04-30', '2024-04-31', '2024-12-31', '2024-13-01', '2024-00-10', '2024-01-00', '0999-12-31', '1000-01-01'].map((date) => {
+      const log = makeLog('D001', 1, { date })
+      return [date, certainlyValidLog(log), checkLog(log, noSchemas).details.length === 0]
+    })
+    expect(verdicts).toEqual([
+      ['2024-02-29', true, true],
+      ['2000-02-29', true, true],
+      ['2100-02-29', false, false],
+      ['2023-02-29', false, false],
+      ['2024-04-30', true, true],
+      ['2024-04-31', false, false],
+      ['2024-12-31', true, true],
+      ['2024-13-01', false, false],
+      ['2024-00-10', false, false],
+      ['2024-01-00', false, false],
+      ['0999-12-31', false, true],
+      ['1000-01-01', true, true],
+    ])
   })
 
   it('says no to a log with custom entries: their schemas decide, and some are dropped', () => {

@@ -44,14 +44,20 @@ function isListOf(x: unknown, check: (item: unknown) => boolean) {
 
 const isTextList = (x: unknown) => isListOf(x, isText)
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const number2 = (text: string, i: number) => digitAt(text, i) * 10 + digitAt(text, i + 1)
 
+/** `YYYY-MM-DD` naming a real day, by hand like framesOf; years before 1000 are left to the schema. */
 function isCalendarDate(x: unknown) {
-  const m = typeof x === 'string' ? DATE.exec(x) : null
-  if (!m) return false
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
-  const date = new Date(Date.UTC(y, mo - 1, d))
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d
+  if (typeof x !== 'string' || x.length !== 10 || x.charCodeAt(4) !== 45 || x.charCodeAt(7) !== 45) return false
+  if (!isDigitAt(x, 0) || !isDigitAt(x, 1) || !isDigitAt(x, 2) || !isDigitAt(x, 3)) return false
+  if (!isDigitAt(x, 5) || !isDigitAt(x, 6) || !isDigitAt(x, 8) || !isDigitAt(x, 9)) return false
+  const year = number2(x, 0) * 100 + number2(x, 2)
+  const month = number2(x, 5)
+  const day = number2(x, 8)
+  if (year < 1000 || month < 1 || month > 12 || day < 1) return false
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)
 }
 
 const isCopy = (x: unknown) =>
