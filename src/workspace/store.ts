@@ -137,25 +137,31 @@ export class Store {
 
   /** Stores a new log; false, with nothing written, when the project has one with its id. */
   insertLog(projectId: string, log: { id: string; day: number; date: string }, text: string): boolean {
-    const [head, ...rest] = cut(text)
+    const pieces = cut(text)
     const inserted = this.sql.exec(
       'INSERT INTO logs (project_id, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      projectId, log.id, log.day, log.date, rest.length + 1, head!, new Date().toISOString(),
+      projectId, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
     ).rowsWritten > 0
-    if (inserted) rest.forEach((body, i) => this.sql.exec('INSERT INTO log_pieces (project_id, log_id, seq, body) VALUES (?, ?, ?, ?)', projectId, log.id, i + 1, body))
+    if (inserted) this.#insertPieces(projectId, log.id, pieces)
     return inserted
   }
 
   /** Inserts or replaces a log; `previousId` renames. Runs as one transaction. */
   putLog(projectId: string, log: { id: string; day: number; date: string }, text: string, previousId = log.id) {
-    const [head, ...rest] = cut(text)
-    const now = new Date().toISOString()
+    const pieces = cut(text)
     this.deleteLog(projectId, previousId)
     this.sql.exec(
       'INSERT INTO logs (project_id, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      projectId, log.id, log.day, log.date, rest.length + 1, head!, now,
+      projectId, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
     )
-    rest.forEach((body, i) => this.sql.exec('INSERT INTO log_pieces (project_id, log_id, seq, body) VALUES (?, ?, ?, ?)', projectId, log.id, i + 1, body))
+    this.#insertPieces(projectId, log.id, pieces)
+  }
+
+  /** Every piece after the first (which is the log row's `head`), numbered from 1. */
+  #insertPieces(projectId: string, logId: string, pieces: string[]) {
+    for (let seq = 1; seq < pieces.length; seq++) {
+      this.sql.exec('INSERT INTO log_pieces (project_id, log_id, seq, body) VALUES (?, ?, ?, ?)', projectId, logId, seq, pieces[seq]!)
+    }
   }
 
   deleteLog(projectId: string, id: string): boolean {
