@@ -27,7 +27,6 @@ export class ReportDocument {
   readonly margin = { top: 30, right: 30, bottom: 34, left: 30 }
   readonly #doc: PDFDocument
   readonly #pages: PDFPage[] = []
-  readonly #flushing: Promise<void>[] = []
   #canvas: Canvas | undefined
   #header: RunningHeader | undefined
   y = 0
@@ -69,25 +68,25 @@ export class ReportDocument {
   }
 
   /** Starts a section on a fresh page: no running header on it, `header` on the pages after. */
-  async section(header: RunningHeader) {
-    await this.#flush()
+  section(header: RunningHeader) {
+    this.#flush()
     this.#header = header
     this.#open()
     this.y = this.margin.top
   }
 
   /** Continues on the next page, below the section's running header. */
-  async nextPage() {
-    await this.#flush()
+  nextPage() {
+    this.#flush()
     this.#open()
     this.y = this.margin.top
     this.#header?.(this)
   }
 
   /** Makes room for `height` more points, breaking the page when needed; true when it did. */
-  async ensure(height: number) {
+  ensure(height: number) {
     if (this.y + height <= this.bottom) return false
-    await this.nextPage()
+    this.nextPage()
     return true
   }
 
@@ -98,25 +97,17 @@ export class ReportDocument {
     this.#canvas = new Canvas(this.width, this.height)
   }
 
-  async #flush() {
+  #flush() {
     const canvas = this.#canvas
     if (!canvas) return
     this.#canvas = undefined
-    const ref = this.#doc.context.nextRef()
-    this.#pages.at(-1)!.node.addContentStream(ref)
     const context = this.#doc.context
-    const done = deflate(encoder.encode(canvas.toString())).then((bytes) => {
-      context.assign(ref, context.stream(bytes, { Filter: 'FlateDecode' }))
-    })
-    this.#flushing.push(done)
-    // Keep a few pages compressing at once, but never the whole document's text in memory.
-    if (this.#flushing.length >= 4) await Promise.all(this.#flushing.splice(0))
+    this.#pages.at(-1)!.node.addContentStream(context.register(context.stream(deflate(encoder.encode(canvas.toString())), { Filter: 'FlateDecode' })))
   }
 
   /** Page numbers and the document's footer line, then fonts, metadata and the file's bytes. */
   async save(footerLeft: string, meta: Metadata): Promise<Uint8Array> {
-    await this.#flush()
-    await Promise.all(this.#flushing.splice(0))
+    this.#flush()
     const { regular } = this.fonts
     const total = this.#pages.length
     const size = 7
@@ -130,8 +121,8 @@ export class ReportDocument {
       // A few hundred bytes: not worth a deflate per page.
       this.#pages[i]!.node.addContentStream(this.#doc.context.register(this.#doc.context.stream(canvas.toString())))
     }
-    await this.fonts.regular.embed(this.#doc.context)
-    await this.fonts.bold.embed(this.#doc.context)
+    this.fonts.regular.embed(this.#doc.context)
+    this.fonts.bold.embed(this.#doc.context)
     const doc = this.#doc
     doc.setTitle(meta.title, { showInWindowTitleBar: true })
     doc.setSubject(meta.subject)

@@ -45,12 +45,12 @@ class Face {
   }
 
   /** The subset's TrueType program, deflated; built once per glyph list. */
-  async program(gids: number[]): Promise<{ bytes: Uint8Array; length: number }> {
+  program(gids: number[]): { bytes: Uint8Array; length: number } {
     const key = gids.join(',')
     let program = this.#programs.get(key)
     if (!program) {
       const raw = subsetProgram(this.font, gids)
-      program = { bytes: await deflate(raw), length: raw.length }
+      program = { bytes: deflate(raw), length: raw.length }
       if (this.#programs.size >= 16) this.#programs.clear()
       this.#programs.set(key, program)
     }
@@ -160,10 +160,10 @@ export class TextFont {
   }
 
   /** Writes the Type0 font, its CIDFont, descriptor, program and ToUnicode map (PDF 32000 §9.7). */
-  async embed(context: PDFContext) {
+  embed(context: PDFContext) {
     const face = this.#face
     const font = face.font
-    const program = await face.program(this.#gids)
+    const program = face.program(this.#gids)
     const scale = 1000 / face.unitsPerEm
     const baseFont = `${subsetTag(this.#gids)}+${font.postscriptName ?? 'DejaVuSans'}`
     const fontFile = context.register(context.stream(program.bytes, { Filter: 'FlateDecode', Length1: program.length }))
@@ -195,7 +195,7 @@ export class TextFont {
         CIDToGIDMap: 'Identity',
       }),
     )
-    const toUnicode = context.register(await deflatedStream(context, toUnicodeCMap(this.#unicode)))
+    const toUnicode = context.register(deflatedStream(context, toUnicodeCMap(this.#unicode)))
     context.assign(
       this.ref,
       context.obj({
@@ -269,6 +269,6 @@ function toUnicodeCMap(unicode: number[]) {
 const ascii = new TextEncoder()
 
 /** Content streams and CMaps are plain ASCII, so UTF-8 encoding is byte for byte. */
-export async function deflatedStream(context: PDFContext, text: string) {
-  return context.stream(await deflate(ascii.encode(text)), { Filter: 'FlateDecode' })
+export function deflatedStream(context: PDFContext, text: string) {
+  return context.stream(deflate(ascii.encode(text)), { Filter: 'FlateDecode' })
 }
