@@ -56,6 +56,12 @@ async function load(server, { title, method, path, token, body, setupRequest, du
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) latencies.push(ms)
   })
+  // What a failed request saw (reset, timeout…), so a non-zero error count can be explained.
+  const errorKinds = {}
+  instance.on('reqError', (err) => {
+    const kind = err.code ?? err.message
+    errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
+  })
   const result = await instance
   const cpuMs = cpuMsOf(server.pid) - cpuBefore
   spawnSync('sync')
@@ -71,6 +77,7 @@ async function load(server, { title, method, path, token, body, setupRequest, du
     max: latencies.at(-1) ?? NaN,
     cpuPerRequestUs: (cpuMs * 1000) / Math.max(1, result.requests.total),
     errors: result.errors,
+    errorKinds,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     statusCodes: codes(result),
@@ -80,6 +87,7 @@ async function load(server, { title, method, path, token, body, setupRequest, du
     `  ${title.padEnd(44)} ${fmt(measured.rps).padStart(7)} req/s  p50 ${ms(measured.p50).padStart(7)}  p99 ${ms(measured.p99).padStart(7)}` +
       `  CPU ${fmt(measured.cpuPerRequestUs).padStart(6)} µs/req  errors ${measured.errors}  non-2xx ${measured.non2xx}`,
   )
+  if (result.errors) console.log(`    errors: ${JSON.stringify(errorKinds)}`)
   if (measured.warmup?.failures) console.log(`    warm-up: ${measured.warmup.failures} of ${measured.warmup.requests} failed ${JSON.stringify(measured.warmup.statusCodes)}`)
   return measured
 }
