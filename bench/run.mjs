@@ -267,6 +267,9 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     const ceiling = pick(runs.ceiling[id])
     const all = runs.ours[id].concat(runs.ceiling[id] ?? [])
     const failures = all.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0)
+    const kinds = {}
+    for (const r of all) for (const [kind, n] of Object.entries(r.errorKinds ?? {})) kinds[kind] = (kinds[kind] ?? 0) + n
+    const named = Object.keys(kinds).length ? ` (${Object.entries(kinds).map(([kind, n]) => `${n} ${kind}`).join(', ')})` : ''
     const warmFailures = all.reduce((n, r) => n + (r.warmup?.failures ?? 0), 0)
     if (failures || warmFailures) json.clean = false
     // Ratios of the runs taken side by side in one round, then their median: neighbours come and go
@@ -284,7 +287,7 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     rows.push(
       `| ${label} | ${fmt(ours.rps)}${spread} | ${ms(ours.p50)} | ${ms(ours.p99)} | ${cpu('ours')}${ceiling ? ` / ${cpu('ceiling')}` : ''} | ` +
         `${ceiling ? `${fmt(ceiling.rps)} / ${ms(ceiling.p99)}` : '—'} | ` +
-        `${ratio ? `${Math.round(ratio.rps * 100)}%${ratio.rounds.length > 1 ? ` (${ratio.rounds.map((x) => `${Math.round(x * 100)}%`).join(', ')})` : ''} / ${ratio.p99.toFixed(2)}×` : '—'} | ${failures}${warmFailures ? ` (warm-up: ${warmFailures})` : ''} |`,
+        `${ratio ? `${Math.round(ratio.rps * 100)}%${ratio.rounds.length > 1 ? ` (${ratio.rounds.map((x) => `${Math.round(x * 100)}%`).join(', ')})` : ''} / ${ratio.p99.toFixed(2)}×` : '—'} | ${failures}${named}${warmFailures ? ` (warm-up: ${warmFailures})` : ''} |`,
     )
   }
   const markdown = [
