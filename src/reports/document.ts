@@ -102,7 +102,8 @@ export class ReportDocument {
     if (!canvas) return
     this.#canvas = undefined
     const context = this.#doc.context
-    this.#pages.at(-1)!.node.addContentStream(context.register(context.stream(deflate(encoder.encode(canvas.toString())), { Filter: 'FlateDecode' })))
+    const content = context.stream(deflate(encoder.encode(canvas.toString())), { Filter: 'FlateDecode' })
+    this.#pages.at(-1)!.node.addContentStream(context.register(content))
   }
 
   /** Page numbers and the document's footer line, then fonts, metadata and the file's bytes. */

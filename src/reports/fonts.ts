@@ -269,6 +269,6 @@ function toUnicodeCMap(unicode: number[]) {
 const ascii = new TextEncoder()
 
 /** Content streams and CMaps are plain ASCII, so UTF-8 encoding is byte for byte. */
-export function deflatedStream(context: PDFContext, text: string) {
+function deflatedStream(context: PDFContext, text: string) {
   return context.stream(deflate(ascii.encode(text)), { Filter: 'FlateDecode' })
 }
