@@ -180,3 +180,27 @@ describe('POST /generate-pdf', () => {
     expect(body).toEqual({ error: 'Unauthorized' })
   })
 })
+
+describe('a long report', () => {
+  it('lets other clients through while it draws: reads answer between its pages', async () => {
+    const token = await setup()
+    const big = makeLog('BIG', 20_000, { day: 9, date: '2024-01-09' })
+    expect((await call('POST', '/log', { token, body: big })).status).toBe(201)
+    let drawing = true
+    const report = generate(token, { presetId: 'DAILY', logId: 'BIG' }).then((answer) => {
+      drawing = false
+      return answer
+    })
+    let answered = 0
+    while (drawing) {
+      const read = await call('GET', '/log/D001', { token })
+      expect(read.status).toBe(200)
+      if (drawing) answered++
+    }
+    const { status, body } = await report
+    expect(status).toBe(200)
+    expect(body.data.filename).toBe('Feature Film_BIG_20240109.pdf')
+    // Drawn in one piece, the report would hold every read until its last page (one or two get in).
+    expect(answered).toBeGreaterThan(20)
+  }, 60_000)
+})

@@ -132,8 +132,8 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
 }
 
 /** A section title over a table, kept on the page together with the table's first rows. */
-export function heading(report: ReportDocument, title: string, detail: string) {
-  report.ensure(60)
+export async function heading(report: ReportDocument, title: string, detail: string) {
+  await report.ensure(60)
   const { bold, regular } = report.fonts
   const run = bold.run(printable(title))
   report.canvas.text(bold, 9.5, INK, report.left, report.y + 10, run)

@@ -67,11 +67,11 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
 
 export const dayTitle = (log: { day: number; date: string }) => `Day ${log.day} — ${log.date}`
 
-export function clipsReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
+export async function clipsReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
   for (const s of summaries) {
     const { log } = s
     const title = dayTitle(log)
-    report.section(runningHeader(project, s.unit ? `${title} · ${s.unit}` : title, ctx.label))
+    await report.section(runningHeader(project, s.unit ? `${title} · ${s.unit}` : title, ctx.label))
     titleBlock(report, {
       project,
       title,
@@ -87,20 +87,20 @@ export function clipsReport(report: ReportDocument, project: string, summaries: 
     copiesLine(report, 'Sound copies', s.soundCopies)
 
     if (clips.length) {
-      heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)
-      drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips)
+      await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)
+      await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips)
       report.y += 14
     }
     const sound = log.sound?.clips ?? []
     if (sound.length) {
-      heading(report, 'Sound', `${plural(sound.length, 'file')} · ${formatBytes(s.sound?.size ?? 0)}`)
-      drawTable(report, SOUND_COLUMNS, sound)
+      await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${formatBytes(s.sound?.size ?? 0)}`)
+      await drawTable(report, SOUND_COLUMNS, sound)
       report.y += 14
     }
     const proxies = log.proxy?.clips ?? []
     if (proxies.length) {
-      heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${formatBytes(s.proxy?.size ?? 0)}`)
-      drawTable(report, PROXY_COLUMNS, proxies)
+      await heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${formatBytes(s.proxy?.size ?? 0)}`)
+      await drawTable(report, PROXY_COLUMNS, proxies)
       report.y += 14
     }
     if (!clips.length && !sound.length && !proxies.length) note(report, 'This log lists no clips.')

@@ -28,13 +28,13 @@ const figures = (f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'r
 export const rangeTitle = (first: LogSummary['log'], last: LogSummary['log']) =>
   first === last ? dayTitle(first) : `Days ${first.day}–${last.day} — ${first.date} – ${last.date}`
 
-export function dataReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
+export async function dataReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
   const first = summaries[0]!.log
   const last = summaries[summaries.length - 1]!.log
   const title = rangeTitle(first, last)
   const units = [...new Set(summaries.map((s) => s.unit).filter(Boolean))]
   const unit = units.length === 1 ? units[0]! : units.length ? `${units.length} units` : ''
-  report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
+  await report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
   titleBlock(report, {
     project,
     title,
@@ -71,6 +71,6 @@ export function dataReport(report: ReportDocument, project: string, summaries: L
     { key: 'copies', label: 'Copies', wrap: true, value: (r) => r.copies },
   ]
   const shown = units.length ? columns : columns.filter((c) => c.key !== 'unit')
-  heading(report, 'Shooting days', summaries.length === 1 ? '1 log' : `${summaries.length} logs`)
-  drawTable(report, shown, rows, { footer })
+  await heading(report, 'Shooting days', summaries.length === 1 ? '1 log' : `${summaries.length} logs`)
+  await drawTable(report, shown, rows, { footer })
 }

@@ -68,25 +68,25 @@ export class ReportDocument {
   }
 
   /** Starts a section on a fresh page: no running header on it, `header` on the pages after. */
-  section(header: RunningHeader) {
-    this.#flush()
+  async section(header: RunningHeader) {
+    await this.#flush()
     this.#header = header
     this.#open()
     this.y = this.margin.top
   }
 
   /** Continues on the next page, below the section's running header. */
-  nextPage() {
-    this.#flush()
+  async nextPage() {
+    await this.#flush()
     this.#open()
     this.y = this.margin.top
     this.#header?.(this)
   }
 
   /** Makes room for `height` more points, breaking the page when needed; true when it did. */
-  ensure(height: number) {
+  async ensure(height: number) {
     if (this.y + height <= this.bottom) return false
-    this.nextPage()
+    await this.nextPage()
     return true
   }
 
@@ -97,18 +97,21 @@ export class ReportDocument {
     this.#canvas = new Canvas(this.width, this.height)
   }
 
-  #flush() {
+  async #flush() {
     const canvas = this.#canvas
     if (!canvas) return
     this.#canvas = undefined
     const context = this.#doc.context
     const content = context.stream(deflate(encoder.encode(canvas.toString())), { Filter: 'FlateDecode' })
     this.#pages.at(-1)!.node.addContentStream(context.register(content))
+    // One page at a time: between pages the runtime serves other requests, so a 20,000-clip
+    // report does not hold every other client (and its own connection's timers) for seconds.
+    await new Promise((resolve) => setTimeout(resolve, 0))
   }
 
   /** Page numbers and the document's footer line, then fonts, metadata and the file's bytes. */
   async save(footerLeft: string, meta: Metadata): Promise<Uint8Array> {
-    this.#flush()
+    await this.#flush()
     const { regular } = this.fonts
     const total = this.#pages.length
     const size = 7

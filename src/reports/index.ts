@@ -25,8 +25,8 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   const project = settings.project_name
   const summaries = logs.map((log) => summarize(log, settings.unit))
   const context = { settings, label: preset.label, columns: options.columns }
-  if (kind === 'data-report') dataReport(report, project, summaries, context)
-  else clipsReport(report, project, summaries, context)
+  if (kind === 'data-report') await dataReport(report, project, summaries, context)
+  else await clipsReport(report, project, summaries, context)
 
   const created = new Date()
   const first = logs[0]!

@@ -94,7 +94,7 @@ export type TableOptions<R> = {
 type Cell = { lines: Run[] }
 
 /** Draws the table from the document's cursor down, over as many pages as it needs. */
-export function drawTable<R>(report: ReportDocument, columns: Column<R>[], rows: readonly R[], options: TableOptions<R> = {}) {
+export async function drawTable<R>(report: ReportDocument, columns: Column<R>[], rows: readonly R[], options: TableOptions<R> = {}) {
   const { regular, bold } = report.fonts
   const { size, header: headerSize, line, widths } = fitLayout(report.fonts, columns, rows, report.contentWidth, options.footer)
   const lefts: number[] = []
@@ -147,20 +147,20 @@ export function drawTable<R>(report: ReportDocument, columns: Column<R>[], rows:
   }
 
   // Never a header alone at the foot of a page.
-  report.ensure(headerHeight + line + 2 * PAD_Y)
+  await report.ensure(headerHeight + line + 2 * PAD_Y)
   drawHeader()
   let index = 0
   for (const row of rows) {
     const cells = layout(row, regular)
     const height = heightOf(cells)
-    if (report.ensure(height)) drawHeader()
+    if (await report.ensure(height)) drawHeader()
     drawRow(cells, regular, index % 2 === 1 ? ZEBRA : undefined, height)
     index++
   }
   if (options.footer) {
     const cells = layout(options.footer, bold)
     const height = heightOf(cells) + 1
-    if (report.ensure(height)) drawHeader()
+    if (await report.ensure(height)) drawHeader()
     report.canvas.line(report.left, report.y + 0.4, report.left + width, report.y + 0.4, INK, 0.8)
     report.y += 1
     drawRow(cells, bold, undefined, height - 1)
