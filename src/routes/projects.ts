@@ -1,14 +1,14 @@
 import type { IRequest } from 'itty-router'
 import { readObject } from '../http/body'
 import { apiToken } from '../http/guards'
+import { jsonAnswer } from '../http/headers'
 import { CreateProjectSchema, LoadProjectSchema, parseOrThrow } from '../schemas/requests'
 import { unwrap, workspace } from '../workspace/client'
-import { created } from './respond'
 
 export async function createProject(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { project_name } = parseOrThrow(CreateProjectSchema, await readObject(request))
-  return created(await unwrap(workspace(env).createProject(token, project_name)))
+  return jsonAnswer(JSON.stringify(await unwrap(workspace(env).createProject(token, project_name))), 201)
 }
 
 export async function loadProject(request: IRequest, env: Env) {
