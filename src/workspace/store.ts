@@ -142,26 +142,18 @@ export class Store {
       'INSERT INTO logs (project_id, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
       projectId, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
     ).rowsWritten > 0
-    if (inserted) this.#insertPieces(projectId, log.id, pieces)
+    // Every piece after the first (the row's `head`), numbered from 1.
+    for (let seq = 1; inserted && seq < pieces.length; seq++) {
+      this.sql.exec('INSERT INTO log_pieces (project_id, log_id, seq, body) VALUES (?, ?, ?, ?)', projectId, log.id, seq, pieces[seq]!)
+    }
     return inserted
   }
 
   /** Inserts or replaces a log; `previousId` renames. Runs as one transaction. */
   putLog(projectId: string, log: { id: string; day: number; date: string }, text: string, previousId = log.id) {
-    const pieces = cut(text)
     this.deleteLog(projectId, previousId)
-    this.sql.exec(
-      'INSERT INTO logs (project_id, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      projectId, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
-    )
-    this.#insertPieces(projectId, log.id, pieces)
-  }
-
-  /** Every piece after the first (which is the log row's `head`), numbered from 1. */
-  #insertPieces(projectId: string, logId: string, pieces: string[]) {
-    for (let seq = 1; seq < pieces.length; seq++) {
-      this.sql.exec('INSERT INTO log_pieces (project_id, log_id, seq, body) VALUES (?, ?, ?, ?)', projectId, logId, seq, pieces[seq]!)
-    }
+    // The caller has checked that a new id is free; a clash here must not pass silently.
+    if (!this.insertLog(projectId, log, text)) throw conflict('Log already exists')
   }
 
   deleteLog(projectId: string, id: string): boolean {
