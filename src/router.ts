@@ -28,6 +28,13 @@ export const router = Router<IRequest, Args>({
 })
 
 router
+  // logs of the active project: one shooting day each. First because clients call them all day and
+  // the router tries routes in order, reading the request's method and path for each one.
+  .post('/log', logs.createLog)
+  .get('/log/:id', logs.getLog)
+  .patch('/log/:id', logs.patchLog)
+  .delete('/log/:id', logs.deleteLog)
+  .get('/logs', logs.listLogs)
   // liveness and version (no token)
   .get('/ping', meta.ping)
   .get('/version', meta.version)
@@ -42,12 +49,6 @@ router
   .patch('/project/config', projects.patchConfig)
   .get('/pdf-presets', projects.listPdfPresets)
   .get('/email-presets', projects.listEmailPresets)
-  // logs of the active project: one shooting day each
-  .post('/log', logs.createLog)
-  .get('/logs', logs.listLogs)
-  .get('/log/:id', logs.getLog)
-  .patch('/log/:id', logs.patchLog)
-  .delete('/log/:id', logs.deleteLog)
   // actions
   .post('/generate-pdf', generatePdf)
   .post('/open-email-window', mail.openEmailWindow)
