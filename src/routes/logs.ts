@@ -5,7 +5,7 @@ import { jsonAnswer } from '../http/headers'
 import { pathParam } from '../http/params'
 import { LogIdSchema } from '../schemas/log'
 import { parseOrThrow } from '../schemas/requests'
-import { unwrap, workspace } from '../workspace/client'
+import { unwrapBare, workspace } from '../workspace/client'
 
 /** The `{id}` of /log/{id}, decoded and held to the seed's 1–50 characters (valibot words the refusal). */
 function logIdOf(request: IRequest): string {
@@ -16,28 +16,28 @@ function logIdOf(request: IRequest): string {
 export async function createLog(request: IRequest, env: Env) {
   const token = apiToken(request)
   // Parsed by the workspace, which needs the object: no parse here, no copy of it over RPC.
-  await unwrap(workspace(env).createLog(token, await readJsonText(request)))
+  await unwrapBare(workspace(env).createLog(token, await readJsonText(request)))
   return jsonAnswer('{"success":true}', 201)
 }
 
 export async function listLogs(request: IRequest, env: Env) {
-  return jsonAnswer(await unwrap(workspace(env).logsText(apiToken(request))))
+  return jsonAnswer(await unwrapBare(workspace(env).logsText(apiToken(request))))
 }
 
 export async function getLog(request: IRequest, env: Env) {
   const token = apiToken(request)
-  return jsonAnswer(await unwrap(workspace(env).logText(token, logIdOf(request))))
+  return jsonAnswer(await unwrapBare(workspace(env).logText(token, logIdOf(request))))
 }
 
 export async function patchLog(request: IRequest, env: Env) {
   const token = apiToken(request)
   const id = logIdOf(request)
-  const text = await unwrap(workspace(env).patchLog(token, id, await readJsonText(request)))
+  const text = await unwrapBare(workspace(env).patchLog(token, id, await readJsonText(request)))
   return jsonAnswer(`{"success":true,"data":${text}}`)
 }
 
 export async function deleteLog(request: IRequest, env: Env) {
   const token = apiToken(request)
-  await unwrap(workspace(env).deleteLog(token, logIdOf(request)))
+  await unwrapBare(workspace(env).deleteLog(token, logIdOf(request)))
   return { success: true }
 }

@@ -1,5 +1,5 @@
-import { fromFailure } from '../http/errors'
-import type { Reply } from './Workspace'
+import { fromFailure, type Failure } from '../http/errors'
+import type { BareReply, Reply } from './Workspace'
 
 // An id is plain data, unlike a stub (bound to the request that made it): derived once per namespace.
 const ids = new WeakMap<Env['WORKSPACE'], DurableObjectId>()
@@ -17,5 +17,16 @@ export function unwrap<T>(pending: PromiseLike<Reply<T>>): Promise<T> {
   return (pending as Promise<Reply<T>>).then(({ value, failure }) => {
     if (failure) throw fromFailure(failure)
     return value as T
+  })
+}
+
+/**
+ * unwrap for a bare reply: the value itself, or an object that can only be a failure. RPC's type
+ * mapping turns the union into a union of promises, hence the parameter's type.
+ */
+export function unwrapBare<T extends string | void>(pending: Promise<T> | PromiseLike<{ failure: Failure }>): Promise<T> {
+  return (pending as Promise<BareReply<T>>).then((reply) => {
+    if (typeof reply === 'object') throw fromFailure(reply.failure)
+    return reply
   })
 }
