@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CustomSchemas } from '../src/schemas/custom'
 import { checkLog } from '../src/schemas/log'
-import { certainlyValidLog } from '../src/workspace/plain-log'
+import { certainlyValidLog } from '../src/schemas/plain-log'
 import { BASE, call, clip, fetchWorker, makeLog, withProject } from './helpers'
 
 const SEED = 20_26_11_22

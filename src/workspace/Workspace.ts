@@ -10,7 +10,7 @@ import { CustomSchemas } from '../schemas/custom'
 import { checkLog, type LogCheck, type LogOutput } from '../schemas/log'
 import { checkSettings, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
 import { Approvals, Tokens } from './access'
-import { certainlyValidLog } from './plain-log'
+import { certainlyValidLog, type LogKeys } from '../schemas/plain-log'
 import { Store, type ProjectRow } from './store'
 import { SendWindows, requireEditable, type NewSendWindow, type SendOutcome, type SendWindowRecord, type WindowEdit } from './windows'
 
@@ -153,15 +153,22 @@ export class Workspace extends DurableObject<Env> {
   // ---- logs (API token)
 
   /**
-   * The body arrives as text, parsed once here. A log kept as it came is stored as the very text
-   * the client sent (SPEC §4: kept exactly as sent), so it is not stringified again.
+   * A log the worker found certainly valid (certainlyValidLog), stored as the very text the client
+   * sent (SPEC §4: kept exactly as sent) without parsing it again. The keys are taken as given:
+   * only this service's worker calls the workspace.
    */
+  createCheckedLog(token: string, text: string, id: string, day: number, date: string): BareReply<void> {
+    return bare(this.#client(token, () => this.#insertLog(this.#requireActive(), { id, day, date }, text)))
+  }
+
+  /** Any other log: parsed and checked here, where the project's custom fields are known. */
   createLog(token: string, text: string): BareReply<void> {
     return bare(this.#clientWithBody(token, text, (body) => {
       const active = this.#requireActive()
-      const { log, details } = checkedLog(body, active.schemas)
+      const { log, details } = checkLog(body, active.schemas)
       if (details.length) throw validationError(details)
-      if (!this.#store.insertLog(active.row.id, log as LogKeys, log === body ? text : JSON.stringify(log))) throw conflict('Log already exists')
+      // A log kept as it came is stored as sent, not stringified again.
+      this.#insertLog(active, log as LogKeys, log === body ? text : JSON.stringify(log))
     }))
   }
 
@@ -397,6 +404,10 @@ export class Workspace extends DurableObject<Env> {
     for (const wake of [...this.#waiters]) wake()
   }
 
+  #insertLog(active: ActiveProject, keys: LogKeys, text: string) {
+    if (!this.#store.insertLog(active.row.id, keys, text)) throw conflict('Log already exists')
+  }
+
   #activate(row: ProjectRow) {
     const settings = JSON.parse(row.settings) as Settings
     this.#active = { row, settings, schemas: new CustomSchemas(settings) }
@@ -413,8 +424,6 @@ export class Workspace extends DurableObject<Env> {
     return this.#active.row.id
   }
 }
-
-type LogKeys = { id: string; day: number; date: string }
 
 export type MailSource = { projectId: string; settings: Settings; preset: EmailPreset | null; logTexts: string[] }
 export type SendWindowListing = SendWindowRecord & {

@@ -5,9 +5,12 @@
  * every problem. Valibot builds an output object for every clip and copy; on a 20-clip log that
  * was most of the cost of a POST. Keep every rule here at least as strict as the schema's.
  */
-import { framesPerSecond } from '../schemas/timecode'
+import { framesPerSecond } from './timecode'
 
 type Fields = Record<string, unknown>
+
+/** What a stored log is found and ordered by. */
+export type LogKeys = { id: string; day: number; date: string }
 
 const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== null && !Array.isArray(x)
 const isCount = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0
@@ -103,7 +106,7 @@ const soundExtra = (s: Fields) => optional(s.copies, isTextList)
 const proxyExtra = () => true
 
 /** True only when checkLog would certainly find nothing to report and keep the log as it is. */
-export function certainlyValidLog(log: Fields): boolean {
+export function certainlyValidLog(log: Fields): log is Fields & LogKeys {
   return (
     typeof log.id === 'string' &&
     log.id.length >= 1 &&
