@@ -1,4 +1,5 @@
 import { conflict, notFound } from '../http/errors'
+import type { LogKeys } from '../schemas/plain-log'
 
 /**
  * Cloudflare limits a SQLite row, string or BLOB to 2 MB. Logs are stored as JSON text cut into
@@ -136,7 +137,7 @@ export class Store {
   }
 
   /** Stores a new log; false, with nothing written, when the project has one with its id. */
-  insertLog(projectId: string, log: { id: string; day: number; date: string }, text: string): boolean {
+  insertLog(projectId: string, log: LogKeys, text: string): boolean {
     const pieces = cut(text)
     const inserted = this.sql.exec(
       'INSERT INTO logs (project_id, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -149,8 +150,8 @@ export class Store {
     return inserted
   }
 
-  /** Inserts or replaces a log; `previousId` renames. Runs as one transaction. */
-  putLog(projectId: string, log: { id: string; day: number; date: string }, text: string, previousId = log.id) {
+  /** Replaces a log; `previousId` renames. Call it inside a transaction: it deletes, then inserts. */
+  putLog(projectId: string, log: LogKeys, text: string, previousId = log.id) {
     this.deleteLog(projectId, previousId)
     // The caller has checked that a new id is free; a clash here must not pass silently.
     if (!this.insertLog(projectId, log, text)) throw conflict('Log already exists')
