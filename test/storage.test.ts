@@ -47,4 +47,53 @@ describe('storage', () => {
     expect((await call('GET', '/project/config', { token })).body.unit).toBe('Main Unit')
     expect((await call('GET', '/log/D001', { token })).body).toEqual(makeLog('D001', 2))
   })
+
+  it('moves a store of the first layout (project ids in every log row) to project keys on start', async () => {
+    const { token: tokenA } = await withProject('First Unit')
+    const long = makeLog('D003', 800, { day: 3 })
+    for (const log of [makeLog('D002', 2, { day: 2 }), long, makeLog('D001', 1)]) await call('POST', '/log', { token: tokenA, body: log })
+    const { token } = await withProject('Second Unit')
+    await call('POST', '/log', { token, body: makeLog('D001', 4, { unit: 'Second Unit' }) })
+    const pieces = await runInDurableObject(stub(), (_: Workspace, state) => {
+      // The first layout, as the service created it, filled with what the current one holds.
+      state.storage.sql.exec(`
+        CREATE TABLE projects_1 (id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE COLLATE NOCASE, created_at TEXT NOT NULL, settings TEXT NOT NULL);
+        INSERT INTO projects_1 SELECT id, path, created_at, settings FROM projects;
+        CREATE TABLE logs_1 (project_id TEXT NOT NULL, id TEXT NOT NULL, day INTEGER NOT NULL, date TEXT NOT NULL, pieces INTEGER NOT NULL, head TEXT NOT NULL, updated_at TEXT NOT NULL, PRIMARY KEY (project_id, id));
+        INSERT INTO logs_1 SELECT p.id, l.id, l.day, l.date, l.pieces, l.head, l.updated_at FROM logs l JOIN projects p ON p.key = l.project;
+        CREATE TABLE log_pieces_1 (project_id TEXT NOT NULL, log_id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (project_id, log_id, seq));
+        INSERT INTO log_pieces_1 SELECT p.id, lp.log_id, lp.seq, lp.body FROM log_pieces lp JOIN projects p ON p.key = lp.project;
+        DROP TABLE log_pieces; DROP TABLE logs; DROP TABLE projects;
+        ALTER TABLE projects_1 RENAME TO projects; ALTER TABLE logs_1 RENAME TO logs; ALTER TABLE log_pieces_1 RENAME TO log_pieces;
+        CREATE INDEX logs_in_order ON logs (project_id, day, date, id);
+        DELETE FROM meta WHERE key = 'schema';
+      `)
+      return state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces').one().n
+    })
+    expect(pieces).toBeGreaterThan(0)
+    await abortAllDurableObjects()
+
+    expect((await call('GET', '/log/D001', { token })).body).toEqual(makeLog('D001', 4, { unit: 'Second Unit' }))
+    expect((await call('POST', '/project/load', { token, body: { path: 'projects/First Unit' } })).status).toBe(200)
+    const listed = await call('GET', '/logs', { token })
+    expect(listed.body.logs.map((l: { id: string }) => l.id)).toEqual(['D001', 'D002', 'D003'])
+    expect(listed.body.logs[2]).toEqual(long)
+    expect((await call('POST', '/log', { token, body: makeLog('D004', 1, { day: 4 }) })).status).toBe(201)
+    const layout = await runInDurableObject(stub(), (_: Workspace, state) => ({
+      schema: state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").one().value,
+      rows: state.storage.sql.exec('SELECT p.path, l.id FROM logs l JOIN projects p ON p.key = l.project ORDER BY p.path, l.id').toArray(),
+      pieces: state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces WHERE project = (SELECT key FROM projects WHERE path = ?)', 'projects/First Unit').one().n,
+    }))
+    expect(layout).toEqual({
+      schema: '2',
+      rows: [
+        { path: 'projects/First Unit', id: 'D001' },
+        { path: 'projects/First Unit', id: 'D002' },
+        { path: 'projects/First Unit', id: 'D003' },
+        { path: 'projects/First Unit', id: 'D004' },
+        { path: 'projects/Second Unit', id: 'D001' },
+      ],
+      pieces,
+    })
+  })
 })

@@ -65,7 +65,8 @@ export class Workspace extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     ctx.blockConcurrencyWhile(async () => {
-      this.#store = new Store(ctx.storage.sql)
+      // One transaction: a store of an older layout is converted in place, all or nothing.
+      this.#store = ctx.storage.transactionSync(() => new Store(ctx.storage.sql))
       const ttl = Number(env.TOKEN_TTL_DAYS)
       this.#tokens = new Tokens(this.#store, ttl > 0 ? ttl : undefined)
       this.#approvals = new Approvals(this.#tokens, {

@@ -9,32 +9,48 @@ export const CHUNK_UNITS = 256 * 1024
 
 export type ProjectRow = { id: string; path: string; created_at: string; settings: string }
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS projects (
-    id TEXT PRIMARY KEY,
+// Logs refer to their project by a small integer, not its 36-character id: both log indexes carry it
+// in every entry, and with the id they were about twice the size, which showed in write cost once a
+// project held tens of thousands of logs.
+const projectsTable = (name: string) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    key INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
     path TEXT NOT NULL UNIQUE COLLATE NOCASE,
     created_at TEXT NOT NULL,
     settings TEXT NOT NULL
-  );
-  CREATE TABLE IF NOT EXISTS logs (
-    project_id TEXT NOT NULL,
+  );`
+
+const logsTable = (name: string) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    project INTEGER NOT NULL,
     id TEXT NOT NULL,
     day INTEGER NOT NULL,
     date TEXT NOT NULL,
     pieces INTEGER NOT NULL,
     head TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    PRIMARY KEY (project_id, id)
-  );
-  CREATE INDEX IF NOT EXISTS logs_in_order ON logs (project_id, day, date, id);
-  CREATE TABLE IF NOT EXISTS log_pieces (
-    project_id TEXT NOT NULL,
+    PRIMARY KEY (project, id)
+  );`
+
+const logPiecesTable = (name: string) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    project INTEGER NOT NULL,
     log_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
     body TEXT NOT NULL,
-    PRIMARY KEY (project_id, log_id, seq)
-  );
+    PRIMARY KEY (project, log_id, seq)
+  );`
+
+/** The layout this code reads and writes, kept in meta as `schema`. */
+const SCHEMA_VERSION = '2'
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  ${projectsTable('projects')}
+  ${logsTable('logs')}
+  CREATE INDEX IF NOT EXISTS logs_in_order ON logs (project, day, date, id);
+  ${logPiecesTable('log_pieces')}
   CREATE TABLE IF NOT EXISTS tokens (
     id TEXT PRIMARY KEY,
     digest TEXT NOT NULL,
@@ -43,6 +59,28 @@ const SCHEMA = `
     last_used_at TEXT,
     expires_at TEXT
   );
+`
+
+/**
+ * Stores written before schema 2 kept the project's id in every log row. Their rows move to tables
+ * of the current layout, which then take the old names; tokens, meta and windows are unchanged.
+ */
+const FROM_PROJECT_IDS = `
+  ${projectsTable('projects_2')}
+  INSERT INTO projects_2 (id, path, created_at, settings)
+    SELECT id, path, created_at, settings FROM projects ORDER BY created_at, rowid;
+  ${logsTable('logs_2')}
+  INSERT INTO logs_2 (project, id, day, date, pieces, head, updated_at)
+    SELECT p.key, l.id, l.day, l.date, l.pieces, l.head, l.updated_at FROM logs l JOIN projects_2 p ON p.id = l.project_id;
+  ${logPiecesTable('log_pieces_2')}
+  INSERT INTO log_pieces_2 (project, log_id, seq, body)
+    SELECT p.key, lp.log_id, lp.seq, lp.body FROM log_pieces lp JOIN projects_2 p ON p.id = lp.project_id;
+  DROP TABLE log_pieces;
+  DROP TABLE logs;
+  DROP TABLE projects;
+  ALTER TABLE projects_2 RENAME TO projects;
+  ALTER TABLE logs_2 RENAME TO logs;
+  ALTER TABLE log_pieces_2 RENAME TO log_pieces;
 `
 
 /** Splits text without separating the two halves of a surrogate pair (SQLite would mangle them). */
@@ -59,10 +97,39 @@ export function cut(text: string, size = CHUNK_UNITS): string[] {
   return pieces
 }
 
-/** Synchronous SQL over the Durable Object's storage: callers run in the object's single thread. */
+/**
+ * Synchronous SQL over the Durable Object's storage: callers run in the object's single thread.
+ * Construct it inside a transaction: an older store is converted in several statements.
+ */
 export class Store {
+  // Project id → the key its logs are stored under. Keys never change and projects are never removed.
+  readonly #keys = new Map<string, number>()
+
   constructor(private readonly sql: SqlStorage) {
+    // A first-layout store has every table but no `schema` entry in meta.
+    if (this.#hasTable('projects') && this.getMeta('schema') === undefined) sql.exec(FROM_PROJECT_IDS)
     sql.exec(SCHEMA)
+    this.setMeta('schema', SCHEMA_VERSION)
+  }
+
+  #hasTable(name: string): boolean {
+    return this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0
+  }
+
+  /** The key a project's logs are stored under; undefined for a project that does not exist. */
+  #keyOf(projectId: string): number | undefined {
+    let key = this.#keys.get(projectId)
+    if (key === undefined) {
+      key = this.sql.exec<{ key: number }>('SELECT key FROM projects WHERE id = ?', projectId).toArray()[0]?.key
+      if (key !== undefined) this.#keys.set(projectId, key)
+    }
+    return key
+  }
+
+  #requireKeyOf(projectId: string): number {
+    const key = this.#keyOf(projectId)
+    if (key === undefined) throw notFound('Project')
+    return key
   }
 
   getMeta(key: string): string | undefined {
@@ -96,17 +163,20 @@ export class Store {
     this.sql.exec('UPDATE projects SET settings = ? WHERE id = ?', settings, id)
   }
 
-  // ---- logs
+  // ---- logs (found by the project's id, stored under its key)
 
   hasLog(projectId: string, id: string): boolean {
-    return this.sql.exec('SELECT 1 FROM logs WHERE project_id = ? AND id = ?', projectId, id).toArray().length > 0
+    const project = this.#keyOf(projectId)
+    return project !== undefined && this.sql.exec('SELECT 1 FROM logs WHERE project = ? AND id = ?', project, id).toArray().length > 0
   }
 
   /** The stored JSON text of a log, or undefined. */
   logText(projectId: string, id: string): string | undefined {
-    const row = this.sql.exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project_id = ? AND id = ?', projectId, id).toArray()[0]
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    const row = this.sql.exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project = ? AND id = ?', project, id).toArray()[0]
     if (!row) return undefined
-    return row.pieces === 1 ? row.head : row.head + this.#rest(projectId, id)
+    return row.pieces === 1 ? row.head : row.head + this.#rest(project, id)
   }
 
   requireLogText(projectId: string, id: string): string {
@@ -117,35 +187,39 @@ export class Store {
 
   /** Every log of a project as JSON texts, ordered by day, date, id (SPEC §4). */
   logTexts(projectId: string): string[] {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return []
     const rows = this.sql.exec<{ id: string; head: string; pieces: number }>(
-      'SELECT id, head, pieces FROM logs WHERE project_id = ? ORDER BY day, date, id',
-      projectId,
+      'SELECT id, head, pieces FROM logs WHERE project = ? ORDER BY day, date, id',
+      project,
     )
     const texts: string[] = []
-    for (const row of rows) texts.push(row.pieces === 1 ? row.head : row.head + this.#rest(projectId, row.id))
+    for (const row of rows) texts.push(row.pieces === 1 ? row.head : row.head + this.#rest(project, row.id))
     return texts
   }
 
   logCount(projectId: string): number {
-    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM logs WHERE project_id = ?', projectId).one().n
+    const project = this.#keyOf(projectId)
+    return project === undefined ? 0 : this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM logs WHERE project = ?', project).one().n
   }
 
-  #rest(projectId: string, id: string): string {
+  #rest(project: number, id: string): string {
     let text = ''
-    for (const { body } of this.sql.exec<{ body: string }>('SELECT body FROM log_pieces WHERE project_id = ? AND log_id = ? ORDER BY seq', projectId, id)) text += body
+    for (const { body } of this.sql.exec<{ body: string }>('SELECT body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq', project, id)) text += body
     return text
   }
 
   /** Stores a new log; false, with nothing written, when the project has one with its id. */
   insertLog(projectId: string, log: LogKeys, text: string): boolean {
+    const project = this.#requireKeyOf(projectId)
     const pieces = cut(text)
     const inserted = this.sql.exec(
-      'INSERT INTO logs (project_id, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      projectId, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
+      'INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      project, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
     ).rowsWritten > 0
     // Every piece after the first (the row's `head`), numbered from 1.
     for (let seq = 1; inserted && seq < pieces.length; seq++) {
-      this.sql.exec('INSERT INTO log_pieces (project_id, log_id, seq, body) VALUES (?, ?, ?, ?)', projectId, log.id, seq, pieces[seq]!)
+      this.sql.exec('INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, ?, ?, ?)', project, log.id, seq, pieces[seq]!)
     }
     return inserted
   }
@@ -158,8 +232,10 @@ export class Store {
   }
 
   deleteLog(projectId: string, id: string): boolean {
-    const removed = this.sql.exec('DELETE FROM logs WHERE project_id = ? AND id = ?', projectId, id).rowsWritten > 0
-    if (removed) this.sql.exec('DELETE FROM log_pieces WHERE project_id = ? AND log_id = ?', projectId, id)
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return false
+    const removed = this.sql.exec('DELETE FROM logs WHERE project = ? AND id = ?', project, id).rowsWritten > 0
+    if (removed) this.sql.exec('DELETE FROM log_pieces WHERE project = ? AND log_id = ?', project, id)
     return removed
   }
 
