@@ -106,10 +106,11 @@ export class Store {
   readonly #keys = new Map<string, number>()
 
   constructor(private readonly sql: SqlStorage) {
+    const version = this.#hasTable('meta') ? this.getMeta('schema') : undefined
     // A first-layout store has every table but no `schema` entry in meta.
-    if (this.#hasTable('projects') && this.getMeta('schema') === undefined) sql.exec(FROM_PROJECT_IDS)
+    if (version === undefined && this.#hasTable('projects')) sql.exec(FROM_PROJECT_IDS)
     sql.exec(SCHEMA)
-    this.setMeta('schema', SCHEMA_VERSION)
+    if (version !== SCHEMA_VERSION) this.setMeta('schema', SCHEMA_VERSION)
   }
 
   #hasTable(name: string): boolean {
