@@ -2,6 +2,7 @@ import { dayTitle } from '../reports/clips-report'
 import { rangeTitle } from '../reports/data-report'
 import { formatBytes, mergeReels, summarize as summarizeLog, total, type LogSummary as ReportSummary, type Media, type VolumeCount } from '../reports/model'
 import type { LogOutput } from '../schemas/log'
+import { inLogOrder } from '../shared/log-order'
 
 /**
  * What the `day-summary` body shows, taken from the same model as the PDF reports so both say the
@@ -24,10 +25,8 @@ export type DaySummary = {
 /** Clips a volume holds out of the day's clips, and how many of those copies carry a checksum. */
 export type VolumeCopies = { volume: string; copied: number; total: number; hashed: number }
 
-const byDay = (a: LogOutput, b: LogOutput) => a.day - b.day || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-
 export function summarize(projectName: string, projectUnit: string | undefined, logs: LogOutput[]): MailSummary {
-  const ordered = [...logs].sort(byDay)
+  const ordered = [...logs].sort(inLogOrder)
   const summaries = ordered.map((log) => summarizeLog(log, projectUnit))
   const days = summaries.map((s): DaySummary => ({
     title: dayTitle(s.log),

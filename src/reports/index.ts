@@ -1,6 +1,7 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
 import type { LogOutput } from '../schemas/log'
 import { reportOf } from '../schemas/settings'
+import { inLogOrder } from '../shared/log-order'
 import { fillTags } from '../shared/tags'
 import type { ReportSource } from '../workspace/Workspace'
 import { clipsReport, dayTitle } from './clips-report'
@@ -8,14 +9,10 @@ import { dataReport, rangeTitle } from './data-report'
 import { ReportDocument } from './document'
 import { summarize } from './model'
 
-/** Logs in the order the service lists them: day, then date, then id. */
-const byDay = (a: LogOutput, b: LogOutput) =>
-  a.day - b.day || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-
 export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   const { settings, preset } = source
   // A log named twice is reported once: totals must not count its clips twice.
-  const logs = [...new Map(source.logs.map((log) => [log.id, log])).values()].sort(byDay)
+  const logs = [...new Map(source.logs.map((log) => [log.id, log])).values()].sort(inLogOrder)
   const options = preset.options ?? {}
   const kind = reportOf(preset)
   const report = await ReportDocument.create({

@@ -3,6 +3,8 @@
  * differs between the first and the last of several logs prints as `first-last`; a tag this list
  * does not know stays as written.
  */
+import { inLogOrder } from './log-order'
+
 export type TagLog = { id: string; day: number; date: string; unit?: string }
 export type TagContext = { projectName: string; unit?: string; logs: TagLog[] }
 
@@ -71,11 +73,8 @@ function logTag(tag: string, log: TagLog, unit: string | undefined): string | un
   return dateTag(tag, log.date)
 }
 
-const byDay = (a: TagLog, b: TagLog) =>
-  a.day - b.day || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-
 export function fillTags(template: string, context: TagContext): string {
-  const logs = [...context.logs].sort(byDay)
+  const logs = [...context.logs].sort(inLogOrder)
   const first = logs[0]
   const last = logs[logs.length - 1]
   return template.replace(/<([^<>]*)>/g, (whole, tag: string) => {
