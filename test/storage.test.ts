@@ -83,6 +83,7 @@ describe('storage', () => {
       schema: state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").one().value,
       rows: state.storage.sql.exec('SELECT p.path, l.id FROM logs l JOIN projects p ON p.key = l.project ORDER BY p.path, l.id').toArray(),
       pieces: state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces WHERE project = (SELECT key FROM projects WHERE path = ?)', 'projects/First Unit').one().n,
+      indexes: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL").toArray(),
     }))
     expect(layout).toEqual({
       schema: '2',
@@ -94,6 +95,8 @@ describe('storage', () => {
         { path: 'projects/Second Unit', id: 'D001' },
       ],
       pieces,
+      // Only the primary key's: the listing order is sorted in code.
+      indexes: [],
     })
   })
 })
