@@ -10,9 +10,9 @@ export const CHUNK_UNITS = 256 * 1024
 
 export type ProjectRow = { id: string; path: string; created_at: string; settings: string }
 
-// Logs refer to their project by a small integer, not its 36-character id: both log indexes carry it
-// in every entry, and with the id they were about twice the size, which showed in write cost once a
-// project held tens of thousands of logs.
+// Logs refer to their project by a small integer, not its 36-character id: the primary key's index
+// carries it in every entry, and with the id its entries were about twice the size, which showed in
+// write cost once a project held tens of thousands of logs.
 const projectsTable = (name: string) => `
   CREATE TABLE IF NOT EXISTS ${name} (
     key INTEGER PRIMARY KEY,
