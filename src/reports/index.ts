@@ -1,5 +1,4 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
-import type { LogOutput } from '../schemas/log'
 import { reportOf } from '../schemas/settings'
 import { inLogOrder } from '../shared/log-order'
 import { fillTags } from '../shared/tags'
