@@ -5,6 +5,17 @@ async function storedLogs(token: string) {
   return (await call('GET', '/logs', { token })).body
 }
 
+/** A body with no Content-Length: the runtime hands it over in chunks. */
+function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0
+  return new ReadableStream({
+    pull(controller) {
+      if (next < chunks.length) controller.enqueue(chunks[next++]!)
+      else controller.close()
+    },
+  })
+}
+
 describe('hostile and malformed bodies', () => {
   it('answers 400 for malformed JSON, naming the body', async () => {
     const { token } = await withProject()
@@ -25,6 +36,45 @@ describe('hostile and malformed bodies', () => {
     const { token } = await withProject()
     const res = await call('POST', '/log', { token, raw: JSON.stringify(makeLog()), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
     expect(res).toMatchObject({ status: 415, body: { error: 'Unsupported Media Type' } })
+    expect(await storedLogs(token)).toEqual({ logs: [] })
+  })
+
+  it('accepts a JSON type written another way (case, charset, +json)', async () => {
+    const { token } = await withProject()
+    for (const [id, type] of [['D001', 'Application/JSON; charset=UTF-8'], ['D002', 'application/vnd.media-log+json']] as const) {
+      expect((await call('POST', '/log', { token, body: makeLog(id, 1), headers: { 'content-type': type } })).status).toBe(201)
+    }
+    expect((await storedLogs(token)).logs.map((log: { id: string }) => log.id)).toEqual(['D001', 'D002'])
+  })
+
+  it('answers 400 for a body that is not valid UTF-8 and stores nothing', async () => {
+    const { token } = await withProject()
+    const text = JSON.stringify(makeLog('D001', 1))
+    const bytes = new TextEncoder().encode(text)
+    // A lone continuation byte inside the unit's name: lenient decoding would store U+FFFD instead.
+    bytes[text.indexOf('Main Unit') + 4] = 0x80
+    // With a declared length (one read, as from a socket) and without (read in chunks).
+    for (const raw of [bytes, streamOf([bytes])]) {
+      const headers = raw === bytes ? { 'content-length': String(bytes.length) } : undefined
+      const res = await call('POST', '/log', { token, raw, headers })
+      expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'the body is not valid UTF-8' }] } })
+    }
+    expect(await storedLogs(token)).toEqual({ logs: [] })
+  })
+
+  it('reads a streamed body sent without a length', async () => {
+    const { token } = await withProject()
+    const bytes = new TextEncoder().encode(JSON.stringify(makeLog('D001', 3)))
+    const res = await call('POST', '/log', { token, raw: streamOf([bytes.subarray(0, 100), bytes.subarray(100)]) })
+    expect(res).toMatchObject({ status: 201, body: { success: true } })
+    expect((await call('GET', '/log/D001', { token })).body).toEqual(makeLog('D001', 3))
+  })
+
+  it('answers 413 for a streamed body that grows past 64 MiB and stores nothing', async () => {
+    const { token } = await withProject()
+    const mebibyte = new Uint8Array(1024 * 1024).fill(0x20)
+    const res = await call('POST', '/log', { token, raw: streamOf(Array.from({ length: 65 }, () => mebibyte)) })
+    expect(res).toMatchObject({ status: 413, body: { error: 'Payload Too Large' } })
     expect(await storedLogs(token)).toEqual({ logs: [] })
   })
 

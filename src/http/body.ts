@@ -17,19 +17,23 @@ export async function readJson(request: Request): Promise<unknown> {
 }
 
 /** The body's text, once it is declared as JSON, within the limit and valid UTF-8; not yet parsed. */
-export async function readJsonText(request: Request): Promise<string> {
+export function readJsonText(request: Request): Promise<string> {
   const type = request.headers.get('content-type') ?? ''
-  if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-    // Reading (and so draining) the body keeps the connection reusable for the client.
-    await request.body?.cancel()
-    throw new StatusError(415, { error: 'Unsupported Media Type' })
+  if (type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    return refuse(request, new StatusError(415, { error: 'Unsupported Media Type' }))
   }
   const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > BODY_LIMIT_BYTES) {
-    await request.body?.cancel()
-    throw new StatusError(413, { error: 'Payload Too Large' })
-  }
-  return readLimited(request, declared)
+  if (declared > BODY_LIMIT_BYTES) return refuse(request, new StatusError(413, { error: 'Payload Too Large' }))
+  if (!request.body) return Promise.resolve('')
+  // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
+  // Promises rather than nested async functions: one step per body instead of three.
+  return declared >= 0 ? request.arrayBuffer().then(decodeBuffer) : readChunked(request.body)
+}
+
+/** Reading (and so draining) the body keeps the connection reusable for the client. */
+async function refuse(request: Request, failure: StatusError): Promise<never> {
+  await request.body?.cancel()
+  throw failure
 }
 
 /** What readJson does after reading: parse, then refuse deep nesting and prototype keys. */
@@ -62,12 +66,9 @@ function asObject(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-async function readLimited(request: Request, declared: number): Promise<string> {
-  if (!request.body) return ''
-  // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
-  if (declared >= 0) return decodeUtf8(new Uint8Array(await request.arrayBuffer()))
-  // Chunked bodies carry no length: count while reading so a huge one stops at the limit.
-  const reader = request.body.getReader()
+/** Chunked bodies carry no length: count while reading so a huge one stops at the limit. */
+async function readChunked(body: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
@@ -92,6 +93,8 @@ async function readLimited(request: Request, declared: number): Promise<string> 
 
 // One decoder for every body: a non-streaming decode() starts afresh, also after a failure.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+
+const decodeBuffer = (buffer: ArrayBuffer) => decodeUtf8(new Uint8Array(buffer))
 
 function decodeUtf8(bytes: Uint8Array): string {
   try {
