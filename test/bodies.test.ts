@@ -107,7 +107,7 @@ describe('hostile and malformed bodies', () => {
   it('answers 413 for a body over 64 MiB and stores nothing', async () => {
     const { token } = await withProject()
     const huge = `{"id":"D001","day":1,"date":"2024-01-01","pad":"${'x'.repeat(64 * 1024 * 1024)}"}`
-    const res = await call('POST', '/log', { token, raw: huge })
+    const res = await call('POST', '/log', { token, raw: huge, headers: { 'content-length': String(huge.length) } })
     expect(res).toMatchObject({ status: 413, body: { error: 'Payload Too Large' } })
     expect(await storedLogs(token)).toEqual({ logs: [] })
   })
