@@ -7,6 +7,7 @@ const MAX_DEPTH = 64
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 const invalidBody = (message: string, prop = '') => validationError([{ prop, message }])
+const tooLarge = () => new StatusError(413, { error: 'Payload Too Large' })
 
 /**
  * Reads a JSON request body the way every endpoint needs it: declared as JSON, within the size
@@ -23,11 +24,11 @@ export function readJsonText(request: Request): Promise<string> {
     return refuse(request, new StatusError(415, { error: 'Unsupported Media Type' }))
   }
   const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > BODY_LIMIT_BYTES) return refuse(request, new StatusError(413, { error: 'Payload Too Large' }))
+  if (declared > BODY_LIMIT_BYTES) return refuse(request, tooLarge())
   if (!request.body) return Promise.resolve('')
   // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
   // Promises rather than nested async functions: one step per body instead of three.
-  return declared >= 0 ? request.arrayBuffer().then(decodeBuffer) : readChunked(request.body)
+  return declared >= 0 ? request.arrayBuffer().then(decodeUtf8) : readChunked(request.body)
 }
 
 /** Reading (and so draining) the body keeps the connection reusable for the client. */
@@ -77,7 +78,7 @@ async function readChunked(body: ReadableStream<Uint8Array>): Promise<string> {
     size += value.byteLength
     if (size > BODY_LIMIT_BYTES) {
       await reader.cancel()
-      throw new StatusError(413, { error: 'Payload Too Large' })
+      throw tooLarge()
     }
     chunks.push(value)
   }
@@ -94,9 +95,7 @@ async function readChunked(body: ReadableStream<Uint8Array>): Promise<string> {
 // One decoder for every body: a non-streaming decode() starts afresh, also after a failure.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 
-const decodeBuffer = (buffer: ArrayBuffer) => decodeUtf8(new Uint8Array(buffer))
-
-function decodeUtf8(bytes: Uint8Array): string {
+function decodeUtf8(bytes: ArrayBuffer | Uint8Array): string {
   try {
     return utf8.decode(bytes)
   } catch {
