@@ -113,8 +113,9 @@ function shapeIsSafe(value: unknown, depth = 1): boolean {
   if (depth > MAX_DEPTH) return false
   // Strings and numbers, most of a log's values, are skipped here rather than in a call each.
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i]
+    // for-of, not value[i]: V8 optimizes an index load that has seen arrays of numbers and of
+    // objects by converting each number array (a CDL's slope, offset, power) to boxed values first.
+    for (const item of value as unknown[]) {
       if (typeof item === 'object' && item !== null && !shapeIsSafe(item, depth + 1)) return false
     }
     return true
