@@ -1,7 +1,7 @@
 import { Router, StatusError, json, type IRequest } from 'itty-router'
 import { errorResponse } from './http/errors'
 import { withAllowedHost, withOperator } from './http/guards'
-import { withStandardHeaders } from './http/headers'
+import { JsonAnswer, withStandardHeaders } from './http/headers'
 import { requestToken } from './routes/auth'
 import * as operatorConsole from './routes/console'
 import * as logs from './routes/logs'
@@ -22,7 +22,7 @@ export const router = Router<IRequest, Args>({
   finally: [
     (response: unknown) => {
       if (response == null) throw new StatusError(404, { error: 'Not found' })
-      return withStandardHeaders(json(response))
+      return withStandardHeaders(response instanceof JsonAnswer ? response : json(response))
     },
   ],
 })

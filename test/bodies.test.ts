@@ -54,8 +54,11 @@ describe('hostile and malformed bodies', () => {
     // A lone continuation byte inside the unit's name: lenient decoding would store U+FFFD instead.
     bytes[text.indexOf('Main Unit') + 4] = 0x80
     // With a declared length (one read, as from a socket) and without (read in chunks).
-    for (const raw of [bytes, streamOf([bytes])]) {
-      const headers = raw === bytes ? { 'content-length': String(bytes.length) } : undefined
+    const sent = [
+      { raw: bytes, headers: { 'content-length': String(bytes.length) } },
+      { raw: streamOf([bytes]), headers: undefined },
+    ]
+    for (const { raw, headers } of sent) {
       const res = await call('POST', '/log', { token, raw, headers })
       expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'the body is not valid UTF-8' }] } })
     }
