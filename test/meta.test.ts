@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { call } from './helpers'
+import { call, makeLog, withProject } from './helpers'
 
 describe('meta endpoints', () => {
   it('answers /ping without a token', async () => {
@@ -25,5 +25,26 @@ describe('meta endpoints', () => {
     expect(status).toBe(405)
     expect(body).toEqual({ error: 'Method Not Allowed' })
     expect(headers.get('allow')).toBe('GET, PATCH, DELETE')
+  })
+
+  it('sends the same JSON headers with stored logs, made objects and errors', async () => {
+    const { token } = await withProject()
+    const answers = [
+      await call('POST', '/log', { token, body: makeLog('D001', 1) }),
+      await call('GET', '/log/D001', { token }),
+      await call('GET', '/logs', { token }),
+      await call('GET', '/project', { token }),
+      await call('GET', '/log/NOPE', { token }),
+    ]
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200, 404])
+    for (const { headers } of answers) {
+      expect(Object.fromEntries(['content-type', 'cache-control', 'x-content-type-options', 'referrer-policy', 'x-frame-options'].map((h) => [h, headers.get(h)]))).toEqual({
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'x-frame-options': 'DENY',
+      })
+    }
   })
 })
