@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { call, makeLog, withProject } from './helpers'
+import { BASE, call, fetchWorker, makeLog, withProject } from './helpers'
 
 async function storedLogs(token: string) {
   return (await call('GET', '/logs', { token })).body
@@ -63,6 +63,16 @@ describe('hostile and malformed bodies', () => {
       expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'the body is not valid UTF-8' }] } })
     }
     expect(await storedLogs(token)).toEqual({ logs: [] })
+  })
+
+  it('stores a log sent with a byte order mark without the mark', async () => {
+    const { token } = await withProject()
+    const text = JSON.stringify(makeLog('D001', 1))
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)])
+    expect(await call('POST', '/log', { token, raw: bytes })).toMatchObject({ status: 201, body: { success: true } })
+    const read = await fetchWorker(new Request(`${BASE}/log/D001`, { headers: { 'x-api-token': token } }))
+    // Bytes, not text(): decoding would drop a stored mark again.
+    expect([...new Uint8Array(await read.arrayBuffer())]).toEqual([...new TextEncoder().encode(text)])
   })
 
   it('reads a streamed body sent without a length', async () => {

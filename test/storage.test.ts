@@ -1,11 +1,20 @@
 import { env } from 'cloudflare:workers'
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { CHUNK_UNITS, cut } from '../src/workspace/store'
+import { CHUNK_BYTES } from '../src/workspace/store'
+import { cutBytes } from '../src/shared/utf8'
 import type { Workspace } from '../src/workspace/Workspace'
-import { call, clip, makeLog, withProject } from './helpers'
+import { BASE, call, clip, fetchWorker, makeLog, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+
+/** A GET's body exactly as the service sent it, not parsed. */
+async function fetchText(path: string, token: string): Promise<string> {
+  const response = await fetchWorker(new Request(`${BASE}${path}`, { headers: { 'x-api-token': token } }))
+  const text = await response.text()
+  expect(response.status).toBe(200)
+  return text
+}
 
 describe('storage', () => {
   it('stores and returns a 20,000-clip log intact, in rows far below the 2 MB limit', async () => {
@@ -30,12 +39,49 @@ describe('storage', () => {
     expect(largest).toBeLessThan(1_000_000)
   })
 
-  it('never splits a surrogate pair between pieces', () => {
-    const text = 'a' + '😀'.repeat(10)
-    const pieces = cut(text, 4)
-    expect(pieces.join('')).toBe(text)
-    for (const piece of pieces) expect(piece).toBe(piece.toWellFormed())
-    expect(cut('x'.repeat(CHUNK_UNITS))).toHaveLength(1)
+  it('cuts stored JSON only between characters', () => {
+    const text = `a${'😀é'.repeat(10)}`
+    const pieces = cutBytes(new TextEncoder().encode(text), 5)
+    const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+    expect(pieces.map((piece) => strict.decode(piece)).join('')).toBe(text)
+    for (const piece of pieces) {
+      expect(piece.byteLength).toBeLessThanOrEqual(5)
+      expect(() => strict.decode(piece)).not.toThrow()
+    }
+    expect(cutBytes(new Uint8Array(CHUNK_BYTES), CHUNK_BYTES)).toHaveLength(1)
+  })
+
+  it('answers a log of many pieces with non-ASCII text byte for byte, however it is read', async () => {
+    const { token } = await withProject()
+    const clips = Array.from({ length: 3000 }, (_, i) => clip(i + 1, { lut: `Nuit américaine ${i} 🎬`, notes: 'é'.repeat(i % 5) }))
+    const log = makeLog('D001', 0, { unit: 'Équipe B', ocf: { reels: ['A001'], clips } })
+    const text = JSON.stringify(log)
+    expect(await call('POST', '/log', { token, raw: text })).toMatchObject({ status: 201 })
+    const pieces = await runInDurableObject(stub(), (_: Workspace, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces').one().n)
+    expect(pieces).toBeGreaterThan(1)
+
+    const read = await fetchText('/log/D001', token)
+    expect(read).toBe(text)
+    expect(await fetchText('/logs', token)).toBe(`{"logs":[${text}]}`)
+    // A PATCH reads the pieces as text and stores the merged log again.
+    expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Équipe C' } })).status).toBe(200)
+    expect(await fetchText('/log/D001', token)).toBe(JSON.stringify({ ...log, unit: 'Équipe C' }))
+  })
+
+  it('reads logs stored as text pieces of UTF-16 units, as stores written before kept them', async () => {
+    const { token } = await withProject()
+    const log = makeLog('D001', 2, { unit: 'Équipe 🎬' })
+    const text = JSON.stringify(log)
+    await runInDurableObject(stub(), (_: Workspace, state) => {
+      // Cut right after a 4-byte character, in UTF-16 units.
+      const cutAt = text.indexOf('🎬') + 2
+      const [head, rest] = [text.slice(0, cutAt), text.slice(cutAt)]
+      const project = state.storage.sql.exec<{ key: number }>('SELECT key FROM projects').one().key
+      state.storage.sql.exec("INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, 'D001', 1, '2024-01-01', 2, ?, '2024-01-01T00:00:00.000Z')", project, head)
+      state.storage.sql.exec("INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, 'D001', 1, ?)", project, rest)
+    })
+    expect(await fetchText('/log/D001', token)).toBe(text)
+    expect(await fetchText('/logs', token)).toBe(`{"logs":[${text}]}`)
   })
 
   it('keeps projects, the active project, logs and tokens across a restart of the object', async () => {
@@ -50,7 +96,7 @@ describe('storage', () => {
 
   it('moves a store of the first layout (project ids in every log row) to project keys on start', async () => {
     const { token: tokenA } = await withProject('First Unit')
-    const long = makeLog('D003', 800, { day: 3 })
+    const long = makeLog('D003', 3000, { day: 3 })
     for (const log of [makeLog('D002', 2, { day: 2 }), long, makeLog('D001', 1)]) await call('POST', '/log', { token: tokenA, body: log })
     const { token } = await withProject('Second Unit')
     await call('POST', '/log', { token, body: makeLog('D001', 4, { unit: 'Second Unit' }) })

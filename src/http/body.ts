@@ -17,18 +17,28 @@ export async function readJson(request: Request): Promise<unknown> {
   return parseJson(await readJsonText(request))
 }
 
+/** A JSON body as the client sent it: its UTF-8 bytes (without a leading BOM) and their text. */
+export type JsonBody = { bytes: Uint8Array; text: string }
+
+const EMPTY: JsonBody = { bytes: new Uint8Array(0), text: '' }
+
 /** The body's text, once it is declared as JSON, within the limit and valid UTF-8; not yet parsed. */
 export function readJsonText(request: Request): Promise<string> {
+  return readJsonBody(request).then((body) => body.text)
+}
+
+/** readJsonText with the bytes it was decoded from, for logs: they are stored as those bytes. */
+export function readJsonBody(request: Request): Promise<JsonBody> {
   const type = request.headers.get('content-type') ?? ''
   if (type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     return refuse(request, new StatusError(415, { error: 'Unsupported Media Type' }))
   }
   const declared = Number(request.headers.get('content-length') ?? NaN)
   if (declared > BODY_LIMIT_BYTES) return refuse(request, tooLarge())
-  if (!request.body) return Promise.resolve('')
+  if (!request.body) return Promise.resolve(EMPTY)
   // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
   // Promises rather than nested async functions: one step per body instead of three.
-  return declared >= 0 ? request.arrayBuffer().then(decodeUtf8) : readChunked(request.body)
+  return declared >= 0 ? request.arrayBuffer().then((buffer) => decoded(new Uint8Array(buffer))) : readChunked(request.body)
 }
 
 /** Reading (and so draining) the body keeps the connection reusable for the client. */
@@ -68,7 +78,7 @@ function asObject(value: unknown): Record<string, unknown> {
 }
 
 /** Chunked bodies carry no length: count while reading so a huge one stops at the limit. */
-async function readChunked(body: ReadableStream<Uint8Array>): Promise<string> {
+async function readChunked(body: ReadableStream<Uint8Array>): Promise<JsonBody> {
   const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -82,25 +92,29 @@ async function readChunked(body: ReadableStream<Uint8Array>): Promise<string> {
     }
     chunks.push(value)
   }
-  if (chunks.length === 1) return decodeUtf8(chunks[0]!)
+  if (chunks.length === 1) return decoded(chunks[0]!)
   const all = new Uint8Array(size)
   let at = 0
   for (const chunk of chunks) {
     all.set(chunk, at)
     at += chunk.byteLength
   }
-  return decodeUtf8(all)
+  return decoded(all)
 }
 
 // One decoder for every body: a non-streaming decode() starts afresh, also after a failure.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 
-function decodeUtf8(bytes: ArrayBuffer | Uint8Array): string {
+function decoded(bytes: Uint8Array): JsonBody {
+  let text: string
   try {
-    return utf8.decode(bytes)
+    text = utf8.decode(bytes)
   } catch {
     throw invalidBody('the body is not valid UTF-8')
   }
+  // The decoder drops a byte order mark; the stored bytes must match the text.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+  return { bytes: bom ? bytes.subarray(3) : bytes, text }
 }
 
 /**

@@ -9,18 +9,18 @@ const STANDARD_JSON = new Headers({
 })
 
 /**
- * JSON that is already text (stored logs) goes out as is: no parse, no stringify. The router's last
+ * JSON that is already text or bytes (stored logs) goes out as is: no parse, no stringify. The router's last
  * step makes the Response, with every standard header in one list. A Response kept in a WeakSet to
  * mark it held its body until V8's next full collection: gigabytes of answers under load.
  */
 export class JsonAnswer {
   constructor(
-    readonly body: string,
+    readonly body: string | Uint8Array,
     readonly status: number,
   ) {}
 }
 
-export const jsonAnswer = (body: string, status = 200) => new JsonAnswer(body, status)
+export const jsonAnswer = (body: string | Uint8Array, status = 200) => new JsonAnswer(body, status)
 
 /** The router's last step for every answer. */
 export function withStandardHeaders(answer: Response | JsonAnswer) {

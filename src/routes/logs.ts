@@ -1,5 +1,5 @@
 import type { IRequest } from 'itty-router'
-import { parseObject, readJsonText } from '../http/body'
+import { parseObject, readJsonBody, readJsonText } from '../http/body'
 import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { pathParam } from '../http/params'
@@ -16,22 +16,22 @@ function logIdOf(request: IRequest): string {
 
 export async function createLog(request: IRequest, env: Env) {
   const token = apiToken(request)
-  const text = await readJsonText(request)
+  const { bytes, text } = await readJsonBody(request)
   const log = parseObject(text)
   // Checked here, outside the single-threaded workspace, when no project state is needed: the
   // workspace then stores the text as it is. Anything else it parses and checks itself.
   const ws = workspace(env)
-  await unwrapBare(certainlyValidLog(log) ? ws.createCheckedLog(token, text, log.id, log.day, log.date) : ws.createLog(token, text))
+  await unwrapBare(certainlyValidLog(log) ? ws.createCheckedLog(token, bytes, log.id, log.day, log.date) : ws.createLog(token, bytes))
   return jsonAnswer('{"success":true}', 201)
 }
 
 export async function listLogs(request: IRequest, env: Env) {
-  return jsonAnswer(await unwrapBare(workspace(env).logsText(apiToken(request))))
+  return jsonAnswer(await unwrapBare<Uint8Array>(workspace(env).logsJson(apiToken(request))))
 }
 
 export async function getLog(request: IRequest, env: Env) {
   const token = apiToken(request)
-  return jsonAnswer(await unwrapBare(workspace(env).logText(token, logIdOf(request))))
+  return jsonAnswer(await unwrapBare<string | Uint8Array>(workspace(env).logJson(token, logIdOf(request))))
 }
 
 export async function patchLog(request: IRequest, env: Env) {

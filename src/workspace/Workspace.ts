@@ -11,6 +11,7 @@ import { checkLog, type LogCheck, type LogOutput } from '../schemas/log'
 import { certainlyValidLog, type LogKeys } from '../schemas/plain-log'
 import { checkSettings, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
 import { Approvals, Tokens } from './access'
+import { joinedBytes, utf8Bytes, utf8Text } from '../shared/utf8'
 import { Store, type ProjectRow } from './store'
 import { SendWindows, requireEditable, type NewSendWindow, type SendOutcome, type SendWindowRecord, type WindowEdit } from './windows'
 
@@ -21,9 +22,9 @@ export type Reply<T> = { value?: T; failure?: Failure }
  * A reply whose value is text or nothing, sent as it is: a string or undefined is never taken for a
  * failure, and an object costs a serialization each way (about 5% of a log read or write).
  */
-export type BareReply<T extends string | void> = T | { failure: Failure }
+export type BareReply<T extends string | Uint8Array | void> = T | { failure: Failure }
 
-const bare = <T extends string | void>({ value, failure }: Reply<T>): BareReply<T> =>
+const bare = <T extends string | Uint8Array | void>({ value, failure }: Reply<T>): BareReply<T> =>
   failure ? { failure } : (value as T)
 
 /** RPC drops everything of a thrown error but its message, so failures travel as data. */
@@ -154,35 +155,39 @@ export class Workspace extends DurableObject<Env> {
   // ---- logs (API token)
 
   /**
-   * A log the worker found certainly valid (certainlyValidLog), stored as the very text the client
-   * sent (SPEC §4: kept exactly as sent) without parsing it again. The keys are taken as given:
+   * A log the worker found certainly valid (certainlyValidLog), stored as the very bytes the client
+   * sent (SPEC §4: kept exactly as sent) without parsing them again. The keys are taken as given:
    * only this service's worker calls the workspace.
    */
-  createCheckedLog(token: string, text: string, id: string, day: number, date: string): BareReply<void> {
-    return bare(this.#client(token, () => this.#insertLog(this.#requireActive(), { id, day, date }, text)))
+  createCheckedLog(token: string, json: Uint8Array, id: string, day: number, date: string): BareReply<void> {
+    return bare(this.#client(token, () => this.#insertLog(this.#requireActive(), { id, day, date }, json)))
   }
 
   /** Any other log: parsed and checked here, where the project's custom fields are known. */
-  createLog(token: string, text: string): BareReply<void> {
-    return bare(this.#clientWithBody(token, text, (body) => {
+  createLog(token: string, json: Uint8Array): BareReply<void> {
+    return bare(this.#clientWithBody(token, utf8Text(json), (body) => {
       const active = this.#requireActive()
       const { log, details } = checkLog(body, active.schemas)
       if (details.length) throw validationError(details)
       // A log kept as it came is stored as sent, not stringified again.
-      this.#insertLog(active, log as LogKeys, log === body ? text : JSON.stringify(log))
+      this.#insertLog(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)))
     }))
   }
 
-  /** `{"logs": [...]}` assembled from stored texts: nothing is parsed on the way out. */
-  logsText(token: string): BareReply<string> {
+  /** `{"logs": [...]}` assembled from stored bytes: nothing is parsed or decoded on the way out. */
+  logsJson(token: string): BareReply<Uint8Array> {
     return bare(this.#client(token, () => {
       const active = this.#active
-      return active ? `{"logs":[${this.#store.logTexts(active.row.id).join(',')}]}` : '{"logs":[]}'
+      return joinedBytes(active ? this.#store.logsBytes(active.row.id) : [], '{"logs":[', ',', ']}')
     }))
   }
 
-  logText(token: string, id: string): BareReply<string> {
-    return bare(this.#client(token, () => this.#store.requireLogText(this.#requireLogProject(), id)))
+  logJson(token: string, id: string): BareReply<string | Uint8Array> {
+    return bare(this.#client(token, () => {
+      const json = this.#store.logJson(this.#requireLogProject(), id)
+      if (!json) throw notFound('Log')
+      return json
+    }))
   }
 
   /** Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames. */
@@ -195,7 +200,7 @@ export class Workspace extends DurableObject<Env> {
       if (details.length) throw validationError(details)
       if (log.id !== id && this.#store.hasLog(projectId, log.id as string)) throw conflict('Log already exists')
       const text = JSON.stringify(log)
-      this.ctx.storage.transactionSync(() => this.#store.putLog(projectId, log as LogKeys, text, id))
+      this.ctx.storage.transactionSync(() => this.#store.putLog(projectId, log as LogKeys, utf8Bytes(text), id))
       return text
     }))
   }
@@ -405,8 +410,8 @@ export class Workspace extends DurableObject<Env> {
     for (const wake of [...this.#waiters]) wake()
   }
 
-  #insertLog(active: ActiveProject, keys: LogKeys, text: string) {
-    if (!this.#store.insertLog(active.row.id, keys, text)) throw conflict('Log already exists')
+  #insertLog(active: ActiveProject, keys: LogKeys, json: Uint8Array) {
+    if (!this.#store.insertLog(active.row.id, keys, json)) throw conflict('Log already exists')
   }
 
   #activate(row: ProjectRow) {

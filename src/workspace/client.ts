@@ -21,12 +21,12 @@ export function unwrap<T>(pending: PromiseLike<Reply<T>>): Promise<T> {
 }
 
 /**
- * unwrap for a bare reply: the value itself, or an object that can only be a failure. RPC's type
+ * unwrap for a bare reply: the value itself (text, bytes or nothing), or an object with a failure. RPC's type
  * mapping turns the union into a union of promises, hence the parameter's type.
  */
-export function unwrapBare<T extends string | void>(pending: Promise<T> | PromiseLike<{ failure: Failure }>): Promise<T> {
+export function unwrapBare<T extends string | Uint8Array | void>(pending: Promise<T> | PromiseLike<{ failure: Failure }>): Promise<T> {
   return (pending as Promise<BareReply<T>>).then((reply) => {
-    if (typeof reply === 'object') throw fromFailure(reply.failure)
+    if (typeof reply === 'object' && 'failure' in reply) throw fromFailure(reply.failure)
     return reply
   })
 }

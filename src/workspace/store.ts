@@ -1,12 +1,14 @@
 import { conflict, notFound } from '../http/errors'
 import type { LogKeys } from '../schemas/plain-log'
 import { inLogOrder } from '../shared/log-order'
+import { concatBytes, cutBytes } from '../shared/utf8'
 
 /**
  * Cloudflare limits a SQLite row, string or BLOB to 2 MB. Logs are stored as JSON text cut into
- * pieces of at most this many UTF-16 units: at most 3 bytes each in UTF-8, so under 800 KB a row.
+ * pieces of at most this many UTF-8 bytes, each of whole characters (`cutBytes`). Stores written
+ * before kept pieces of 256K UTF-16 units; both read the same.
  */
-export const CHUNK_UNITS = 256 * 1024
+export const CHUNK_BYTES = 512 * 1024
 
 export type ProjectRow = { id: string; path: string; created_at: string; settings: string }
 
@@ -84,20 +86,6 @@ const FROM_PROJECT_IDS = `
   ALTER TABLE logs_2 RENAME TO logs;
   ALTER TABLE log_pieces_2 RENAME TO log_pieces;
 `
-
-/** Splits text without separating the two halves of a surrogate pair (SQLite would mangle them). */
-export function cut(text: string, size = CHUNK_UNITS): string[] {
-  if (text.length <= size) return [text]
-  const pieces: string[] = []
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(at + size, text.length)
-    const last = text.charCodeAt(end - 1)
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1
-    pieces.push(text.slice(at, end))
-    at = end
-  }
-  return pieces
-}
 
 /**
  * Synchronous SQL over the Durable Object's storage: callers run in the object's single thread.
@@ -188,16 +176,32 @@ export class Store {
     return text
   }
 
-  /** Every log of a project as JSON texts, ordered by day, date, id (SPEC §4). */
-  logTexts(projectId: string): string[] {
+  /**
+   * What GET /log/:id answers. A log of one piece as text: for the small logs clients read all day,
+   * a string is the cheapest way through RPC to the socket. A longer one as bytes (read as a BLOB,
+   * SQLite hands over its UTF-8 as it is): its pieces joined as strings were copied twice more and
+   * left megabytes on V8's heap until the next full collection.
+   */
+  logJson(projectId: string, id: string): string | Uint8Array | undefined {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    const row = this.sql.exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project = ? AND id = ?', project, id).toArray()[0]
+    if (!row) return undefined
+    if (row.pieces === 1) return row.head
+    const head = this.sql.exec<{ head: ArrayBuffer }>('SELECT CAST(head AS BLOB) AS head FROM logs WHERE project = ? AND id = ?', project, id).one().head
+    return this.#wholeBytes(project, id, head)
+  }
+
+  /** Every log of a project as JSON bytes, ordered by day, date, id (SPEC §4). */
+  logsBytes(projectId: string): Uint8Array[] {
     const project = this.#keyOf(projectId)
     if (project === undefined) return []
     // Sorted here, not by SQL: without an index on the order, SQLite would sort the texts themselves.
     const rows = this.sql
-      .exec<LogKeys & { head: string; pieces: number }>('SELECT id, day, date, head, pieces FROM logs WHERE project = ?', project)
+      .exec<LogKeys & { head: ArrayBuffer; pieces: number }>('SELECT id, day, date, CAST(head AS BLOB) AS head, pieces FROM logs WHERE project = ?', project)
       .toArray()
       .sort(inLogOrder)
-    return rows.map((row) => (row.pieces === 1 ? row.head : row.head + this.#rest(project, row.id)))
+    return rows.map((row) => (row.pieces === 1 ? new Uint8Array(row.head) : this.#wholeBytes(project, row.id, row.head)))
   }
 
   logCount(projectId: string): number {
@@ -211,26 +215,36 @@ export class Store {
     return text
   }
 
-  /** Stores a new log; false, with nothing written, when the project has one with its id. */
-  insertLog(projectId: string, log: LogKeys, text: string): boolean {
+  #wholeBytes(project: number, id: string, head: ArrayBuffer): Uint8Array {
+    const rest = this.sql
+      .exec<{ body: ArrayBuffer }>('SELECT CAST(body AS BLOB) AS body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq', project, id)
+      .toArray()
+    return concatBytes([head, ...rest.map((r) => r.body)].map((b) => new Uint8Array(b)))
+  }
+
+  /**
+   * Stores a new log from its JSON's UTF-8 bytes; false, with nothing written, when the project has
+   * one with its id. SQLite takes the bytes as text (CAST): stored as before, with no string made.
+   */
+  insertLog(projectId: string, log: LogKeys, json: Uint8Array): boolean {
     const project = this.#requireKeyOf(projectId)
-    const pieces = cut(text)
+    const pieces = cutBytes(json, CHUNK_BYTES)
     const inserted = this.sql.exec(
-      'INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      'INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?) ON CONFLICT DO NOTHING',
       project, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
     ).rowsWritten > 0
     // Every piece after the first (the row's `head`), numbered from 1.
     for (let seq = 1; inserted && seq < pieces.length; seq++) {
-      this.sql.exec('INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, ?, ?, ?)', project, log.id, seq, pieces[seq]!)
+      this.sql.exec('INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, ?, ?, CAST(? AS TEXT))', project, log.id, seq, pieces[seq]!)
     }
     return inserted
   }
 
   /** Replaces a log; `previousId` renames. Call it inside a transaction: it deletes, then inserts. */
-  putLog(projectId: string, log: LogKeys, text: string, previousId = log.id) {
+  putLog(projectId: string, log: LogKeys, json: Uint8Array, previousId = log.id) {
     this.deleteLog(projectId, previousId)
     // The caller has checked that a new id is free; a clash here must not pass silently.
-    if (!this.insertLog(projectId, log, text)) throw conflict('Log already exists')
+    if (!this.insertLog(projectId, log, json)) throw conflict('Log already exists')
   }
 
   deleteLog(projectId: string, id: string): boolean {
