@@ -2,9 +2,11 @@
 //
 // Big logs end to end, as users run the service (npm start, own port and state): for each size a
 // fresh service posts, reads, patches and reports (PDF) one log of that many clips; then a project
-// of 365 shooting days is listed. Prints the time of each step and the workerd process's memory
-// (VmRSS sampled every 20 ms during the step, VmHWM at the end), and how each grows per clip.
+// of 365 shooting days is listed, once at a time and then by ten clients for 10 s. Prints the time
+// of each step and the workerd process's memory (VmRSS sampled every 20 ms during the step, VmHWM
+// at the end), and how each grows per clip.
 // Writes bench/results/scale.{json,md}.
+import autocannon from 'autocannon'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT, api, approvedToken, machine, makeLog, memoryOf, sampleMemory, startServer } from './client.mjs'
@@ -123,7 +125,13 @@ async function listing() {
       )
     }
     const list = { ms: median(runs.map((r) => r.ms)), peakMiB: runs[0].peakMiB, bytes: runs[0].bytes, runs }
-    return { logs: LIST_LOGS, fill, list, hwmMiB: memoryOf(workerd).hwm }
+    const hwmMiB = memoryOf(workerd).hwm
+    // Clients polling the listing: what workerd holds when answers follow each other for a while.
+    const stop = sampleMemory(workerd)
+    const loaded = await autocannon({ url: server.base, connections: 10, duration: 10, timeout: 60, requests: [{ method: 'GET', path: '/logs', headers: { 'x-api-token': token } }] })
+    const sustained = { connections: 10, seconds: 10, rps: loaded.requests.average, non2xx: loaded.non2xx, errors: loaded.errors, peakMiB: stop(), afterMiB: memoryOf(workerd).rss }
+    if (loaded.non2xx || loaded.errors) throw new Error(`GET /logs under load: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`)
+    return { logs: LIST_LOGS, fill, list, hwmMiB, sustained }
   } finally {
     await server.stop()
   }
@@ -145,6 +153,7 @@ async function main() {
   }
   const list = await listing()
   console.log(`GET /logs of ${LIST_LOGS} logs (${(list.list.bytes / 2 ** 20).toFixed(1)} MiB): ${s(list.list.ms)}; workerd peak ${mib(list.hwmMiB)}`)
+  console.log(`  10 clients for 10 s: ${list.sustained.rps.toFixed(0)} req/s, workerd peak ${mib(list.sustained.peakMiB)}, ${mib(list.sustained.afterMiB)} after`)
 
   // Linear growth: each step's time and memory above idle, per 1,000 clips, should stay flat.
   const first = sizes[0]
@@ -178,7 +187,8 @@ async function main() {
     '|---|---|---|---|---|---|---|---|---|',
     ...memoryRows,
     '',
-    `GET /logs on a project of ${LIST_LOGS} logs of 20 clips (${(list.list.bytes / 2 ** 20).toFixed(1)} MiB): ${s(list.list.ms)} (median of ${REPS}), workerd peak ${mib(list.list.peakMiB)} (VmHWM ${mib(list.hwmMiB)}).`,
+    `GET /logs on a project of ${LIST_LOGS} logs of 20 clips (${(list.list.bytes / 2 ** 20).toFixed(1)} MiB): ${s(list.list.ms)} (median of ${REPS}), workerd peak ${mib(list.list.peakMiB)} (VmHWM ${mib(list.hwmMiB)}). ` +
+      `Ten clients listing it over and over for ${list.sustained.seconds} s: ${list.sustained.rps.toFixed(0)} req/s, workerd peak ${mib(list.sustained.peakMiB)}, ${mib(list.sustained.afterMiB)} resident after.`,
     '',
     `Machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB RAM, Node ${host.node}; ${host.date.slice(0, 16).replace('T', ' ')} UTC; load average at start ${host.load.join(' / ')}.`,
     '',
