@@ -19,7 +19,7 @@ export async function createLog(request: IRequest, env: Env) {
   const { bytes, text } = await readJsonBody(request)
   const log = parseObject(text)
   // Checked here, outside the single-threaded workspace, when no project state is needed: the
-  // workspace then stores the text as it is. Anything else it parses and checks itself.
+  // workspace then stores the bytes as they came. Anything else it parses and checks itself.
   const ws = workspace(env)
   await unwrapBare(certainlyValidLog(log) ? ws.createCheckedLog(token, bytes, log.id, log.day, log.date) : ws.createLog(token, bytes))
   return jsonAnswer('{"success":true}', 201)

@@ -10,8 +10,8 @@ import { CustomSchemas } from '../schemas/custom'
 import { checkLog, type LogCheck, type LogOutput } from '../schemas/log'
 import { certainlyValidLog, type LogKeys } from '../schemas/plain-log'
 import { checkSettings, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
-import { Approvals, Tokens } from './access'
 import { joinedBytes, utf8Bytes, utf8Text } from '../shared/utf8'
+import { Approvals, Tokens } from './access'
 import { Store, type ProjectRow } from './store'
 import { SendWindows, requireEditable, type NewSendWindow, type SendOutcome, type SendWindowRecord, type WindowEdit } from './windows'
 
@@ -19,8 +19,8 @@ import { SendWindows, requireEditable, type NewSendWindow, type SendOutcome, typ
 export type Reply<T> = { value?: T; failure?: Failure }
 
 /**
- * A reply whose value is text or nothing, sent as it is: a string or undefined is never taken for a
- * failure, and an object costs a serialization each way (about 5% of a log read or write).
+ * A reply whose value is text, bytes or nothing, sent as it is: only a failure has a `failure` key,
+ * and a wrapping object costs a serialization each way (about 5% of a log read or write).
  */
 export type BareReply<T extends string | Uint8Array | void> = T | { failure: Failure }
 
