@@ -43,11 +43,9 @@ describe('storage', () => {
     const text = `a${'😀é'.repeat(10)}`
     const pieces = cutBytes(new TextEncoder().encode(text), 5)
     const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+    // A strict decode of each piece throws on a character cut in two.
     expect(pieces.map((piece) => strict.decode(piece)).join('')).toBe(text)
-    for (const piece of pieces) {
-      expect(piece.byteLength).toBeLessThanOrEqual(5)
-      expect(() => strict.decode(piece)).not.toThrow()
-    }
+    for (const piece of pieces) expect(piece.byteLength).toBeLessThanOrEqual(5)
     expect(cutBytes(new Uint8Array(CHUNK_BYTES), CHUNK_BYTES)).toHaveLength(1)
   })
 

@@ -9,9 +9,9 @@ const STANDARD_JSON = new Headers({
 })
 
 /**
- * JSON that is already text or bytes (stored logs) goes out as is: no parse, no stringify. The router's last
- * step makes the Response, with every standard header in one list. A Response kept in a WeakSet to
- * mark it held its body until V8's next full collection: gigabytes of answers under load.
+ * JSON that is already text or bytes (stored logs) goes out as is: no parse, no stringify. The
+ * router's last step makes the Response, with every standard header in one list. A Response kept
+ * in a WeakSet to mark it held its body until V8's next full collection: gigabytes under load.
  */
 export class JsonAnswer {
   constructor(

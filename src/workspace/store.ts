@@ -185,11 +185,15 @@ export class Store {
   logJson(projectId: string, id: string): string | Uint8Array | undefined {
     const project = this.#keyOf(projectId)
     if (project === undefined) return undefined
-    const row = this.sql.exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project = ? AND id = ?', project, id).toArray()[0]
+    // One read, the head in the form it will be answered in.
+    const row = this.sql
+      .exec<{ text: string | null; bytes: ArrayBuffer | null }>(
+        'SELECT CASE WHEN pieces = 1 THEN head END AS text, CASE WHEN pieces > 1 THEN CAST(head AS BLOB) END AS bytes FROM logs WHERE project = ? AND id = ?',
+        project, id,
+      )
+      .toArray()[0]
     if (!row) return undefined
-    if (row.pieces === 1) return row.head
-    const head = this.sql.exec<{ head: ArrayBuffer }>('SELECT CAST(head AS BLOB) AS head FROM logs WHERE project = ? AND id = ?', project, id).one().head
-    return this.#wholeBytes(project, id, head)
+    return row.text ?? this.#wholeBytes(project, id, row.bytes!)
   }
 
   /** Every log of a project as JSON bytes, ordered by day, date, id (SPEC §4). */
