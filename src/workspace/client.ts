@@ -21,8 +21,8 @@ export function unwrap<T>(pending: PromiseLike<Reply<T>>): Promise<T> {
 }
 
 /**
- * unwrap for a bare reply: the value itself (text, bytes or nothing), or an object with a failure. RPC's type
- * mapping turns the union into a union of promises, hence the parameter's type.
+ * unwrap for a bare reply: the value itself (text, bytes or nothing), or an object with a failure.
+ * RPC's type mapping turns the union into a union of promises, hence the parameter's type.
  */
 export function unwrapBare<T extends string | Uint8Array | void>(pending: Promise<T> | PromiseLike<{ failure: Failure }>): Promise<T> {
   return (pending as Promise<BareReply<T>>).then((reply) => {
