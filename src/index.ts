@@ -1,5 +1,5 @@
-import { router } from './router'
+import { handle } from './router'
 
 export { Workspace } from './workspace/Workspace'
 
-export default { fetch: router.fetch } satisfies ExportedHandler<Env>
+export default { fetch: handle } satisfies ExportedHandler<Env>

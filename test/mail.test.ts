@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers'
 import { abortAllDurableObjects, createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import PostalMime from 'postal-mime'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { router } from '../src/router'
+import { handle } from '../src/router'
 import { workspace } from '../src/workspace/client'
 import { BASE, OPERATOR_KEY, approvedToken, call, clip, makeLog, withProject, type Answer } from './helpers'
 
@@ -18,7 +18,7 @@ async function req<T = any>(mail: Mail, method: string, path: string, body?: unk
     ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
   }
   const ctx = createExecutionContext()
-  const response = await router.fetch(new Request(`${BASE}${path}`, init), { ...env, ...NO_PROVIDER, ...mail }, ctx)
+  const response = await handle(new Request(`${BASE}${path}`, init), { ...env, ...NO_PROVIDER, ...mail }, ctx)
   await waitOnExecutionContext(ctx)
   const type = response.headers.get('content-type') ?? ''
   const parsed = type.includes('json') ? await response.json() : type.includes('pdf') ? new Uint8Array(await response.arrayBuffer()) : await response.text()

@@ -27,7 +27,7 @@ describe('meta endpoints', () => {
     expect(headers.get('allow')).toBe('GET, PATCH, DELETE')
   })
 
-  it('sends the same JSON headers with stored logs, made objects and errors', async () => {
+  it('sends the same JSON headers with stored logs, made objects and every kind of refusal', async () => {
     const { token } = await withProject()
     const answers = [
       await call('POST', '/log', { token, body: makeLog('D001', 1) }),
@@ -35,8 +35,13 @@ describe('meta endpoints', () => {
       await call('GET', '/logs', { token }),
       await call('GET', '/project', { token }),
       await call('GET', '/log/NOPE', { token }),
+      await call('GET', '/nope'),
+      await call('PUT', '/log/D001', { token, body: {} }),
+      await call('GET', '/log/D001'),
+      await call('GET', '/log/D001', { token, headers: { host: 'evil.example' } }),
+      await call('POST', '/log', { token, raw: '{"id":' }),
     ]
-    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200, 404])
+    expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200, 404, 404, 405, 401, 403, 400])
     for (const { headers } of answers) {
       expect(Object.fromEntries(['content-type', 'cache-control', 'x-content-type-options', 'referrer-policy', 'x-frame-options'].map((h) => [h, headers.get(h)]))).toEqual({
         'content-type': 'application/json; charset=utf-8',
