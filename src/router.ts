@@ -18,7 +18,7 @@ export const router = IttyRouter<IRequest, Args>()
 
 router
   // logs of the active project: one shooting day each. First because clients call them all day and
-  // the router tries routes in order, reading the request's method and path for each one.
+  // the table is tried in order, a pattern match for each route of the request's method.
   .post('/log', logs.createLog)
   .get('/log/:id', logs.getLog)
   .patch('/log/:id', logs.patchLog)
