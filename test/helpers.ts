@@ -18,6 +18,17 @@ export async function fetchWorker(request: Request): Promise<Response> {
   return response
 }
 
+// Keeps a byte order mark as U+FEFF and throws on invalid UTF-8: the text stands for the bytes exactly.
+const exactUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** A GET's answer exactly as the service sent it: the status and the body, not parsed. */
+export async function getAsSent(path: string, token: string): Promise<{ status: number; text: string }> {
+  const response = await fetchWorker(new Request(`${BASE}${path}`, { headers: { 'x-api-token': token } }))
+  return { status: response.status, text: exactUtf8.decode(await response.arrayBuffer()) }
+}
+
+export const utf8 = (text: string) => new TextEncoder().encode(text)
+
 /** One call through the worker's fetch handler; the body is always read (isolated storage needs it). */
 export async function call<T = any>(method: string, path: string, options: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers }

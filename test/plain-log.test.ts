@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { CustomSchemas } from '../src/schemas/custom'
 import { checkLog } from '../src/schemas/log'
 import { certainlyValidLog } from '../src/schemas/plain-log'
-import { BASE, call, clip, fetchWorker, makeLog, withProject } from './helpers'
+import { BASE, call, clip, fetchWorker, getAsSent, makeLog, withProject } from './helpers'
 
 const SEED = 20_26_11_22
 const noSchemas = new CustomSchemas({})
@@ -103,9 +103,7 @@ describe('the quick check of a plain log', () => {
     const text = JSON.stringify(makeLog('D001', 2, { big: 12345678901234567890 }), null, 2).replace('12345678901234567000', '12345678901234567890')
     const post = await fetchWorker(new Request(`${BASE}/log`, { method: 'POST', headers: { 'x-api-token': token, 'content-type': 'application/json' }, body: text }))
     expect([post.status, await post.json()]).toEqual([201, { success: true }])
-    const read = await fetchWorker(new Request(`${BASE}/log/D001`, { headers: { 'x-api-token': token } }))
-    expect(read.status).toBe(200)
-    expect(await read.text()).toBe(text)
+    expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text })
     const patched = await call('PATCH', '/log/D001', { token, body: { unit: '2nd Unit' } })
     expect(patched).toMatchObject({ status: 200, body: { success: true, data: { ...makeLog('D001', 2), unit: '2nd Unit' } } })
     expect((await call('GET', '/logs', { token })).body.logs).toEqual([patched.body.data])

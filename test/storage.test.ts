@@ -4,17 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { CHUNK_BYTES } from '../src/workspace/store'
 import { cutBytes } from '../src/shared/utf8'
 import type { Workspace } from '../src/workspace/Workspace'
-import { BASE, call, clip, fetchWorker, makeLog, withProject } from './helpers'
+import { call, clip, getAsSent, makeLog, utf8, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
-
-/** A GET's body exactly as the service sent it, not parsed. */
-async function fetchText(path: string, token: string): Promise<string> {
-  const response = await fetchWorker(new Request(`${BASE}${path}`, { headers: { 'x-api-token': token } }))
-  const text = await response.text()
-  expect(response.status).toBe(200)
-  return text
-}
 
 describe('storage', () => {
   it('stores and returns a 20,000-clip log intact, in rows far below the 2 MB limit', async () => {
@@ -41,7 +33,7 @@ describe('storage', () => {
 
   it('cuts stored JSON only between characters', () => {
     const text = `a${'😀é'.repeat(10)}`
-    const pieces = cutBytes(new TextEncoder().encode(text), 5)
+    const pieces = cutBytes(utf8(text), 5)
     const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
     // A strict decode of each piece throws on a character cut in two.
     expect(pieces.map((piece) => strict.decode(piece)).join('')).toBe(text)
@@ -58,12 +50,11 @@ describe('storage', () => {
     const pieces = await runInDurableObject(stub(), (_: Workspace, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces').one().n)
     expect(pieces).toBeGreaterThan(1)
 
-    const read = await fetchText('/log/D001', token)
-    expect(read).toBe(text)
-    expect(await fetchText('/logs', token)).toBe(`{"logs":[${text}]}`)
+    expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text })
+    expect(await getAsSent('/logs', token)).toEqual({ status: 200, text: `{"logs":[${text}]}` })
     // A PATCH reads the pieces as text and stores the merged log again.
     expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Équipe C' } })).status).toBe(200)
-    expect(await fetchText('/log/D001', token)).toBe(JSON.stringify({ ...log, unit: 'Équipe C' }))
+    expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text: JSON.stringify({ ...log, unit: 'Équipe C' }) })
   })
 
   it('reads logs stored as text pieces of UTF-16 units, as stores written before kept them', async () => {
@@ -78,8 +69,8 @@ describe('storage', () => {
       state.storage.sql.exec("INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, 'D001', 1, '2024-01-01', 2, ?, '2024-01-01T00:00:00.000Z')", project, head)
       state.storage.sql.exec("INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, 'D001', 1, ?)", project, rest)
     })
-    expect(await fetchText('/log/D001', token)).toBe(text)
-    expect(await fetchText('/logs', token)).toBe(`{"logs":[${text}]}`)
+    expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text })
+    expect(await getAsSent('/logs', token)).toEqual({ status: 200, text: `{"logs":[${text}]}` })
   })
 
   it('keeps projects, the active project, logs and tokens across a restart of the object', async () => {
