@@ -2,6 +2,7 @@
  * The workspace: the one Durable Object that owns all state of the service: projects, the active
  * project, logs, settings, approved tokens and the connection requests waiting for the operator.
  * It is single-threaded, so a read-merge-write that has no await in it cannot lose an update.
+ * Log writes run in groups, one commit each (GroupCommit).
  */
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../http/body'
@@ -12,6 +13,7 @@ import { certainlyValidLog, type LogKeys } from '../schemas/plain-log'
 import { checkSettings, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
 import { joinedBytes, utf8Bytes, utf8Text } from '../shared/utf8'
 import { Approvals, Tokens } from './access'
+import { GroupCommit } from './group-commit'
 import { Store, type ProjectRow } from './store'
 import { SendWindows, requireEditable, type NewSendWindow, type SendOutcome, type SendWindowRecord, type WindowEdit } from './windows'
 
@@ -62,6 +64,7 @@ export class Workspace extends DurableObject<Env> {
   #active: ActiveProject | undefined
   #version = 0
   readonly #waiters = new Set<() => void>()
+  readonly #commits = new GroupCommit()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -159,19 +162,19 @@ export class Workspace extends DurableObject<Env> {
    * sent (SPEC §4: kept exactly as sent) without parsing them again. The keys are taken as given:
    * only this service's worker calls the workspace.
    */
-  createCheckedLog(token: string, json: Uint8Array, id: string, day: number, date: string): BareReply<void> {
-    return bare(this.#client(token, () => this.#insertLog(this.#requireActive(), { id, day, date }, json)))
+  createCheckedLog(token: string, json: Uint8Array, id: string, day: number, date: string): Promise<BareReply<void>> {
+    return this.#commits.run(() => bare(this.#client(token, () => this.#insertLog(this.#requireActive(), { id, day, date }, json))))
   }
 
   /** Any other log: parsed and checked here, where the project's custom fields are known. */
-  createLog(token: string, json: Uint8Array): BareReply<void> {
-    return bare(this.#clientWithBody(token, utf8Text(json), (body) => {
+  createLog(token: string, json: Uint8Array): Promise<BareReply<void>> {
+    return this.#commits.run(() => bare(this.#clientWithBody(token, utf8Text(json), (body) => {
       const active = this.#requireActive()
       const { log, details } = checkLog(body, active.schemas)
       if (details.length) throw validationError(details)
       // A log kept as it came is stored as sent, not stringified again.
       this.#insertLog(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)))
-    }))
+    })))
   }
 
   /** `{"logs": [...]}` assembled from stored bytes: nothing is parsed or decoded on the way out. */
@@ -191,8 +194,8 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /** Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames. */
-  patchLog(token: string, id: string, patchText: string): BareReply<string> {
-    return bare(this.#clientWithBody(token, patchText, (patch) => {
+  patchLog(token: string, id: string, patchText: string): Promise<BareReply<string>> {
+    return this.#commits.run(() => bare(this.#clientWithBody(token, patchText, (patch) => {
       const projectId = this.#requireLogProject()
       const active = this.#active!
       const stored = JSON.parse(this.#store.requireLogText(projectId, id)) as Record<string, unknown>
@@ -202,13 +205,13 @@ export class Workspace extends DurableObject<Env> {
       const text = JSON.stringify(log)
       this.ctx.storage.transactionSync(() => this.#store.putLog(projectId, log as LogKeys, utf8Bytes(text), id))
       return text
-    }))
+    })))
   }
 
-  deleteLog(token: string, id: string): BareReply<void> {
-    return bare(this.#client(token, () => {
+  deleteLog(token: string, id: string): Promise<BareReply<void>> {
+    return this.#commits.run(() => bare(this.#client(token, () => {
       if (!this.#store.deleteLog(this.#requireLogProject(), id)) throw notFound('Log')
-    }))
+    })))
   }
 
   /** What a report needs: the preset and the logs, in the order asked. */

@@ -1,0 +1,32 @@
+/**
+ * Log writes that arrive together are committed together. Every commit of the workspace's SQLite
+ * store ends in an fsync, and the Durable Object's one thread waits for it: one commit per write
+ * left that thread waiting through a good part of every POST under load. A write is held until the
+ * runtime's next turn; then the writes queued meanwhile run in order, in one transaction and one
+ * commit. Nothing is answered before its commit (the runtime's output gate holds every reply until
+ * then), and each write does all its work, token check included, when it runs, as if it had
+ * arrived then. A lone writer pays the one turn it waited.
+ */
+export class GroupCommit {
+  #queue: Array<() => void> = []
+
+  /** Runs `write` with the next group; its result, or the error it threw. */
+  run<T>(write: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const queued = () => {
+        try {
+          resolve(write())
+        } catch (err) {
+          reject(err)
+        }
+      }
+      if (this.#queue.push(queued) === 1) setTimeout(() => this.#commit(), 0)
+    })
+  }
+
+  #commit() {
+    const group = this.#queue
+    this.#queue = []
+    for (const write of group) write()
+  }
+}

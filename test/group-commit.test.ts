@@ -1,0 +1,88 @@
+import { env } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { GroupCommit } from '../src/workspace/group-commit'
+import type { Workspace } from '../src/workspace/Workspace'
+import { approvedToken, call, makeLog, utf8, withProject } from './helpers'
+
+const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+
+const storedIds = (state: DurableObjectState) => state.storage.sql.exec<{ id: string }>('SELECT id FROM logs ORDER BY id').toArray().map((row) => row.id)
+
+describe('GroupCommit', () => {
+  it('runs writes called together later, in the order called, each with its own result', async () => {
+    const group = new GroupCommit()
+    const ran: number[] = []
+    const results = [1, 2, 3].map((n) => group.run(() => (ran.push(n), n * 10)))
+    expect(ran).toEqual([])
+    expect(await Promise.all(results)).toEqual([10, 20, 30])
+    expect(ran).toEqual([1, 2, 3])
+  })
+
+  it('rejects only the write that threw; the rest of its group runs', async () => {
+    const group = new GroupCommit()
+    const results = [
+      group.run(() => 'first'),
+      group.run(() => {
+        throw new Error('disk on fire')
+      }),
+      group.run(() => 'third'),
+    ]
+    expect(await Promise.allSettled(results)).toEqual([
+      { status: 'fulfilled', value: 'first' },
+      { status: 'rejected', reason: new Error('disk on fire') },
+      { status: 'fulfilled', value: 'third' },
+    ])
+  })
+
+  it('holds a lone write until the next turn as well', async () => {
+    const group = new GroupCommit()
+    let ran = false
+    const result = group.run(() => (ran = true))
+    await Promise.resolve()
+    expect(ran).toBe(false)
+    expect(await result).toBe(true)
+  })
+})
+
+describe('log writes committed together', () => {
+  it('gives each write of a group its own answer and stores only what it accepted', async () => {
+    const { token } = await withProject()
+    const first = makeLog('D001', 1)
+    const bytes = (log: object) => utf8(JSON.stringify(log))
+    const answers = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
+      const pending = [
+        workspace.createCheckedLog(token, bytes(first), 'D001', 1, '2024-01-01'),
+        workspace.createCheckedLog(token, bytes(makeLog('D001', 2)), 'D001', 1, '2024-01-01'),
+        workspace.createLog(token, bytes({ ...makeLog('D002'), day: 'one' })),
+        workspace.createLog(token, bytes(makeLog('D003'))),
+      ]
+      // Nothing is written until the group runs.
+      expect(storedIds(state)).toEqual([])
+      return Promise.all(pending)
+    })
+    expect(answers).toEqual([
+      undefined,
+      { failure: { status: 409, body: { error: 'Log already exists' } } },
+      { failure: { status: 400, body: { error: 'Validation Error', details: [{ prop: 'day', message: 'must be a whole number from 1 to 999' }] } } },
+      undefined,
+    ])
+    expect((await call('GET', '/log/D001', { token })).body).toEqual(first)
+    expect((await call('GET', '/logs', { token })).body.logs.map((log: { id: string }) => log.id)).toEqual(['D001', 'D003'])
+  })
+
+  it('checks the token when the write runs: one revoked while its write waited is refused', async () => {
+    const { token } = await withProject()
+    const revoked = await approvedToken('Rushes Script')
+    const answers = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
+      const pending = [
+        workspace.createCheckedLog(token, utf8(JSON.stringify(makeLog('D001'))), 'D001', 1, '2024-01-01'),
+        workspace.createCheckedLog(revoked, utf8(JSON.stringify(makeLog('D002'))), 'D002', 1, '2024-01-01'),
+      ]
+      workspace.revokeToken(revoked.split('_')[1]!)
+      const answers = await Promise.all(pending)
+      return { answers, stored: storedIds(state) }
+    })
+    expect(answers).toEqual({ answers: [undefined, { failure: { status: 401, body: { error: 'Unauthorized' } } }], stored: ['D001'] })
+  })
+})
