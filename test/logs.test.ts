@@ -103,6 +103,25 @@ describe('POST /log', () => {
     expect(errorsOf(res.body).sort()).toEqual(['date', 'day', 'id', 'ocf.clips.0.copies.0.volume', 'ocf.clips.0.size', 'ocf.size'])
   })
 
+  it('answers each of many concurrent writes and stores exactly what it accepted', async () => {
+    const { token } = await withProject()
+    await call('POST', '/log', { token, body: makeLog('D000', 1) })
+    const logs = Array.from({ length: 20 }, (_, i) => makeLog(`D${String(i + 1).padStart(3, '0')}`, 2))
+    const rival = makeLog('D001', 3)
+    const answers = await Promise.all([
+      ...logs.map((log) => call('POST', '/log', { token, body: log })),
+      call('POST', '/log', { token, body: rival }),
+      call('DELETE', '/log/D000', { token }),
+    ])
+    const statuses = answers.map((a) => a.status)
+    // The two posts of D001 race: exactly one is stored, the other answers 409.
+    const winner = statuses[0] === 201 ? logs[0] : rival
+    expect(statuses.slice(1, 20)).toEqual(Array(19).fill(201))
+    expect([statuses[0], statuses[20]].sort()).toEqual([201, 409])
+    expect(statuses[21]).toBe(200)
+    expect((await call('GET', '/logs', { token })).body.logs).toEqual([winner, ...logs.slice(1)])
+  })
+
   it('refuses a body that is not an object', async () => {
     const { token } = await withProject()
     for (const body of [[makeLog()], 'D001', 42, null]) {
@@ -244,23 +263,6 @@ describe('PATCH /log/{id}', () => {
     const { token } = await withProject()
     expect(await call('PATCH', '/log/nope', { token, body: { unit: 'x' } })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
     expect(await call('PATCH', '/log/nope', { body: { unit: 'x' } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
-  })
-
-  it('answers each of many concurrent writes and stores exactly what it accepted', async () => {
-    const { token } = await withProject()
-    await call('POST', '/log', { token, body: makeLog('D000', 1) })
-    const logs = Array.from({ length: 20 }, (_, i) => makeLog(`D${String(i + 1).padStart(3, '0')}`, 2))
-    const rival = makeLog('D001', 3)
-    const answers = await Promise.all([
-      ...logs.map((log) => call('POST', '/log', { token, body: log })),
-      call('POST', '/log', { token, body: rival }),
-      call('DELETE', '/log/D000', { token }),
-    ])
-    const statuses = answers.map((a) => a.status)
-    // The two posts of D001 race: exactly one is stored, the other answers 409.
-    const winner = statuses[0] === 201 ? logs[0] : rival
-    expect([...statuses.slice(1, 20), statuses[0]! + statuses[20]!, statuses[21]]).toEqual([...Array(19).fill(201), 201 + 409, 200])
-    expect((await call('GET', '/logs', { token })).body.logs).toEqual([winner, ...logs.slice(1)])
   })
 
   it('lets concurrent patches of different fields all land', async () => {

@@ -2,7 +2,7 @@
  * The workspace: the one Durable Object that owns all state of the service: projects, the active
  * project, logs, settings, approved tokens and the connection requests waiting for the operator.
  * It is single-threaded, so a read-merge-write that has no await in it cannot lose an update.
- * Log writes run in groups, one commit each (GroupCommit).
+ * Log writes run in groups, one commit per group (GroupCommit).
  */
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../http/body'
