@@ -1,12 +1,58 @@
-// What `npm start` and `npm run dev` share: the operator key, the state directory, the console URL.
+// What `npm start` and `npm run dev` share: the operator key, the state directory, the console URL,
+// and the checks that must pass before either opens a port.
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 export const PORT = Number(process.env.PORT ?? 5252)
 /** wrangler dev keeps local state in .wrangler/state/v3; npm start uses the very same directory. */
 export const STATE_DIR = resolve(ROOT, process.env.MEDIA_LOG_STATE ?? '.wrangler/state')
+
+/**
+ * The workspace's files hold every log and token digest: readable by this user only. The mask is
+ * inherited by wrangler and workerd, so every file they create is 0600 and every folder 0700;
+ * what an older version left readable is closed here.
+ */
+export function keepStatePrivate() {
+  process.umask(0o077)
+  for (const dir of new Set([STATE_DIR, resolve(ROOT, '.wrangler')])) restrict(dir)
+}
+
+function restrict(path) {
+  let stat
+  try {
+    stat = lstatSync(path)
+  } catch {
+    return
+  }
+  if (stat.isSymbolicLink()) return
+  if (stat.isDirectory()) {
+    if ((stat.mode & 0o077) !== 0) chmodSync(path, 0o700)
+    for (const name of readdirSync(path)) restrict(join(path, name))
+  } else if ((stat.mode & 0o077) !== 0) {
+    chmodSync(path, stat.mode & 0o700)
+  }
+}
+
+/**
+ * Miniflare's loopback server would write any file for any caller, and `wrangler dev` would open
+ * inspectors that run code for any page on localhost; `patches/` closes both and `npm ci` applies
+ * it (postinstall). Without it, refuse to start rather than open those ports.
+ */
+export function assertHardened() {
+  const require = createRequire(import.meta.url)
+  const marks = [
+    ['miniflare', require.resolve('miniflare'), 'injectRequestHeaders: [{ name: LOOPBACK_SECRET_HEADER'],
+    ['wrangler', join(dirname(require.resolve('wrangler/package.json')), 'wrangler-dist/cli.js'), 'Hardening (media-log-service patch): no inspector'],
+  ]
+  const missing = marks.filter(([, file, mark]) => !readFileSync(file, 'utf8').includes(mark))
+  if (missing.length === 0) return
+  console.error(`The patches in patches/ are not applied to ${missing.map(([name]) => name).join(' and ')}.`)
+  console.error('Run `npm ci` (its postinstall applies them) or `npx patch-package`, then start again.')
+  process.exit(1)
+}
 
 /** Creates .dev.vars with a fresh operator key when it has none; returns the key. */
 export function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {

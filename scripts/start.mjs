@@ -4,8 +4,10 @@ import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { Miniflare } from 'miniflare'
-import { PORT, ROOT, STATE_DIR, ensureOperatorKey, printConsoleUrl, quietWranglerEnv } from './local.mjs'
+import { PORT, ROOT, STATE_DIR, assertHardened, ensureOperatorKey, keepStatePrivate, printConsoleUrl, quietWranglerEnv } from './local.mjs'
 
+assertHardened()
+keepStatePrivate()
 const key = ensureOperatorKey()
 // One bundle directory per process: a benchmark and a test may start the service side by side.
 const outdir = resolve(ROOT, '.wrangler/bundle', String(process.pid))

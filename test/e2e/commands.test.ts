@@ -1,62 +1,18 @@
 // The two ways to run the service (SPEC §2), as a user runs them: one state directory for both.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { launch, type Launched } from './launch'
+import { approvedToken, jsonCaller } from './server'
 
-const ROOT = resolve(import.meta.dirname, '../..')
 const PORT = 5601
 const BASE = `http://127.0.0.1:${PORT}`
 const state = mkdtempSync(join(tmpdir(), 'media-log-state-'))
-const running: ChildProcess[] = []
-
-function launch(script: 'start' | 'dev') {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', `${script}.mjs`)], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), MEDIA_LOG_STATE: state },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
-  let output = ''
-  child.stdout!.on('data', (d) => (output += d))
-  child.stderr!.on('data', (d) => (output += d))
-  running.push(child)
-  return { child, output: () => output }
-}
-
-async function waitForPing() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const res = await fetch(`${BASE}/ping`)
-      if (res.ok) return res.json()
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  throw new Error('the service did not answer /ping')
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return
-  const exited = new Promise((r) => child.once('exit', r))
-  process.kill(-child.pid!, 'SIGTERM')
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))])
-  if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL')
-}
-
-const operatorKey = () => /^OPERATOR_KEY=(.+)$/m.exec(readFileSync(join(ROOT, '.dev.vars'), 'utf8'))![1]!.trim()
-
-async function json(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${BASE}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: await res.json() }
-}
+const running: Launched[] = []
 
 afterAll(async () => {
-  for (const child of running) await stop(child)
+  for (const service of running) await service.stop()
   rmSync(state, { recursive: true, force: true })
 })
 
@@ -65,37 +21,29 @@ describe('npm start and npm run dev', () => {
   let token = ''
 
   it('npm start serves on loopback, prints the console URL, and a client gets a token through approval', async () => {
-    const started = launch('start')
-    expect(await waitForPing()).toEqual({ status: 'ok' })
-    const key = operatorKey()
-    expect(started.output()).toContain(`Operator console: http://localhost:${PORT}/approve?key=${encodeURIComponent(key)}`)
+    const started = await launch('start', { port: PORT, state })
+    running.push(started)
+    expect(await (await fetch(`${BASE}/ping`)).json()).toEqual({ status: 'ok' })
+    expect(started.output()).toContain(`Operator console: http://localhost:${PORT}/approve?key=${encodeURIComponent(started.operatorKey)}`)
     expect(await (await fetch(`http://[::1]:${PORT}/ping`)).json()).toEqual({ status: 'ok' })
 
-    const asking = json('POST', '/auth', { appName: 'Offload Tool' })
-    let id: string | undefined
-    for (let i = 0; !id && i < 100; i++) {
-      id = (await json('GET', '/approve/requests', undefined, { 'x-operator-key': key })).body.requests[0]?.id
-      if (!id) await new Promise((r) => setTimeout(r, 50))
-    }
-    expect(await json('POST', `/approve/requests/${id}`, { decision: 'approve' }, { 'x-operator-key': key })).toEqual({ status: 200, body: { success: true } })
-    const answer = await asking
-    expect(answer.status).toBe(200)
-    token = answer.body.token
-
-    expect((await json('POST', '/project/create', { project_name: 'Both Ways' }, { 'x-api-token': token })).status).toBe(201)
-    expect(await json('POST', '/log', log, { 'x-api-token': token })).toEqual({ status: 201, body: { success: true } })
-    expect(await json('GET', '/log/D001', undefined, { 'x-api-token': token })).toEqual({ status: 200, body: log })
-    await stop(started.child)
+    const call = jsonCaller(started)
+    token = await approvedToken(call)
+    expect((await call('POST', '/project/create', { token, body: { project_name: 'Both Ways' } })).status).toBe(201)
+    expect(await call('POST', '/log', { token, body: log })).toEqual({ status: 201, body: { success: true } })
+    expect(await call('GET', '/log/D001', { token })).toEqual({ status: 200, body: log })
+    await started.stop()
   })
 
   it('npm run dev finds the same project, log and token, and its Local Explorer reaches no data', async () => {
-    const dev = launch('dev')
-    await waitForPing()
-    expect(await json('GET', '/log/D001', undefined, { 'x-api-token': token })).toEqual({ status: 200, body: log })
-    expect((await json('GET', '/project', undefined, { 'x-api-token': token })).body.project_name).toBe('Both Ways')
+    const dev = await launch('dev', { port: PORT, state })
+    running.push(dev)
+    const call = jsonCaller(dev)
+    expect(await call('GET', '/log/D001', { token })).toEqual({ status: 200, body: log })
+    expect((await call('GET', '/project', { token })).body.project_name).toBe('Both Ways')
     expect(await (await fetch(`http://[::1]:${PORT}/ping`)).json()).toEqual({ status: 'ok' })
-    const explorer = await json('GET', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces')
+    const explorer = await call('GET', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces')
     expect(explorer).toEqual({ status: 404, body: { error: 'Not found' } })
-    await stop(dev.child)
+    await dev.stop()
   })
 })

@@ -42,7 +42,7 @@ export async function freePort(from: number, to: number, except: number[] = []):
  * `wrangler dev --port <port> --ip 127.0.0.1` with `vars` as `--var NAME:value` (OPERATOR_KEY is a
  * random 32-character key unless given). Resolves once GET /ping answers.
  */
-export async function startService({ port, vars = {}, inspectorPort }: { port: number; vars?: Record<string, string>; inspectorPort?: number }): Promise<Service> {
+export async function startService({ port, vars = {} }: { port: number; vars?: Record<string, string> }): Promise<Service> {
   const operatorKey = vars.OPERATOR_KEY ?? randomBytes(24).toString('base64url')
   const dir = await mkdtemp(join(tmpdir(), 'media-log-e2e-'))
   const state = join(dir, 'state')
@@ -52,9 +52,8 @@ export async function startService({ port, vars = {}, inspectorPort }: { port: n
   await cp(join(ROOT, 'src'), join(app, 'src'), { recursive: true })
   for (const file of ['package.json', 'wrangler.toml', 'tsconfig.json']) await cp(join(ROOT, file), join(app, file))
   await symlink(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir')
-  // The inspector would otherwise take 9229 or a random port, maybe one another developer uses.
-  const inspector = inspectorPort ?? (await freePort(port + 1, port + 40))
-  const args = [WRANGLER, 'dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspector), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn']
+  // The patched wrangler (patches/) opens no inspector and no dev registry port.
+  const args = [WRANGLER, 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn']
   for (const [name, value] of Object.entries({ ...vars, OPERATOR_KEY: operatorKey })) args.push('--var', `${name}:${value}`)
   const child = spawn(process.execPath, args, {
     cwd: app,
