@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { createInterface } from 'node:readline'
 import { Miniflare } from 'miniflare'
 import { PORT, ROOT, STATE_DIR, assertHardened, ensureOperatorKey, keepStatePrivate, printConsoleUrl, quietWranglerEnv } from './local.mjs'
 
@@ -40,6 +41,7 @@ const mf = new Miniflare({
       unsafeDirectSockets: sockets(),
     },
   ],
+  handleRuntimeStdio: runtimeOutput,
 })
 await mf.ready
 printConsoleUrl(key)
@@ -51,6 +53,23 @@ printConsoleUrl(key)
 function sockets() {
   const v4 = { host: '127.0.0.1', port: PORT }
   return process.env.MEDIA_LOG_IPV6 === 'false' ? [v4] : [v4, { host: '::1', port: PORT }]
+}
+
+/**
+ * workerd's output as it comes, except for requests it refuses before the worker runs (a Host it
+ * cannot put in a URL, a negative Content-Length, an absolute-form target): it answers those 500
+ * itself and prints the exception with a line of stack addresses, which says nothing to a user.
+ * One line each instead.
+ */
+function runtimeOutput(stdout, stderr) {
+  createInterface(stdout).on('line', (line) => console.log(line))
+  let skipStack = false
+  createInterface(stderr).on('line', (line) => {
+    if (skipStack && line.startsWith('stack: ')) return
+    const refused = /^workerd\/server\/server\.c\+\+:\d+: error: Uncaught exception: \S+: (?:failed: )?(.*)$/.exec(line)
+    skipStack = refused !== null
+    console.error(refused ? `workerd refused a request it could not read: ${refused[1]}` : line)
+  })
 }
 
 // wrangler, once imported, exits on SIGTERM before the handlers below run: clean up on exit too.

@@ -89,7 +89,8 @@ export function handle(request: Request, env: Env, ctx: ExecutionContext): Promi
 
 async function dispatch(request: IRequest, env: Env, ctx: ExecutionContext): Promise<unknown> {
   withAllowedHost(request, env)
-  const url = new URL(request.url)
+  const url = URL.parse(request.url)
+  if (!url) throw new StatusError(400, { error: 'Invalid request URL' })
   request.query = url.search ? queryOf(url.searchParams) : NO_QUERY
   const { method } = request
   const path = url.pathname

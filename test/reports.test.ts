@@ -106,7 +106,8 @@ describe('POST /generate-pdf', () => {
 
   it('renders clip names in any script, CJK and emoji included', async () => {
     const token = await setup()
-    const names = ['Café_Ünïcödé', 'Съёмка_день_1', 'カメラ_A001', '🎬 take 😀👨‍👩‍👧', 'tab\tand\nnewline', '\u0000\u0007', 'lone \ud800 surrogate']
+    // A lone surrogate is refused at the door (hostile-input.test.ts); one stored earlier renders as U+FFFD there.
+    const names = ['Café_Ünïcödé', 'Съёмка_день_1', 'カメラ_A001', '🎬 take 😀👨‍👩‍👧', 'tab\tand\nnewline', '\u0000\u0007']
     const log = makeLog('D010', 0, {
       day: 10,
       date: '2024-01-10',

@@ -1,8 +1,20 @@
 import { StatusError } from 'itty-router'
 import { validationError } from './errors'
 
-/** SPEC §10: bodies up to 64 MiB; a 20,000-clip log is about 15 MB. */
+/**
+ * Body limits (413 beyond). Logs and settings: 64 MiB (SPEC §10; a 20,000-clip log is about 15 MB).
+ * Commands (create, load, report, mail, operator edits): 1 MiB, far above what they carry.
+ * Endpoints that answer anyone (POST /auth, the sign-in form): 4 KiB.
+ */
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024
+export const COMMAND_BODY_BYTES = 1024 * 1024
+export const OPEN_BODY_BYTES = 4 * 1024
+/**
+ * A body larger than this is read only once the workspace has accepted the request's token
+ * (routes/), and is scanned for nesting depth before JSON.parse: parsing 63 MB of nested arrays
+ * took ~10 s and 1.5 GiB. Below it a parse costs little and the walk after it is enough.
+ */
+export const LARGE_BODY_BYTES = 1024 * 1024
 const MAX_DEPTH = 64
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -10,11 +22,22 @@ const invalidBody = (message: string, prop = '') => validationError([{ prop, mes
 const tooLarge = () => new StatusError(413, { error: 'Payload Too Large' })
 
 /**
- * Reads a JSON request body the way every endpoint needs it: declared as JSON, within the size
- * limit, parseable, no deeper than 64 levels and free of prototype-polluting keys.
+ * How long a body may take to arrive: 10 s, plus a second for each MiB it declares (a chunked
+ * body: each MiB received so far). A client dripping a few bytes at a time holds a connection and
+ * its memory; 19,900 such bodies once took workerd from 490 MiB to 1.25 GiB.
  */
-export async function readJson(request: Request): Promise<unknown> {
-  return parseJson(await readJsonText(request))
+const BODY_BASE_MS = 10_000
+const BODY_MS_PER_MIB = 1000
+const tooSlow = () => new StatusError(408, { error: 'Request body timed out' })
+
+/**
+ * Reads a JSON request body the way every endpoint needs it: declared as JSON, within the size
+ * limit, arrived in time, parseable, no deeper than 64 levels, free of prototype-polluting keys,
+ * and with no string that is not well-formed Unicode.
+ */
+export async function readJson(request: Request, limit = COMMAND_BODY_BYTES): Promise<unknown> {
+  const { bytes, text } = await readJsonBody(request, limit)
+  return parseJson(text, bytes)
 }
 
 /** A JSON body as the client sent it: its UTF-8 bytes (without a leading BOM) and their text. */
@@ -23,22 +46,44 @@ export type JsonBody = { bytes: Uint8Array; text: string }
 const EMPTY: JsonBody = { bytes: new Uint8Array(0), text: '' }
 
 /** The body's text, once it is declared as JSON, within the limit and valid UTF-8; not yet parsed. */
-export function readJsonText(request: Request): Promise<string> {
-  return readJsonBody(request).then((body) => body.text)
+export function readJsonText(request: Request, limit = BODY_LIMIT_BYTES): Promise<string> {
+  return readJsonBody(request, limit).then((body) => {
+    refuseDeepNesting(body.bytes)
+    return body.text
+  })
 }
 
+/** The size a request declares, NaN when it declares none (a chunked body). */
+export const declaredLength = (request: Request) => Number(request.headers.get('content-length') ?? NaN)
+
 /** readJsonText with the bytes it was decoded from, for logs: they are stored as those bytes. */
-export function readJsonBody(request: Request): Promise<JsonBody> {
+export function readJsonBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<JsonBody> {
   const type = request.headers.get('content-type') ?? ''
   if (type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     return refuse(request, new StatusError(415, { error: 'Unsupported Media Type' }))
   }
-  const declared = Number(request.headers.get('content-length') ?? NaN)
-  if (declared > BODY_LIMIT_BYTES) return refuse(request, tooLarge())
+  const declared = declaredLength(request)
+  if (declared > limit) return refuse(request, tooLarge())
   if (!request.body) return Promise.resolve(EMPTY)
   // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
-  // Promises rather than nested async functions: one step per body instead of three.
-  return declared >= 0 ? request.arrayBuffer().then((buffer) => decoded(new Uint8Array(buffer))) : readChunked(request.body)
+  if (declared >= 0) return withDeadline(request.arrayBuffer(), BODY_BASE_MS + (declared / 1048576) * BODY_MS_PER_MIB).then((buffer) => decoded(new Uint8Array(buffer)))
+  return readChunked(request.body, limit)
+}
+
+/**
+ * Settles as `reading` does, or 408 once `ms` pass. A client that hangs up mid-body is answered
+ * 400 (nobody reads it) and logged as one line, not as the runtime's stack.
+ */
+function withDeadline<T>(reading: Promise<T>, ms: number): Promise<T> {
+  let timer = 0 as unknown as ReturnType<typeof setTimeout>
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(tooSlow()), ms)))
+  return Promise.race([reading.catch(cutShort), late]).finally(() => clearTimeout(timer))
+}
+
+function cutShort(err: unknown): never {
+  if (err instanceof StatusError) throw err
+  console.warn(`request body not read: ${err instanceof Error ? err.message : String(err)}`)
+  throw invalidBody('the body ended before it was complete')
 }
 
 /** Reading (and so draining) the body keeps the connection reusable for the client. */
@@ -47,8 +92,13 @@ async function refuse(request: Request, failure: StatusError): Promise<never> {
   throw failure
 }
 
-/** What readJson does after reading: parse, then refuse deep nesting and prototype keys. */
-export function parseJson(text: string): unknown {
+/**
+ * What readJson does after reading: refuse deep nesting in a large body before parsing it, parse,
+ * then refuse deep nesting, prototype keys and lone surrogates. `bytes` are the text's UTF-8 as
+ * read; text alone comes from readJsonText, which has scanned them already.
+ */
+export function parseJson(text: string, bytes?: Uint8Array): unknown {
+  if (bytes) refuseDeepNesting(bytes)
   if (text.trim() === '') throw invalidBody('a JSON body is required')
   let value: unknown
   try {
@@ -57,17 +107,66 @@ export function parseJson(text: string): unknown {
     throw invalidBody(`malformed JSON: ${(err as Error).message}`)
   }
   if (!shapeIsSafe(value)) checkShape(value)
+  // A lone surrogate can only come from a \uD800–\uDFFF escape: strict UTF-8 has none. Without
+  // such an escape in the text, no string needs looking at.
+  if (SURROGATE_ESCAPE.test(text)) refuseLoneSurrogates(value)
   return value
 }
 
-/** parseJson for endpoints that take a JSON object (every endpoint here does). */
-export function parseObject(text: string): Record<string, unknown> {
-  return asObject(parseJson(text))
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
+
+/**
+ * One pass over a large body's bytes before any parse, counting brackets outside strings: a body
+ * nested deeper than 64 levels is refused before JSON.parse builds it. (A body this large has
+ * already passed the token check: see `routes/` for the order.)
+ */
+function refuseDeepNesting(bytes: Uint8Array) {
+  if (bytes.length <= LARGE_BODY_BYTES) return
+  let depth = 0
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!
+    if (b === 0x22) {
+      // Skip the string: to its closing quote, past escaped characters.
+      for (i++; i < bytes.length; i++) {
+        const c = bytes[i]!
+        if (c === 0x5c) i++
+        else if (c === 0x22) break
+      }
+    } else if (b === 0x5b || b === 0x7b) {
+      if (++depth > MAX_DEPTH) throw invalidBody(`nesting deeper than ${MAX_DEPTH} levels`)
+    } else if (b === 0x5d || b === 0x7d) depth--
+  }
 }
 
-/** A body that must be a JSON object (every endpoint here takes one). */
-export async function readObject(request: Request): Promise<Record<string, unknown>> {
-  return asObject(await readJson(request))
+/** Names the first string or key that is not well-formed Unicode (SPEC §4: strings everywhere). */
+function refuseLoneSurrogates(root: unknown) {
+  const stack: Array<[unknown, string]> = [[root, '']]
+  while (stack.length) {
+    const [value, path] = stack.pop()!
+    if (typeof value === 'string') {
+      if (!value.isWellFormed()) throw invalidBody('must be well-formed Unicode (a lone surrogate was sent)', path)
+      continue
+    }
+    if (value === null || typeof value !== 'object') continue
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) stack.push([value[i], join(path, String(i))])
+      continue
+    }
+    for (const key of Object.keys(value)) {
+      if (!key.isWellFormed()) throw invalidBody('keys must be well-formed Unicode (a lone surrogate was sent)', join(path, key.toWellFormed()))
+      stack.push([(value as Record<string, unknown>)[key], join(path, key)])
+    }
+  }
+}
+
+/** parseJson for endpoints that take a JSON object (every endpoint here does). */
+export function parseObject(text: string, bytes?: Uint8Array): Record<string, unknown> {
+  return asObject(parseJson(text, bytes))
+}
+
+/** A body that must be a JSON object (every endpoint here takes one); a command's unless `limit` says otherwise. */
+export async function readObject(request: Request, limit = COMMAND_BODY_BYTES): Promise<Record<string, unknown>> {
+  return asObject(await readJson(request, limit))
 }
 
 function asObject(value: unknown): Record<string, unknown> {
@@ -77,16 +176,28 @@ function asObject(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-/** Chunked bodies carry no length: count while reading so a huge one stops at the limit. */
-async function readChunked(body: ReadableStream<Uint8Array>): Promise<JsonBody> {
+/**
+ * Chunked bodies carry no length: count while reading so a huge one stops at the limit, and give
+ * each read what is left of the time the bytes so far allow.
+ */
+async function readChunked(body: ReadableStream<Uint8Array>, limit: number): Promise<JsonBody> {
   const reader = body.getReader()
   const chunks: Uint8Array[] = []
+  const started = Date.now()
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
+    const allowed = BODY_BASE_MS + (size / 1048576) * BODY_MS_PER_MIB - (Date.now() - started)
+    let read: ReadableStreamReadResult<Uint8Array>
+    try {
+      read = await withDeadline(reader.read(), Math.max(allowed, 0))
+    } catch (err) {
+      reader.cancel().catch(() => {})
+      throw err
+    }
+    if (read.done) break
+    const value = read.value
     size += value.byteLength
-    if (size > BODY_LIMIT_BYTES) {
+    if (size > limit) {
       await reader.cancel()
       throw tooLarge()
     }

@@ -1,11 +1,18 @@
 import { StatusError, type IRequest } from 'itty-router'
-import { digestsEqual, sha256 } from '../workspace/access'
+import { TOKEN, digestsEqual, sha256 } from '../workspace/access'
 import { forbidden, unauthorized } from './errors'
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
 
-/** The name in a Host header without its port: `[::1]:5252` → `[::1]`, `localhost:5252` → `localhost`. */
-const hostname = (host: string) => host.toLowerCase().replace(/:\d+$/, '')
+/** A Host header as HTTP defines it: a name or an IP literal, and a port that can exist. */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i
+
+/** The name in a Host header without its port (`[::1]:5252` → `[::1]`); 400 for a malformed one. */
+function hostname(host: string): string {
+  const match = HOST.exec(host)
+  if (!match || Number(match[2] ?? 0) > 65535) throw new StatusError(400, { error: 'Invalid Host header' })
+  return match[1]!.toLowerCase()
+}
 
 // Host headers already found to name loopback (`127.0.0.1:5252`, …): a few, asked on every request.
 const loopbackHosts = new Set<string>()
@@ -24,10 +31,13 @@ export function withAllowedHost(request: IRequest, env: Env) {
   throw forbidden('Host not allowed')
 }
 
-/** The API token of the request; verifying it is the workspace's job, in the same call as the work. */
+/**
+ * The API token of the request, refused at once when it cannot be one (so no body is read for it);
+ * verifying it is the workspace's job, in the same call as the work.
+ */
 export function apiToken(request: IRequest): string {
   const token = request.headers.get('x-api-token')
-  if (!token) throw unauthorized()
+  if (!token || !TOKEN.test(token)) throw unauthorized()
   return token
 }
 

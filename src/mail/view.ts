@@ -64,11 +64,15 @@ export function windowView(window: SendWindowListing, config: MailConfig): Windo
   }
 }
 
-/** RFC 6068: addresses, subject and the text body; line breaks as %0D%0A. Attachments cannot travel. */
+/**
+ * RFC 6068: addresses, subject and the text body; line breaks as %0D%0A. Attachments cannot travel.
+ * Text stored before lone surrogates were refused is made well-formed first (one U+FFFD each):
+ * encodeURIComponent throws on them, and one such name took the console down for good.
+ */
 export function mailtoLink(recipients: string[], subject: string, text: string, attachments: string[]): string {
   let body = text.trimEnd()
   if (body.length > MAILTO_BODY_LIMIT) body = `${body.slice(0, MAILTO_BODY_LIMIT).trimEnd()}\n…`
   if (attachments.length) body += `\n\nAttach: ${attachments.join(', ')}`
-  const encode = (s: string) => encodeURIComponent(s.replace(/\r?\n/g, '\r\n'))
-  return `mailto:${recipients.map((r) => encodeURIComponent(r).replace(/%40/g, '@')).join(',')}?subject=${encode(subject)}&body=${encode(body)}`
+  const encode = (s: string) => encodeURIComponent(s.toWellFormed().replace(/\r?\n/g, '\r\n'))
+  return `mailto:${recipients.map((r) => encodeURIComponent(r.toWellFormed()).replace(/%40/g, '@')).join(',')}?subject=${encode(subject)}&body=${encode(body)}`
 }

@@ -1,5 +1,5 @@
 import type { IRequest } from 'itty-router'
-import { readObject } from '../http/body'
+import { OPEN_BODY_BYTES, readObject } from '../http/body'
 import { AuthRequestSchema, parseOrThrow } from '../schemas/requests'
 import { unwrap, workspace } from '../workspace/client'
 
@@ -8,7 +8,7 @@ import { unwrap, workspace } from '../workspace/client'
  * approves (200 {token}), denies (403) or lets it expire (408).
  */
 export async function requestToken(request: IRequest, env: Env) {
-  const { appName } = parseOrThrow(AuthRequestSchema, await readObject(request))
+  const { appName } = parseOrThrow(AuthRequestSchema, await readObject(request, OPEN_BODY_BYTES))
   const ws = workspace(env)
   const id = crypto.randomUUID()
   // Where the runtime reports a client that hung up (enable_request_signal; not the local

@@ -4,7 +4,7 @@ import pkg from '../../package.json'
 import { CONSOLE_CSP, consolePage, signInPage } from '../console/page'
 import { consoleScript } from '../console/script'
 import { consoleStyle } from '../console/style'
-import { readObject } from '../http/body'
+import { OPEN_BODY_BYTES, readObject } from '../http/body'
 import { unauthorized, validationError } from '../http/errors'
 import { clearSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
 import { mailConfig } from '../mail/config'
@@ -84,7 +84,7 @@ const SignInSchema = v.object({
  */
 export async function signIn(request: IRequest, env: Env) {
   refuseCrossOrigin(request)
-  const { key } = parseOrThrow(SignInSchema, await readObject(request))
+  const { key } = parseOrThrow(SignInSchema, await readObject(request, OPEN_BODY_BYTES))
   if (!(await isOperatorKey(key, env))) throw unauthorized()
   const { cookie, csrf } = await createSession(env)
   return json({ success: true, csrf }, { 'set-cookie': cookie })

@@ -7,6 +7,7 @@ import { LogIdSchema } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { parseOrThrow } from '../schemas/requests'
 import { unwrapBare, workspace } from '../workspace/client'
+import { tokenForBody } from './token'
 
 /** The `{id}` of /log/{id}, decoded and held to the seed's 1–50 characters (valibot words the refusal). */
 function logIdOf(request: IRequest): string {
@@ -15,9 +16,9 @@ function logIdOf(request: IRequest): string {
 }
 
 export async function createLog(request: IRequest, env: Env) {
-  const token = apiToken(request)
+  const token = await tokenForBody(request, env)
   const { bytes, text } = await readJsonBody(request)
-  const log = parseObject(text)
+  const log = parseObject(text, bytes)
   // Checked here, outside the single-threaded workspace, when no project state is needed: the
   // workspace then stores the bytes as they came. Anything else it parses and checks itself.
   const ws = workspace(env)
@@ -35,8 +36,8 @@ export async function getLog(request: IRequest, env: Env) {
 }
 
 export async function patchLog(request: IRequest, env: Env) {
-  const token = apiToken(request)
   const id = logIdOf(request)
+  const token = await tokenForBody(request, env)
   const text = await unwrapBare(workspace(env).patchLog(token, id, await readJsonText(request)))
   return jsonAnswer(`{"success":true,"data":${text}}`)
 }

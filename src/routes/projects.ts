@@ -1,9 +1,10 @@
 import type { IRequest } from 'itty-router'
-import { readObject } from '../http/body'
+import { BODY_LIMIT_BYTES, readObject } from '../http/body'
 import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { CreateProjectSchema, LoadProjectSchema, parseOrThrow } from '../schemas/requests'
 import { unwrap, workspace } from '../workspace/client'
+import { tokenForBody } from './token'
 
 export async function createProject(request: IRequest, env: Env) {
   const token = apiToken(request)
@@ -31,8 +32,8 @@ export async function getConfig(request: IRequest, env: Env) {
 }
 
 export async function patchConfig(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  const patch = await readObject(request)
+  const token = await tokenForBody(request, env)
+  const patch = await readObject(request, BODY_LIMIT_BYTES)
   return { success: true, data: await unwrap(workspace(env).patchSettings(token, patch)) }
 }
 

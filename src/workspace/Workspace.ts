@@ -155,6 +155,11 @@ export class Workspace extends DurableObject<Env> {
     })
   }
 
+  /** Whether the token is one the operator approved: asked before a large body is read. */
+  checkToken(token: string): BareReply<void> {
+    return bare(this.#client(token, () => {}))
+  }
+
   // ---- logs (API token)
 
   /**

@@ -32,7 +32,7 @@ function secretsEqual(known: string, given: string): boolean {
 const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []).buffer
 
 // Token = mls_<id>_<secret>: the id finds the record, the 256-bit secret is checked against its digest.
-const TOKEN = /^mls_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
+export const TOKEN = /^mls_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
 
 /**
  * `secret` is set once a request has proven it against the digest: later requests compare it in

@@ -7,6 +7,7 @@
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, request as httpRequest, type Server } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -156,6 +157,36 @@ describe.each<[Command, number]>([
     }
     expect(readdirSync(target)).toEqual([])
   })
+
+  if (command === 'start') {
+    it('answers malformed requests without a stack in its output', async () => {
+      const send = (text: string) =>
+        new Promise<string>((resolve) => {
+          const socket = connect(port, '127.0.0.1', () => socket.end(text))
+          let answer = ''
+          socket.on('data', (d) => (answer += d))
+          socket.on('close', () => resolve(answer.split('\r\n')[0]!))
+          socket.on('error', () => resolve(answer))
+        })
+      // The worker sees this one: 400 in the error shape.
+      const seen = await raw('127.0.0.1', port, '/ping', { headers: { host: 'localhost:99999999' } })
+      expect(seen).toEqual({ status: 400, body: '{"error":"Invalid Host header"}' })
+      // workerd answers these itself, before the worker runs; the output has one line for each.
+      const before = service.output().length
+      for (const request of [
+        'GET /ping HTTP/1.1\r\nHost: user@localhost\r\nConnection: close\r\n\r\n',
+        'GET /ping HTTP/1.1\r\nHost: localhost\r\nHost: evil.test\r\nConnection: close\r\n\r\n',
+        'GET http://evil.test/ping HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+        'POST /auth HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: -1\r\nConnection: close\r\n\r\n{}',
+      ]) {
+        expect(await send(request)).toMatch(/^HTTP\/1\.1 [45]\d\d /)
+      }
+      await new Promise((r) => setTimeout(r, 300))
+      const printed = service.output().slice(before).trim().split('\n')
+      expect(printed).toHaveLength(4)
+      for (const line of printed) expect(line).toMatch(/^workerd refused a request it could not read: /)
+    })
+  }
 
   if (command === 'dev') {
     it('reloads the worker when a source file changes', async () => {

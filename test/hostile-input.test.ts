@@ -1,0 +1,187 @@
+// What an outside review sent to break the service: text that is not Unicode, bodies that cost
+// work before any check, requests the worker cannot read, and bodies that never finish.
+import { env } from 'cloudflare:workers'
+import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { contentDisposition } from '../src/routes/mail'
+import { mailtoLink } from '../src/mail/view'
+import type { Workspace } from '../src/workspace/Workspace'
+import { BASE, call, fetchWorker, makeLog, operator, withProject } from './helpers'
+
+const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+const LONE = 'must be well-formed Unicode (a lone surrogate was sent)'
+
+/** A body with no length that sends `first` and then neither ends nor fails. */
+function endless(first = '{"appName":') {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(first))
+    },
+  })
+}
+
+afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
+
+describe('strings that are not well-formed Unicode', () => {
+  it('are refused at the door with the property named, and nothing is stored', async () => {
+    const { token } = await withProject()
+    const log = JSON.stringify(makeLog('D001', 1))
+    const cases: Array<[string, string, string, string]> = [
+      ['POST', '/log', log.replace('"Main Unit"', '"Main \\udc00Unit"'), 'unit'],
+      ['POST', '/log', log.replace('{"volume":"SSD_01"', '{"volume":"SSD_\\ud800"'), 'ocf.clips.0.copies.0.volume'],
+      ['POST', '/log', log.replace('"unit":', '"\\udfff":1,"unit":'), '\ufffd'],
+      ['PATCH', '/project/config', '{"project_name":"Night \\udc00"}', 'project_name'],
+      ['POST', '/project/create', '{"project_name":"\\udc00"}', 'project_name'],
+    ]
+    for (const [method, path, raw, prop] of cases) {
+      const message = prop === '\ufffd' ? 'keys must be well-formed Unicode (a lone surrogate was sent)' : LONE
+      expect(await call(method, path, { token, raw }), `${method} ${path} ${prop}`).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop, message }] } })
+    }
+    expect(await call('POST', '/auth', { raw: '{"appName":"Offload \\udc00"}' })).toMatchObject({ status: 400, body: { details: [{ prop: 'appName', message: LONE }] } })
+    expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
+    expect((await call('GET', '/project/config', { token })).body.project_name).toBe('Feature Film')
+    expect((await call('GET', '/projects', { token })).body.projects).toHaveLength(1)
+  })
+
+  it('accepts escaped surrogate pairs, which are one character', async () => {
+    const { token } = await withProject()
+    const raw = JSON.stringify(makeLog('D001', 1)).replace('"Main Unit"', '"Unit \\ud83c\\udfac"')
+    expect(await call('POST', '/log', { token, raw })).toMatchObject({ status: 201 })
+    expect((await call('GET', '/log/D001', { token })).body.unit).toBe('Unit 🎬')
+  })
+
+  it('stored before that rule, they show as U+FFFD and take no page down', async () => {
+    const { token } = await withProject('Night')
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs: [{ id: 'CLIPS', label: 'Clips', output_name: '<project>.pdf', template: 'clips-report' }], emails: [{ id: 'DAILY', label: 'Daily', recipients: ['p@example.com'], subject: 'Day <d>', attachments: ['CLIPS'] }] } })).status).toBe(200)
+    expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
+    expect((await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).status).toBe(200)
+    // What an older version stored: a project name and a recipient with a lone surrogate, kept as
+    // JSON escapes (the SQL text itself cannot hold one).
+    await runInDurableObject(stub(), (_: Workspace, state) => {
+      const row = state.storage.sql.exec<{ settings: string }>('SELECT settings FROM projects').one()
+      const settings = { ...JSON.parse(row.settings), project_name: 'Night \udc00' }
+      state.storage.sql.exec('UPDATE projects SET settings = ?', JSON.stringify(settings))
+      state.storage.sql.exec('UPDATE send_windows SET recipients = ?', JSON.stringify(['p\udc00@example.com']))
+    })
+    await abortAllDurableObjects()
+
+    expect((await operator('GET', '/approve/state')).status).toBe(200)
+    const windows = await operator('GET', '/approve/windows')
+    expect(windows.status).toBe(200)
+    const [window] = windows.body.windows
+    expect(window.mailto).toMatch(/^mailto:p%EF%BF%BD@example\.com\?subject=Day%201&/)
+    const pdf = await fetchWorker(new Request(`${BASE}/approve/windows/${window.id}/attachments/CLIPS`, { headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' } }))
+    expect(pdf.status).toBe(200)
+    expect(pdf.headers.get('content-disposition')).toContain("filename*=UTF-8''Night%20%EF%BF%BD.pdf")
+    await pdf.arrayBuffer()
+    const eml = await fetchWorker(new Request(`${BASE}/approve/windows/${window.id}/message.eml`, { headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' } }))
+    expect(eml.status).toBe(200)
+    await eml.arrayBuffer()
+  })
+
+  it('mailto links and download names are total', () => {
+    expect(mailtoLink(['a\ud800@example.com'], 'S\udc00', 'B\ud800', [])).toBe('mailto:a%EF%BF%BD@example.com?subject=S%EF%BF%BD&body=B%EF%BF%BD')
+    expect(contentDisposition('\udc00.pdf')).toBe(`attachment; filename="_.pdf"; filename*=UTF-8''%EF%BF%BD.pdf`)
+  })
+})
+
+describe('work asked before any check', () => {
+  it('POST /auth reads at most 4 KiB', async () => {
+    const raw = JSON.stringify({ appName: 'x', pad: 'y'.repeat(5000) })
+    expect(await call('POST', '/auth', { raw })).toEqual(expect.objectContaining({ status: 413, body: { error: 'Payload Too Large' } }))
+    expect(await call('POST', '/auth', { raw: endlessOf(raw) })).toEqual(expect.objectContaining({ status: 413, body: { error: 'Payload Too Large' } }))
+  })
+
+  it('a token that cannot be one is refused before the body is read', async () => {
+    await withProject()
+    // The body never ends: reading it would wait for the body timeout.
+    for (const token of ['junk', 'mls_0123_abc', `mls_${'0'.repeat(16)}_${'a'.repeat(42)}`]) {
+      expect(await call('POST', '/log', { token, raw: endless('{"id":') })).toEqual(expect.objectContaining({ status: 401, body: { error: 'Unauthorized' } }))
+    }
+  })
+
+  it('a large or unsized body is read only after the workspace has accepted the token', async () => {
+    const { token } = await withProject()
+    const unknown = `mls_${'0'.repeat(16)}_${'a'.repeat(43)}`
+    expect(await call('POST', '/log', { token: unknown, raw: endless('{"id":') })).toEqual(expect.objectContaining({ status: 401, body: { error: 'Unauthorized' } }))
+    expect(await call('PATCH', '/log/D001', { token: unknown, raw: endless('{"unit":') })).toEqual(expect.objectContaining({ status: 401 }))
+    expect(await call('PATCH', '/project/config', { token: unknown, raw: endless('{"unit":') })).toEqual(expect.objectContaining({ status: 401 }))
+    const big = JSON.stringify(makeLog('D001', 1, { pad: 'x'.repeat(2 * 1024 * 1024) }))
+    expect(await call('POST', '/log', { token: unknown, raw: big })).toEqual(expect.objectContaining({ status: 401 }))
+    expect(await call('POST', '/log', { token, raw: big })).toEqual(expect.objectContaining({ status: 201 }))
+  })
+
+  it('a large body nested deeper than 64 levels is refused before it is parsed', async () => {
+    const { token } = await withProject()
+    // After a parse the walk would name the path (0.0.0…); the scan before it names the body.
+    const raw = '['.repeat(600_000) + ']'.repeat(600_000)
+    expect(await call('POST', '/log', { token, raw })).toEqual(expect.objectContaining({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'nesting deeper than 64 levels' }] } }))
+    const quoted = JSON.stringify({ ...makeLog('D001', 1), pad: '['.repeat(2_000_000) })
+    expect(await call('POST', '/log', { token, raw: quoted })).toEqual(expect.objectContaining({ status: 201 }))
+  })
+})
+
+/** The same text, sent without a length. */
+function endlessOf(text: string) {
+  const bytes = new TextEncoder().encode(text)
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes)
+      controller.close()
+    },
+  })
+}
+
+describe('requests the worker cannot read', () => {
+  it('a malformed Host answers 400 in the error shape', async () => {
+    for (const host of ['localhost:99999999', 'user@localhost', 'localhost, evil.test', 'localhost:5252:1']) {
+      const response = await fetchWorker(new Request(`${BASE}/ping`, { headers: { host } }))
+      expect({ status: response.status, type: response.headers.get('content-type'), body: await response.json() }, host).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { error: 'Invalid Host header' } })
+    }
+  })
+
+  it('a body cut short answers 400 and logs one line, without a stack', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const cut = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"appName":"Off'))
+        controller.error(new Error('Network connection lost.'))
+      },
+    })
+    expect(await call('POST', '/auth', { raw: cut })).toEqual(expect.objectContaining({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'the body ended before it was complete' }] } }))
+    expect(error).not.toHaveBeenCalled()
+    expect(warn.mock.calls).toEqual([['request body not read: Network connection lost.']])
+  })
+})
+
+describe('bodies that never finish', () => {
+  it('answer 408 once their time is up, 10 s for a small one', async () => {
+    vi.useFakeTimers()
+    const answer = call('POST', '/auth', { raw: endless() })
+    await vi.advanceTimersByTimeAsync(9_900)
+    let settled = false
+    void answer.then(() => (settled = true))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(await answer).toEqual(expect.objectContaining({ status: 408, body: { error: 'Request body timed out' } }))
+    expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
+  })
+
+  it('a body with a declared length has 10 s plus a second per MiB', async () => {
+    const { token } = await withProject()
+    vi.useFakeTimers()
+    // Declares 1 MiB (read without asking the workspace first), sends a few bytes: 11 s.
+    const answer = call('PATCH', '/project/config', { token, raw: endless('{"unit":'), headers: { 'content-length': String(1024 * 1024) } })
+    let settled = false
+    void answer.then(() => (settled = true))
+    await vi.advanceTimersByTimeAsync(10_900)
+    expect(settled).toBe(false)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(await answer).toEqual(expect.objectContaining({ status: 408, body: { error: 'Request body timed out' } }))
+  })
+})
