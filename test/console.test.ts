@@ -125,6 +125,14 @@ describe('console sign-in', () => {
     }
   })
 
+  it('finds the real session behind cookies of the same name another localhost page set', async () => {
+    const session = await signIn()
+    // The browser sends the cookie with the longer path first: the junk one for /approve/….
+    const cookie = `mls_operator=junk; mls_operator=1.${'0'.repeat(32)}.${'A'.repeat(43)}; other=1; ${session.cookie}`
+    expect(await call('GET', '/approve/state', { headers: { cookie, 'x-csrf-token': session.csrf } })).toMatchObject({ status: 200, body: { requests: [] } })
+    expect((await call('GET', '/approve', { headers: { cookie } })).body).toContain('console-main')
+  })
+
   it('signs in by POST /approve/session {key} from the page itself, answering the CSRF token', async () => {
     const ok = await call('POST', '/approve/session', { body: { key: OPERATOR_KEY }, headers: { origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' } })
     expect(ok.status).toBe(200)

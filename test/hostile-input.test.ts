@@ -185,3 +185,30 @@ describe('bodies that never finish', () => {
     expect(await answer).toEqual(expect.objectContaining({ status: 408, body: { error: 'Request body timed out' } }))
   })
 })
+
+describe('guessing the operator key', () => {
+  const withKey = (key: string) => call('GET', '/approve/requests', { headers: { 'x-operator-key': key } })
+
+  it('answers wrong keys ten a second, while the right key never waits', async () => {
+    vi.useFakeTimers()
+    let settled = 0
+    const wrong = Array.from({ length: 25 }, (_, i) => withKey(`wrong-key-${i}-0123456789abcdef`).then((answer) => (settled++, answer)))
+    await vi.advanceTimersByTimeAsync(950)
+    expect(settled).toBeLessThanOrEqual(10)
+    expect(settled).toBeGreaterThanOrEqual(9)
+    expect(await withKey('test-operator-key-0123456789abcdef')).toMatchObject({ status: 200, body: { requests: [] } })
+    await vi.advanceTimersByTimeAsync(2000)
+    for (const answer of await Promise.all(wrong)) expect(answer).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+  })
+
+  it('refuses more than 100 waiting wrong keys at once with 429', async () => {
+    vi.useFakeTimers()
+    const answers = Array.from({ length: 110 }, (_, i) =>
+      call('POST', '/approve/session', { body: { key: `wrong-${i}` }, headers: { origin: 'http://localhost:5252', 'sec-fetch-site': 'same-origin' } }),
+    )
+    await vi.advanceTimersByTimeAsync(20_000)
+    const statuses = (await Promise.all(answers)).map((a) => a.status)
+    expect(statuses.filter((s) => s === 401)).toHaveLength(100)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10)
+  })
+})

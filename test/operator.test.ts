@@ -92,20 +92,36 @@ describe('operator JSON endpoints: pending requests', () => {
     expect((await operator('GET', '/approve/tokens')).body).toEqual({ tokens: [] })
   })
 
-  it('holds at most AUTH_PENDING_LIMIT (20) requests; one more answers 429', async () => {
+  it('holds at most AUTH_PENDING_LIMIT (20) requests: a new one makes the oldest give way with 408', async () => {
     // Asked together: one after another, a loaded machine can take longer than the 2 s they wait.
-    const waiting = await Promise.all(Array.from({ length: 20 }, (_, i) => ask(`App ${i}`)))
-    const over = await call('POST', '/auth', { body: { appName: 'One Too Many' } })
-    expect([over.status, over.body]).toEqual([429, { error: 'Too many pending approval requests' }])
-    expect((await operator('GET', '/approve/requests')).body.requests).toHaveLength(20)
-    // Deciding one frees a place.
-    await decide(waiting[0]!.id, 'deny')
-    expect((await waiting[0]!.answer).status).toBe(403)
-    const room = await ask('Now There Is Room')
-    for (const { id, answer } of [...waiting.slice(1), room]) {
+    const waiting = await Promise.all(Array.from({ length: 20 }, (_, i) => ask(`Abandoned ${i}`)))
+    const listed = (await operator('GET', '/approve/requests')).body.requests.map((r: { id: string }) => r.id)
+    expect(listed).toHaveLength(20)
+    const real = await ask('Real App')
+    const oldest = waiting.find((w) => w.id === listed[0])!
+    expect(await oldest.answer).toMatchObject({ status: 408, body: { error: 'Authentication request timed out' } })
+    const now = (await operator('GET', '/approve/requests')).body.requests.map((r: { id: string }) => r.id)
+    expect(now).toEqual([...listed.slice(1), real.id])
+    await decide(real.id, 'approve')
+    expect((await real.answer).status).toBe(200)
+    for (const { id, answer } of waiting.filter((w) => w !== oldest)) {
       await decide(id, 'deny')
       expect((await answer).status).toBe(403)
     }
+  })
+
+  it('a request from an application already waiting replaces the older one', async () => {
+    const first = await ask('Offload Tool')
+    const other = await ask('Dashboard')
+    const again = call('POST', '/auth', { body: { appName: 'Offload Tool' } })
+    expect(await first.answer).toMatchObject({ status: 408, body: { error: 'Authentication request timed out' } })
+    const requests = (await operator('GET', '/approve/requests')).body.requests
+    expect(requests.map((r: { appName: string }) => r.appName)).toEqual(['Dashboard', 'Offload Tool'])
+    expect(requests[1].id).not.toBe(first.id)
+    await decide(requests[1].id, 'approve')
+    expect((await again).status).toBe(200)
+    await decide(other.id, 'deny')
+    expect((await other.answer).status).toBe(403)
   })
 })
 

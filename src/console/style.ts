@@ -86,7 +86,11 @@ main { max-width: 1000px; margin: 0 auto; padding: 8px 20px 96px; }
   background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius);
   padding: 16px 18px;
 }
-.app-name { font-size: 1.15rem; font-weight: 650; overflow-wrap: anywhere; }
+.app-name { font-size: 1.15rem; font-weight: 650; overflow-wrap: anywhere; unicode-bidi: isolate; }
+.control {
+  display: inline-block; margin: 0 3px; padding: 0 4px; border: 1px solid var(--danger); border-radius: 4px;
+  color: var(--danger); font: 600 0.7em/1.5 ui-monospace, monospace; vertical-align: middle;
+}
 .meta { color: var(--muted); font-size: 0.92rem; margin-top: 2px; }
 .meta time, .countdown { font-variant-numeric: tabular-nums; }
 

@@ -64,8 +64,35 @@ const operatorKey = (env: Env) => {
   return key
 }
 
+/**
+ * Whether `given` is the operator key. A wrong one is answered only after the wrong ones before
+ * it, ten a second at most however many arrive together (about 4,000 a second were possible); the
+ * right key never waits. With 100 wrong keys waiting, more are refused at once with 429.
+ */
 export async function isOperatorKey(given: string | null | undefined, env: Env): Promise<boolean> {
-  return !!given && sameSecret(given, operatorKey(env))
+  if (!given) return false
+  if (await sameSecret(given, operatorKey(env))) return true
+  await wrongKeyTurn()
+  return false
+}
+
+const WRONG_KEY_SPACING_MS = 100
+const WRONG_KEYS_WAITING = 100
+// Per isolate: one locally; on Cloudflare each isolate keeps its own pace.
+let nextWrongKeyAt = 0
+let wrongKeysWaiting = 0
+
+async function wrongKeyTurn() {
+  if (wrongKeysWaiting >= WRONG_KEYS_WAITING) throw new StatusError(429, { error: 'Too many wrong operator keys: wait a moment' })
+  const now = Date.now()
+  const at = Math.max(now, nextWrongKeyAt)
+  nextWrongKeyAt = at + WRONG_KEY_SPACING_MS
+  wrongKeysWaiting++
+  try {
+    await new Promise((resolve) => setTimeout(resolve, at - now))
+  } finally {
+    wrongKeysWaiting--
+  }
 }
 
 /**
@@ -80,14 +107,21 @@ export async function createSession(env: Env): Promise<{ cookie: string; csrf: s
   return { cookie, csrf: await hmac(operatorKey(env), `csrf:${nonce}`) }
 }
 
-/** The nonce of a valid session cookie, or undefined. */
+/**
+ * The nonce of a valid session cookie, or undefined. Every cookie of that name is tried: a page on
+ * another localhost port can set `mls_operator=junk; path=/approve` (cookies are not port-scoped),
+ * which the browser sends before the real one, and would otherwise lock the operator out.
+ * At most a few are looked at, so a cookie jar stuffed with copies costs nothing.
+ */
 export async function sessionOf(request: Request, env: Env): Promise<string | undefined> {
-  const cookies = request.headers.get('cookie') ?? ''
-  const value = cookies.split(/;\s*/).find((c) => c.startsWith(`${SESSION_COOKIE}=`))?.slice(SESSION_COOKIE.length + 1)
-  const [issued, nonce, mac] = value?.split('.') ?? []
-  if (!issued || !nonce || !mac) return undefined
-  if (Date.now() - parseInt(issued, 36) > SESSION_DAYS * 86_400_000) return undefined
-  return (await sameSecret(mac, await hmac(operatorKey(env), `session:${issued}.${nonce}`))) ? nonce : undefined
+  const cookies = (request.headers.get('cookie') ?? '').split(/;\s*/).filter((c) => c.startsWith(`${SESSION_COOKIE}=`))
+  for (const cookie of cookies.slice(0, 8)) {
+    const [issued, nonce, mac, extra] = cookie.slice(SESSION_COOKIE.length + 1).split('.')
+    if (!issued || !nonce || !mac || extra !== undefined) continue
+    if (!(Date.now() - parseInt(issued, 36) <= SESSION_DAYS * 86_400_000)) continue
+    if (await sameSecret(mac, await hmac(operatorKey(env), `session:${issued}.${nonce}`))) return nonce
+  }
+  return undefined
 }
 
 export const csrfFor = (nonce: string, env: Env) => hmac(operatorKey(env), `csrf:${nonce}`)

@@ -121,6 +121,8 @@ export class Tokens {
   }
 }
 
+const timedOut = () => new StatusError(408, { error: 'Authentication request timed out' })
+
 export type PendingRequest = { id: string; appName: string; createdAt: string; expiresAt: string }
 type Outcome = { token: string } | { failure: StatusError }
 type Pending = PendingRequest & { settle: (outcome: Outcome) => void; timer: ReturnType<typeof setTimeout> }
@@ -139,12 +141,19 @@ export class Approvals {
     private readonly options: { timeoutMs: number; limit: number; changed: () => void },
   ) {}
 
-  /** Resolves with the token once approved; rejects 403 on deny, 408 when time runs out. */
+  /**
+   * Resolves with the token once approved; rejects 403 on deny, 408 when time runs out. Abandoned
+   * requests never keep an application out: one from an application already waiting replaces its
+   * older request, and with `limit` waiting the oldest gives way. Either one that gives way is
+   * answered as if it had expired, the one outcome every client already handles.
+   */
   request(appName: string, id = crypto.randomUUID()): Promise<Outcome> {
-    if (this.#pending.size >= this.options.limit) {
-      throw new StatusError(429, { error: 'Too many pending approval requests' })
-    }
     if (this.#pending.has(id) || this.#finished.has(id)) throw conflict('Request already exists')
+    for (const pending of this.#pending.values()) {
+      if (pending.appName === appName) this.#finish(pending.id, 'expired', { failure: timedOut() })
+    }
+    // A Map iterates in insertion order: the first entry is the one waiting longest.
+    while (this.#pending.size >= this.options.limit) this.#finish(this.#pending.keys().next().value!, 'expired', { failure: timedOut() })
     const now = Date.now()
     return new Promise<Outcome>((resolve) => {
       const pending: Pending = {
@@ -153,7 +162,7 @@ export class Approvals {
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + this.options.timeoutMs).toISOString(),
         settle: resolve,
-        timer: setTimeout(() => this.#finish(id, 'expired', { failure: new StatusError(408, { error: 'Authentication request timed out' }) }), this.options.timeoutMs),
+        timer: setTimeout(() => this.#finish(id, 'expired', { failure: timedOut() }), this.options.timeoutMs),
       }
       this.#pending.set(id, pending)
       this.options.changed()

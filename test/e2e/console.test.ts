@@ -256,12 +256,16 @@ describe('operator console under wrangler dev', () => {
     }
   })
 
-  it('caps pending requests at AUTH_PENDING_LIMIT (3 here) with 429', async () => {
-    const answers = ['Cam A', 'Cam B', 'Cam C'].map((name) => auth(service.base, name))
-    for (const name of ['Cam A', 'Cam B', 'Cam C']) await page.getByRole('button', { name: `Deny ${name}` }).waitFor()
-    expect(await auth(service.base, 'Cam D')).toEqual({ status: 429, body: { error: 'Too many pending approval requests' } })
-    for (const name of ['Cam A', 'Cam B', 'Cam C']) await page.getByRole('button', { name: `Deny ${name}` }).click()
-    for (const answer of answers) expect((await answer).status).toBe(403)
+  it('holds AUTH_PENDING_LIMIT (3 here) requests: a fourth makes the oldest leave the page', async () => {
+    const cams = ['Cam A', 'Cam B', 'Cam C']
+    const answers = cams.map((name) => auth(service.base, name))
+    for (const name of cams) await page.getByRole('button', { name: `Deny ${name}` }).waitFor()
+    const oldest = (await operatorCall(service, 'GET', '/approve/requests')).body.requests[0].appName
+    const fourth = auth(service.base, 'Cam D')
+    await page.getByRole('button', { name: `Deny ${oldest}` }).waitFor({ state: 'detached' })
+    for (const name of [...cams.filter((n) => n !== oldest), 'Cam D']) await page.getByRole('button', { name: `Deny ${name}` }).click()
+    expect((await answers[cams.indexOf(oldest)])!).toEqual({ status: 408, body: { error: 'Authentication request timed out' } })
+    for (const answer of [...answers.filter((_, i) => cams[i] !== oldest), fourth]) expect((await answer).status).toBe(403)
   })
 
   describe('a hostile page on another localhost port, with the operator signed in', () => {
@@ -480,5 +484,68 @@ describe('operator console with a short approval timeout', () => {
     await notice.waitFor({ state: 'detached' })
     expect((await answer).status).toBe(408)
     await page.getByText('No application is waiting.').waitFor()
+  })
+})
+
+describe('operator console against a tossed cookie, and names with bidi controls', () => {
+  let service: Service
+  let browser: Awaited<ReturnType<typeof openBrowser>>
+  let page: Page
+  let hostile: Server
+
+  beforeAll(async () => {
+    service = await startService({ port: await freePort(5800, 5819) })
+    browser = await openBrowser()
+    page = browser.context.pages()[0] ?? (await browser.context.newPage())
+    // Cookies are not port-scoped: a page on another port of 127.0.0.1 sets them for the console too.
+    hostile = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      res.end(`<!doctype html><title>hostile</title><script>
+        document.cookie = 'mls_operator=junk; path=/approve'
+        document.cookie = 'mls_operator=1.${'0'.repeat(32)}.${'A'.repeat(43)}; path=/approve/state'
+        document.title = 'tossed'
+      </script>`)
+    })
+    const port = await freePort(5890, 5899)
+    await new Promise<void>((resolve) => hostile.listen(port, '127.0.0.1', resolve))
+    const attacker = await browser.context.newPage()
+    await attacker.goto(`http://127.0.0.1:${port}/`)
+    await attacker.waitForFunction(() => document.title === 'tossed')
+    await attacker.close()
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => hostile?.close(resolve))
+    await browser?.close()
+    await service?.stop()
+  })
+
+  it('signs in and works although another localhost page set cookies of the same name', async () => {
+    const tossed = (await browser.context.cookies()).filter((c) => c.name === 'mls_operator' && c.domain === '127.0.0.1')
+    expect(tossed.map((c) => c.path).sort()).toEqual(['/approve', '/approve/state'])
+    await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+    await page.getByText('No application is waiting.').waitFor()
+    expect(await page.locator('#live').textContent()).toBe('Live')
+    const answer = auth(service.base, 'After The Toss')
+    await page.getByRole('button', { name: 'Approve After The Toss' }).click()
+    const { status, body } = await answer
+    expect(status).toBe(200)
+    expect(await projectsWith(service.base, body.token)).toBe(200)
+  })
+
+  it('shows a name with a right-to-left override as it was sent, the control marked', async () => {
+    const answer = auth(service.base, '\u202Eloot.exe Offload Tool')
+    const deny = page.getByRole('button', { name: 'Deny [U+202E]loot.exe Offload Tool' })
+    await deny.waitFor()
+    const name = page.locator('#requests-list li .app-name')
+    expect(await name.textContent()).toBe('U+202Eloot.exe Offload Tool')
+    // Read left to right: the mark first, then the text in the order it was sent.
+    const [mark, heading] = await Promise.all([name.locator('.control').boundingBox(), name.boundingBox()])
+    expect(mark!.x - heading!.x).toBeLessThan(8)
+    expect(await name.evaluate((h) => getComputedStyle(h).unicodeBidi)).toBe('isolate')
+    await shoot(page, '6-bidi-name')
+    await deny.click()
+    await page.getByText('“[U+202E]loot.exe Offload Tool” was denied.').waitFor()
+    expect((await answer).status).toBe(403)
   })
 })

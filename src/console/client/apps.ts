@@ -5,7 +5,7 @@ defineSection((() => {
   let tokens = []
 
   function create(token) {
-    const name = token.appName
+    const name = plainName(token.appName)
     const revoke = el('button', { type: 'button', class: 'danger revoke', 'aria-label': 'Revoke ' + name, text: 'Revoke' })
     const confirm = el('button', { type: 'button', class: 'danger-solid confirm-revoke', 'aria-label': 'Yes, revoke ' + name, text: 'Yes, revoke' })
     const keep = el('button', { type: 'button', class: 'quiet keep', 'aria-label': 'Keep ' + name + ' connected', text: 'Keep' })
@@ -14,7 +14,7 @@ defineSection((() => {
       el('div', { class: 'actions' }, confirm, keep))
     const item = el('li', { class: 'card app' },
       el('div', { class: 'who' },
-        el('h3', { class: 'app-name', text: name }),
+        el('h3', { class: 'app-name' }, nameNodes(token.appName)),
         el('p', { class: 'meta' }, 'Approved ', el('time', { class: 'approved', datetime: token.createdAt }), ' · ', el('span', { class: 'used' }))),
       el('div', { class: 'actions main-actions' }, revoke),
       question)
@@ -51,7 +51,7 @@ defineSection((() => {
 
   async function revokeToken(token, item) {
     if (item.busy) return
-    const name = '“' + token.appName + '”'
+    const name = '“' + plainName(token.appName) + '”'
     setBusy(item, true)
     const answer = await api('DELETE', '/approve/tokens/' + encodeURIComponent(token.id))
     if (answer.status === 200 || answer.status === 404) {

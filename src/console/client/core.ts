@@ -24,6 +24,33 @@ function el(tag, props, ...children) {
   return node
 }
 
+// ---- application names
+//
+// A name may carry bidi controls: U+202E (right-to-left override) makes "\u202Eloot.exe Offload
+// Tool" read as "Offload Tool exe.tool". Each control is shown as a visible mark instead, and
+// names are isolated from the text around them (.app-name), so the DIT sees what was sent.
+
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+const controlCode = (c) => 'U+' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+
+/** The name for labels and messages: each control as [U+202E]. */
+function plainName(name) {
+  return name.replace(BIDI_CONTROL, (c) => '[' + controlCode(c) + ']')
+}
+
+/** The name as nodes: text, and each control as a marked box. */
+function nameNodes(name) {
+  const nodes = []
+  let from = 0
+  for (const match of name.matchAll(BIDI_CONTROL)) {
+    if (match.index > from) nodes.push(name.slice(from, match.index))
+    nodes.push(el('span', { class: 'control', title: 'invisible control character ' + controlCode(match[0]), text: controlCode(match[0]) }))
+    from = match.index + 1
+  }
+  if (from < name.length) nodes.push(name.slice(from))
+  return nodes
+}
+
 // ---- the session's CSRF token
 //
 // The service hands it over once, at sign-in (the key link's redirect fragment, or the key form's

@@ -6,12 +6,12 @@ defineSection((() => {
   let requests = []
 
   function create(request) {
-    const name = request.appName
+    const name = plainName(request.appName)
     const approve = el('button', { type: 'button', class: 'primary approve', 'aria-label': 'Approve ' + name, text: 'Approve' })
     const deny = el('button', { type: 'button', class: 'danger deny', 'aria-label': 'Deny ' + name, text: 'Deny' })
     const item = el('li', { class: 'card request' },
       el('div', { class: 'who' },
-        el('h3', { class: 'app-name', text: name }),
+        el('h3', { class: 'app-name' }, nameNodes(request.appName)),
         el('p', { class: 'meta' }, 'Asked at ', el('time', { class: 'asked', datetime: request.createdAt, text: clockTime(request.createdAt) }), ' · ', el('span', { class: 'ago' }))),
       el('div', { class: 'expiry' },
         el('p', { class: 'countdown' }),
@@ -47,7 +47,7 @@ defineSection((() => {
 
   async function decide(request, decision, item) {
     if (item.busy) return
-    const name = '“' + request.appName + '”'
+    const name = '“' + plainName(request.appName) + '”'
     setBusy(item, true)
     const answer = await api('POST', '/approve/requests/' + encodeURIComponent(request.id), { decision })
     if (answer.status === 200) {
