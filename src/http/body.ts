@@ -36,8 +36,7 @@ const tooSlow = () => new StatusError(408, { error: 'Request body timed out' })
  * and with no string that is not well-formed Unicode.
  */
 export async function readJson(request: Request, limit = COMMAND_BODY_BYTES): Promise<unknown> {
-  const { bytes, text } = await readJsonBody(request, limit)
-  return parseJson(text, bytes)
+  return parseJson((await readJsonBody(request, limit)).text)
 }
 
 /** A JSON body as the client sent it: its UTF-8 bytes (without a leading BOM) and their text. */
@@ -45,18 +44,14 @@ export type JsonBody = { bytes: Uint8Array; text: string }
 
 const EMPTY: JsonBody = { bytes: new Uint8Array(0), text: '' }
 
-/** The body's text, once it is declared as JSON, within the limit and valid UTF-8; not yet parsed. */
-export function readJsonText(request: Request, limit = BODY_LIMIT_BYTES): Promise<string> {
-  return readJsonBody(request, limit).then((body) => {
-    refuseDeepNesting(body.bytes)
-    return body.text
-  })
-}
-
 /** The size a request declares, NaN when it declares none (a chunked body). */
 export const declaredLength = (request: Request) => Number(request.headers.get('content-length') ?? NaN)
 
-/** readJsonText with the bytes it was decoded from, for logs: they are stored as those bytes. */
+/**
+ * The body's text and the bytes it was decoded from (logs are stored as those bytes), once it is
+ * declared as JSON, within the limit, arrived in time, valid UTF-8 and, if large, not nested too
+ * deep; not yet parsed.
+ */
 export function readJsonBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<JsonBody> {
   const type = request.headers.get('content-type') ?? ''
   if (type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
@@ -92,13 +87,8 @@ async function refuse(request: Request, failure: StatusError): Promise<never> {
   throw failure
 }
 
-/**
- * What readJson does after reading: refuse deep nesting in a large body before parsing it, parse,
- * then refuse deep nesting, prototype keys and lone surrogates. `bytes` are the text's UTF-8 as
- * read; text alone comes from readJsonText, which has scanned them already.
- */
-export function parseJson(text: string, bytes?: Uint8Array): unknown {
-  if (bytes) refuseDeepNesting(bytes)
+/** What readJson does after reading: parse, then refuse deep nesting, prototype keys and lone surrogates. */
+export function parseJson(text: string): unknown {
   if (text.trim() === '') throw invalidBody('a JSON body is required')
   let value: unknown
   try {
@@ -116,9 +106,9 @@ export function parseJson(text: string, bytes?: Uint8Array): unknown {
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
 
 /**
- * One pass over a large body's bytes before any parse, counting brackets outside strings: a body
+ * One pass over a large body's bytes as it is read, counting brackets outside strings: a body
  * nested deeper than 64 levels is refused before JSON.parse builds it. (A body this large has
- * already passed the token check: see `routes/` for the order.)
+ * already passed the token check: routes/token.ts.)
  */
 function refuseDeepNesting(bytes: Uint8Array) {
   if (bytes.length <= LARGE_BODY_BYTES) return
@@ -160,8 +150,8 @@ function refuseLoneSurrogates(root: unknown) {
 }
 
 /** parseJson for endpoints that take a JSON object (every endpoint here does). */
-export function parseObject(text: string, bytes?: Uint8Array): Record<string, unknown> {
-  return asObject(parseJson(text, bytes))
+export function parseObject(text: string): Record<string, unknown> {
+  return asObject(parseJson(text))
 }
 
 /** A body that must be a JSON object (every endpoint here takes one); a command's unless `limit` says otherwise. */
@@ -217,6 +207,7 @@ async function readChunked(body: ReadableStream<Uint8Array>, limit: number): Pro
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 
 function decoded(bytes: Uint8Array): JsonBody {
+  refuseDeepNesting(bytes)
   let text: string
   try {
     text = utf8.decode(bytes)

@@ -15,12 +15,12 @@ const STANDARD_JSON = new Headers({
  */
 export class JsonAnswer {
   constructor(
-    readonly body: string | Uint8Array,
+    readonly body: string | Uint8Array | ReadableStream<Uint8Array>,
     readonly status: number,
   ) {}
 }
 
-export const jsonAnswer = (body: string | Uint8Array, status = 200) => new JsonAnswer(body, status)
+export const jsonAnswer = (body: string | Uint8Array | ReadableStream<Uint8Array>, status = 200) => new JsonAnswer(body, status)
 
 /** The router's last step for every answer. */
 export function withStandardHeaders(answer: Response | JsonAnswer) {

@@ -15,8 +15,6 @@ import { summarize, type MailSummary } from './summary'
 const DEFAULT_SUBJECT = '<project> – Day <d> – <yyyy-mm-dd>'
 const DEFAULT_TEMPLATE = 'day-summary'
 
-export const parseLogs = (texts: string[]) => texts.map((text) => JSON.parse(text) as LogOutput)
-
 const tagContext = (settings: Settings, logs: LogOutput[]) => ({
   projectName: settings.project_name,
   unit: settings.unit,

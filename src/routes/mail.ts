@@ -3,14 +3,14 @@ import { readObject } from '../http/body'
 import { conflict, notFound } from '../http/errors'
 import { apiToken } from '../http/guards'
 import { pathParam } from '../http/params'
-import { attachmentsFor, draftFrom, outgoingMessage, parseLogs, renderAttachment } from '../mail/compose'
+import { attachmentsFor, draftFrom, outgoingMessage, renderAttachment } from '../mail/compose'
 import { mailConfig } from '../mail/config'
 import { toEml } from '../mail/mime'
 import { deliver } from '../mail/providers'
 import { WindowEditSchema } from '../mail/schemas'
 import { windowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
-import { unwrap, workspace } from '../workspace/client'
+import { storedLogs, unwrap, workspace } from '../workspace/client'
 import type { MailSource, SendWindowListing, WindowSource } from '../workspace/Workspace'
 import type { SendOutcome, WindowEdit } from '../workspace/windows'
 
@@ -31,7 +31,7 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   // The same day named twice is one day of the message.
   const logIds = [...new Set(logIdsOf(logId))]
   const source = (await unwrap(ws.mailSource(token, logIds, presetId))) as MailSource
-  await unwrap(ws.openSendWindow(draftFrom(source, parseLogs(source.logTexts))))
+  await unwrap(ws.openSendWindow(draftFrom(source, await storedLogs(ws, source.projectId, logIds))))
   return { success: true }
 }
 
@@ -56,8 +56,8 @@ export async function editWindow(request: IRequest, env: Env) {
   const changes: WindowEdit = { ...edit, attachments: undefined }
   for (const key of Object.keys(changes) as Array<keyof WindowEdit>) if (changes[key] === undefined) delete changes[key]
   if (edit.attachments) {
-    const { settings, logTexts } = asSource(await unwrap(ws.windowSource(id)))
-    changes.attachments = attachmentsFor(settings, parseLogs(logTexts), edit.attachments)
+    const { window, settings } = asSource(await unwrap(ws.windowSource(id)))
+    changes.attachments = attachmentsFor(settings, await storedLogs(ws, window.projectId, window.logIds), edit.attachments)
   }
   const window = asListing(await unwrap(ws.editSendWindow(id, changes)))
   return { success: true, window: windowView(window, mailConfig(env)) }
@@ -73,12 +73,12 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
   if (!config.provider && !config.problem) throw conflict('No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars')
   if (config.problem) throw conflict(config.problem)
   const ws = workspace(env)
-  const { window, settings, logTexts } = asSource(await unwrap(ws.claimSendWindow(id)))
+  const { window, settings } = asSource(await unwrap(ws.claimSendWindow(id)))
   // 502 when the provider refused or could not be reached; a message that could not even be
   // composed (a PDF preset gone, a report failing) answers with that failure's own status.
   const work = (async (): Promise<{ outcome: SendOutcome; status: number }> => {
     try {
-      const logs = parseLogs(logTexts)
+      const logs = await storedLogs(ws, window.projectId, window.logIds)
       const composed = await outgoingMessage(window, settings, logs, config.from)
       const result = await deliver(config, composed.message)
       if (result.ok) return { outcome: { sent: true, summary: composed.summary, attachments: composed.attachments }, status: 200 }
@@ -100,10 +100,11 @@ export async function discardWindow(request: IRequest, env: Env) {
 
 export async function downloadAttachment(request: IRequest, env: Env) {
   const presetId = pathParam(request, 'presetId')
-  const { window, settings, logTexts } = asSource(await unwrap(workspace(env).windowSource(windowIdOf(request))))
+  const ws = workspace(env)
+  const { window, settings } = asSource(await unwrap(ws.windowSource(windowIdOf(request))))
   const attachment = window.attachments.find((a) => a.presetId === presetId)
   if (!attachment) throw notFound('Attachment')
-  const logs = parseLogs(logTexts)
+  const logs = await storedLogs(ws, window.projectId, window.logIds)
   // The name as it would be sent now: the logs may have changed since the window opened.
   const [current] = attachmentsFor(settings, logs, [presetId])
   const pdf = await renderAttachment(settings, logs, current!)
@@ -113,8 +114,9 @@ export async function downloadAttachment(request: IRequest, env: Env) {
 /** The complete message as a .eml file for any mail client: what Send would send. */
 export async function downloadEml(request: IRequest, env: Env) {
   const config = mailConfig(env)
-  const { window, settings, logTexts } = asSource(await unwrap(workspace(env).windowSource(windowIdOf(request))))
-  const { message } = await outgoingMessage(window, settings, parseLogs(logTexts), config.from)
+  const ws = workspace(env)
+  const { window, settings } = asSource(await unwrap(ws.windowSource(windowIdOf(request))))
+  const { message } = await outgoingMessage(window, settings, await storedLogs(ws, window.projectId, window.logIds), config.from)
   return download(toEml(message, { unsent: true }), 'message/rfc822', `${safeFilename(window.subject) || 'message'}.eml`)
 }
 

@@ -4,15 +4,18 @@ import { apiToken } from '../http/guards'
 import { renderReport, reportFilename } from '../reports'
 import { GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
 import { toBase64 } from '../shared/base64'
-import { unwrap, workspace } from '../workspace/client'
-import type { ReportSource } from '../workspace/Workspace'
+import { storedLogs, unwrap, workspace } from '../workspace/client'
+import type { ReportPlan, ReportSource } from '../workspace/Workspace'
 
 /** Seed endpoint 10: the report is drawn here in the worker, not in the workspace's single thread. */
 export async function generatePdf(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { presetId, logId } = parseOrThrow(GeneratePdfSchema, await readObject(request))
+  const ws = workspace(env)
+  const logIds = logIdsOf(logId)
   // RPC's type mapping loses the shape of valibot's loose objects; the value is exactly this.
-  const source = (await unwrap(workspace(env).reportSource(token, presetId, logIdsOf(logId)))) as ReportSource
+  const { settings, preset, projectId } = (await unwrap(ws.reportPlan(token, presetId, logIds))) as ReportPlan
+  const source: ReportSource = { settings, preset, logs: await storedLogs(ws, projectId, logIds) }
   const pdf = await renderReport(source)
   return {
     success: true,

@@ -43,3 +43,57 @@ export function cutBytes(bytes: Uint8Array, size: number): Uint8Array[] {
   }
   return pieces
 }
+
+/**
+ * Durable Object RPC refuses a value over 32 MiB (a listing of two 20,000-clip days is 33 MiB):
+ * anything that may be larger than this travels as a stream, which has no such limit.
+ */
+export const RPC_VALUE_BYTES = 16 * 1024 * 1024
+
+/** The parts in order as a byte stream, in slices of at most 1 MiB, none of them copied. */
+export function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
+  const slices = parts.flatMap((part) => cutBytes(part, 1024 * 1024))
+  let next = 0
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next < slices.length) controller.enqueue(slices[next++]!)
+      else controller.close()
+    },
+  })
+}
+
+/** `open`, the stream's bytes, `close`: an answer that wraps a streamed value. */
+export function framedStream(open: string, inner: ReadableStream<Uint8Array>, close: string): ReadableStream<Uint8Array> {
+  const reader = inner.getReader()
+  let opened = false
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!opened) {
+        opened = true
+        controller.enqueue(encoder.encode(open))
+        return
+      }
+      const { done, value } = await reader.read()
+      if (done) {
+        controller.enqueue(encoder.encode(close))
+        controller.close()
+      } else controller.enqueue(value)
+    },
+    cancel: (reason) => reader.cancel(reason),
+  })
+}
+
+/** All of a stream's bytes in one buffer. */
+export async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer())
+}
+
+/** A value that may have come as text, bytes or a stream, as text. */
+export async function textOf(value: string | Uint8Array | ReadableStream<Uint8Array>): Promise<string> {
+  if (typeof value === 'string') return value
+  return utf8Text(value instanceof Uint8Array ? value : await bytesOf(value))
+}
+
+/** Bytes as they may cross RPC: as they are, or as a stream when they are too large for it. */
+export const rpcSafe = (bytes: Uint8Array): Uint8Array | ReadableStream<Uint8Array> =>
+  bytes.byteLength > RPC_VALUE_BYTES ? streamOf([bytes]) : bytes

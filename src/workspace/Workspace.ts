@@ -11,7 +11,7 @@ import { CustomSchemas } from '../schemas/custom'
 import { checkLog, type LogCheck, type LogOutput } from '../schemas/log'
 import { certainlyValidLog, type LogKeys } from '../schemas/plain-log'
 import { checkSettings, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
-import { joinedBytes, utf8Bytes, utf8Text } from '../shared/utf8'
+import { RPC_VALUE_BYTES, bytesOf, joinedBytes, rpcSafe, streamOf, utf8Bytes, utf8Text } from '../shared/utf8'
 import { Approvals, Tokens } from './access'
 import { GroupCommit } from './group-commit'
 import { Store, type ProjectRow } from './store'
@@ -20,14 +20,18 @@ import { SendWindows, requireEditable, type NewSendWindow, type SendOutcome, typ
 // One object type, not a union: RPC's type mapping would split a union into a union of promises.
 export type Reply<T> = { value?: T; failure?: Failure }
 
-/**
- * A reply whose value is text, bytes or nothing, sent as it is: only a failure has a `failure` key,
- * and a wrapping object costs a serialization each way (about 5% of a log read or write).
- */
-export type BareReply<T extends string | Uint8Array | void> = T | { failure: Failure }
+/** What a log's JSON may travel as: text, bytes, or a stream when it would pass RPC's 32 MiB. */
+export type LogBody = string | Uint8Array | ReadableStream<Uint8Array>
 
-const bare = <T extends string | Uint8Array | void>({ value, failure }: Reply<T>): BareReply<T> =>
+/**
+ * A reply whose value is text, bytes, a stream or nothing, sent as it is: only a failure has a
+ * `failure` key, and a wrapping object costs a serialization each way (about 5% of a log read or write).
+ */
+export type BareReply<T extends LogBody | void> = T | { failure: Failure }
+
+const bare = <T extends LogBody | void>({ value, failure }: Reply<T>): BareReply<T> =>
   failure ? { failure } : (value as T)
+
 
 /** RPC drops everything of a thrown error but its message, so failures travel as data. */
 async function reply<T>(work: () => T | Promise<T>): Promise<Reply<T>> {
@@ -48,6 +52,8 @@ export type Project = { id: string; project_name: string; path: string; created_
 export type ProjectListing = { project_name: string; path: string; active: boolean }
 export type PresetListing = { id: string; label: string; enabled: boolean }
 export type ReportSource = { settings: Settings; preset: PdfPreset; logs: LogOutput[] }
+/** What a report needs besides its logs, which the worker reads one at a time (storedLog). */
+export type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string }
 
 type ActiveProject = { row: ProjectRow; settings: Settings; schemas: CustomSchemas }
 
@@ -167,12 +173,14 @@ export class Workspace extends DurableObject<Env> {
    * sent (SPEC §4: kept exactly as sent) without parsing them again. The keys are taken as given:
    * only this service's worker calls the workspace.
    */
-  createCheckedLog(token: string, json: Uint8Array, id: string, day: number, date: string): Promise<BareReply<void>> {
+  createCheckedLog(token: string, json: Uint8Array | ReadableStream<Uint8Array>, id: string, day: number, date: string): Promise<BareReply<void>> {
+    if (!(json instanceof Uint8Array)) return bytesOf(json).then((bytes) => this.createCheckedLog(token, bytes, id, day, date))
     return this.#commits.run(() => bare(this.#client(token, () => this.#insertLog(this.#requireActive(), { id, day, date }, json))))
   }
 
   /** Any other log: parsed and checked here, where the project's custom fields are known. */
-  createLog(token: string, json: Uint8Array): Promise<BareReply<void>> {
+  createLog(token: string, json: Uint8Array | ReadableStream<Uint8Array>): Promise<BareReply<void>> {
+    if (!(json instanceof Uint8Array)) return bytesOf(json).then((bytes) => this.createLog(token, bytes))
     return this.#commits.run(() => bare(this.#clientWithBody(token, utf8Text(json), (body) => {
       const active = this.#requireActive()
       const { log, details } = checkLog(body, active.schemas)
@@ -182,24 +190,45 @@ export class Workspace extends DurableObject<Env> {
     })))
   }
 
-  /** `{"logs": [...]}` assembled from stored bytes: nothing is parsed or decoded on the way out. */
-  logsJson(token: string): BareReply<Uint8Array> {
+  /**
+   * `{"logs": [...]}` assembled from stored bytes: nothing is parsed or decoded on the way out. A
+   * listing over RPC's limit goes as a stream of the same bytes.
+   */
+  logsJson(token: string): BareReply<Uint8Array | ReadableStream<Uint8Array>> {
     return bare(this.#client(token, () => {
       const active = this.#active
-      return joinedBytes(active ? this.#store.logsBytes(active.row.id) : [], '{"logs":[', ',', ']}')
+      const logs = active ? this.#store.logsBytes(active.row.id) : []
+      if (logs.reduce((size, log) => size + log.byteLength, 0) <= RPC_VALUE_BYTES) return joinedBytes(logs, '{"logs":[', ',', ']}')
+      const comma = utf8Bytes(',')
+      return streamOf([utf8Bytes('{"logs":['), ...logs.flatMap((log, i) => (i ? [comma, log] : [log])), utf8Bytes(']}')])
     }))
   }
 
-  logJson(token: string, id: string): BareReply<string | Uint8Array> {
-    return bare(this.#client(token, () => {
-      const json = this.#store.logJson(this.#requireLogProject(), id)
-      if (!json) throw notFound('Log')
-      return json
-    }))
+  logJson(token: string, id: string): BareReply<LogBody> {
+    return bare(this.#client(token, () => this.#storedLog(this.#requireLogProject(), id)))
+  }
+
+  /**
+   * A log of any project as stored, for reports and mail: the worker reads the logs of a range one
+   * at a time, never all in one RPC value. Called only after the worker's own checks.
+   */
+  storedLog(projectId: string, id: string): BareReply<LogBody> {
+    try {
+      return this.#storedLog(projectId, id)
+    } catch (err) {
+      return { failure: failed(err).failure! }
+    }
+  }
+
+  #storedLog(projectId: string, id: string): LogBody {
+    const json = this.#store.logJson(projectId, id)
+    if (!json) throw notFound('Log')
+    return typeof json === 'string' ? json : rpcSafe(json)
   }
 
   /** Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames. */
-  patchLog(token: string, id: string, patchText: string): Promise<BareReply<string>> {
+  patchLog(token: string, id: string, patchText: string | ReadableStream<Uint8Array>): Promise<BareReply<string | ReadableStream<Uint8Array>>> {
+    if (typeof patchText !== 'string') return bytesOf(patchText).then((bytes) => this.patchLog(token, id, utf8Text(bytes)))
     return this.#commits.run(() => bare(this.#clientWithBody(token, patchText, (patch) => {
       const projectId = this.#requireLogProject()
       const active = this.#active!
@@ -208,8 +237,9 @@ export class Workspace extends DurableObject<Env> {
       if (details.length) throw validationError(details)
       if (log.id !== id && this.#store.hasLog(projectId, log.id as string)) throw conflict('Log already exists')
       const text = JSON.stringify(log)
-      this.ctx.storage.transactionSync(() => this.#store.putLog(projectId, log as LogKeys, utf8Bytes(text), id))
-      return text
+      const bytes = utf8Bytes(text)
+      this.ctx.storage.transactionSync(() => this.#store.putLog(projectId, log as LogKeys, bytes, id))
+      return bytes.byteLength > RPC_VALUE_BYTES ? streamOf([bytes]) : text
     })))
   }
 
@@ -219,15 +249,15 @@ export class Workspace extends DurableObject<Env> {
     })))
   }
 
-  /** What a report needs: the preset and the logs, in the order asked. */
-  reportSource(token: string, presetId: string, logIds: string[]) {
-    return this.#client(token, (): ReportSource => {
+  /** What a report needs besides its logs, once every log asked for exists. */
+  reportPlan(token: string, presetId: string, logIds: string[]) {
+    return this.#client(token, (): ReportPlan => {
       const projectId = this.#requireLogProject()
-      const texts = logIds.map((id) => this.#store.requireLogText(projectId, id))
+      this.#requireLogs(projectId, logIds)
       const settings = this.#active!.settings
       const preset = settings.pdfs?.find((p) => p.id === presetId)
       if (!preset) throw notFound('Preset')
-      return { settings, preset, logs: texts.map((t) => JSON.parse(t) as LogOutput) }
+      return { settings, preset, projectId }
     })
   }
 
@@ -285,16 +315,16 @@ export class Workspace extends DurableObject<Env> {
 
   // ---- send windows (SPEC §9): kept here; composed, rendered and sent by the worker
 
-  /** What opening a window needs: the logs as stored, the settings, the e-mail preset if any. */
+  /** What opening a window needs besides its logs: the settings, the e-mail preset if any. */
   mailSource(token: string, logIds: string[], presetId?: string) {
     return this.#client(token, (): MailSource => {
       const projectId = this.#requireLogProject()
-      const logTexts = logIds.map((id) => this.#store.requireLogText(projectId, id))
+      this.#requireLogs(projectId, logIds)
       const settings = this.#active!.settings
       const emails = settings.emails ?? []
       const preset = presetId === undefined ? emails.find((p) => p.enabled) : emails.find((p) => p.id === presetId)
       if (presetId !== undefined && !preset) throw notFound('Preset')
-      return { projectId, settings, preset: preset ?? null, logTexts }
+      return { projectId, settings, preset: preset ?? null }
     })
   }
 
@@ -368,8 +398,12 @@ export class Workspace extends DurableObject<Env> {
   }
 
   #windowSource(record: SendWindowRecord): WindowSource {
-    const logTexts = record.logIds.map((logId) => this.#store.requireLogText(record.projectId, logId))
-    return { window: this.#listing(record), settings: this.#settingsOf(record.projectId), logTexts }
+    this.#requireLogs(record.projectId, record.logIds)
+    return { window: this.#listing(record), settings: this.#settingsOf(record.projectId) }
+  }
+
+  #requireLogs(projectId: string, logIds: string[]) {
+    for (const id of logIds) if (!this.#store.hasLog(projectId, id)) throw notFound('Log')
   }
 
   /** What the console shows beside the stored draft: names from the window's own project. */
@@ -439,13 +473,13 @@ export class Workspace extends DurableObject<Env> {
   }
 }
 
-export type MailSource = { projectId: string; settings: Settings; preset: EmailPreset | null; logTexts: string[] }
+export type MailSource = { projectId: string; settings: Settings; preset: EmailPreset | null }
 export type SendWindowListing = SendWindowRecord & {
   projectName: string
   presetLabel: string | null
   pdfPresets: Array<{ id: string; label: string }>
 }
-export type WindowSource = { window: SendWindowListing; settings: Settings; logTexts: string[] }
+export type WindowSource = { window: SendWindowListing; settings: Settings }
 
 /** checkLog, skipped for a log that certainly passes it. */
 const checkedLog = (log: Record<string, unknown>, schemas: CustomSchemas): LogCheck =>
