@@ -98,8 +98,9 @@ export function parseJson(text: string): unknown {
   }
   if (!shapeIsSafe(value)) checkShape(value)
   // A lone surrogate can only come from a \uD800–\uDFFF escape: strict UTF-8 has none. Without
-  // such an escape in the text, no string needs looking at.
-  if (SURROGATE_ESCAPE.test(text)) refuseLoneSurrogates(value)
+  // such an escape in the text, no string needs looking at. indexOf first: the regular expression
+  // alone over a 17 KB log cost 2% of a POST; a backslash is rare in a log, and indexOf finds none fast.
+  if (text.indexOf('\\u') >= 0 && SURROGATE_ESCAPE.test(text)) refuseLoneSurrogates(value)
   return value
 }
 
