@@ -215,7 +215,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.e
  * - `ceiling` / `ceiling-dev`: the bare Worker + Durable Object of bench/ceiling, served the same two ways.
  * `state` is the persisted state directory (MEDIA_LOG_STATE); a temporary one when not given.
  */
-export async function startServer({ kind = 'start', port, inspectorPort = port + 2, state, quiet = true }) {
+export async function startServer({ kind = 'start', port, state, quiet = true }) {
   const ownState = !state
   state ??= mkdtempSync(join(tmpdir(), `media-log-${kind}-state-`))
   const env = { ...process.env, PORT: String(port), MEDIA_LOG_STATE: state, WRANGLER_SEND_METRICS: 'false', X_LOCAL_EXPLORER: 'false' }
@@ -231,9 +231,10 @@ export async function startServer({ kind = 'start', port, inspectorPort = port +
     }
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir')
     cwd = copy
-    args = [join(copy, 'scripts/dev.mjs'), '--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false', '--log-level', 'warn']
+    args = [join(copy, 'scripts/dev.mjs'), '--show-interactive-dev-session=false', '--log-level', 'warn']
   } else if (kind === 'ceiling-dev') {
-    args = [WRANGLER, 'dev', '--config', join(ROOT, 'bench/ceiling/wrangler.toml'), '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn']
+    // The patched wrangler (patches/) opens no inspector, so no inspector port is given.
+    args = [WRANGLER, 'dev', '--config', join(ROOT, 'bench/ceiling/wrangler.toml'), '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn']
   } else throw new Error(`unknown server kind ${kind}`)
 
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })

@@ -24,7 +24,7 @@ const WARMUP = Number(args.warmup ?? 2)
 const ROUNDS = Number(args.rounds ?? 1)
 const CONNECTIONS = 10
 const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf').split(','))
-// 5700–5799 belong to the benchmarks: ours, the ceiling, then their inspectors under --dev.
+// 5700–5799 belong to the benchmarks: ours, then the ceiling.
 const PORT = Number(args.port ?? (DEV ? 5710 : 5700))
 
 const LOG_CLIPS = 20
