@@ -115,6 +115,7 @@ export function makeLog(id, clips = 20, day = 1) {
     date,
     unit: 'Main Unit',
     ocf: { reels: ['A001'], copies: ['SSD_01', 'RAID_A', 'LTO_0042'], clips: Array.from({ length: clips }, (_, i) => clip(i + 1)) },
+    version: 1,
   }
 }
 

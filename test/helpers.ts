@@ -104,6 +104,8 @@ export function makeLog(id = 'D001', clips = 3, overrides: Record<string, unknow
     date: '2024-01-01',
     unit: 'Main Unit',
     ocf: { reels: ['A001'], copies: ['SSD_01', 'RAID_A'], clips: Array.from({ length: clips }, (_, i) => clip(i + 1)) },
+    // What the reference application writes; a log without it is stored with version 1 (SPEC §4).
+    version: 1,
     ...overrides,
   }
 }

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { call, makeLog, withProject } from './helpers'
 
 describe('meta endpoints', () => {
-  it('answers /ping without a token', async () => {
-    const { status, body } = await call('GET', '/ping')
-    expect(status).toBe(200)
-    expect(body).toEqual({ status: 'ok' })
+  it('answers /ping without a token, saying whether a project is loaded', async () => {
+    expect(await call('GET', '/ping')).toMatchObject({ status: 200, body: { status: 'ok', active: false } })
+    await withProject()
+    expect(await call('GET', '/ping')).toMatchObject({ status: 200, body: { status: 'ok', active: true } })
   })
 
   it('answers /version with the app and the interface version', async () => {

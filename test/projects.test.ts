@@ -12,7 +12,8 @@ describe('POST /project/create', () => {
     expect(Object.keys(res.body).sort()).toEqual(['created_at', 'id', 'path', 'project_name'])
     expect(res.body).toMatchObject({ project_name: 'Feature Film', path: 'projects/Feature Film' })
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at)
-    expect(await call('GET', '/project', { token })).toMatchObject({ status: 200, body: res.body })
+    // The settings and activeLog, as the reference application answers, plus id, path and created_at.
+    expect(await call('GET', '/project', { token })).toEqual(expect.objectContaining({ status: 200, body: { project_name: 'Feature Film', version: 1, activeLog: null, ...res.body } }))
     expect(await call('GET', '/project/config', { token })).toMatchObject({ status: 200, body: { project_name: 'Feature Film', version: 1 } })
   })
 
@@ -35,7 +36,7 @@ describe('POST /project/create', () => {
     expect(res.status).toBe(400)
     expect(res.body.error).toBe('Validation Error')
     expect(res.body.details.map((d: { prop: string }) => d.prop)).toEqual(['project_name'])
-    expect((await call('GET', '/projects', { token })).body).toEqual({ projects: [] })
+    expect((await call('GET', '/projects', { token })).body).toEqual([])
   })
 
   it('answers 401 without a token', async () => {
@@ -49,9 +50,13 @@ describe('POST /project/load and GET /projects', () => {
     await call('POST', '/log', { token, body: makeLog('D001', 1) })
     await call('POST', '/project/create', { token, body: { project_name: 'Second' } })
     expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
+    // The reference application's bare array of {label, path, active}; project_name beside label.
     expect(await call('GET', '/projects', { token })).toMatchObject({
       status: 200,
-      body: { projects: [{ project_name: 'First', path: 'projects/First', active: false }, { project_name: 'Second', path: 'projects/Second', active: true }] },
+      body: [
+        { label: 'First', path: 'projects/First', active: false, project_name: 'First' },
+        { label: 'Second', path: 'projects/Second', active: true, project_name: 'Second' },
+      ],
     })
     expect(await call('POST', '/project/load', { token, body: { path: 'projects/First' } })).toMatchObject({ status: 200, body: { success: true } })
     expect((await call('GET', '/logs', { token })).body.logs.map((l: { id: string }) => l.id)).toEqual(['D001'])
@@ -87,7 +92,7 @@ describe('PATCH /project/config', () => {
     expect((await call('GET', '/project/config', { token })).body).toEqual(expected)
   })
 
-  it('stores presets with their defaults and lists them, filtered by enabled', async () => {
+  it('stores presets as sent, applies defaults when it lists them, filtered by enabled', async () => {
     const { token } = await withProject()
     const res = await call('PATCH', '/project/config', {
       token,
@@ -97,7 +102,10 @@ describe('PATCH /project/config', () => {
       },
     })
     expect(res.status).toBe(200)
-    expect(res.body.data.emails[0]).toEqual({ id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'], message: '', template: 'plain', enabled: true })
+    // SPEC §5: defaults (enabled, template, message) apply when read, never written into the preset.
+    expect(res.body.data.emails[0]).toEqual({ id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'] })
+    expect((await call('GET', '/project/config', { token })).body.emails).toEqual(res.body.data.emails)
+    expect((await call('GET', '/email-presets', { token })).body).toEqual([{ id: 'daily', label: 'Daily', enabled: true }])
     expect((await call('GET', '/pdf-presets', { token })).body).toEqual([
       { id: 'clips', label: 'Report clips', enabled: true },
       { id: 'data1', label: 'Data', enabled: false },

@@ -2,7 +2,7 @@ import { StatusError } from 'itty-router'
 import { notFound } from '../http/errors'
 import { renderReport, reportFilename } from '../reports'
 import type { LogOutput } from '../schemas/log'
-import type { Settings } from '../schemas/settings'
+import { bodyOf, type Settings } from '../schemas/settings'
 import { fillTags } from '../shared/tags'
 import type { MailSource, ReportSource, SendWindowListing } from '../workspace/Workspace'
 import type { NewSendWindow, WindowAttachment } from '../workspace/windows'
@@ -32,8 +32,8 @@ export function draftFrom(source: MailSource, logs: LogOutput[]): NewSendWindow 
     projectId: source.projectId,
     logIds: logs.map((l) => l.id),
     presetId: preset?.id ?? null,
-    template: preset?.template ?? DEFAULT_TEMPLATE,
-    recipients: [...new Set(preset?.recipients ?? [])],
+    template: preset ? bodyOf(preset) : DEFAULT_TEMPLATE,
+    recipients: [...new Set((preset?.recipients ?? []).map((r) => r.trim()))],
     subject: oneLine(fillTags(preset?.subject ?? DEFAULT_SUBJECT, context)) || oneLine(fillTags(DEFAULT_SUBJECT, context)),
     message: fillTags(preset?.message ?? '', context),
     attachments: attachmentsFor(settings, logs, preset?.attachments ?? []),

@@ -45,7 +45,7 @@ export function summarize(projectName: string, projectUnit: string | undefined, 
 function totalOf(summaries: ReportSummary[], ordered: LogOutput[]): DaySummary {
   const sum = total(summaries)
   return {
-    title: `Total — ${rangeTitle(ordered[0]!, ordered.at(-1)!)}`,
+    title: `Total — ${rangeTitle(ordered)}`,
     unit: '',
     duration: sum.duration?.text ?? null,
     ocf: sum.ocf ?? null,

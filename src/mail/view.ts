@@ -18,7 +18,10 @@ export type WindowView = {
   subject: string
   message: string
   preview: Body
-  attachments: Array<{ presetId: string; label: string; filename: string; url: string }>
+  /** Said when the preset names a template of the user's: the built-in body is shown instead. */
+  bodyNote: string | null
+  /** `note`: said when the preset names a template of the user's, which the built-in report replaces. */
+  attachments: Array<{ presetId: string; label: string; note: string | null; filename: string; url: string }>
   pdfPresets: Array<{ id: string; label: string }>
   status: WindowStatus
   error: string | null
@@ -35,7 +38,7 @@ export function windowView(window: SendWindowListing, config: MailConfig): Windo
   const summary = JSON.parse(window.summary) as MailSummary
   const preview = renderBody(window.template, window.subject, window.message, summary)
   const base = `/approve/windows/${encodeURIComponent(window.id)}`
-  const labels = new Map(window.pdfPresets.map((p) => [p.id, p.label]))
+  const presets = new Map(window.pdfPresets.map((p) => [p.id, p]))
   return {
     id: window.id,
     createdAt: window.createdAt,
@@ -49,12 +52,17 @@ export function windowView(window: SendWindowListing, config: MailConfig): Windo
     subject: window.subject,
     message: window.message,
     preview,
-    attachments: window.attachments.map((a) => ({
-      ...a,
-      label: labels.get(a.presetId) ?? a.presetId,
-      url: `${base}/attachments/${encodeURIComponent(a.presetId)}`,
-    })),
-    pdfPresets: window.pdfPresets,
+    bodyNote: window.bodyReplaces ? `The built-in ${window.template === 'plain' ? 'plain' : 'day summary'} body, in place of ${window.bodyReplaces}` : null,
+    attachments: window.attachments.map((a) => {
+      const replaces = presets.get(a.presetId)?.replaces
+      return {
+        ...a,
+        label: presets.get(a.presetId)?.label ?? a.presetId,
+        note: replaces ? `the built-in clips report, in place of ${replaces}` : null,
+        url: `${base}/attachments/${encodeURIComponent(a.presetId)}`,
+      }
+    }),
+    pdfPresets: window.pdfPresets.map(({ id, label }) => ({ id, label })),
     status: window.status,
     error: window.error,
     sentAt: window.sentAt,

@@ -6,7 +6,7 @@ import type { Column } from './table'
 
 export const DEFAULT_COLUMNS = [
   'clip', 'tc_start', 'tc_end', 'duration', 'fps', 'size', 'camera_model', 'reel', 'lens',
-  'resolution', 'codec', 'gamma', 'wb', 'tint', 'lut', 'copies',
+  'resolution', 'codec', 'gamma', 'ei', 'wb', 'tint', 'lut', 'copies',
 ] as const
 
 type BuiltIn = (typeof CLIP_COLUMNS)[number]
@@ -44,6 +44,10 @@ function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {
       return { label: 'Codec', wrap: true, value: text('codec') }
     case 'gamma':
       return { label: 'Gamma', wrap: true, value: text('gamma') }
+    case 'ei':
+      return { label: 'EI', align: 'right', value: text('ei') }
+    case 'shutter':
+      return { label: 'Shutter', align: 'right', value: text('shutter') }
     case 'wb':
       return { label: 'WB', align: 'right', value: text('wb') }
     case 'tint':

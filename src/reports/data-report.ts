@@ -1,4 +1,5 @@
 /** `data-report`: one row per log and the totals across them, with the date range (SPEC §8). */
+import { spanOf } from '../shared/log-order'
 import { weekdayOf } from '../shared/tags'
 import { cards, copiesLine, heading, infoGrid, runningHeader, titleBlock } from './blocks'
 import { dayTitle, infoPairs, summaryCards, type ReportContext } from './clips-report'
@@ -25,20 +26,26 @@ const figures = (f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'r
   copies: copies(f.copies) || '—',
 })
 
-export const rangeTitle = (first: LogSummary['log'], last: LogSummary['log']) =>
-  first === last ? dayTitle(first) : `Days ${first.day}–${last.day} — ${first.date} – ${last.date}`
+/** `Day 3 — 2024-01-03`, or over several logs the lowest to highest day and earliest to latest date. */
+export function rangeTitle(logs: ReadonlyArray<LogSummary['log']>) {
+  if (logs.length === 1) return dayTitle(logs[0]!)
+  const { firstDay, lastDay, firstDate, lastDate } = spanOf(logs)
+  const days = firstDay === lastDay ? `Day ${firstDay}` : `Days ${firstDay}–${lastDay}`
+  return `${days} — ${firstDate === lastDate ? firstDate : `${firstDate} – ${lastDate}`}`
+}
 
 export async function dataReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
-  const first = summaries[0]!.log
-  const last = summaries[summaries.length - 1]!.log
-  const title = rangeTitle(first, last)
+  const logs = summaries.map((s) => s.log)
+  const { firstDate, lastDate } = spanOf(logs)
+  const single = logs.length === 1
+  const title = rangeTitle(logs)
   const units = [...new Set(summaries.map((s) => s.unit).filter(Boolean))]
   const unit = units.length === 1 ? units[0]! : units.length ? `${units.length} units` : ''
   await report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
   titleBlock(report, {
     project,
     title,
-    subtitle: `${summaries.length === 1 ? '1 log' : `${summaries.length} logs`} · ${weekdayOf(first.date)}${first === last ? '' : ` to ${weekdayOf(last.date)}`}`,
+    subtitle: `${single ? '1 log' : `${summaries.length} logs`} · ${weekdayOf(firstDate)}${firstDate === lastDate ? '' : ` to ${weekdayOf(lastDate)}`}`,
     report: 'Data report',
     label: ctx.label,
     unit,
@@ -52,7 +59,7 @@ export async function dataReport(report: ReportDocument, project: string, summar
   const rows: Row[] = summaries.map((s) => ({ day: String(s.log.day), date: s.log.date, unit: s.unit, ...figures(s) }))
   const footer: Row = {
     day: 'Total',
-    date: first === last ? first.date : `${first.date} – ${last.date}`,
+    date: firstDate === lastDate ? firstDate : `${firstDate} – ${lastDate}`,
     unit: units.length === 1 ? units[0]! : '',
     ...figures(totals),
   }

@@ -3,7 +3,7 @@ import { reportOf } from '../schemas/settings'
 import { inLogOrder } from '../shared/log-order'
 import { fillTags } from '../shared/tags'
 import type { ReportSource } from '../workspace/Workspace'
-import { clipsReport, dayTitle } from './clips-report'
+import { clipsReport } from './clips-report'
 import { dataReport, rangeTitle } from './data-report'
 import { ReportDocument } from './document'
 import { summarize } from './model'
@@ -25,9 +25,7 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   else await clipsReport(report, project, summaries, context)
 
   const created = new Date()
-  const first = logs[0]!
-  const last = logs[logs.length - 1]!
-  const range = kind === 'data-report' || logs.length > 1 ? rangeTitle(first, last) : dayTitle(first)
+  const range = rangeTitle(logs)
   const stamp = created.toISOString().slice(0, 16).replace('T', ' ')
   return report.save(`${project} · ${preset.label} · generated ${stamp} UTC`, {
     title: `${project} — ${preset.label} — ${range}`,

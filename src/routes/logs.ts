@@ -6,7 +6,7 @@ import { pathParam } from '../http/params'
 import { LogIdSchema } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { parseOrThrow } from '../schemas/requests'
-import { framedStream, rpcSafe } from '../shared/utf8'
+import { framedStream, rpcSafe, utf8Bytes } from '../shared/utf8'
 import { unwrapBare, workspace } from '../workspace/client'
 import type { LogBody } from '../workspace/Workspace'
 import { tokenForBody } from './token'
@@ -24,9 +24,29 @@ export async function createLog(request: IRequest, env: Env) {
   // Checked here, outside the single-threaded workspace, when no project state is needed: the
   // workspace then stores the bytes as they came. Anything else it parses and checks itself.
   const ws = workspace(env)
-  const body = rpcSafe(bytes)
+  const body = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
   await unwrapBare(certainlyValidLog(log) ? ws.createCheckedLog(token, body, log.id, log.day, log.date) : ws.createLog(token, body))
   return jsonAnswer('{"success":true}', 201)
+}
+
+/**
+ * SPEC §4: a log without `version` is stored with `version: 1`, which the reference application's
+ * readers require. Written into the bytes as sent, before their closing brace, so nothing else of
+ * the log is parsed and written again.
+ */
+function withVersion(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length - 1
+  while (end > 0 && bytes[end] !== 0x7d) end--
+  let last = end - 1
+  while (last > 0 && (bytes[last] === 0x20 || bytes[last] === 0x0a || bytes[last] === 0x0d || bytes[last] === 0x09)) last--
+  // `{}` has nothing to follow with a comma; it is refused as a log anyway.
+  if (bytes[last] === 0x7b) return bytes
+  const tail = utf8Bytes(',"version":1')
+  const out = new Uint8Array(bytes.length + tail.length)
+  out.set(bytes.subarray(0, end))
+  out.set(tail, end)
+  out.set(bytes.subarray(end), end + tail.length)
+  return out
 }
 
 export async function listLogs(request: IRequest, env: Env) {

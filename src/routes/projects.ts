@@ -19,12 +19,18 @@ export async function loadProject(request: IRequest, env: Env) {
   return { success: true }
 }
 
+/** SPEC §6: the reference application's shape, a bare array `[{label, path, active}]`, with `project_name` beside `label`. */
 export async function listProjects(request: IRequest, env: Env) {
-  return { projects: await unwrap(workspace(env).listProjects(apiToken(request))) }
+  return unwrap(workspace(env).listProjects(apiToken(request)))
 }
 
+/**
+ * SPEC §6: the active project's settings and `activeLog`, as the reference application answers,
+ * plus our `id`, `path` and `created_at`. This service has no log that it is filling from
+ * folders as the reference application's "active log" is, so `activeLog` is null.
+ */
 export async function getProject(request: IRequest, env: Env) {
-  return unwrap(workspace(env).activeProject(apiToken(request)))
+  return unwrap(workspace(env).activeProjectDetails(apiToken(request)))
 }
 
 export async function getConfig(request: IRequest, env: Env) {

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { TimecodeSchema, framesOf, framesPerSecond } from './timecode'
 import type { IssueDetail } from '../http/errors'
 import { toDetails } from './issues'
+import { looseObject } from './shapes'
 import type { CustomSchemas } from './custom'
 
 const Size = v.pipe(
@@ -16,6 +17,11 @@ const Count = v.pipe(
 )
 const Text = v.string('must be a string')
 const TextList = v.array(Text, 'must be an array of strings')
+/**
+ * The document types these as strings; the reference application writes numbers (its camera
+ * metadata coerces them). Either is accepted and kept as sent (SPEC §1).
+ */
+const TextOrNumber = v.union([Text, v.number()], 'must be a string or a number')
 
 export const LogIdSchema = v.pipe(
   v.string('must be a string'),
@@ -37,7 +43,7 @@ function isCalendarDate(text: string) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
 }
 
-export const CopySchema = v.looseObject(
+export const CopySchema = looseObject(
   {
     volume: v.pipe(Text, v.minLength(1, 'must not be empty')),
     hash: v.optional(v.nullable(v.string('must be a string or null'))),
@@ -46,7 +52,7 @@ export const CopySchema = v.looseObject(
 )
 const Copies = v.array(CopySchema, 'must be an array of copies')
 
-export const OcfClipSchema = v.looseObject(
+export const OcfClipSchema = looseObject(
   {
     clip: Text,
     size: Size,
@@ -57,19 +63,19 @@ export const OcfClipSchema = v.looseObject(
     camera_model: v.optional(Text),
     reel: v.optional(Text),
     fps: v.optional(v.pipe(v.number('must be a number'), v.gtValue(0, 'must be above 0'), v.maxValue(1000, 'must be at most 1000'))),
-    sensor_fps: v.optional(Text),
+    sensor_fps: v.optional(TextOrNumber),
     lens: v.optional(Text),
     resolution: v.optional(Text),
     codec: v.optional(Text),
     gamma: v.optional(Text),
-    wb: v.optional(Text),
+    wb: v.optional(TextOrNumber),
     tint: v.optional(Text),
     lut: v.optional(Text),
   },
   'must be an object',
 )
 
-export const SoundClipSchema = v.looseObject(
+export const SoundClipSchema = looseObject(
   {
     clip: Text,
     size: Size,
@@ -80,12 +86,12 @@ export const SoundClipSchema = v.looseObject(
   'must be an object',
 )
 
-export const ProxyClipSchema = v.looseObject(
+export const ProxyClipSchema = looseObject(
   { clip: Text, size: Size, format: Text, codec: Text, resolution: Text },
   'must be an object',
 )
 
-const OcfSchema = v.looseObject(
+const OcfSchema = looseObject(
   {
     files: v.optional(Count),
     size: v.optional(Size),
@@ -97,7 +103,7 @@ const OcfSchema = v.looseObject(
   'must be an object',
 )
 
-const SoundSchema = v.looseObject(
+const SoundSchema = looseObject(
   {
     files: v.optional(Count),
     size: v.optional(Size),
@@ -107,7 +113,7 @@ const SoundSchema = v.looseObject(
   'must be an object',
 )
 
-const ProxySchema = v.looseObject(
+const ProxySchema = looseObject(
   {
     files: v.optional(Count),
     size: v.optional(Size),
@@ -117,7 +123,7 @@ const ProxySchema = v.looseObject(
 )
 
 /** Seed §2.1. Unknown properties anywhere are kept as sent (SPEC §4). */
-export const LogSchema = v.looseObject(
+export const LogSchema = looseObject(
   {
     id: LogIdSchema,
     day: v.pipe(
@@ -177,8 +183,8 @@ export function checkLog(input: Record<string, unknown>, schemas: CustomSchemas)
   let log = input
   const details: IssueDetail[] = []
   if (Array.isArray(input.custom)) {
-    const { kept, details: customDetails } = schemas.apply(input.custom)
-    if (kept.length !== input.custom.length) log = { ...input, custom: kept }
+    const { kept, changed, details: customDetails } = schemas.apply(input.custom)
+    if (changed) log = { ...input, custom: kept }
     details.push(...customDetails)
   }
   const result = v.safeParse(LogSchema, log)

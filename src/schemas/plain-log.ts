@@ -69,12 +69,14 @@ const isCopy = (x: unknown) =>
 const hasCopies = (clip: Fields) => isListOf(clip.copies, isCopy)
 
 const isOptionalText = (x: unknown) => x === undefined || typeof x === 'string'
+// sensor_fps and wb: a string (the document) or a number (the reference application).
+const isOptionalTextOrNumber = (x: unknown) => x === undefined || typeof x === 'string' || typeof x === 'number'
 
 function isOcfClip(x: unknown) {
   if (!isObject(x) || typeof x.clip !== 'string' || !isCount(x.size) || !hasCopies(x)) return false
   // Named one by one: a loop over key names would make every read a dictionary lookup.
-  if (!isOptionalText(x.camera_model) || !isOptionalText(x.reel) || !isOptionalText(x.sensor_fps) || !isOptionalText(x.lens)) return false
-  if (!isOptionalText(x.resolution) || !isOptionalText(x.codec) || !isOptionalText(x.gamma) || !isOptionalText(x.wb)) return false
+  if (!isOptionalText(x.camera_model) || !isOptionalText(x.reel) || !isOptionalTextOrNumber(x.sensor_fps) || !isOptionalText(x.lens)) return false
+  if (!isOptionalText(x.resolution) || !isOptionalText(x.codec) || !isOptionalText(x.gamma) || !isOptionalTextOrNumber(x.wb)) return false
   if (!isOptionalText(x.tint) || !isOptionalText(x.lut)) return false
   const { fps } = x
   if (fps !== undefined && (typeof fps !== 'number' || !(fps > 0 && fps <= 1000))) return false

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import type { IssueDetail } from '../http/errors'
 import { toDetails } from './issues'
+import { looseObject, record } from './shapes'
 
 const RESERVED_NAMES = new Set(['settings', 'shared', 'templates'])
 const NAME_FORBIDDEN = /[<>:"/\\|?*\u0000-\u001f\u007f]/
@@ -22,8 +23,14 @@ const KeyName = v.pipe(v.string('must be a string'), v.minLength(1, 'must be 1 t
 export const RESERVED_LOG_KEYS = ['id', 'day', 'date', 'unit', 'ocf', 'sound', 'proxy', 'custom', 'match_schema', 'match_sound', 'version']
 export const RESERVED_CLIP_KEYS = ['clip', 'size', 'duration', 'proxy', 'sound']
 
-/** OcfClip metadata a schema's clip field may mirror instead of declaring its own value. */
-export const OCF_METADATA = ['tc_start', 'tc_end', 'duration', 'camera_model', 'reel', 'fps', 'sensor_fps', 'lens', 'resolution', 'codec', 'gamma', 'wb', 'tint', 'lut'] as const
+/**
+ * Camera metadata a schema's clip field may mirror instead of declaring its own value: every
+ * member of the reference application's camera metadata (its CameraMetadataEnum), `clip` included.
+ */
+export const OCF_METADATA = [
+  'clip', 'tc_start', 'tc_end', 'duration', 'camera_model', 'reel', 'fps', 'sensor_fps', 'lens', 'shutter',
+  'resolution', 'codec', 'gamma', 'ei', 'wb', 'tint', 'lut',
+] as const
 
 export const FIELD_TYPES = ['text', 'text_list', 'text_list_list', 'kv_map', 'kv_map_list'] as const
 
@@ -35,23 +42,23 @@ const fieldOptions = {
 }
 
 const ValueField = (reserved: string[]) =>
-  v.looseObject({
+  looseObject({
     type: v.picklist(FIELD_TYPES, `must be one of ${FIELD_TYPES.join(', ')}`),
     key_name: v.pipe(KeyName, v.check((k) => !reserved.includes(k), `must not be one of ${reserved.join(', ')}`)),
-    subfields: v.optional(v.array(v.looseObject({ key_name: KeyName }), 'must be an array of {key_name}')),
+    subfields: v.optional(v.array(looseObject({ key_name: KeyName }), 'must be an array of {key_name}')),
     ...fieldOptions,
   })
 
 export const LogFieldSchema = ValueField(RESERVED_LOG_KEYS)
 export const ClipFieldSchema = v.union([
   ValueField(RESERVED_CLIP_KEYS),
-  v.looseObject({ type: v.picklist(OCF_METADATA), column: v.optional(v.string('must be a string')) }),
+  looseObject({ type: v.picklist(OCF_METADATA), column: v.optional(v.string('must be a string')) }),
 ])
 
-export const CustomSchemaSchema = v.looseObject({
+export const CustomSchemaSchema = looseObject({
   id: v.pipe(v.string('must be a string'), v.minLength(1, 'must be 1 to 80 characters'), v.maxLength(80, 'must be 1 to 80 characters')),
   order: v.optional(v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'))),
-  active: v.optional(v.boolean('must be true or false'), true),
+  active: v.optional(v.boolean('must be true or false')),
   sync: v.picklist(['clip', 'tc'], 'must be "clip" or "tc"'),
   csv_import: v.optional(v.boolean('must be true or false')),
   log_fields: v.optional(v.array(LogFieldSchema, 'must be an array of fields')),
@@ -59,6 +66,7 @@ export const CustomSchemaSchema = v.looseObject({
 })
 
 export const PDF_TEMPLATES = ['clips-report', 'data-report'] as const
+/** The reference application's stock report templates; any other name is a template of the user's. */
 const REACT_TEMPLATES: Record<string, (typeof PDF_TEMPLATES)[number]> = {
   'ClipsReport.tsx': 'clips-report',
   'DataReport.tsx': 'data-report',
@@ -66,10 +74,10 @@ const REACT_TEMPLATES: Record<string, (typeof PDF_TEMPLATES)[number]> = {
 
 export const CLIP_COLUMNS = [
   'clip', 'tc_start', 'tc_end', 'duration', 'fps', 'sensor_fps', 'size', 'camera_model', 'reel', 'lens',
-  'resolution', 'codec', 'gamma', 'wb', 'tint', 'lut', 'copies',
+  'shutter', 'resolution', 'codec', 'gamma', 'ei', 'wb', 'tint', 'lut', 'copies',
 ] as const
 
-export const PdfOptionsSchema = v.looseObject({
+export const PdfOptionsSchema = looseObject({
   page_size: v.optional(v.picklist(['A4', 'Letter'], 'must be "A4" or "Letter"')),
   orientation: v.optional(v.picklist(['portrait', 'landscape'], 'must be "portrait" or "landscape"')),
   // Built-in clip columns, or `custom:<schema id>.<key_name>` for a custom-schema clip field.
@@ -88,13 +96,14 @@ export const PdfOptionsSchema = v.looseObject({
 })
 
 export const PdfPresetSchema = v.pipe(
-  v.looseObject({
+  looseObject({
     id: PresetId,
     label: Label,
     output_name: v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9<>_-]+\.pdf$/, 'must be letters, digits, _ - and tags, ending in .pdf')),
     template: v.optional(v.picklist(PDF_TEMPLATES, `must be one of ${PDF_TEMPLATES.join(', ')}`)),
-    react: v.optional(v.picklist(Object.keys(REACT_TEMPLATES), `must be one of ${Object.keys(REACT_TEMPLATES).join(', ')}`)),
-    enabled: v.optional(v.boolean('must be true or false'), true),
+    // The reference application's template file; a user's own (`CameraReport_v2.jsx`) is kept too.
+    react: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must name a template'))),
+    enabled: v.optional(v.boolean('must be true or false')),
     options: v.optional(PdfOptionsSchema),
   }),
   v.forward(
@@ -103,10 +112,35 @@ export const PdfPresetSchema = v.pipe(
   ),
 )
 
-/** The built-in report a preset renders, from `template` or the reference app's `react` name. */
+/**
+ * The built-in report a preset renders, from `template` or the reference app's `react` name. A
+ * template of the user's own (any other `react` name) cannot run here: the clips report stands in.
+ */
 export const reportOf = (preset: PdfPreset) => preset.template ?? REACT_TEMPLATES[preset.react ?? ''] ?? 'clips-report'
 
-export const EmailPresetSchema = v.looseObject({
+/** The template of the user's a PDF preset names, which the built-in report replaces here. */
+export const userReportTemplate = (preset: PdfPreset) =>
+  preset.template === undefined && preset.react !== undefined && !(preset.react in REACT_TEMPLATES) ? preset.react : undefined
+
+export const EMAIL_TEMPLATES = ['plain', 'day-summary'] as const
+const REACT_BODIES: Record<string, (typeof EMAIL_TEMPLATES)[number]> = {
+  'DaySummary.tsx': 'day-summary',
+  'Plain.tsx': 'plain',
+}
+
+/**
+ * The built-in body an e-mail preset renders (SPEC §5). Defaults apply here, when read: a preset
+ * is stored as sent. A template of the user's own renders the day summary, whose figures such
+ * templates are for; a preset naming none is the plain message.
+ */
+export const bodyOf = (preset: EmailPreset): (typeof EMAIL_TEMPLATES)[number] =>
+  preset.template ?? (preset.react === undefined ? 'plain' : (REACT_BODIES[preset.react] ?? 'day-summary'))
+
+/** The template of the user's an e-mail preset names, which the built-in body replaces here. */
+export const userBodyTemplate = (preset: EmailPreset) =>
+  preset.template === undefined && preset.react !== undefined && !(preset.react in REACT_BODIES) ? preset.react : undefined
+
+export const EmailPresetSchema = looseObject({
   id: PresetId,
   label: Label,
   recipients: v.pipe(
@@ -114,14 +148,18 @@ export const EmailPresetSchema = v.looseObject({
     v.minLength(1, 'must name at least one recipient'),
   ),
   subject: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
-  attachments: v.optional(v.array(v.string('must be a string'), 'must be an array of PDF preset ids'), []),
-  message: v.optional(v.string('must be a string'), ''),
-  template: v.optional(v.picklist(['plain', 'day-summary'], 'must be "plain" or "day-summary"'), 'plain'),
-  enabled: v.optional(v.boolean('must be true or false'), true),
+  attachments: v.optional(v.array(v.string('must be a string'), 'must be an array of PDF preset ids')),
+  message: v.optional(v.string('must be a string')),
+  template: v.optional(v.picklist(EMAIL_TEMPLATES, 'must be "plain" or "day-summary"')),
+  react: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must name a template'))),
+  enabled: v.optional(v.boolean('must be true or false')),
 })
 
+/** A preset is offered unless it says `enabled: false`. */
+export const isEnabled = (preset: { enabled?: boolean }) => preset.enabled !== false
+
 /** SPEC §5. Unknown settings are kept: other tools of the reference app store their own. */
-export const SettingsSchema = v.looseObject({
+export const SettingsSchema = looseObject({
   project_name: ProjectNameSchema,
   logid_template: v.optional(
     v.pipe(
@@ -131,7 +169,7 @@ export const SettingsSchema = v.looseObject({
     ),
   ),
   unit: v.optional(v.pipe(v.string('must be a string'), v.check((u) => !u.includes('<unit>'), 'must not contain <unit>'))),
-  custom_info: v.optional(v.array(v.record(v.string(), v.string('must be a string')), 'must be an array of key/value maps')),
+  custom_info: v.optional(v.array(record(v.string('must be a string'), 'must be a map of strings'), 'must be an array of key/value maps')),
   default_ocf_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
   default_sound_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
   default_proxy_path: v.optional(v.string('must be a string')),
@@ -186,11 +224,14 @@ export function crossIssues(settings: Row): IssueDetail[] {
   return details
 }
 
-/** Validates whole settings; the output carries the schema's defaults. */
+/**
+ * Validates whole settings. They are kept as sent (SPEC §5): the schema adds no defaults, and the
+ * input, not valibot's copy of it, is what is stored.
+ */
 export function checkSettings(input: Row): { settings?: Settings; details: IssueDetail[] } {
   const result = v.safeParse(SettingsSchema, input)
   const details = [...(result.success ? [] : toDetails(result.issues)), ...crossIssues(input)]
-  return details.length ? { details } : { settings: result.output as Settings, details }
+  return details.length ? { details } : { settings: input as Settings, details }
 }
 
 export type SettingsInput = v.InferInput<typeof SettingsSchema>

@@ -1,9 +1,10 @@
 /**
  * Tag replacement for `output_name`, e-mail subjects and `logid_template` (SPEC §5). A value that
- * differs between the first and the last of several logs prints as `first-last`; a tag this list
- * does not know stays as written.
+ * differs between the first and the last of several logs prints as `first-last`, day tags from the
+ * lowest day to the highest, date tags from the earliest date to the latest; a tag this list does
+ * not know stays as written.
  */
-import { inLogOrder } from './log-order'
+import { inDateOrder, inLogOrder } from './log-order'
 
 export type TagLog = { id: string; day: number; date: string; unit?: string }
 export type TagContext = { projectName: string; unit?: string; logs: TagLog[] }
@@ -73,12 +74,17 @@ function logTag(tag: string, log: TagLog, unit: string | undefined): string | un
   return dateTag(tag, log.date)
 }
 
+/** Tags read from a log's date: over several logs they run from the earliest date to the latest. */
+const DATE_TAG = /^(?:e{1,4}|ww?|[dmy/-]{4,10})$/
+
 export function fillTags(template: string, context: TagContext): string {
-  const logs = [...context.logs].sort(inLogOrder)
-  const first = logs[0]
-  const last = logs[logs.length - 1]
+  const byDay = [...context.logs].sort(inLogOrder)
+  const byDate = [...context.logs].sort(inDateOrder)
   return template.replace(/<([^<>]*)>/g, (whole, tag: string) => {
     if (tag === 'project') return context.projectName
+    const logs = DATE_TAG.test(tag) ? byDate : byDay
+    const first = logs[0]
+    const last = logs[logs.length - 1]
     if (!first || !last) return tag === 'unit' && context.unit !== undefined ? context.unit : whole
     const from = logTag(tag, first, context.unit)
     if (from === undefined) return whole

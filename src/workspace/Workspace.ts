@@ -10,7 +10,7 @@ import { conflict, notFound, validationError, type Failure, toFailure } from '..
 import { CustomSchemas } from '../schemas/custom'
 import { checkLog, type LogCheck, type LogOutput } from '../schemas/log'
 import { certainlyValidLog, type LogKeys } from '../schemas/plain-log'
-import { checkSettings, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
+import { checkSettings, isEnabled, userBodyTemplate, userReportTemplate, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
 import { RPC_VALUE_BYTES, bytesOf, joinedBytes, rpcSafe, streamOf, utf8Bytes, utf8Text } from '../shared/utf8'
 import { Approvals, Tokens } from './access'
 import { GroupCommit } from './group-commit'
@@ -49,7 +49,7 @@ function failed(err: unknown): Reply<never> {
 }
 
 export type Project = { id: string; project_name: string; path: string; created_at: string }
-export type ProjectListing = { project_name: string; path: string; active: boolean }
+export type ProjectListing = { label: string; path: string; active: boolean; project_name: string }
 export type PresetListing = { id: string; label: string; enabled: boolean }
 export type ReportSource = { settings: Settings; preset: PdfPreset; logs: LogOutput[] }
 /** What a report needs besides its logs, which the worker reads one at a time (storedLog). */
@@ -122,16 +122,22 @@ export class Workspace extends DurableObject<Env> {
 
   listProjects(token: string) {
     return this.#client(token, (): ProjectListing[] =>
-      this.#store.projects().map((row) => ({
-        project_name: (JSON.parse(row.settings) as Settings).project_name,
-        path: row.path,
-        active: row.id === this.#active?.row.id,
-      })),
+      this.#store.projects().map((row) => {
+        const name = (JSON.parse(row.settings) as Settings).project_name
+        return { label: name, path: row.path, active: row.id === this.#active?.row.id, project_name: name }
+      }),
     )
   }
 
-  activeProject(token: string) {
-    return this.#client(token, () => projectOf(this.#requireActive()))
+  activeProjectDetails(token: string) {
+    return this.#client(token, () => {
+      const active = this.#requireActive()
+      return { ...active.settings, activeLog: null, ...projectOf(active) }
+    })
+  }
+
+  hasActiveProject(): boolean {
+    return this.#active !== undefined
   }
 
   settings(token: string) {
@@ -146,8 +152,16 @@ export class Workspace extends DurableObject<Env> {
       if (!settings) throw validationError(details)
       const text = JSON.stringify(settings)
       if (text.length > SETTINGS_LIMIT) throw validationError([{ prop: '', message: 'project settings must stay under 1 MB' }])
-      this.#store.updateSettings(active.row.id, text)
-      this.#activate({ ...active.row, settings: text })
+      // A new name moves the project's path with it, as the reference application moves the
+      // project's folder; a name another project has (in any case) is refused.
+      let path = active.row.path
+      if (settings.project_name !== active.settings.project_name) {
+        path = `projects/${settings.project_name}`
+        const holder = this.#store.projectByPath(path)
+        if (holder && holder.id !== active.row.id) throw conflict('Project already exists')
+      }
+      this.#store.updateSettings(active.row.id, text, path)
+      this.#activate({ ...active.row, path, settings: text })
       return settings
     })
   }
@@ -156,8 +170,8 @@ export class Workspace extends DurableObject<Env> {
     return this.#client(token, (): PresetListing[] => {
       const presets: Array<PdfPreset | EmailPreset> = this.#active?.settings[kind] ?? []
       return presets
-        .filter((p) => enabled === undefined || p.enabled === enabled)
-        .map(({ id, label, enabled }) => ({ id, label, enabled }))
+        .filter((p) => enabled === undefined || isEnabled(p) === enabled)
+        .map((p) => ({ id: p.id, label: p.label, enabled: isEnabled(p) }))
     })
   }
 
@@ -233,7 +247,10 @@ export class Workspace extends DurableObject<Env> {
       const projectId = this.#requireLogProject()
       const active = this.#active!
       const stored = JSON.parse(this.#store.requireLogText(projectId, id)) as Record<string, unknown>
-      const { log, details } = checkedLog({ ...stored, ...patch }, active.schemas)
+      const merged = { ...stored, ...patch }
+      // SPEC §4: a log without `version` is stored with `version: 1` (a log stored before that rule too).
+      if (merged.version === undefined) merged.version = 1
+      const { log, details } = checkedLog(merged, active.schemas)
       if (details.length) throw validationError(details)
       if (log.id !== id && this.#store.hasLog(projectId, log.id as string)) throw conflict('Log already exists')
       const text = JSON.stringify(log)
@@ -322,7 +339,7 @@ export class Workspace extends DurableObject<Env> {
       this.#requireLogs(projectId, logIds)
       const settings = this.#active!.settings
       const emails = settings.emails ?? []
-      const preset = presetId === undefined ? emails.find((p) => p.enabled) : emails.find((p) => p.id === presetId)
+      const preset = presetId === undefined ? emails.find(isEnabled) : emails.find((p) => p.id === presetId)
       if (presetId !== undefined && !preset) throw notFound('Preset')
       return { projectId, settings, preset: preset ?? null }
     })
@@ -409,11 +426,13 @@ export class Workspace extends DurableObject<Env> {
   /** What the console shows beside the stored draft: names from the window's own project. */
   #listing(record: SendWindowRecord): SendWindowListing {
     const settings = this.#settingsOf(record.projectId)
+    const preset = settings.emails?.find((p) => p.id === record.presetId)
     return {
       ...record,
       projectName: settings.project_name,
-      presetLabel: settings.emails?.find((p) => p.id === record.presetId)?.label ?? null,
-      pdfPresets: (settings.pdfs ?? []).map(({ id, label }) => ({ id, label })),
+      presetLabel: preset?.label ?? null,
+      bodyReplaces: (preset && userBodyTemplate(preset)) ?? null,
+      pdfPresets: (settings.pdfs ?? []).map((p) => ({ id: p.id, label: p.label, replaces: userReportTemplate(p) ?? null })),
     }
   }
 
@@ -477,7 +496,10 @@ export type MailSource = { projectId: string; settings: Settings; preset: EmailP
 export type SendWindowListing = SendWindowRecord & {
   projectName: string
   presetLabel: string | null
-  pdfPresets: Array<{ id: string; label: string }>
+  /** The template of the user's the preset names, which the built-in body stands in for. */
+  bodyReplaces: string | null
+  /** `replaces`: the template of the user's the built-in report stands in for. */
+  pdfPresets: Array<{ id: string; label: string; replaces: string | null }>
 }
 export type WindowSource = { window: SendWindowListing; settings: Settings }
 

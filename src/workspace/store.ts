@@ -150,8 +150,8 @@ export class Store {
     this.sql.exec('INSERT INTO projects (id, path, created_at, settings) VALUES (?, ?, ?, ?)', row.id, row.path, row.created_at, row.settings)
   }
 
-  updateSettings(id: string, settings: string) {
-    this.sql.exec('UPDATE projects SET settings = ? WHERE id = ?', settings, id)
+  updateSettings(id: string, settings: string, path: string) {
+    this.sql.exec('UPDATE projects SET settings = ?, path = ? WHERE id = ?', settings, path, id)
   }
 
   // ---- logs (found by the project's id, stored under its key)

@@ -84,6 +84,22 @@ const preset = (template: string, extra: Clip = {}) =>
 const collapse = (text: string) => text.replace(/\s+/g, ' ')
 
 describe('clips report, read back with poppler', () => {
+  it("prints a reference-application day (camera numbers, EI, shutter) with its stock and user's own presets", async () => {
+    const { DAY_1, PROJECT } = await import('../daytalog-fixtures')
+    for (const pdf of PROJECT.pdfs.slice(0, 2)) {
+      const source = { settings: PROJECT as never, preset: pdf as never, logs: [DAY_1 as never] }
+      const file = write(await renderReport(source))
+      const text = pages(file)
+      const all = collapse(text.join('\n'))
+      expect(text[0]).toMatch(/Clip\s+TC In\s+TC Out\s+Duration\s+FPS\s+Size\s+Camera\s+Reel\s+Lens\s+Resolution\s+Codec\s+Gamma\s+EI\s+WB\s+Tint\s+LUT\s+Copies/)
+      expect(all).toMatch(/s-log3-cine\s+1250\s+5600\s+\+2/)
+      expect(info(file).Subject).toBe('Clips report')
+      if (pdf.id === 'cam02') execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, join(tmpdir(), 'media-log-daytalog-report')])
+    }
+    const shutter = write(await renderReport({ settings: PROJECT as never, preset: preset('clips-report', { options: { columns: ['clip', 'shutter', 'ei', 'sensor_fps', 'wb'] } }), logs: [DAY_1 as never] }))
+    expect(pages(shutter)[0]).toMatch(/Clip\s+Shutter\s+EI\s+Sensor FPS\s+WB\s+B001C001_250602_R2KJ\s+180\s+1250\s+25\s+5600/)
+  })
+
   it('shows the header, summary, reel ranges, copies and every clip of a small day', async () => {
     const clips = clipsOf(20)
     const sound = { clips: [{ clip: 'S001_T01.wav', size: 48_000_000, copies: [{ volume: 'SSD_01', hash: null }] }] }

@@ -86,7 +86,7 @@ describe.each<[Command, number]>([
     entry.service = service
     const call = jsonCaller(service)
     const token = await approvedToken(call)
-    const log = { id: 'D001', day: 1, date: '2024-03-01', ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] } }
+    const log = { id: 'D001', day: 1, date: '2024-03-01', ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] }, version: 1 }
     expect((await call('POST', '/project/create', { token, body: { project_name: 'Ways In' } })).status).toBe(201)
     expect(await call('POST', '/log', { token, body: log })).toEqual({ status: 201, body: { success: true } })
     expect(await call('GET', '/log/D001', { token })).toEqual({ status: 200, body: log })
@@ -199,7 +199,7 @@ describe.each<[Command, number]>([
         if ((answer as { reloaded?: boolean }).reloaded) break
         await new Promise((r) => setTimeout(r, 250))
       }
-      expect(answer).toEqual({ status: 'ok', reloaded: true })
+      expect(answer).toEqual({ status: 'ok', reloaded: true, active: true })
     })
   }
 

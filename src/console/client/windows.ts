@@ -68,6 +68,7 @@ defineSection((() => {
             el('p', { class: 'field-error attachments-error', id: base + '-attachments-error', role: 'alert', hidden: true }))),
         el('div', { class: 'preview' },
           el('p', { class: 'label', text: 'Preview' }),
+          el('p', { class: 'field-hint body-note', hidden: true }),
           frame)),
       el('div', { class: 'window-foot' },
         el('p', { class: 'delivery', id: base + '-delivery' }),
@@ -155,12 +156,14 @@ defineSection((() => {
     syncList($in('.attachments'), w.attachments, (a) => a.presetId, (a) => createAttachment(item, a), (node, a) => {
       node.attachment = a
       node.querySelector('.attachment-name').textContent = a.filename
-      node.querySelector('.attachment-label').textContent = a.label
+      node.querySelector('.attachment-label').textContent = a.note ? a.label + ' · ' + a.note : a.label
       node.querySelector('.remove-attachment').hidden = locked(w)
       node.querySelector('.remove-attachment').setAttribute('aria-label', 'Remove ' + a.filename)
       node.querySelector('.attachment-name').setAttribute('aria-label', 'Download ' + a.filename)
     })
     $in('.no-attachments').hidden = w.attachments.length > 0
+    $in('.body-note').hidden = !w.bodyNote
+    $in('.body-note').textContent = w.bodyNote || ''
     const picker = $in('.add-attachment')
     const attached = new Set(w.attachments.map((a) => a.presetId))
     const offered = w.pdfPresets.filter((p) => !attached.has(p.id))
