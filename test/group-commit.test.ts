@@ -63,8 +63,8 @@ describe('log writes committed together', () => {
     })
     expect(answers).toEqual([
       undefined,
-      { failure: { status: 409, body: { error: 'Log already exists' } } },
-      { failure: { status: 400, body: { error: 'Validation Error', details: [{ prop: 'day', message: 'must be a whole number from 1 to 999' }] } } },
+      expect.objectContaining({ kind: 'conflict', error: 'Log already exists' }),
+      expect.objectContaining({ kind: 'invalid', error: 'Validation Error', details: [{ prop: 'day', message: 'must be a whole number from 1 to 999' }] }),
       undefined,
     ])
     expect((await call('GET', '/log/D001', { token })).body).toEqual(first)
@@ -83,6 +83,6 @@ describe('log writes committed together', () => {
       const answers = await Promise.all(pending)
       return { answers, stored: storedIds(state) }
     })
-    expect(answers).toEqual({ answers: [undefined, { failure: { status: 401, body: { error: 'Unauthorized' } } }], stored: ['D001'] })
+    expect(answers).toEqual({ answers: [undefined, expect.objectContaining({ kind: 'unauthorized', error: 'Unauthorized' })], stored: ['D001'] })
   })
 })

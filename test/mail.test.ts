@@ -246,10 +246,12 @@ describe('POST /open-email-window', () => {
   it('wakes the console: the workspace version moves when a window opens', async () => {
     const token = await project()
     const ws = workspace(env)
-    const before = await ws.waitForChange(-1, 0)
-    const waiting = ws.waitForChange(before, 10_000)
+    const before = (await ws.consoleState(-1, 0)).version
+    const waiting = ws.consoleState(before, 10_000)
     await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })
-    expect(await waiting).toBeGreaterThan(before)
+    const after = await waiting
+    expect(after.version).toBeGreaterThan(before)
+    expect(after.windows).toHaveLength(1)
   })
 })
 
@@ -348,9 +350,9 @@ describe('operator windows', () => {
     const keep = await openWindow(token)
     const { id } = await openWindow(token, { logId: 'D002', presetId: 'PLAIN' })
     const ws = workspace(env)
-    const before = await ws.waitForChange(-1, 0)
+    const before = (await ws.consoleState(-1, 0)).version
     expect(await op('DELETE', `/approve/windows/${id}`)).toMatchObject({ status: 200, body: { success: true } })
-    expect(await ws.waitForChange(before, 0)).toBeGreaterThan(before)
+    expect((await ws.consoleState(before, 0)).version).toBeGreaterThan(before)
     expect((await op('GET', '/approve/windows')).body.windows).toEqual([keep])
     expect(await op('DELETE', `/approve/windows/${id}`)).toMatchObject({ status: 404 })
   })

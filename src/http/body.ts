@@ -1,5 +1,6 @@
 import { StatusError } from 'itty-router'
-import { validationError } from './errors'
+import { DEPTH_SCAN_BYTES, parseJson, parseObject, refuseDeepNesting } from '../schemas/json'
+import { invalidBody } from '../shared/problem'
 
 /**
  * Body limits (413 beyond). Logs and settings: 64 MiB (SPEC §10; a 20,000-clip log is about 15 MB).
@@ -11,14 +12,10 @@ export const COMMAND_BODY_BYTES = 1024 * 1024
 export const OPEN_BODY_BYTES = 4 * 1024
 /**
  * A body larger than this is read only once the workspace has accepted the request's token
- * (routes/), and is scanned for nesting depth before JSON.parse: parsing 63 MB of nested arrays
- * took ~10 s and 1.5 GiB. Below it a parse costs little and the walk after it is enough.
+ * (routes/token.ts), and is scanned for nesting depth as it is read (schemas/json.ts).
  */
-export const LARGE_BODY_BYTES = 1024 * 1024
-const MAX_DEPTH = 64
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+export const LARGE_BODY_BYTES = DEPTH_SCAN_BYTES
 
-const invalidBody = (message: string, prop = '') => validationError([{ prop, message }])
 const tooLarge = () => new StatusError(413, { error: 'Payload Too Large' })
 
 /**
@@ -87,84 +84,9 @@ async function refuse(request: Request, failure: StatusError): Promise<never> {
   throw failure
 }
 
-/** What readJson does after reading: parse, then refuse deep nesting, prototype keys and lone surrogates. */
-export function parseJson(text: string): unknown {
-  if (text.trim() === '') throw invalidBody('a JSON body is required')
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (err) {
-    throw invalidBody(`malformed JSON: ${(err as Error).message}`)
-  }
-  if (!shapeIsSafe(value)) checkShape(value)
-  // A lone surrogate can only come from a \uD800–\uDFFF escape: strict UTF-8 has none. Without
-  // such an escape in the text, no string needs looking at. indexOf first: the regular expression
-  // alone over a 17 KB log cost 2% of a POST; a backslash is rare in a log, and indexOf finds none fast.
-  if (text.indexOf('\\u') >= 0 && SURROGATE_ESCAPE.test(text)) refuseLoneSurrogates(value)
-  return value
-}
-
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
-
-/**
- * One pass over a large body's bytes as it is read, counting brackets outside strings: a body
- * nested deeper than 64 levels is refused before JSON.parse builds it. (A body this large has
- * already passed the token check: routes/token.ts.)
- */
-function refuseDeepNesting(bytes: Uint8Array) {
-  if (bytes.length <= LARGE_BODY_BYTES) return
-  let depth = 0
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!
-    if (b === 0x22) {
-      // Skip the string: to its closing quote, past escaped characters.
-      for (i++; i < bytes.length; i++) {
-        const c = bytes[i]!
-        if (c === 0x5c) i++
-        else if (c === 0x22) break
-      }
-    } else if (b === 0x5b || b === 0x7b) {
-      if (++depth > MAX_DEPTH) throw invalidBody(`nesting deeper than ${MAX_DEPTH} levels`)
-    } else if (b === 0x5d || b === 0x7d) depth--
-  }
-}
-
-/** Names the first string or key that is not well-formed Unicode (SPEC §4: strings everywhere). */
-function refuseLoneSurrogates(root: unknown) {
-  const stack: Array<[unknown, string]> = [[root, '']]
-  while (stack.length) {
-    const [value, path] = stack.pop()!
-    if (typeof value === 'string') {
-      if (!value.isWellFormed()) throw invalidBody('must be well-formed Unicode (a lone surrogate was sent)', path)
-      continue
-    }
-    if (value === null || typeof value !== 'object') continue
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push([value[i], join(path, String(i))])
-      continue
-    }
-    for (const key of Object.keys(value)) {
-      if (!key.isWellFormed()) throw invalidBody('keys must be well-formed Unicode (a lone surrogate was sent)', join(path, key.toWellFormed()))
-      stack.push([(value as Record<string, unknown>)[key], join(path, key)])
-    }
-  }
-}
-
-/** parseJson for endpoints that take a JSON object (every endpoint here does). */
-export function parseObject(text: string): Record<string, unknown> {
-  return asObject(parseJson(text))
-}
-
 /** A body that must be a JSON object (every endpoint here takes one); a command's unless `limit` says otherwise. */
 export async function readObject(request: Request, limit = COMMAND_BODY_BYTES): Promise<Record<string, unknown>> {
-  return asObject(await readJson(request, limit))
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalidBody(`expected a JSON object, received ${describe(value)}`)
-  }
-  return value as Record<string, unknown>
+  return parseObject((await readJsonBody(request, limit)).text)
 }
 
 /**
@@ -220,58 +142,3 @@ function decoded(bytes: Uint8Array): JsonBody {
   return { bytes: bom ? bytes.subarray(3) : bytes, text }
 }
 
-/**
- * The walk below without its paths: true when nothing is too deep and no key is forbidden. Most
- * bodies are fine, and a path string per value costs more than the rest of the walk. Recursion
- * stops at MAX_DEPTH, so it cannot exhaust the stack.
- */
-function shapeIsSafe(value: unknown, depth = 1): boolean {
-  if (value === null || typeof value !== 'object') return true
-  if (depth > MAX_DEPTH) return false
-  // Strings and numbers, most of a log's values, are skipped here rather than in a call each.
-  if (Array.isArray(value)) {
-    // for-of, not value[i]: V8 optimizes an index load that has seen arrays of numbers and of
-    // objects by converting each number array (a CDL's slope, offset, power) to boxed values first.
-    for (const item of value as unknown[]) {
-      if (typeof item === 'object' && item !== null && !shapeIsSafe(item, depth + 1)) return false
-    }
-    return true
-  }
-  for (const key in value) {
-    // Only keys starting like a forbidden one are looked up: `_`, `c`, `p`.
-    const first = key.charCodeAt(0)
-    if ((first === 95 || first === 99 || first === 112) && FORBIDDEN_KEYS.has(key)) return false
-    const item = (value as Record<string, unknown>)[key]
-    if (typeof item === 'object' && item !== null && !shapeIsSafe(item, depth + 1)) return false
-  }
-  return true
-}
-
-/**
- * Iterative walk: a recursive one would overflow the stack on exactly the bodies it must refuse.
- * Runs only when shapeIsSafe found something, to name where.
- */
-function checkShape(root: unknown) {
-  const stack: Array<[unknown, number, string]> = [[root, 1, '']]
-  while (stack.length) {
-    const [value, depth, path] = stack.pop()!
-    if (value === null || typeof value !== 'object') continue
-    if (depth > MAX_DEPTH) throw invalidBody(`nesting deeper than ${MAX_DEPTH} levels`, path)
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push([value[i], depth + 1, join(path, String(i))])
-      continue
-    }
-    for (const key of Object.keys(value)) {
-      if (FORBIDDEN_KEYS.has(key)) throw invalidBody(`the key "${key}" is not allowed`, join(path, key))
-      stack.push([(value as Record<string, unknown>)[key], depth + 1, join(path, key)])
-    }
-  }
-}
-
-const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
-}

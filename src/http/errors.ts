@@ -1,31 +1,20 @@
 import { StatusError } from 'itty-router'
-
-export type IssueDetail = { prop: string; message: string }
+import { Problem, type IssueDetail, type ProblemKind } from '../shared/problem'
 
 /** The JSON body every failure answers with (seed §7). */
 export type ErrorBody = { error: string; details?: IssueDetail[] }
 
-export const validationError = (details: IssueDetail[]) =>
-  new StatusError(400, { error: 'Validation Error', details })
-
-export const notFound = (resource: string) => new StatusError(404, { error: `${resource} not found` })
-
-export const conflict = (error: string) => new StatusError(409, { error })
-
-export const unauthorized = () => new StatusError(401, { error: 'Unauthorized' })
-
-export const forbidden = (error = 'Forbidden') => new StatusError(403, { error })
-
-/** A failure that crosses the Durable Object boundary: RPC keeps only an error's message, so it travels as data. */
-export type Failure = { status: number; body: ErrorBody }
-
-export function toFailure(err: unknown): Failure | undefined {
-  if (!(err instanceof StatusError)) return undefined
-  const { status, error, details } = err as StatusError & ErrorBody
-  return { status, body: details ? { error, details } : { error } }
+/** SPEC §3: the status of each kind of problem. 499: the client went away (nginx's code). */
+const STATUS: Record<ProblemKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'timed-out': 408,
+  conflict: 409,
+  'too-many': 429,
+  withdrawn: 499,
 }
-
-export const fromFailure = ({ status, body }: Failure) => new StatusError(status, body)
 
 const json = (body: ErrorBody, status: number, headers?: HeadersInit) =>
   new Response(JSON.stringify(body), {
@@ -33,12 +22,16 @@ const json = (body: ErrorBody, status: number, headers?: HeadersInit) =>
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   })
 
-/** The router's one catch: known failures keep their status and body; anything else is a bare 500. */
+/**
+ * The router's one catch: a Problem of the service, or an HTTP refusal of this layer (StatusError:
+ * 405, 413, 415, a bad Host), keeps its status and body; anything else is a bare 500.
+ */
 export function errorResponse(err: unknown): Response {
-  const failure = toFailure(err)
-  if (failure) {
-    const headers = (err as { allow?: string }).allow ? { allow: (err as { allow: string }).allow } : undefined
-    return json(failure.body, failure.status, headers)
+  if (err instanceof Problem) return json(err.details ? { error: err.error, details: err.details } : { error: err.error }, STATUS[err.kind])
+  if (err instanceof StatusError) {
+    const { status, error, details } = err as StatusError & ErrorBody
+    const allow = (err as { allow?: string }).allow
+    return json(details ? { error, details } : { error }, status, allow ? { allow } : undefined)
   }
   console.error('unexpected failure', err)
   return json({ error: 'Internal Server Error' }, 500)

@@ -1,6 +1,6 @@
 import { StatusError, type IRequest } from 'itty-router'
-import { TOKEN, digestsEqual, sha256 } from '../workspace/access'
-import { forbidden, unauthorized } from './errors'
+import { forbidden, unauthorized } from '../shared/problem'
+import { TOKEN, digestsEqual, sha256 } from '../shared/secrets'
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
 

@@ -1,8 +1,6 @@
-import { dayTitle } from '../reports/clips-report'
-import { rangeTitle } from '../reports/data-report'
 import { formatBytes, mergeReels, summarize as summarizeLog, total, type LogSummary as ReportSummary, type Media, type VolumeCount } from '../reports/model'
 import type { LogOutput } from '../schemas/log'
-import { inLogOrder } from '../shared/log-order'
+import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
 
 /**
  * What the `day-summary` body shows, taken from the same model as the PDF reports so both say the

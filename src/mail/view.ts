@@ -1,5 +1,4 @@
-import type { SendWindowListing } from '../workspace/Workspace'
-import type { WindowStatus } from '../workspace/windows'
+import type { SendWindowListing, WindowStatus } from '../workspace/windows'
 import { renderBody, type Body } from './body'
 import { deliveryOf, type Delivery, type MailConfig } from './config'
 import type { MailSummary } from './summary'

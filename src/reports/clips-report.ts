@@ -1,6 +1,7 @@
 /** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
 import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
 import type { Settings } from '../schemas/settings'
+import { dayTitle } from '../shared/log-order'
 import { weekdayOf } from '../shared/tags'
 import { cards, copiesLine, heading, infoGrid, note, runningHeader, titleBlock, type Card } from './blocks'
 import { clipColumns, volumesOf } from './columns'
@@ -65,7 +66,6 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
   { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
 ]
 
-export const dayTitle = (log: { day: number; date: string }) => `Day ${log.day} — ${log.date}`
 
 export async function clipsReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
   for (const s of summaries) {

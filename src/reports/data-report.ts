@@ -1,8 +1,8 @@
 /** `data-report`: one row per log and the totals across them, with the date range (SPEC §8). */
-import { spanOf } from '../shared/log-order'
+import { rangeTitle, spanOf } from '../shared/log-order'
 import { weekdayOf } from '../shared/tags'
 import { cards, copiesLine, heading, infoGrid, runningHeader, titleBlock } from './blocks'
-import { dayTitle, infoPairs, summaryCards, type ReportContext } from './clips-report'
+import { infoPairs, summaryCards, type ReportContext } from './clips-report'
 import type { ReportDocument } from './document'
 import { formatBytes, formatCount, mergeReels, total, type LogSummary, type Media, type VolumeCount } from './model'
 import { drawTable, type Column } from './table'
@@ -25,14 +25,6 @@ const figures = (f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'r
   reels: mergeReels(f.reels) || '—',
   copies: copies(f.copies) || '—',
 })
-
-/** `Day 3 — 2024-01-03`, or over several logs the lowest to highest day and earliest to latest date. */
-export function rangeTitle(logs: ReadonlyArray<LogSummary['log']>) {
-  if (logs.length === 1) return dayTitle(logs[0]!)
-  const { firstDay, lastDay, firstDate, lastDate } = spanOf(logs)
-  const days = firstDay === lastDay ? `Day ${firstDay}` : `Days ${firstDay}–${lastDay}`
-  return `${days} — ${firstDate === lastDate ? firstDate : `${firstDate} – ${lastDate}`}`
-}
 
 export async function dataReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
   const logs = summaries.map((s) => s.log)

@@ -1,12 +1,16 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
 import { reportOf } from '../schemas/settings'
-import { inLogOrder } from '../shared/log-order'
+import { inLogOrder, rangeTitle } from '../shared/log-order'
 import { fillTags } from '../shared/tags'
-import type { ReportSource } from '../workspace/Workspace'
+import type { LogOutput } from '../schemas/log'
+import type { PdfPreset, Settings } from '../schemas/settings'
 import { clipsReport } from './clips-report'
-import { dataReport, rangeTitle } from './data-report'
+import { dataReport } from './data-report'
 import { ReportDocument } from './document'
 import { summarize } from './model'
+
+/** A report's input: the project's settings, the preset and the logs of the range. */
+export type ReportSource = { settings: Settings; preset: PdfPreset; logs: LogOutput[] }
 
 export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   const { settings, preset } = source

@@ -1,7 +1,7 @@
 import type { IRequest } from 'itty-router'
 import { OPEN_BODY_BYTES, readObject } from '../http/body'
 import { AuthRequestSchema, parseOrThrow } from '../schemas/requests'
-import { unwrap, workspace } from '../workspace/client'
+import { workspace } from '../workspace/client'
 
 /**
  * Seed endpoint 1: opens a connection request and holds this HTTP request until the operator
@@ -16,7 +16,7 @@ export async function requestToken(request: IRequest, env: Env) {
   const withdraw = () => void ws.withdrawAccess(id).catch(() => {})
   request.signal?.addEventListener('abort', withdraw)
   try {
-    return await unwrap(ws.requestAccess(appName, id))
+    return await ws.requestAccess(appName, id)
   } finally {
     request.signal?.removeEventListener('abort', withdraw)
   }

@@ -5,14 +5,13 @@ import { CONSOLE_CSP, consolePage, signInPage } from '../console/page'
 import { consoleScript } from '../console/script'
 import { consoleStyle } from '../console/style'
 import { OPEN_BODY_BYTES, readObject } from '../http/body'
-import { unauthorized, validationError } from '../http/errors'
+import { invalid, unauthorized } from '../shared/problem'
 import { clearSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
 import { mailConfig } from '../mail/config'
 import type { MailSummary } from '../mail/summary'
 import { windowView } from '../mail/view'
 import { parseOrThrow } from '../schemas/requests'
 import { workspace } from '../workspace/client'
-import type { SendWindowListing } from '../workspace/Workspace'
 
 /** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
 const HOLD_SECONDS = 25
@@ -32,16 +31,14 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
 
 /**
- * Everything the console shows, read after the version so a change in between shows up next poll.
- * Windows are what GET /approve/windows lists, plus the titles of their shooting days.
+ * Everything the console shows, in one call to the workspace once its version differs from
+ * `since` (or `waitMs` passed). Windows are what GET /approve/windows lists, plus the titles of
+ * their shooting days.
  */
 async function consoleState(env: Env, since?: number, waitMs = 0) {
-  const ws = workspace(env)
-  const version = await ws.waitForChange(since ?? -1, waitMs)
-  const [requests, tokens, listings] = await Promise.all([ws.pendingRequests(), ws.connectedApps(), ws.sendWindows()])
+  const { version, requests, tokens, windows: listings } = await workspace(env).consoleState(since ?? -1, waitMs)
   const config = mailConfig(env)
-  // RPC's type mapping loses the shape of valibot's loose objects; the values are exactly these.
-  const windows = (listings as unknown as SendWindowListing[]).map((listing) => ({
+  const windows = listings.map((listing) => ({
     ...windowView(listing, config),
     days: (JSON.parse(listing.summary) as MailSummary).days.map((day) => day.title),
   }))
@@ -97,7 +94,7 @@ function wholeNumber(request: IRequest, name: string, max: number): number | und
   const text = request.query[name]
   if (text === undefined) return undefined
   if (typeof text !== 'string' || !/^\d{1,15}$/.test(text) || Number(text) > max) {
-    throw validationError([{ prop: name, message: `must be a whole number from 0 to ${max}` }])
+    throw invalid([{ prop: name, message: `must be a whole number from 0 to ${max}` }])
   }
   return Number(text)
 }

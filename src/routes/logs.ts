@@ -1,5 +1,6 @@
 import type { IRequest } from 'itty-router'
-import { parseObject, readJsonBody } from '../http/body'
+import { readJsonBody } from '../http/body'
+import { parseObject } from '../schemas/json'
 import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { pathParam } from '../http/params'
@@ -7,8 +8,8 @@ import { LogIdSchema } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { parseOrThrow } from '../schemas/requests'
 import { framedStream, rpcSafe, utf8Bytes } from '../shared/utf8'
-import { unwrapBare, workspace } from '../workspace/client'
-import type { LogBody } from '../workspace/Workspace'
+import { workspace } from '../workspace/client'
+
 import { tokenForBody } from './token'
 
 /** The `{id}` of /log/{id}, decoded and held to the seed's 1–50 characters (valibot words the refusal). */
@@ -25,7 +26,7 @@ export async function createLog(request: IRequest, env: Env) {
   // workspace then stores the bytes as they came. Anything else it parses and checks itself.
   const ws = workspace(env)
   const body = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
-  await unwrapBare(certainlyValidLog(log) ? ws.createCheckedLog(token, body, log.id, log.day, log.date) : ws.createLog(token, body))
+  await (certainlyValidLog(log) ? ws.createCheckedLog(token, body, log.id, log.day, log.date) : ws.createLog(token, body))
   return jsonAnswer('{"success":true}', 201)
 }
 
@@ -50,12 +51,12 @@ function withVersion(bytes: Uint8Array): Uint8Array {
 }
 
 export async function listLogs(request: IRequest, env: Env) {
-  return jsonAnswer(await unwrapBare<Uint8Array | ReadableStream<Uint8Array>>(workspace(env).logsJson(apiToken(request))))
+  return jsonAnswer(await workspace(env).logsJson(apiToken(request)))
 }
 
 export async function getLog(request: IRequest, env: Env) {
   const token = apiToken(request)
-  return jsonAnswer(await unwrapBare<LogBody>(workspace(env).logJson(token, logIdOf(request))))
+  return jsonAnswer(await workspace(env).logJson(token, logIdOf(request)))
 }
 
 export async function patchLog(request: IRequest, env: Env) {
@@ -63,12 +64,12 @@ export async function patchLog(request: IRequest, env: Env) {
   const token = await tokenForBody(request, env)
   const { bytes, text } = await readJsonBody(request)
   const sent = rpcSafe(bytes)
-  const merged = await unwrapBare<string | ReadableStream<Uint8Array>>(workspace(env).patchLog(token, id, sent instanceof Uint8Array ? text : sent))
+  const merged = await workspace(env).patchLog(token, id, sent instanceof Uint8Array ? text : sent)
   return jsonAnswer(typeof merged === 'string' ? `{"success":true,"data":${merged}}` : framedStream('{"success":true,"data":', merged, '}'))
 }
 
 export async function deleteLog(request: IRequest, env: Env) {
   const token = apiToken(request)
-  await unwrapBare(workspace(env).deleteLog(token, logIdOf(request)))
+  await workspace(env).deleteLog(token, logIdOf(request))
   return { success: true }
 }

@@ -1,6 +1,5 @@
 import { StatusError, type IRequest } from 'itty-router'
 import { readObject } from '../http/body'
-import { conflict, notFound } from '../http/errors'
 import { apiToken } from '../http/guards'
 import { pathParam } from '../http/params'
 import { attachmentsFor, draftFrom, outgoingMessage, renderAttachment } from '../mail/compose'
@@ -10,13 +9,10 @@ import { deliver } from '../mail/providers'
 import { WindowEditSchema } from '../mail/schemas'
 import { windowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
-import { storedLogs, unwrap, workspace } from '../workspace/client'
-import type { MailSource, SendWindowListing, WindowSource } from '../workspace/Workspace'
+import { conflict, notFound } from '../shared/problem'
+import { storedLogs, workspace } from '../workspace/client'
 import type { SendOutcome, WindowEdit } from '../workspace/windows'
 
-// RPC's type mapping loses the shape of valibot's loose objects (Settings); the values are exactly these.
-const asSource = (value: unknown) => value as WindowSource
-const asListing = (value: unknown) => value as SendWindowListing
 
 const windowIdOf = (request: IRequest) => pathParam(request, 'id')
 
@@ -30,8 +26,8 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   const ws = workspace(env)
   // The same day named twice is one day of the message.
   const logIds = [...new Set(logIdsOf(logId))]
-  const source = (await unwrap(ws.mailSource(token, logIds, presetId))) as MailSource
-  await unwrap(ws.openSendWindow(draftFrom(source, await storedLogs(ws, source.projectId, logIds))))
+  const source = await ws.mailSource(token, logIds, presetId)
+  await ws.openSendWindow(draftFrom(source, await storedLogs(ws, source.projectId, logIds)))
   return { success: true }
 }
 
@@ -40,11 +36,11 @@ export async function openEmailWindow(request: IRequest, env: Env) {
 export async function listWindows(_request: IRequest, env: Env) {
   const config = mailConfig(env)
   const windows = await workspace(env).sendWindows()
-  return { windows: windows.map((w) => windowView(asListing(w), config)) }
+  return { windows: windows.map((w) => windowView(w, config)) }
 }
 
 export async function getWindow(request: IRequest, env: Env) {
-  const window = asListing(await unwrap(workspace(env).sendWindow(windowIdOf(request))))
+  const window = await workspace(env).sendWindow(windowIdOf(request))
   return { window: windowView(window, mailConfig(env)) }
 }
 
@@ -56,10 +52,10 @@ export async function editWindow(request: IRequest, env: Env) {
   const changes: WindowEdit = { ...edit, attachments: undefined }
   for (const key of Object.keys(changes) as Array<keyof WindowEdit>) if (changes[key] === undefined) delete changes[key]
   if (edit.attachments) {
-    const { window, settings } = asSource(await unwrap(ws.windowSource(id)))
+    const { window, settings } = await ws.windowSource(id)
     changes.attachments = attachmentsFor(settings, await storedLogs(ws, window.projectId, window.logIds), edit.attachments)
   }
-  const window = asListing(await unwrap(ws.editSendWindow(id, changes)))
+  const window = await ws.editSendWindow(id, changes)
   return { success: true, window: windowView(window, mailConfig(env)) }
 }
 
@@ -73,7 +69,7 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
   if (!config.provider && !config.problem) throw conflict('No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars')
   if (config.problem) throw conflict(config.problem)
   const ws = workspace(env)
-  const { window, settings } = asSource(await unwrap(ws.claimSendWindow(id)))
+  const { window, settings } = await ws.claimSendWindow(id)
   // 502 when the provider refused or could not be reached; a message that could not even be
   // composed (a PDF preset gone, a report failing) answers with that failure's own status.
   const work = (async (): Promise<{ outcome: SendOutcome; status: number }> => {
@@ -86,7 +82,7 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
     } catch (err) {
       return { outcome: { sent: false, error: reasonOf(err) }, status: err instanceof StatusError ? err.status : 500 }
     }
-  })().then(async (result) => ({ ...result, window: asListing(await unwrap(ws.finishSendWindow(id, result.outcome))) }))
+  })().then(async (result) => ({ ...result, window: await ws.finishSendWindow(id, result.outcome) }))
   ctx?.waitUntil(work)
   const { outcome, status, window: after } = await work
   if (!outcome.sent) throw new StatusError(status, { error: outcome.error })
@@ -94,14 +90,14 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
 }
 
 export async function discardWindow(request: IRequest, env: Env) {
-  await unwrap(workspace(env).discardSendWindow(windowIdOf(request)))
+  await workspace(env).discardSendWindow(windowIdOf(request))
   return { success: true }
 }
 
 export async function downloadAttachment(request: IRequest, env: Env) {
   const presetId = pathParam(request, 'presetId')
   const ws = workspace(env)
-  const { window, settings } = asSource(await unwrap(ws.windowSource(windowIdOf(request))))
+  const { window, settings } = await ws.windowSource(windowIdOf(request))
   const attachment = window.attachments.find((a) => a.presetId === presetId)
   if (!attachment) throw notFound('Attachment')
   const logs = await storedLogs(ws, window.projectId, window.logIds)
@@ -115,7 +111,7 @@ export async function downloadAttachment(request: IRequest, env: Env) {
 export async function downloadEml(request: IRequest, env: Env) {
   const config = mailConfig(env)
   const ws = workspace(env)
-  const { window, settings } = asSource(await unwrap(ws.windowSource(windowIdOf(request))))
+  const { window, settings } = await ws.windowSource(windowIdOf(request))
   const { message } = await outgoingMessage(window, settings, await storedLogs(ws, window.projectId, window.logIds), config.from)
   return download(toEml(message, { unsent: true }), 'message/rfc822', `${safeFilename(window.subject) || 'message'}.eml`)
 }

@@ -2,7 +2,7 @@ import type { IRequest } from 'itty-router'
 import { readObject } from '../http/body'
 import { pathParam } from '../http/params'
 import { DecisionSchema, parseOrThrow } from '../schemas/requests'
-import { unwrap, workspace } from '../workspace/client'
+import { workspace } from '../workspace/client'
 
 export async function listRequests(_request: IRequest, env: Env) {
   return { requests: await workspace(env).pendingRequests() }
@@ -10,7 +10,7 @@ export async function listRequests(_request: IRequest, env: Env) {
 
 export async function decideRequest(request: IRequest, env: Env) {
   const { decision } = parseOrThrow(DecisionSchema, await readObject(request))
-  await unwrap(workspace(env).decide(pathParam(request, 'id'), decision))
+  await workspace(env).decide(pathParam(request, 'id'), decision)
   return { success: true }
 }
 
@@ -19,6 +19,6 @@ export async function listTokens(_request: IRequest, env: Env) {
 }
 
 export async function revokeToken(request: IRequest, env: Env) {
-  await unwrap(workspace(env).revokeToken(pathParam(request, 'id')))
+  await workspace(env).revokeToken(pathParam(request, 'id'))
   return { success: true }
 }

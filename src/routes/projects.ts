@@ -3,25 +3,25 @@ import { BODY_LIMIT_BYTES, readObject } from '../http/body'
 import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { CreateProjectSchema, LoadProjectSchema, parseOrThrow } from '../schemas/requests'
-import { unwrap, workspace } from '../workspace/client'
+import { workspace } from '../workspace/client'
 import { tokenForBody } from './token'
 
 export async function createProject(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { project_name } = parseOrThrow(CreateProjectSchema, await readObject(request))
-  return jsonAnswer(JSON.stringify(await unwrap(workspace(env).createProject(token, project_name))), 201)
+  return jsonAnswer(JSON.stringify(await workspace(env).createProject(token, project_name)), 201)
 }
 
 export async function loadProject(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { path } = parseOrThrow(LoadProjectSchema, await readObject(request))
-  await unwrap(workspace(env).loadProject(token, path))
+  await workspace(env).loadProject(token, path)
   return { success: true }
 }
 
 /** SPEC §6: the reference application's shape, a bare array `[{label, path, active}]`, with `project_name` beside `label`. */
 export async function listProjects(request: IRequest, env: Env) {
-  return unwrap(workspace(env).listProjects(apiToken(request)))
+  return (workspace(env).listProjects(apiToken(request)))
 }
 
 /**
@@ -30,17 +30,17 @@ export async function listProjects(request: IRequest, env: Env) {
  * folders as the reference application's "active log" is, so `activeLog` is null.
  */
 export async function getProject(request: IRequest, env: Env) {
-  return unwrap(workspace(env).activeProjectDetails(apiToken(request)))
+  return (workspace(env).projectDetails(apiToken(request)))
 }
 
 export async function getConfig(request: IRequest, env: Env) {
-  return unwrap(workspace(env).settings(apiToken(request)))
+  return (workspace(env).settings(apiToken(request)))
 }
 
 export async function patchConfig(request: IRequest, env: Env) {
   const token = await tokenForBody(request, env)
   const patch = await readObject(request, BODY_LIMIT_BYTES)
-  return { success: true, data: await unwrap(workspace(env).patchSettings(token, patch)) }
+  return { success: true, data: await workspace(env).patchSettings(token, patch) }
 }
 
 const enabledFilter = (request: IRequest) => {
@@ -49,9 +49,9 @@ const enabledFilter = (request: IRequest) => {
 }
 
 export async function listPdfPresets(request: IRequest, env: Env) {
-  return unwrap(workspace(env).listPresets(apiToken(request), 'pdfs', enabledFilter(request)))
+  return (workspace(env).listPresets(apiToken(request), 'pdfs', enabledFilter(request)))
 }
 
 export async function listEmailPresets(request: IRequest, env: Env) {
-  return unwrap(workspace(env).listPresets(apiToken(request), 'emails', enabledFilter(request)))
+  return (workspace(env).listPresets(apiToken(request), 'emails', enabledFilter(request)))
 }

@@ -1,11 +1,11 @@
 import type { IRequest } from 'itty-router'
 import { readObject } from '../http/body'
 import { apiToken } from '../http/guards'
-import { renderReport, reportFilename } from '../reports'
+import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
 import { toBase64 } from '../shared/base64'
-import { storedLogs, unwrap, workspace } from '../workspace/client'
-import type { ReportPlan, ReportSource } from '../workspace/Workspace'
+import { storedLogs, workspace } from '../workspace/client'
+
 
 /** Seed endpoint 10: the report is drawn here in the worker, not in the workspace's single thread. */
 export async function generatePdf(request: IRequest, env: Env) {
@@ -13,8 +13,7 @@ export async function generatePdf(request: IRequest, env: Env) {
   const { presetId, logId } = parseOrThrow(GeneratePdfSchema, await readObject(request))
   const ws = workspace(env)
   const logIds = logIdsOf(logId)
-  // RPC's type mapping loses the shape of valibot's loose objects; the value is exactly this.
-  const { settings, preset, projectId } = (await unwrap(ws.reportPlan(token, presetId, logIds))) as ReportPlan
+  const { settings, preset, projectId } = await ws.reportPlan(token, presetId, logIds)
   const source: ReportSource = { settings, preset, logs: await storedLogs(ws, projectId, logIds) }
   const pdf = await renderReport(source)
   return {

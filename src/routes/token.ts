@@ -1,7 +1,7 @@
 import type { IRequest } from 'itty-router'
 import { LARGE_BODY_BYTES, declaredLength } from '../http/body'
 import { apiToken } from '../http/guards'
-import { unwrapBare, workspace } from '../workspace/client'
+import { workspace } from '../workspace/client'
 
 /**
  * The token of a request that sends a log or settings. A body over LARGE_BODY_BYTES, or of unknown
@@ -11,6 +11,6 @@ import { unwrapBare, workspace } from '../workspace/client'
  */
 export async function tokenForBody(request: IRequest, env: Env): Promise<string> {
   const token = apiToken(request)
-  if (!(declaredLength(request) <= LARGE_BODY_BYTES)) await unwrapBare(workspace(env).checkToken(token))
+  if (!(declaredLength(request) <= LARGE_BODY_BYTES)) await workspace(env).checkToken(token)
   return token
 }

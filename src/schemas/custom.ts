@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import type { IssueDetail } from '../http/errors'
+import type { IssueDetail } from '../shared/problem'
 import { TimecodeSchema } from './timecode'
 import { toDetails } from './issues'
 import { looseObject, record, strictObject } from './shapes'

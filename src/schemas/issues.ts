@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import type { IssueDetail } from '../http/errors'
+import type { IssueDetail } from '../shared/problem'
 
 const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object'])
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { TimecodeSchema, framesOf, framesPerSecond } from './timecode'
-import type { IssueDetail } from '../http/errors'
+import type { IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
 import { looseObject } from './shapes'
 import type { CustomSchemas } from './custom'

@@ -9,8 +9,7 @@ import { framesPerSecond } from './timecode'
 
 type Fields = Record<string, unknown>
 
-/** What a stored log is found and ordered by. */
-export type LogKeys = { id: string; day: number; date: string }
+import type { LogKeys } from '../shared/log-order'
 
 const isObject = (x: unknown): x is Fields => typeof x === 'object' && x !== null && !Array.isArray(x)
 const isCount = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0

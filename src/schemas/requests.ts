@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { validationError } from '../http/errors'
+import { invalid } from '../shared/problem'
 import { toDetails } from './issues'
 import { LogIdSchema } from './log'
 import { ProjectNameSchema } from './settings'
@@ -45,7 +45,7 @@ export const DecisionSchema = v.object({
 /** Parses a request value or throws the seed's 400 with every failing property. */
 export function parseOrThrow<const S extends v.GenericSchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
   const result = v.safeParse(schema, input)
-  if (!result.success) throw validationError(toDetails(result.issues, prefix))
+  if (!result.success) throw invalid(toDetails(result.issues, prefix))
   return result.output
 }
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import type { IssueDetail } from '../http/errors'
+import type { IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
 import { looseObject, record } from './shapes'
 

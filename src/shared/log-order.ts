@@ -1,4 +1,5 @@
-import type { LogKeys } from '../schemas/plain-log'
+/** What a stored log is found and ordered by. */
+export type LogKeys = { id: string; day: number; date: string }
 
 /** The order logs are listed, reported and summed up in (SPEC §4): day, then date, then id. */
 export const inLogOrder = (a: LogKeys, b: LogKeys) =>
@@ -24,4 +25,15 @@ export function spanOf(logs: ReadonlyArray<Pick<LogKeys, 'day' | 'date'>>) {
     if (!lastDate || date > lastDate) lastDate = date
   }
   return { firstDay, lastDay, firstDate, lastDate }
+}
+
+/** `Day 3 — 2024-01-03`: one shooting day, as reports and e-mails title it. */
+export const dayTitle = (log: Pick<LogKeys, 'day' | 'date'>) => `Day ${log.day} — ${log.date}`
+
+/** dayTitle, or over several logs the lowest to highest day and the earliest to latest date. */
+export function rangeTitle(logs: ReadonlyArray<Pick<LogKeys, 'day' | 'date'>>) {
+  if (logs.length === 1) return dayTitle(logs[0]!)
+  const { firstDay, lastDay, firstDate, lastDate } = spanOf(logs)
+  const days = firstDay === lastDay ? `Day ${firstDay}` : `Days ${firstDay}–${lastDay}`
+  return `${days} — ${firstDate === lastDate ? firstDate : `${firstDate} – ${lastDate}`}`
 }

@@ -1,25 +1,7 @@
-import { StatusError } from 'itty-router'
-import { conflict, forbidden, notFound, unauthorized } from '../http/errors'
+import { Problem, conflict, forbidden, notFound, unauthorized } from '../shared/problem'
+import { TOKEN, base64url, digestsEqual, hex, randomHex, sha256 } from '../shared/secrets'
 import { sha256Sync } from './sha256'
 import type { Store, TokenRow } from './store'
-
-const encoder = new TextEncoder()
-
-const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('')
-
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-
-export const randomHex = (bytes: number) => hex(crypto.getRandomValues(new Uint8Array(bytes)))
-
-export async function sha256(text: string): Promise<ArrayBuffer> {
-  return crypto.subtle.digest('SHA-256', encoder.encode(text))
-}
-
-/** Equal-length digests compared without an early exit. */
-export function digestsEqual(a: ArrayBuffer, b: ArrayBuffer): boolean {
-  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b)
-}
 
 /** Two secrets of the token pattern's fixed length, compared without an early exit. */
 function secretsEqual(known: string, given: string): boolean {
@@ -30,9 +12,6 @@ function secretsEqual(known: string, given: string): boolean {
 }
 
 const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []).buffer
-
-// Token = mls_<id>_<secret>: the id finds the record, the 256-bit secret is checked against its digest.
-export const TOKEN = /^mls_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/
 
 /**
  * `secret` is set once a request has proven it against the digest: later requests compare it in
@@ -121,10 +100,10 @@ export class Tokens {
   }
 }
 
-const timedOut = () => new StatusError(408, { error: 'Authentication request timed out' })
+const timedOut = () => new Problem('timed-out', 'Authentication request timed out')
 
 export type PendingRequest = { id: string; appName: string; createdAt: string; expiresAt: string }
-type Outcome = { token: string } | { failure: StatusError }
+type Outcome = { token: string } | { failure: Problem }
 type Pending = PendingRequest & { settle: (outcome: Outcome) => void; timer: ReturnType<typeof setTimeout> }
 type Finish = 'approved' | 'denied' | 'expired' | 'withdrawn'
 
@@ -193,7 +172,7 @@ export class Approvals {
 
   /** The client went away: its request leaves the console. */
   withdraw(id: string) {
-    if (this.#pending.has(id)) this.#finish(id, 'withdrawn', { failure: new StatusError(499, { error: 'Client closed request' }) })
+    if (this.#pending.has(id)) this.#finish(id, 'withdrawn', { failure: new Problem('withdrawn', 'Client closed request') })
   }
 
   #finish(id: string, how: Finish, outcome: Outcome, pending = this.#pending.get(id)) {

@@ -1,35 +1,36 @@
-import { fromFailure, type Failure } from '../http/errors'
 import type { LogOutput } from '../schemas/log'
+import { problemFrom, type Problem } from '../shared/problem'
 import { textOf } from '../shared/utf8'
-import type { BareReply, LogBody, Reply } from './Workspace'
+import type { Workspace } from './Workspace'
+
+/** The workspace's methods. */
+type Method = Exclude<{ [K in keyof Workspace]-?: Workspace[K] extends (...args: never[]) => unknown ? K : never }[keyof Workspace], undefined>
+
+type Remote<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Exclude<Awaited<R>, Problem>> : never
+
+/**
+ * The workspace as the worker calls it: every method resolves with the object's value, or rejects
+ * with the Problem it returned. Types come from the class, not from RPC's mapping of them, which
+ * loses the shape of valibot's loose objects.
+ */
+export type WorkspaceClient = { [K in Method]: Remote<Workspace[K]> }
 
 // An id is plain data, unlike a stub (bound to the request that made it): derived once per namespace.
 const ids = new WeakMap<Env['WORKSPACE'], DurableObjectId>()
 
+// RPC carries a returned Error with its message (a Problem's JSON): rebuilt, then thrown here.
+const valueOf = <T>(value: T) => {
+  if (value instanceof Error) throw problemFrom(value)
+  return value
+}
+
 /** The one workspace every client shares (SPEC §2: a single active project for everyone). */
-export function workspace(env: Env) {
+export function workspace(env: Env): WorkspaceClient {
   let id = ids.get(env.WORKSPACE)
   if (!id) ids.set(env.WORKSPACE, (id = env.WORKSPACE.idFromName('workspace')))
-  return env.WORKSPACE.get(id)
-}
-
-/** Awaits a workspace reply and turns a failure back into the StatusError the router answers with. */
-export function unwrap<T>(pending: PromiseLike<Reply<T>>): Promise<T> {
-  // then(), not an async function: one promise less on every request.
-  return (pending as Promise<Reply<T>>).then(({ value, failure }) => {
-    if (failure) throw fromFailure(failure)
-    return value as T
-  })
-}
-
-/**
- * unwrap for a bare reply: the value itself (text, bytes or nothing), or an object with a failure.
- * RPC's type mapping turns the union into a union of promises, hence the parameter's type.
- */
-export function unwrapBare<T extends LogBody | void>(pending: Promise<T> | PromiseLike<{ failure: Failure }>): Promise<T> {
-  return (pending as Promise<BareReply<T>>).then((reply) => {
-    if (typeof reply === 'object' && 'failure' in reply) throw fromFailure(reply.failure)
-    return reply
+  const stub = env.WORKSPACE.get(id) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
+  return new Proxy({} as WorkspaceClient, {
+    get: (_client, method: string) => (...args: unknown[]) => stub[method]!(...args).then(valueOf),
   })
 }
 
@@ -37,8 +38,8 @@ export function unwrapBare<T extends LogBody | void>(pending: Promise<T> | Promi
  * The logs of a report or a message, parsed, each read in its own call: a range of big days in
  * one RPC value passed its 32 MiB limit.
  */
-export async function storedLogs(ws: ReturnType<typeof workspace>, projectId: string, ids: string[]): Promise<LogOutput[]> {
+export async function storedLogs(ws: WorkspaceClient, projectId: string, ids: string[]): Promise<LogOutput[]> {
   const logs: LogOutput[] = []
-  for (const id of ids) logs.push(JSON.parse(await textOf(await unwrapBare<LogBody>(ws.storedLog(projectId, id)))) as LogOutput)
+  for (const id of ids) logs.push(JSON.parse(await textOf(await ws.storedLog(projectId, id))) as LogOutput)
   return logs
 }

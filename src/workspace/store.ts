@@ -1,6 +1,5 @@
-import { conflict, notFound } from '../http/errors'
-import type { LogKeys } from '../schemas/plain-log'
-import { inLogOrder } from '../shared/log-order'
+import { conflict, notFound } from '../shared/problem'
+import { inLogOrder, type LogKeys } from '../shared/log-order'
 import { concatBytes, cutBytes } from '../shared/utf8'
 
 /**

@@ -1,5 +1,5 @@
-import { StatusError } from 'itty-router'
-import { conflict, notFound } from '../http/errors'
+import { userBodyTemplate, userReportTemplate, type EmailPreset, type Settings } from '../schemas/settings'
+import { Problem, conflict, notFound } from '../shared/problem'
 
 /**
  * Send windows (SPEC §9): an e-mail the operator still has to check and send. They live in the
@@ -47,6 +47,33 @@ export type SendWindowRecord = {
   status: WindowStatus
   error: string | null
   sentAt: string | null
+}
+
+/** What the console shows beside the stored draft: names from the window's own project. */
+export type SendWindowListing = SendWindowRecord & {
+  projectName: string
+  presetLabel: string | null
+  /** The template of the user's the preset names, which the built-in body stands in for. */
+  bodyReplaces: string | null
+  /** `replaces`: the template of the user's the built-in report stands in for. */
+  pdfPresets: Array<{ id: string; label: string; replaces: string | null }>
+}
+
+/** A window with what rendering it needs; its logs the worker reads one at a time. */
+export type WindowSource = { window: SendWindowListing; settings: Settings }
+
+/** What opening a window needs besides its logs: the project, its settings, the e-mail preset if any. */
+export type MailSource = { projectId: string; settings: Settings; preset: EmailPreset | null }
+
+export function listingOf(record: SendWindowRecord, settings: Settings): SendWindowListing {
+  const preset = settings.emails?.find((p) => p.id === record.presetId)
+  return {
+    ...record,
+    projectName: settings.project_name,
+    presetLabel: preset?.label ?? null,
+    bodyReplaces: (preset && userBodyTemplate(preset)) ?? null,
+    pdfPresets: (settings.pdfs ?? []).map((p) => ({ id: p.id, label: p.label, replaces: userReportTemplate(p) ?? null })),
+  }
 }
 
 export type NewSendWindow = Pick<SendWindowRecord, 'projectId' | 'logIds' | 'presetId' | 'template' | 'recipients' | 'subject' | 'message' | 'attachments' | 'summary'>
@@ -106,7 +133,7 @@ export class SendWindows {
 
   open(draft: NewSendWindow): SendWindowRecord {
     const open = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM send_windows WHERE status <> 'sent'").one().n
-    if (open >= OPEN_WINDOWS_LIMIT) throw new StatusError(429, { error: `${OPEN_WINDOWS_LIMIT} send windows are open: send or discard some first` })
+    if (open >= OPEN_WINDOWS_LIMIT) throw new Problem('too-many', `${OPEN_WINDOWS_LIMIT} send windows are open: send or discard some first`)
     const now = new Date().toISOString()
     const id = crypto.randomUUID()
     this.sql.exec(

@@ -1,0 +1,39 @@
+/**
+ * What went wrong, in the service's words rather than HTTP's. The workspace, its store and the
+ * schemas throw a Problem; the router alone turns it into a status and a body (http/errors.ts).
+ *
+ * Durable Object RPC keeps nothing of a thrown error but its message, so a Problem's message is
+ * its own JSON: the workspace client rebuilds the Problem on the worker's side (problemFrom).
+ */
+export type IssueDetail = { prop: string; message: string }
+
+export type ProblemKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'timed-out' | 'too-many' | 'withdrawn'
+
+export class Problem extends Error {
+  constructor(
+    readonly kind: ProblemKind,
+    /** The answer's `error` text (seed §7): `Log not found`, `No Project Loaded`, … */
+    readonly error: string,
+    readonly details?: IssueDetail[],
+  ) {
+    super(JSON.stringify(details ? { problem: kind, error, details } : { problem: kind, error }))
+  }
+}
+
+export const invalid = (details: IssueDetail[]) => new Problem('invalid', 'Validation Error', details)
+export const invalidBody = (message: string, prop = '') => invalid([{ prop, message }])
+export const notFound = (thing: string) => new Problem('not-found', `${thing} not found`)
+export const conflict = (error: string) => new Problem('conflict', error)
+export const unauthorized = () => new Problem('unauthorized', 'Unauthorized')
+export const forbidden = (error: string) => new Problem('forbidden', error)
+
+/** The Problem an RPC rejection carries, rebuilt; any other error as it is. */
+export function problemFrom(err: unknown): unknown {
+  if (err instanceof Problem || !(err instanceof Error) || !err.message.startsWith('{"problem":')) return err
+  try {
+    const { problem, error, details } = JSON.parse(err.message) as { problem: ProblemKind; error: string; details?: IssueDetail[] }
+    return new Problem(problem, error, details)
+  } catch {
+    return err
+  }
+}

@@ -1,0 +1,23 @@
+/** Secrets and their digests, for API tokens (workspace/access.ts) and the operator's key (http/guards.ts). */
+const encoder = new TextEncoder()
+
+export const hex = (bytes: ArrayBuffer | Uint8Array) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('')
+
+export const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+export const randomHex = (bytes: number) => hex(crypto.getRandomValues(new Uint8Array(bytes)))
+
+export async function sha256(text: string): Promise<ArrayBuffer> {
+  return crypto.subtle.digest('SHA-256', encoder.encode(text))
+}
+
+/** Equal-length digests compared without an early exit. */
+export function digestsEqual(a: ArrayBuffer, b: ArrayBuffer): boolean {
+  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b)
+}
+
+/**
+ * An API token: `mls_<id>_<secret>`. The id finds the record, the 256-bit secret is checked against
+ * its digest. The worker refuses anything of another form before it reads a body.
+ */
+export const TOKEN = /^mls_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/

@@ -1,0 +1,91 @@
+/**
+ * The logs of the active project (seed §4, SPEC §4): stored as the JSON bytes a client sent,
+ * checked against the project's custom schemas, merged by PATCH. Used in the workspace's single
+ * thread only: a read-merge-write here has no await, so no other request comes in between.
+ */
+import { checkLog, type LogCheck } from '../schemas/log'
+import { certainlyValidLog } from '../schemas/plain-log'
+import type { LogKeys } from '../shared/log-order'
+import { conflict, invalid, notFound } from '../shared/problem'
+import { RPC_VALUE_BYTES, joinedBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
+import type { ActiveProject, Projects } from './projects'
+import type { Store } from './store'
+
+/** What a log's JSON travels as: text, bytes, or a stream when it would pass RPC's 32 MiB. */
+export type LogBody = string | Uint8Array | ReadableStream<Uint8Array>
+
+export class Logs {
+  constructor(
+    private readonly store: Store,
+    private readonly projects: Projects,
+    private readonly transaction: <T>(work: () => T) => T,
+  ) {}
+
+  /**
+   * A log the worker found certainly valid (certainlyValidLog), stored as the very bytes the client
+   * sent (SPEC §4: kept exactly as sent) without parsing them again. The keys are taken as given:
+   * only this service's worker calls the workspace.
+   */
+  insertChecked(json: Uint8Array, keys: LogKeys) {
+    this.#insert(this.projects.requireActive(), keys, json)
+  }
+
+  /** Any other log: parsed and checked here, where the project's custom fields are known. */
+  insert(body: Record<string, unknown>, json: Uint8Array) {
+    const active = this.projects.requireActive()
+    const { log, details } = checkLog(body, active.schemas)
+    if (details.length) throw invalid(details)
+    // A log kept as it came is stored as sent, not stringified again.
+    this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)))
+  }
+
+  /** `{"logs": [...]}` from stored bytes, nothing parsed or decoded; a stream past RPC's limit. */
+  listing(): Uint8Array | ReadableStream<Uint8Array> {
+    const active = this.projects.active
+    const logs = active ? this.store.logsBytes(active.row.id) : []
+    if (logs.reduce((size, log) => size + log.byteLength, 0) <= RPC_VALUE_BYTES) return joinedBytes(logs, '{"logs":[', ',', ']}')
+    const comma = utf8Bytes(',')
+    return streamOf([utf8Bytes('{"logs":['), ...logs.flatMap((log, i) => (i ? [comma, log] : [log])), utf8Bytes(']}')])
+  }
+
+  /** A log of any project as stored. */
+  read(projectId: string, id: string): LogBody {
+    const json = this.store.logJson(projectId, id)
+    if (!json) throw notFound('Log')
+    return typeof json === 'string' ? json : rpcSafe(json)
+  }
+
+  /** Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames. */
+  patch(id: string, patch: Record<string, unknown>): string | ReadableStream<Uint8Array> {
+    const projectId = this.projects.requireForLogs()
+    const active = this.projects.active!
+    const stored = JSON.parse(this.store.requireLogText(projectId, id)) as Record<string, unknown>
+    const merged = { ...stored, ...patch }
+    // SPEC §4: a log without `version` is stored with `version: 1` (a log stored before that rule too).
+    if (merged.version === undefined) merged.version = 1
+    const { log, details } = checkedLog(merged, active)
+    if (details.length) throw invalid(details)
+    if (log.id !== id && this.store.hasLog(projectId, log.id as string)) throw conflict('Log already exists')
+    const text = JSON.stringify(log)
+    const bytes = utf8Bytes(text)
+    this.transaction(() => this.store.putLog(projectId, log as LogKeys, bytes, id))
+    return bytes.byteLength > RPC_VALUE_BYTES ? streamOf([bytes]) : text
+  }
+
+  delete(id: string) {
+    if (!this.store.deleteLog(this.projects.requireForLogs(), id)) throw notFound('Log')
+  }
+
+  /** 404 unless every one of the logs exists: a report or a message names only logs that do. */
+  requireAll(projectId: string, ids: string[]) {
+    for (const id of ids) if (!this.store.hasLog(projectId, id)) throw notFound('Log')
+  }
+
+  #insert(active: ActiveProject, keys: LogKeys, json: Uint8Array) {
+    if (!this.store.insertLog(active.row.id, keys, json)) throw conflict('Log already exists')
+  }
+}
+
+/** checkLog, skipped for a log that certainly passes it. */
+const checkedLog = (log: Record<string, unknown>, active: ActiveProject): LogCheck =>
+  certainlyValidLog(log) ? { log, details: [] } : checkLog(log, active.schemas)
