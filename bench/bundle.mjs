@@ -34,7 +34,8 @@ export async function serveBundled({ config, port, state, inspectorPort, binding
         modules: true,
         modulesRoot: outdir,
         scriptPath: join(outdir, basename(parsed.main).replace(/\.ts$/, '.js')),
-        modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...(workerOptions.modulesRules ?? [])],
+        // wrangler.toml's rules first: its Text rule claims the console's `.browser.js` files.
+        modulesRules: [...(workerOptions.modulesRules ?? []), { type: 'ESModule', include: ['**/*.js'] }],
         unsafeDirectSockets: [{ host: '127.0.0.1', port }],
       },
     ],

@@ -37,7 +37,8 @@ const mf = new Miniflare({
       modules: true,
       modulesRoot: outdir,
       scriptPath: resolve(outdir, 'index.js'),
-      modulesRules: [{ type: 'ESModule', include: ['**/*.js'] }, ...(workerOptions.modulesRules ?? [])],
+      // wrangler.toml's rules first: its Text rule claims the console's `.browser.js` files.
+      modulesRules: [...(workerOptions.modulesRules ?? []), { type: 'ESModule', include: ['**/*.js'] }],
       unsafeDirectSockets: sockets(),
     },
   ],

@@ -43,7 +43,7 @@ router
   .post('/open-email-window', mail.openEmailWindow)
   // operator console: the page (signs in once with ?key=), its script and style, the session, the live state
   .get('/approve', operatorConsole.openConsole)
-  .get('/approve/console.js', operatorConsole.script)
+  .get('/approve/console/:file', operatorConsole.script)
   .get('/approve/console.css', operatorConsole.style)
   .post('/approve/session', operatorConsole.signIn)
   .delete('/approve/session', withOperator, operatorConsole.signOut)

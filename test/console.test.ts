@@ -222,18 +222,28 @@ describe('console defences', () => {
       expect(res.headers.get('cache-control')).toBe('no-store')
       expect(res.headers.get('access-control-allow-origin')).toBeNull()
       // The only script: the console's own file.
-      expect([...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script src="/approve/console.js" defer>'])
+      expect([...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script type="module" src="/approve/console/main.browser.js">'])
       expect(res.body).not.toMatch(/\son[a-z]+=/i)
     }
   })
 
-  it('serves its script and style from the service, without a session', async () => {
-    const js = await call('GET', '/approve/console.js')
-    expect(js.status).toBe(200)
-    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
-    expect(js.body).toContain("'use strict';")
-    expect(js.body).not.toContain('innerHTML')
-    expect(js.body).not.toMatch(/https?:\/\//)
+  it('serves its script modules and style from the service, without a session, and nothing else under their path', async () => {
+    const main = await call('GET', '/approve/console/main.browser.js')
+    expect(main.status).toBe(200)
+    expect(main.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    // Every module the script imports is served, and none reaches beyond the service.
+    const imported = [...main.body.matchAll(/from '\.\/([\w.]+)'/g)].map((m) => m[1])
+    expect(imported.sort()).toEqual(['apps.browser.js', 'core.browser.js', 'live.browser.js', 'requests.browser.js', 'windows.browser.js'])
+    for (const name of imported) {
+      const js = await call('GET', `/approve/console/${name}`)
+      expect(js.status, name).toBe(200)
+      expect(js.body, name).toMatch(/^\/\/ @ts-check/)
+      expect(js.body, name).not.toMatch(/\.(inner|outer)HTML\b|insertAdjacentHTML|document\.write/)
+      expect(js.body, name).not.toMatch(/https?:\/\//)
+    }
+    for (const name of ['nope.js', 'console.css', '..%2Fpage.ts', 'constructor', '__proto__']) {
+      expect(await call('GET', `/approve/console/${name}`), name).toMatchObject({ status: 404, body: { error: 'Not found' } })
+    }
     const css = await call('GET', '/approve/console.css')
     expect(css.status).toBe(200)
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')

@@ -19,7 +19,7 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-export const SCRIPT_PATH = '/approve/console.js'
+export const SCRIPT_PATH = '/approve/console/main.browser.js'
 export const STYLE_PATH = '/approve/console.css'
 
 function htmlDocument(title: string, head: string, body: string) {
@@ -31,7 +31,7 @@ function htmlDocument(title: string, head: string, body: string) {
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)}</title>
 ${head}<link rel="stylesheet" href="${STYLE_PATH}">
-<script src="${SCRIPT_PATH}" defer></script>
+<script type="module" src="${SCRIPT_PATH}"></script>
 </head>
 ${body}
 </html>

@@ -1,9 +1,8 @@
-import type { IRequest } from 'itty-router'
+import { StatusError, type IRequest } from 'itty-router'
 import * as v from 'valibot'
 import pkg from '../../package.json'
 import { CONSOLE_CSP, consolePage, signInPage } from '../console/page'
-import { consoleScript } from '../console/script'
-import { consoleStyle } from '../console/style'
+import { CONSOLE_SCRIPTS, CONSOLE_STYLE } from '../console/assets'
 import { OPEN_BODY_BYTES, readObject } from '../http/body'
 import { invalid, unauthorized } from '../shared/problem'
 import { clearSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
@@ -65,10 +64,14 @@ export async function openConsole(request: IRequest, env: Env) {
   return page(consolePage({ serviceVersion: pkg.version }))
 }
 
-export const script = () =>
-  new Response(consoleScript, { headers: { 'content-type': 'text/javascript; charset=utf-8' } })
+/** GET /approve/console/<name>: one module of the console's script. */
+export function script(request: IRequest) {
+  const text = Object.hasOwn(CONSOLE_SCRIPTS, request.params.file!) ? CONSOLE_SCRIPTS[request.params.file!] : undefined
+  if (text === undefined) throw new StatusError(404, { error: 'Not found' })
+  return new Response(text, { headers: { 'content-type': 'text/javascript; charset=utf-8' } })
+}
 
-export const style = () => new Response(consoleStyle, { headers: { 'content-type': 'text/css; charset=utf-8' } })
+export const style = () => new Response(CONSOLE_STYLE, { headers: { 'content-type': 'text/css; charset=utf-8' } })
 
 const SignInSchema = v.object({
   key: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),

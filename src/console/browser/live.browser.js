@@ -1,9 +1,12 @@
+// @ts-check
 /**
  * Page script: keeps the console current. One long poll (GET /approve/state?since=<version>) that
  * the service answers as soon as anything changes; every section renders from that one state.
  */
-export const live = String.raw`
-function startConsole() {
+import { $, api, problemText, notify, storedToken, storeToken, forgetToken } from './core.browser.js'
+
+/** @param {Array<{id: string, render: (state: any, now: number) => void, tick?: (now: number) => void}>} sections */
+export function startConsole(sections) {
   let state = null
 
   function renderAll() {
@@ -101,14 +104,10 @@ function wireKeyForm() {
   })
 }
 
-function startSignIn() {
+export function startSignIn() {
   // A wrong key arrived in the address bar: take it out of sight and out of history.
   if (location.search) history.replaceState(null, '', location.pathname)
   // No session any more, so a token left from it unlocks nothing.
   forgetToken()
   wireKeyForm()
 }
-
-if ($('#console-main')) startConsole()
-else if ($('#sign-in-form')) startSignIn()
-`

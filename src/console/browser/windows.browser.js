@@ -1,10 +1,17 @@
+// @ts-check
 /**
  * Page script: the e-mail send windows (SPEC §9). Each is a draft the operator edits (saved as
  * they type), checks in the preview, then sends, downloads as .eml, opens in the mail app or
  * discards. A field being typed in is never overwritten by the live state.
  */
-export const windowsSection = String.raw`
-defineSection((() => {
+import { $, el, api, download, problemText, notify, dayAndTime, shortTime, syncList, setBusy } from './core.browser.js'
+
+/**
+ * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
+ * (GET /approve/state), tick runs every second. Its markup (heading, #<id>-list, #<id>-empty,
+ * #<id>-count) comes from the page.
+ */
+export function windowsSection() {
   // Typing pauses this long before a draft is saved; leaving the field saves at once.
   const SAVE_DELAY_MS = 700
   const FIELDS = ['recipients', 'subject', 'message']
@@ -358,5 +365,4 @@ defineSection((() => {
       render()
     },
   }
-})())
-`
+}

@@ -1,6 +1,13 @@
+// @ts-check
 /** Page script: the approved applications, with Revoke behind a confirmation. */
-export const appsSection = String.raw`
-defineSection((() => {
+import { $, el, plainName, nameNodes, api, problemText, notify, dayAndTime, ago, syncList, setBusy, showCount } from './core.browser.js'
+
+/**
+ * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
+ * (GET /approve/state), tick runs every second. Its markup (heading, #<id>-list, #<id>-empty,
+ * #<id>-count) comes from the page.
+ */
+export function appsSection() {
   const revoked = new Set()
   let tokens = []
 
@@ -75,5 +82,4 @@ defineSection((() => {
       for (const item of $('#apps-list').children) tickItem(item, now)
     },
   }
-})())
-`
+}

@@ -1,6 +1,13 @@
+// @ts-check
 /** Page script: the pending connection requests, with Approve and Deny. */
-export const requestsSection = String.raw`
-defineSection((() => {
+import { $, el, plainName, nameNodes, api, problemText, notify, clockTime, ago, countdown, syncList, setBusy, showCount } from './core.browser.js'
+
+/**
+ * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
+ * (GET /approve/state), tick runs every second. Its markup (heading, #<id>-list, #<id>-empty,
+ * #<id>-count) comes from the page.
+ */
+export function requestsSection() {
   // Decided here but maybe still in a state answer that was already on its way.
   const decided = new Set()
   let requests = []
@@ -80,5 +87,4 @@ defineSection((() => {
       for (const item of $('#requests-list').children) tickItem(item, now)
     },
   }
-})())
-`
+}

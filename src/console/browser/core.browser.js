@@ -1,15 +1,22 @@
+// @ts-check
 /**
- * Page script, part 1: what every section uses. Runs in the operator's browser, so it is plain
- * JavaScript kept as text (no backticks inside: the text is a template literal).
+ * The console page's shared pieces: DOM helpers, the session's CSRF token, calls to the service,
+ * notices, clocks, and keeping a list in step with the live state.
  *
  * Every value from the service reaches the page through `el(...)`/textContent, never innerHTML:
  * an application may call itself `<img src=x onerror=…>`.
  */
-export const core = String.raw`
-const $ = (selector) => document.querySelector(selector)
+/** @param {string} selector @returns {any} */
+export const $ = (selector) => document.querySelector(selector)
 
 /** el('li', {class: 'card', 'aria-label': name, onclick: fn}, child, 'text', ...) */
-function el(tag, props, ...children) {
+/**
+ * @param {string} tag
+ * @param {Record<string, any> | null} [props]
+ * @param {...any} children
+ * @returns {any}
+ */
+export function el(tag, props, ...children) {
   const node = document.createElement(tag)
   for (const [name, value] of Object.entries(props || {})) {
     if (value === undefined || value === null || value === false) continue
@@ -34,12 +41,12 @@ const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 const controlCode = (c) => 'U+' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
 
 /** The name for labels and messages: each control as [U+202E]. */
-function plainName(name) {
+export function plainName(name) {
   return name.replace(BIDI_CONTROL, (c) => '[' + controlCode(c) + ']')
 }
 
 /** The name as nodes: text, and each control as a marked box. */
-function nameNodes(name) {
+export function nameNodes(name) {
   const nodes = []
   let from = 0
   for (const match of name.matchAll(BIDI_CONTROL)) {
@@ -60,7 +67,7 @@ function nameNodes(name) {
 
 const TOKEN_KEY = 'mls-operator-csrf'
 
-function storedToken() {
+export function storedToken() {
   for (const store of ['localStorage', 'sessionStorage']) {
     try {
       const token = window[store].getItem(TOKEN_KEY)
@@ -70,24 +77,18 @@ function storedToken() {
   return ''
 }
 
-function storeToken(token) {
+export function storeToken(token) {
   for (const store of ['sessionStorage', 'localStorage']) {
     try { window[store].setItem(TOKEN_KEY, token) } catch (_) { /* storage disabled in this browser */ }
   }
 }
 
-function forgetToken() {
+export function forgetToken() {
   for (const store of ['sessionStorage', 'localStorage']) {
     try { window[store].removeItem(TOKEN_KEY) } catch (_) { /* storage disabled in this browser */ }
   }
 }
 
-// Arriving from the key link: take the token out of the address bar and history at once.
-{
-  const handed = /^#session=([A-Za-z0-9_-]{20,100})$/.exec(location.hash)
-  if (handed) storeToken(handed[1])
-  if (location.hash) history.replaceState(null, '', location.pathname)
-}
 
 /** fetch with the session's headers; resolves to the Response, or null when the service cannot be reached. */
 async function request(method, path, body, options) {
@@ -111,7 +112,7 @@ async function request(method, path, body, options) {
 }
 
 /** One JSON call to the service: {status, body}; status 0 when the service cannot be reached. */
-async function api(method, path, body, options) {
+export async function api(method, path, body, options) {
   const response = await request(method, path, body, options)
   if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
   let data = null
@@ -131,7 +132,7 @@ function filenameOf(disposition, fallback) {
  * Downloads need the CSRF header like every operator call, so a plain link cannot fetch them:
  * the file is fetched, then saved through a temporary object URL. Answers {status, body}.
  */
-async function download(path, fallbackName) {
+export async function download(path, fallbackName) {
   const response = await request('GET', path)
   if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
   if (!response.ok) {
@@ -151,7 +152,7 @@ async function download(path, fallbackName) {
 }
 
 /** Words for a failed call that no section explains better. */
-function problemText(answer) {
+export function problemText(answer) {
   if (answer.status === 0) return 'The service cannot be reached. Is it still running?'
   if (answer.status === 401) return 'Your session has ended. Sign in again with the operator key.'
   if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) return 'This browser is no longer unlocked. Reload the page and enter the operator key.'
@@ -162,7 +163,7 @@ function problemText(answer) {
 
 const NOTICE_SECONDS = { ok: 5, warn: 20 }
 
-function notify(text, kind) {
+export function notify(text, kind) {
   kind = kind || 'info'
   const box = $('#notices')
   // A confirmation replaces the previous one: only problems pile up.
@@ -179,18 +180,18 @@ function notify(text, kind) {
 // ---- time, in the operator's own clock
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-const shortTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+export const shortTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })
 
-const clockTime = (iso) => timeFormat.format(new Date(iso))
+export const clockTime = (iso) => timeFormat.format(new Date(iso))
 
-function dayAndTime(iso, now) {
+export function dayAndTime(iso, now) {
   const date = new Date(iso)
   const today = new Date(now).toDateString() === date.toDateString()
   return (today ? 'today' : dayFormat.format(date)) + ', ' + shortTime.format(date)
 }
 
-function ago(iso, now) {
+export function ago(iso, now) {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
   if (seconds < 5) return 'just now'
   if (seconds < 60) return seconds + ' s ago'
@@ -202,25 +203,18 @@ function ago(iso, now) {
 }
 
 /** 0:42, 12:05 */
-function countdown(ms) {
+export function countdown(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000))
   return Math.floor(seconds / 60) + ':' + String(seconds % 60).padStart(2, '0')
 }
 
-// ---- sections
-//
-// A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
-// (GET /approve/state), tick runs every second for clocks and countdowns. Its markup (heading,
-// #<id>-list, #<id>-empty, #<id>-count) comes from the page.
-
-const sections = []
-const defineSection = (section) => { sections.push(section) }
+// ---- lists
 
 /**
  * Keeps one list item per key, in the order of items: existing nodes are updated in place (so
  * a button being pressed or focused is never replaced), new ones created, missing ones removed.
  */
-function syncList(list, items, keyOf, create, update) {
+export function syncList(list, items, keyOf, create, update) {
   const existing = new Map()
   const children = Array.from(list.children)
   for (const node of children) existing.set(node.dataset.key, node)
@@ -252,7 +246,7 @@ function syncList(list, items, keyOf, create, update) {
  * Marks an item's buttons as busy while its call runs. Not "disabled": a disabled button drops
  * keyboard focus, and focus should stay in place until the item leaves the list.
  */
-function setBusy(item, busy) {
+export function setBusy(item, busy) {
   item.busy = busy
   for (const button of item.querySelectorAll('button')) {
     if (busy) button.setAttribute('aria-disabled', 'true')
@@ -261,8 +255,7 @@ function setBusy(item, busy) {
 }
 
 /** Shows the empty-state sentence and the count for a section's list. */
-function showCount(id, count, words) {
+export function showCount(id, count, words) {
   $('#' + id + '-empty').hidden = count > 0
   $('#' + id + '-count').textContent = count > 0 ? count + ' ' + (count === 1 ? words[0] : words[1]) : ''
 }
-`
