@@ -14,11 +14,23 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: 'worker', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], setupFiles: ['test/setup.ts'] },
+        test: {
+          name: 'worker',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**'],
+          setupFiles: ['test/setup.ts'],
+        },
       },
       {
         // End to end, from Node: the real server, a real browser, poppler reading the PDFs.
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 120_000, fileParallelism: false },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
       },
     ],
   },

@@ -29,7 +29,11 @@ export function api(base) {
     const payload = text ?? (body === undefined ? undefined : JSON.stringify(body))
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { ...(payload !== undefined && { 'content-type': 'application/json' }), ...(token && { 'x-api-token': token }), ...headers },
+      headers: {
+        ...(payload !== undefined && { 'content-type': 'application/json' }),
+        ...(token && { 'x-api-token': token }),
+        ...headers,
+      },
       body: payload,
     })
     const answer = await res.text()
@@ -114,7 +118,11 @@ export function makeLog(id, clips = 20, day = 1) {
     day,
     date,
     unit: 'Main Unit',
-    ocf: { reels: ['A001'], copies: ['SSD_01', 'RAID_A', 'LTO_0042'], clips: Array.from({ length: clips }, (_, i) => clip(i + 1)) },
+    ocf: {
+      reels: ['A001'],
+      copies: ['SSD_01', 'RAID_A', 'LTO_0042'],
+      clips: Array.from({ length: clips }, (_, i) => clip(i + 1)),
+    },
     version: 1,
   }
 }
@@ -219,7 +227,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.e
 export async function startServer({ kind = 'start', port, state, quiet = true }) {
   const ownState = !state
   state ??= mkdtempSync(join(tmpdir(), `media-log-${kind}-state-`))
-  const env = { ...process.env, PORT: String(port), MEDIA_LOG_STATE: state, WRANGLER_SEND_METRICS: 'false', X_LOCAL_EXPLORER: 'false' }
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    MEDIA_LOG_STATE: state,
+    WRANGLER_SEND_METRICS: 'false',
+    X_LOCAL_EXPLORER: 'false',
+  }
   let cwd = ROOT
   let args
   let copy
@@ -235,7 +249,21 @@ export async function startServer({ kind = 'start', port, state, quiet = true })
     args = [join(copy, 'scripts/dev.mjs'), '--show-interactive-dev-session=false', '--log-level', 'warn']
   } else if (kind === 'ceiling-dev') {
     // The patched wrangler (patches/) opens no inspector, so no inspector port is given.
-    args = [WRANGLER, 'dev', '--config', join(ROOT, 'bench/ceiling/wrangler.toml'), '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn']
+    args = [
+      WRANGLER,
+      'dev',
+      '--config',
+      join(ROOT, 'bench/ceiling/wrangler.toml'),
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--persist-to',
+      state,
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+    ]
   } else throw new Error(`unknown server kind ${kind}`)
 
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
@@ -271,7 +299,10 @@ export async function startServer({ kind = 'start', port, state, quiet = true })
         try {
           process.kill(-child.pid, 'SIGTERM')
         } catch {}
-        const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10_000))])
+        const done = await Promise.race([
+          exited.then(() => true),
+          new Promise((r) => setTimeout(() => r(false), 10_000)),
+        ])
         if (!done) {
           try {
             process.kill(-child.pid, 'SIGKILL')
@@ -299,7 +330,8 @@ export async function startServer({ kind = 'start', port, state, quiet = true })
 
   const deadline = Date.now() + 120_000
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${kind} exited before serving:\n${output}`)
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${kind} exited before serving:\n${output}`)
     try {
       const res = await fetch(`${server.base}/ping`)
       if (res.ok && (await res.json()).status === 'ok') break

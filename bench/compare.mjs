@@ -15,8 +15,16 @@ import { join, resolve } from 'node:path'
 import { serveBundled } from './bundle.mjs'
 import { ROOT, api, approvedToken, cpuMsOf, descendants, makeLog } from './client.mjs'
 
-const flags = Object.fromEntries(process.argv.slice(2).filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')))
-const configs = process.argv.slice(2).filter((a) => !a.startsWith('--')).map((c) => resolve(c))
+const flags = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .filter((a) => a.startsWith('--'))
+    .map((a) => a.slice(2).split('=')),
+)
+const configs = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'))
+  .map((c) => resolve(c))
 const [A = join(ROOT, 'bench/ceiling/wrangler.toml'), B = join(ROOT, 'wrangler.toml')] = configs
 const SCENARIO = flags.scenario ?? 'get'
 const ROUNDS = Number(flags.rounds ?? 5)
@@ -29,7 +37,9 @@ async function serve(config, port) {
   const before = new Set(descendants(process.pid))
   const state = mkdtempSync(join(tmpdir(), 'media-log-compare-'))
   const served = await serveBundled({ config, port, state, bindings: { OPERATOR_KEY: KEY } })
-  const workerd = descendants(process.pid).find((pid) => !before.has(pid) && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd')
+  const workerd = descendants(process.pid).find(
+    (pid) => !before.has(pid) && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'workerd',
+  )
   const request = api(`http://127.0.0.1:${port}`)
   // The service answers /version; the ceiling has no tokens or projects.
   let token
@@ -38,19 +48,36 @@ async function serve(config, port) {
     await request('POST', '/project/create', { token, body: { project_name: 'Compare' } })
   }
   await request('POST', '/log', { token, body: makeLog('B0001', 20) })
-  return { name: config.replace(`${ROOT}/`, ''), port, token, workerd, runs: [], stop: () => served.dispose().then(() => rmSync(state, { recursive: true, force: true })) }
+  return {
+    name: config.replace(`${ROOT}/`, ''),
+    port,
+    token,
+    workerd,
+    runs: [],
+    stop: () => served.dispose().then(() => rmSync(state, { recursive: true, force: true })),
+  }
 }
 
 const [before, after] = JSON.stringify(makeLog('@ID@', 20)).split('@ID@')
 let posted = 0
 const scenario = () =>
   SCENARIO === 'post'
-    ? { method: 'POST', path: '/log', setupRequest: (r) => Object.assign(r, { body: `${before}c${(posted++).toString(36)}${after}` }) }
+    ? {
+        method: 'POST',
+        path: '/log',
+        setupRequest: (r) => Object.assign(r, { body: `${before}c${(posted++).toString(36)}${after}` }),
+      }
     : { method: 'GET', path: '/log/B0001' }
 
 const servers = [await serve(A, 5780), await serve(B, 5781)]
 try {
-  const options = (s) => ({ url: `http://127.0.0.1:${s.port}`, connections: 5, requests: [{ headers: { 'content-type': 'application/json', ...(s.token && { 'x-api-token': s.token }) }, ...scenario() }] })
+  const options = (s) => ({
+    url: `http://127.0.0.1:${s.port}`,
+    connections: 5,
+    requests: [
+      { headers: { 'content-type': 'application/json', ...(s.token && { 'x-api-token': s.token }) }, ...scenario() },
+    ],
+  })
   await Promise.all(servers.map((s) => autocannon({ ...options(s), duration: 1 })))
   for (let round = 0; round < ROUNDS; round++) {
     const cpu = servers.map((s) => cpuMsOf(s.workerd))
@@ -63,10 +90,14 @@ try {
   }
   console.log(`${SCENARIO.toUpperCase()} /log, ${ROUNDS} rounds of ${SECONDS} s, both loaded at once`)
   for (const s of servers) {
-    console.log(`  ${s.name.padEnd(36)} ${Math.round(median(s.runs.map((r) => r.us)))} µs CPU per request (${s.runs.map((r) => Math.round(r.us)).join(' ')})`)
+    console.log(
+      `  ${s.name.padEnd(36)} ${Math.round(median(s.runs.map((r) => r.us)))} µs CPU per request (${s.runs.map((r) => Math.round(r.us)).join(' ')})`,
+    )
   }
   const ratios = servers[1].runs.map((r, i) => r.us / servers[0].runs[i].us)
-  console.log(`  B costs ${median(ratios).toFixed(2)}× A per request (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`)
+  console.log(
+    `  B costs ${median(ratios).toFixed(2)}× A per request (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+  )
 } finally {
   for (const s of servers) await s.stop()
 }

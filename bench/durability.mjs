@@ -33,7 +33,7 @@ export async function checkDurability({ port = 5730, print = console.log } = {})
       const queue = [...ids]
       await Promise.all(
         Array.from({ length: 10 }, async () => {
-          for (let i; (i = queue.shift()) !== undefined; ) {
+          for (let i; (i = queue.shift()) !== undefined;) {
             const text = JSON.stringify(logFor(i))
             await request('POST', '/log', { token, text })
             sent.set(logFor(i).id, { text, project: i <= TOTAL / 2 ? 'Durability A' : 'Durability B' })
@@ -42,11 +42,19 @@ export async function checkDurability({ port = 5730, print = console.log } = {})
         }),
       )
     }
-    await write(offload, Array.from({ length: TOTAL / 2 }, (_, i) => i + 1))
+    await write(
+      offload,
+      Array.from({ length: TOTAL / 2 }, (_, i) => i + 1),
+    )
     await request('POST', '/project/create', { token: dashboard, body: { project_name: 'Durability B' } })
-    await write(dashboard, Array.from({ length: TOTAL / 2 }, (_, i) => TOTAL / 2 + i + 1))
+    await write(
+      dashboard,
+      Array.from({ length: TOTAL / 2 }, (_, i) => TOTAL / 2 + i + 1),
+    )
     const workerd = await killed
-    print(`${acknowledged} writes acknowledged; workerd (pid ${workerd}) and its node parent (pid ${server.pid}) killed with SIGKILL right after the last answer`)
+    print(
+      `${acknowledged} writes acknowledged; workerd (pid ${workerd}) and its node parent (pid ${server.pid}) killed with SIGKILL right after the last answer`,
+    )
 
     server = await startServer({ kind: 'start', port, state })
     request = api(server.base)
@@ -55,12 +63,14 @@ export async function checkDurability({ port = 5730, print = console.log } = {})
     const problems = []
     const active = await request('GET', '/project', { token: offload, ok: false })
     if (active.status !== 200) problems.push(`the first token answers ${active.status} after the restart`)
-    else if (active.body.project_name !== 'Durability B') problems.push(`the active project is ${active.body.project_name}, not Durability B`)
+    else if (active.body.project_name !== 'Durability B')
+      problems.push(`the active project is ${active.body.project_name}, not Durability B`)
     const second = await request('GET', '/project', { token: dashboard, ok: false })
     if (second.status !== 200) problems.push(`the second token answers ${second.status} after the restart`)
     const { tokens } = await request('GET', '/approve/tokens', { headers: { 'x-operator-key': key } })
     const apps = tokens.map((t) => t.appName).sort()
-    if (apps.join() !== 'Dashboard (durability),Offload Tool (durability)') problems.push(`the console lists ${JSON.stringify(apps)}`)
+    if (apps.join() !== 'Dashboard (durability),Offload Tool (durability)')
+      problems.push(`the console lists ${JSON.stringify(apps)}`)
 
     // Every log, compared as text with what was sent, first in the active project, then in the other.
     let found = 0
@@ -80,9 +90,18 @@ export async function checkDurability({ port = 5730, print = console.log } = {})
     await compare('Durability A')
     if (sent.size !== TOTAL) problems.push(`only ${sent.size} writes were sent`)
 
-    print(`${found}/${TOTAL} logs found intact; active project ${active.body?.project_name ?? '(none)'}; tokens ${apps.length}/2`)
+    print(
+      `${found}/${TOTAL} logs found intact; active project ${active.body?.project_name ?? '(none)'}; tokens ${apps.length}/2`,
+    )
     for (const problem of problems) print(`  ${problem}`)
-    return { found, total: TOTAL, activeProject: active.body?.project_name, apps, problems, ok: found === TOTAL && problems.length === 0 }
+    return {
+      found,
+      total: TOTAL,
+      activeProject: active.body?.project_name,
+      apps,
+      problems,
+      ok: found === TOTAL && problems.length === 0,
+    }
   } finally {
     await server.stop({ keepState: false })
   }

@@ -19,7 +19,12 @@ const apiToken = await approvedToken(request, operatorKey(), `pdf-bench-${proces
 await request('POST', '/project/create', { token: apiToken, body: { project_name: `PDF Bench ${Date.now()}` } })
 await request('PATCH', '/project/config', {
   token: apiToken,
-  body: { unit: 'Main Unit', pdfs: [{ id: 'BENCH', label: 'Daily Report', output_name: '<project>_<log>.pdf', template: TEMPLATE, enabled: true }] },
+  body: {
+    unit: 'Main Unit',
+    pdfs: [
+      { id: 'BENCH', label: 'Daily Report', output_name: '<project>_<log>.pdf', template: TEMPLATE, enabled: true },
+    ],
+  },
 })
 
 console.log(`POST /generate-pdf on ${BASE}, ${TEMPLATE}, median of ${REPS} warm runs`)
@@ -28,7 +33,12 @@ for (const size of SIZES) {
   const id = `BENCH_${size}`
   await request('POST', '/log', {
     token: apiToken,
-    body: { id, day: 1, date: '2024-01-01', ocf: { copies: ['SSD_01', 'RAID_A'], clips: Array.from({ length: size }, (_, i) => clip(i + 1)) } },
+    body: {
+      id,
+      day: 1,
+      date: '2024-01-01',
+      ocf: { copies: ['SSD_01', 'RAID_A'], clips: Array.from({ length: size }, (_, i) => clip(i + 1)) },
+    },
   })
   const times = []
   let bytes = 0
@@ -40,5 +50,7 @@ for (const size of SIZES) {
     if (i > 0) times.push(ms) // the first call warms the isolate, the font cache and the JIT
   }
   const kb = bytes / 1024
-  console.log(`${size}\t${median(times).toFixed(0)}\t${Math.min(...times).toFixed(0)}\t${kb.toFixed(0)}\t${((kb * 1000) / size).toFixed(0)}`)
+  console.log(
+    `${size}\t${median(times).toFixed(0)}\t${Math.min(...times).toFixed(0)}\t${kb.toFixed(0)}\t${((kb * 1000) / size).toFixed(0)}`,
+  )
 }

@@ -24,7 +24,13 @@ const KEY = 'profile-operator-key-0123456789abcdef'
 
 const state = mkdtempSync(join(tmpdir(), 'media-log-profile-'))
 const config = TARGET === 'ceiling' ? join(ROOT, 'bench/ceiling/wrangler.toml') : join(ROOT, 'wrangler.toml')
-const served = await serveBundled({ config, port: PORT, state, inspectorPort: INSPECTOR, bindings: { OPERATOR_KEY: KEY } })
+const served = await serveBundled({
+  config,
+  port: PORT,
+  state,
+  inspectorPort: INSPECTOR,
+  bindings: { OPERATOR_KEY: KEY },
+})
 const base = `http://127.0.0.1:${PORT}`
 
 try {
@@ -42,7 +48,13 @@ try {
     post: { method: 'POST', path: '/log', setupRequest: (r) => ((r.body = `${before}p${n++}${after}`), r) },
     patch: { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('x', 20).ocf }) },
   }[SCENARIO]
-  const options = { url: base, connections: 10, requests: [{ headers: { 'content-type': 'application/json', ...(token && { 'x-api-token': token }) }, ...scenario }] }
+  const options = {
+    url: base,
+    connections: 10,
+    requests: [
+      { headers: { 'content-type': 'application/json', ...(token && { 'x-api-token': token }) }, ...scenario },
+    ],
+  }
   await autocannon({ ...options, duration: 2 })
 
   const targets = await (await fetch(`http://127.0.0.1:${INSPECTOR}/json`)).json()
@@ -64,9 +76,13 @@ try {
   await send('Profiler.setSamplingInterval', { interval: 100 })
   await send('Profiler.start')
   const result = await autocannon({ ...options, duration: SECONDS })
-  const { result: { profile } } = await send('Profiler.stop')
+  const {
+    result: { profile },
+  } = await send('Profiler.stop')
   ws.close()
-  console.log(`${TARGET} ${SCENARIO}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors while profiling`)
+  console.log(
+    `${TARGET} ${SCENARIO}: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx, ${result.errors} errors while profiling`,
+  )
 
   const file = join(tmpdir(), `media-log-${TARGET}-${SCENARIO}.cpuprofile`)
   writeFileSync(file, JSON.stringify(profile))
@@ -81,7 +97,8 @@ function summarize(profile, requests) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   const parent = new Map()
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
-  const label = ({ callFrame: f }) => `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}` : ''}`.trim()
+  const label = ({ callFrame: f }) =>
+    `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}` : ''}`.trim()
   const self = new Map()
   const total = new Map()
   let all = 0
@@ -100,9 +117,19 @@ function summarize(profile, requests) {
   })
   const busy = all - (self.get('(idle)') ?? 0)
   const pct = (t) => `${((t / busy) * 100).toFixed(1).padStart(5)}% ${(t / requests).toFixed(1).padStart(6)} µs/req`
-  console.log(`\nsampled ${(all / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (${((busy / all) * 100).toFixed(0)}%), ${(busy / requests).toFixed(0)} µs per request — shares of busy time`)
+  console.log(
+    `\nsampled ${(all / 1e6).toFixed(1)} s, busy ${(busy / 1e6).toFixed(1)} s (${((busy / all) * 100).toFixed(0)}%), ${(busy / requests).toFixed(0)} µs per request — shares of busy time`,
+  )
   console.log('\nself time')
-  for (const [name, t] of [...self].filter(([n]) => n !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${pct(t)}  ${name}`)
+  for (const [name, t] of [...self]
+    .filter(([n]) => n !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP))
+    console.log(`  ${pct(t)}  ${name}`)
   console.log('\ninclusive time')
-  for (const [name, t] of [...total].filter(([n]) => !/^\((root|idle|program)\)/.test(n)).sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`  ${pct(t)}  ${name}`)
+  for (const [name, t] of [...total]
+    .filter(([n]) => !/^\((root|idle|program)\)/.test(n))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP))
+    console.log(`  ${pct(t)}  ${name}`)
 }

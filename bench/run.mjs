@@ -81,18 +81,26 @@ async function load(server, { title, method, path, token, body, setupRequest, du
     timeouts: result.timeouts,
     non2xx: result.non2xx,
     statusCodes: codes(result),
-    warmup: warm && { requests: warm.requests.sent, failures: warm.errors + warm.timeouts + warm.non2xx, statusCodes: codes(warm) },
+    warmup: warm && {
+      requests: warm.requests.sent,
+      failures: warm.errors + warm.timeouts + warm.non2xx,
+      statusCodes: codes(warm),
+    },
   }
   console.log(
     `  ${title.padEnd(44)} ${fmt(measured.rps).padStart(7)} req/s  p50 ${ms(measured.p50).padStart(7)}  p99 ${ms(measured.p99).padStart(7)}` +
       `  CPU ${fmt(measured.cpuPerRequestUs).padStart(6)} µs/req  errors ${measured.errors}  non-2xx ${measured.non2xx}`,
   )
   if (result.errors) console.log(`    errors: ${JSON.stringify(errorKinds)}`)
-  if (measured.warmup?.failures) console.log(`    warm-up: ${measured.warmup.failures} of ${measured.warmup.requests} failed ${JSON.stringify(measured.warmup.statusCodes)}`)
+  if (measured.warmup?.failures)
+    console.log(
+      `    warm-up: ${measured.warmup.failures} of ${measured.warmup.requests} failed ${JSON.stringify(measured.warmup.statusCodes)}`,
+    )
   return measured
 }
 
-const codes = (result) => Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]))
+const codes = (result) =>
+  Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]))
 
 const fmt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—')
 const ms = (n) => (Number.isFinite(n) ? `${n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n)} ms` : '—')
@@ -119,10 +127,12 @@ async function prepareOurs(server) {
   const token = await approvedToken(request, server.operatorKey(), `bench-${server.kind}-${process.pid}`)
   // A year of shooting days for GET /logs, then the working project the other scenarios use.
   await request('POST', '/project/create', { token, body: { project_name: `Bench Year ${Date.now()}` } })
-  const pending = Array.from({ length: LIST_LOGS }, (_, i) => makeLog(`Y${String(i + 1).padStart(3, '0')}`, LOG_CLIPS, i + 1))
+  const pending = Array.from({ length: LIST_LOGS }, (_, i) =>
+    makeLog(`Y${String(i + 1).padStart(3, '0')}`, LOG_CLIPS, i + 1),
+  )
   await Promise.all(
     Array.from({ length: 10 }, async () => {
-      for (let log; (log = pending.shift()); ) await request('POST', '/log', { token, body: log })
+      for (let log; (log = pending.shift());) await request('POST', '/log', { token, body: log })
     }),
   )
   const listed = await request('GET', '/logs', { token })
@@ -135,7 +145,18 @@ async function prepareWorkingProject({ request, token }) {
   await request('POST', '/project/create', { token, body: { project_name: `Bench ${Date.now()}` } })
   await request('PATCH', '/project/config', {
     token,
-    body: { unit: 'Main Unit', pdfs: [{ id: 'BENCH', label: 'Daily Report', output_name: '<project>_<log>.pdf', template: 'clips-report', enabled: true }] },
+    body: {
+      unit: 'Main Unit',
+      pdfs: [
+        {
+          id: 'BENCH',
+          label: 'Daily Report',
+          output_name: '<project>_<log>.pdf',
+          template: 'clips-report',
+          enabled: true,
+        },
+      ],
+    },
   })
   await request('POST', '/log', { token, body: makeLog('B0001', LOG_CLIPS) })
   for (let i = 0; i < CONNECTIONS; i++) await request('POST', '/log', { token, body: makeLog(`P${i}`, LOG_CLIPS) })
@@ -162,7 +183,9 @@ async function main() {
   const kinds = DEV ? { ours: 'dev', ceiling: 'ceiling-dev' } : { ours: 'start', ceiling: 'ceiling' }
   const how = DEV ? '`npm run dev` (wrangler dev)' : '`npm start` (Miniflare API, direct socket)'
   const host = machine()
-  console.log(`Media-Log Service benchmark: ${how}, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per run, ${ROUNDS} round(s)`)
+  console.log(
+    `Media-Log Service benchmark: ${how}, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per run, ${ROUNDS} round(s)`,
+  )
   console.log(`${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.load.join(' ')}`)
 
   const ours = await startServer({ kind: kinds.ours, port: PORT })
@@ -177,7 +200,12 @@ async function main() {
     const { request, token } = ctx
     if (ONLY.has('list')) {
       console.log(`\nGET /logs on a project of ${LIST_LOGS} logs (${(listBytes / 2 ** 20).toFixed(1)} MiB)`)
-      for (let r = 0; r < ROUNDS; r++) push('ours', 'list', await load(ours, { title: `ours: GET /logs (${LIST_LOGS} logs)`, method: 'GET', path: '/logs', token }))
+      for (let r = 0; r < ROUNDS; r++)
+        push(
+          'ours',
+          'list',
+          await load(ours, { title: `ours: GET /logs (${LIST_LOGS} logs)`, method: 'GET', path: '/logs', token }),
+        )
     }
     await prepareWorkingProject(ctx)
     logBytes = await sameLog(request, token)
@@ -194,29 +222,84 @@ async function main() {
       }
       if (ONLY.has('get')) {
         await pair(
-          async () => push('ceiling', 'get', await load(ceiling, { title: 'ceiling: GET /log/:id', method: 'GET', path: '/log/B0001' })),
-          async () => push('ours', 'get', await load(ours, { title: 'ours: GET /log/:id', method: 'GET', path: '/log/B0001', token })),
+          async () =>
+            push(
+              'ceiling',
+              'get',
+              await load(ceiling, { title: 'ceiling: GET /log/:id', method: 'GET', path: '/log/B0001' }),
+            ),
+          async () =>
+            push(
+              'ours',
+              'get',
+              await load(ours, { title: 'ours: GET /log/:id', method: 'GET', path: '/log/B0001', token }),
+            ),
         )
       }
       if (ONLY.has('post')) {
         await pair(
-          async () => push('ceiling', 'post', await load(ceiling, { title: 'ceiling: POST /log', method: 'POST', path: '/log', setupRequest: uniquePosts(`c${r}-`) })),
-          async () => push('ours', 'post', await load(ours, { title: 'ours: POST /log', method: 'POST', path: '/log', token, setupRequest: uniquePosts(`o${r}-`) })),
+          async () =>
+            push(
+              'ceiling',
+              'post',
+              await load(ceiling, {
+                title: 'ceiling: POST /log',
+                method: 'POST',
+                path: '/log',
+                setupRequest: uniquePosts(`c${r}-`),
+              }),
+            ),
+          async () =>
+            push(
+              'ours',
+              'post',
+              await load(ours, {
+                title: 'ours: POST /log',
+                method: 'POST',
+                path: '/log',
+                token,
+                setupRequest: uniquePosts(`o${r}-`),
+              }),
+            ),
         )
       }
       if (ONLY.has('patch')) {
-        push('ours', 'patch', await load(ours, { title: 'ours: PATCH /log/:id', method: 'PATCH', path: '/log/P0', token, body: copyFinished(), setupRequest: patchBodies() }))
+        push(
+          'ours',
+          'patch',
+          await load(ours, {
+            title: 'ours: PATCH /log/:id',
+            method: 'PATCH',
+            path: '/log/P0',
+            token,
+            body: copyFinished(),
+            setupRequest: patchBodies(),
+          }),
+        )
       }
       if (ONLY.has('pdf')) {
         const body = JSON.stringify({ presetId: 'BENCH', logId: 'PDF1000' })
-        push('ours', 'pdf', await load(ours, { title: `ours: POST /generate-pdf (${PDF_CLIPS.toLocaleString('en-US')} clips)`, method: 'POST', path: '/generate-pdf', token, body, duration: Math.max(DURATION, 15), timeout: 120 }))
+        push(
+          'ours',
+          'pdf',
+          await load(ours, {
+            title: `ours: POST /generate-pdf (${PDF_CLIPS.toLocaleString('en-US')} clips)`,
+            method: 'POST',
+            path: '/generate-pdf',
+            token,
+            body,
+            duration: Math.max(DURATION, 15),
+            timeout: 120,
+          }),
+        )
       }
     }
     // What the POST runs stored is really there, intact.
     for (const id of ['o0-0', 'o0-1f']) {
       if (!runs.ours.post) break
       const stored = await request('GET', `/log/${id}`, { token })
-      if (JSON.stringify(stored) !== JSON.stringify(makeLog(id, LOG_CLIPS))) throw new Error(`log ${id} posted under load is not stored as sent`)
+      if (JSON.stringify(stored) !== JSON.stringify(makeLog(id, LOG_CLIPS)))
+        throw new Error(`log ${id} posted under load is not stored as sent`)
     }
   } finally {
     await ours.stop()
@@ -249,7 +332,10 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     if (!list?.length) return undefined
     // The median run by req/s stands for the scenario (of two, the slower one).
     const run = [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]
-    return { ...run, spread: list.length > 1 ? [Math.min(...list.map((r) => r.rps)), Math.max(...list.map((r) => r.rps))] : undefined }
+    return {
+      ...run,
+      spread: list.length > 1 ? [Math.min(...list.map((r) => r.rps)), Math.max(...list.map((r) => r.rps))] : undefined,
+    }
   }
   const kb = (b) => `${(b / 1024).toFixed(0)} KB`
   const scenarios = [
@@ -260,7 +346,16 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     ['pdf', `POST /generate-pdf (${PDF_CLIPS.toLocaleString('en-US')} clips)`],
   ]
   const rows = []
-  const json = { how, connections: CONNECTIONS, durationSeconds: DURATION, warmupSeconds: WARMUP, rounds: ROUNDS, machine: host, scenarios: {}, clean: true }
+  const json = {
+    how,
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    warmupSeconds: WARMUP,
+    rounds: ROUNDS,
+    machine: host,
+    scenarios: {},
+    clean: true,
+  }
   for (const [id, label] of scenarios) {
     const ours = pick(runs.ours[id])
     if (!ours) continue
@@ -268,8 +363,13 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     const all = runs.ours[id].concat(runs.ceiling[id] ?? [])
     const failures = all.reduce((n, r) => n + r.errors + r.non2xx + r.timeouts, 0)
     const kinds = {}
-    for (const r of all) for (const [kind, n] of Object.entries(r.errorKinds ?? {})) kinds[kind] = (kinds[kind] ?? 0) + n
-    const named = Object.keys(kinds).length ? ` (${Object.entries(kinds).map(([kind, n]) => `${n} ${kind}`).join(', ')})` : ''
+    for (const r of all)
+      for (const [kind, n] of Object.entries(r.errorKinds ?? {})) kinds[kind] = (kinds[kind] ?? 0) + n
+    const named = Object.keys(kinds).length
+      ? ` (${Object.entries(kinds)
+          .map(([kind, n]) => `${n} ${kind}`)
+          .join(', ')})`
+      : ''
     const warmFailures = all.reduce((n, r) => n + (r.warmup?.failures ?? 0), 0)
     if (failures || warmFailures) json.clean = false
     // Ratios of the runs taken side by side in one round, then their median: neighbours come and go

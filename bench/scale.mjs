@@ -15,7 +15,13 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/
 const SIZES = (args.sizes ?? '5000,10000,20000').split(',').map(Number)
 const LIST_LOGS = Number(args.logs ?? 365)
 const PORT = Number(args.port ?? 5750)
-const PRESET = { id: 'DAILY', label: 'Daily Report', output_name: '<project>_<log>.pdf', template: 'clips-report', enabled: true }
+const PRESET = {
+  id: 'DAILY',
+  label: 'Daily Report',
+  output_name: '<project>_<log>.pdf',
+  template: 'clips-report',
+  enabled: true,
+}
 
 const REPS = Number(args.reps ?? 3)
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
@@ -71,7 +77,8 @@ async function oneSize(size) {
       steps.get.push(
         await timed(workerd, async () => {
           const read = await request('GET', `/log/${id}`, { token })
-          if (JSON.stringify(read) !== sent) throw new Error(`GET /log/${id} did not return the ${size}-clip log as posted`)
+          if (JSON.stringify(read) !== sent)
+            throw new Error(`GET /log/${id} did not return the ${size}-clip log as posted`)
         }),
       )
       // An offload tool reports the LTO copy done: the whole `ocf` again, every clip's third hash set.
@@ -79,7 +86,11 @@ async function oneSize(size) {
       steps.patch.push(
         await timed(workerd, async () => {
           const { data } = await request('PATCH', `/log/${id}`, { token, body: { ocf: log.ocf } })
-          if (data.ocf.clips.length !== size || data.ocf.clips[size - 1].copies[2].hash !== log.ocf.clips[size - 1].copies[2].hash) throw new Error('PATCH did not land')
+          if (
+            data.ocf.clips.length !== size ||
+            data.ocf.clips[size - 1].copies[2].hash !== log.ocf.clips[size - 1].copies[2].hash
+          )
+            throw new Error('PATCH did not land')
         }),
       )
       steps.pdf.push(
@@ -93,9 +104,19 @@ async function oneSize(size) {
       if (pass === 0) passHwm = memoryOf(workerd).hwm
     }
     const summary = Object.fromEntries(
-      Object.entries(steps).map(([name, runs]) => [name, { ms: median(runs.map((r) => r.ms)), peakMiB: runs[0].peakMiB, pdfBytes: runs[0].pdfBytes, runs }]),
+      Object.entries(steps).map(([name, runs]) => [
+        name,
+        { ms: median(runs.map((r) => r.ms)), peakMiB: runs[0].peakMiB, pdfBytes: runs[0].pdfBytes, runs },
+      ]),
     )
-    return { size, jsonMiB: text.length / 2 ** 20, idleMiB: idle.rss, steps: summary, passHwmMiB: passHwm, hwmMiB: memoryOf(workerd).hwm }
+    return {
+      size,
+      jsonMiB: text.length / 2 ** 20,
+      idleMiB: idle.rss,
+      steps: summary,
+      passHwmMiB: passHwm,
+      hwmMiB: memoryOf(workerd).hwm,
+    }
   } finally {
     await server.stop()
   }
@@ -106,11 +127,13 @@ async function listing() {
   try {
     const workerd = server.workerd()
     const { request, token } = await prepare(server)
-    const pending = Array.from({ length: LIST_LOGS }, (_, i) => makeLog(`D${String(i + 1).padStart(3, '0')}`, 20, i + 1))
+    const pending = Array.from({ length: LIST_LOGS }, (_, i) =>
+      makeLog(`D${String(i + 1).padStart(3, '0')}`, 20, i + 1),
+    )
     const fill = await timed(workerd, async () => {
       await Promise.all(
         Array.from({ length: 4 }, async () => {
-          for (let log; (log = pending.shift()); ) await request('POST', '/log', { token, body: log })
+          for (let log; (log = pending.shift());) await request('POST', '/log', { token, body: log })
         }),
       )
     })
@@ -119,7 +142,8 @@ async function listing() {
       runs.push(
         await timed(workerd, async () => {
           const { logs } = await request('GET', '/logs', { token })
-          if (logs.length !== LIST_LOGS || logs[0].id !== 'D001' || logs.at(-1).id !== `D${LIST_LOGS}`) throw new Error('GET /logs did not list every day in order')
+          if (logs.length !== LIST_LOGS || logs[0].id !== 'D001' || logs.at(-1).id !== `D${LIST_LOGS}`)
+            throw new Error('GET /logs did not list every day in order')
           return { bytes: JSON.stringify({ logs }).length }
         }),
       )
@@ -128,32 +152,56 @@ async function listing() {
     const hwmMiB = memoryOf(workerd).hwm
     // Clients polling the listing: what workerd holds when answers follow each other for a while.
     const stop = sampleMemory(workerd)
-    const loaded = await autocannon({ url: server.base, connections: 10, duration: 10, timeout: 60, requests: [{ method: 'GET', path: '/logs', headers: { 'x-api-token': token } }] })
-    const sustained = { connections: 10, seconds: 10, rps: loaded.requests.average, non2xx: loaded.non2xx, errors: loaded.errors, peakMiB: stop(), afterMiB: memoryOf(workerd).rss }
-    if (loaded.non2xx || loaded.errors) throw new Error(`GET /logs under load: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`)
+    const loaded = await autocannon({
+      url: server.base,
+      connections: 10,
+      duration: 10,
+      timeout: 60,
+      requests: [{ method: 'GET', path: '/logs', headers: { 'x-api-token': token } }],
+    })
+    const sustained = {
+      connections: 10,
+      seconds: 10,
+      rps: loaded.requests.average,
+      non2xx: loaded.non2xx,
+      errors: loaded.errors,
+      peakMiB: stop(),
+      afterMiB: memoryOf(workerd).rss,
+    }
+    if (loaded.non2xx || loaded.errors)
+      throw new Error(`GET /logs under load: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`)
     return { logs: LIST_LOGS, fill, list, hwmMiB, sustained }
   } finally {
     await server.stop()
   }
 }
 
-const s = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`)
+const s = (ms) =>
+  ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`
 const mib = (m) => `${Math.round(m)} MiB`
 
 async function main() {
   const host = machine()
   console.log(`Scale: logs of ${SIZES.join(' / ')} clips and a ${LIST_LOGS}-log project, served by npm start`)
-  console.log(`${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.load.join(' ')}\n`)
+  console.log(
+    `${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.load.join(' ')}\n`,
+  )
   const sizes = []
   for (const size of SIZES) {
     const result = await oneSize(size)
     sizes.push(result)
     const { post, get, patch, pdf } = result.steps
-    console.log(`${size} clips (${result.jsonMiB.toFixed(1)} MiB): POST ${s(post.ms)}, GET ${s(get.ms)}, PATCH ${s(patch.ms)}, PDF ${s(pdf.ms)} (${(pdf.pdfBytes / 2 ** 20).toFixed(1)} MiB); workerd idle ${mib(result.idleMiB)}, peak ${mib(result.passHwmMiB)} in one pass`)
+    console.log(
+      `${size} clips (${result.jsonMiB.toFixed(1)} MiB): POST ${s(post.ms)}, GET ${s(get.ms)}, PATCH ${s(patch.ms)}, PDF ${s(pdf.ms)} (${(pdf.pdfBytes / 2 ** 20).toFixed(1)} MiB); workerd idle ${mib(result.idleMiB)}, peak ${mib(result.passHwmMiB)} in one pass`,
+    )
   }
   const list = await listing()
-  console.log(`GET /logs of ${LIST_LOGS} logs (${(list.list.bytes / 2 ** 20).toFixed(1)} MiB): ${s(list.list.ms)}; workerd peak ${mib(list.hwmMiB)}`)
-  console.log(`  10 clients for 10 s: ${list.sustained.rps.toFixed(0)} req/s, workerd peak ${mib(list.sustained.peakMiB)}, ${mib(list.sustained.afterMiB)} after`)
+  console.log(
+    `GET /logs of ${LIST_LOGS} logs (${(list.list.bytes / 2 ** 20).toFixed(1)} MiB): ${s(list.list.ms)}; workerd peak ${mib(list.hwmMiB)}`,
+  )
+  console.log(
+    `  10 clients for 10 s: ${list.sustained.rps.toFixed(0)} req/s, workerd peak ${mib(list.sustained.peakMiB)}, ${mib(list.sustained.afterMiB)} after`,
+  )
 
   // Linear growth: each step's time and memory above idle, per 1,000 clips, should stay flat.
   const first = sizes[0]
@@ -169,7 +217,9 @@ async function main() {
     return `| ${r.size.toLocaleString('en-US')} clips | ${mib(r.idleMiB)} | ${peaks.join(' | ')} | ${mib(r.passHwmMiB)} | ${above.toFixed(1)} MiB | ${mib(r.hwmMiB)} |`
   })
   const last = sizes.at(-1)
-  const growth = STEPS.map((name) => `${name.toUpperCase()} ×${(last.steps[name].ms / first.steps[name].ms).toFixed(1)}`).join(', ')
+  const growth = STEPS.map(
+    (name) => `${name.toUpperCase()} ×${(last.steps[name].ms / first.steps[name].ms).toFixed(1)}`,
+  ).join(', ')
   const firstPeak = (r) => r.passHwmMiB - r.idleMiB
   const hwmGrowth = firstPeak(last) / firstPeak(first)
   const markdown = [

@@ -30,7 +30,11 @@ const FIGURES = [
   ['worker', '    reading bytes and strict UTF-8 instead of text()', (t) => t.read - t.text],
   ['worker', '    the depth/key walk', (t) => t.walk - t.parse],
   ['worker', '    the quick log check', (t) => t.check - t.walk],
-  ['worker', '    the rest: router, Host and token checks, answer headers', (t) => t.service - t.ceiling - (t.read - t.text) - (t.check - t.parse)],
+  [
+    'worker',
+    '    the rest: router, Host and token checks, answer headers',
+    (t) => t.service - t.ceiling - (t.read - t.text) - (t.check - t.parse),
+  ],
   ['worker', 'JSON.parse, which both pay', (t) => t.parse - t.text],
   ['object', "the ceiling's put", (t) => t.store],
   ['object', "the workspace's createCheckedLog: token, project, insert", (t) => t.workspace],
@@ -55,14 +59,20 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const times = {}
     // Every other round in reverse, so no step always follows the same one.
-    for (const step of round % 2 ? [...steps].reverse() : steps) times[step] = await call(step, OBJECT_STEPS.includes(step) ? Math.ceil(N / 2) : N)
+    for (const step of round % 2 ? [...steps].reverse() : steps)
+      times[step] = await call(step, OBJECT_STEPS.includes(step) ? Math.ceil(N / 2) : N)
     if (round >= 2) rounds.push(times)
   }
   const fastest = Object.fromEntries(steps.map((step) => [step, Math.min(...rounds.map((times) => times[step]))]))
-  console.log(`POST /log with a 20-clip log (${body.length} bytes): µs per request, each step's fastest of ${rounds.length} rounds`)
+  console.log(
+    `POST /log with a 20-clip log (${body.length} bytes): µs per request, each step's fastest of ${rounds.length} rounds`,
+  )
   for (const [where, heading] of [
     ['worker', `In the worker, ${N} requests a round; the Durable Object a stub that answers at once:`],
-    ['object', `In the Durable Object, ${Math.ceil(N / 2)} logs a round in one call (the commit each request pays is left out):`],
+    [
+      'object',
+      `In the Durable Object, ${Math.ceil(N / 2)} logs a round in one call (the commit each request pays is left out):`,
+    ],
   ]) {
     console.log(`\n${heading}`)
     for (const [at, label, figure] of FIGURES) {

@@ -3,14 +3,33 @@
 import { spawn } from 'node:child_process'
 import { createConnection, createServer } from 'node:net'
 import { resolve } from 'node:path'
-import { PORT, ROOT, STATE_DIR, assertHardened, ensureOperatorKey, keepStatePrivate, printConsoleUrl, quietWranglerEnv } from './local.mjs'
+import {
+  PORT,
+  ROOT,
+  STATE_DIR,
+  assertHardened,
+  ensureOperatorKey,
+  keepStatePrivate,
+  printConsoleUrl,
+  quietWranglerEnv,
+} from './local.mjs'
 
 assertHardened()
 keepStatePrivate()
 const key = ensureOperatorKey()
 const wrangler = spawn(
   process.execPath,
-  [resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', STATE_DIR, ...process.argv.slice(2)],
+  [
+    resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
+    'dev',
+    '--port',
+    String(PORT),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    STATE_DIR,
+    ...process.argv.slice(2),
+  ],
   { cwd: ROOT, env: quietWranglerEnv, stdio: 'inherit' },
 )
 

@@ -45,7 +45,11 @@ export function assertHardened() {
   const require = createRequire(import.meta.url)
   const marks = [
     ['miniflare', require.resolve('miniflare'), 'injectRequestHeaders: [{ name: LOOPBACK_SECRET_HEADER'],
-    ['wrangler', join(dirname(require.resolve('wrangler/package.json')), 'wrangler-dist/cli.js'), 'Hardening (media-log-service patch): no inspector'],
+    [
+      'wrangler',
+      join(dirname(require.resolve('wrangler/package.json')), 'wrangler-dist/cli.js'),
+      'Hardening (media-log-service patch): no inspector',
+    ],
   ]
   const missing = marks.filter(([, file, mark]) => !readFileSync(file, 'utf8').includes(mark))
   if (missing.length === 0) return
@@ -61,7 +65,13 @@ export function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
   if (found && found.length >= 16) return found
   const key = randomBytes(24).toString('base64url')
   const line = `OPERATOR_KEY=${key}\n`
-  writeFileSync(file, found !== undefined ? text.replace(/^OPERATOR_KEY\s*=.*$/m, line.trimEnd()) : text + (text && !text.endsWith('\n') ? '\n' : '') + line, { mode: 0o600 })
+  writeFileSync(
+    file,
+    found !== undefined
+      ? text.replace(/^OPERATOR_KEY\s*=.*$/m, line.trimEnd())
+      : text + (text && !text.endsWith('\n') ? '\n' : '') + line,
+    { mode: 0o600 },
+  )
   console.log(`Created an operator key in ${file}`)
   return key
 }

@@ -5,7 +5,16 @@ import { rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Miniflare } from 'miniflare'
-import { PORT, ROOT, STATE_DIR, assertHardened, ensureOperatorKey, keepStatePrivate, printConsoleUrl, quietWranglerEnv } from './local.mjs'
+import {
+  PORT,
+  ROOT,
+  STATE_DIR,
+  assertHardened,
+  ensureOperatorKey,
+  keepStatePrivate,
+  printConsoleUrl,
+  quietWranglerEnv,
+} from './local.mjs'
 
 assertHardened()
 keepStatePrivate()
@@ -13,11 +22,15 @@ const key = ensureOperatorKey()
 // One bundle directory per process: a benchmark and a test may start the service side by side.
 const outdir = resolve(ROOT, '.wrangler/bundle', String(process.pid))
 rmSync(outdir, { recursive: true, force: true })
-const build = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir], {
-  cwd: ROOT,
-  env: quietWranglerEnv,
-  stdio: ['ignore', 'inherit', 'inherit'],
-})
+const build = spawnSync(
+  process.execPath,
+  [resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir],
+  {
+    cwd: ROOT,
+    env: quietWranglerEnv,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+)
 if (build.status !== 0) process.exit(build.status ?? 1)
 
 // Imported after the build so its own .dev.vars reading sees the key written above.

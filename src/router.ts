@@ -84,7 +84,9 @@ const NO_QUERY: IRequest['query'] = Object.freeze(Object.create(null))
  * query or not, and await each step: walking the table here costs 5–6% less CPU per POST /log.
  */
 export function handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  return dispatch(request as IRequest, env, ctx).then(respond).catch(fail)
+  return dispatch(request as IRequest, env, ctx)
+    .then(respond)
+    .catch(fail)
 }
 
 async function dispatch(request: IRequest, env: Env, ctx: ExecutionContext): Promise<unknown> {

@@ -29,20 +29,32 @@ describe('hostile and malformed bodies', () => {
 
   it('answers 400 for an empty body', async () => {
     const { token } = await withProject()
-    expect(await call('POST', '/log', { token, raw: '' })).toMatchObject({ status: 400, body: { details: [{ prop: '', message: 'a JSON body is required' }] } })
+    expect(await call('POST', '/log', { token, raw: '' })).toMatchObject({
+      status: 400,
+      body: { details: [{ prop: '', message: 'a JSON body is required' }] },
+    })
   })
 
   it('answers 415 for a body that is not declared as JSON', async () => {
     const { token } = await withProject()
-    const res = await call('POST', '/log', { token, raw: JSON.stringify(makeLog()), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const res = await call('POST', '/log', {
+      token,
+      raw: JSON.stringify(makeLog()),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(res).toMatchObject({ status: 415, body: { error: 'Unsupported Media Type' } })
     expect(await storedLogs(token)).toEqual({ logs: [] })
   })
 
   it('accepts a JSON type written another way (case, charset, +json)', async () => {
     const { token } = await withProject()
-    for (const [id, type] of [['D001', 'Application/JSON; charset=UTF-8'], ['D002', 'application/vnd.media-log+json']] as const) {
-      expect((await call('POST', '/log', { token, body: makeLog(id, 1), headers: { 'content-type': type } })).status).toBe(201)
+    for (const [id, type] of [
+      ['D001', 'Application/JSON; charset=UTF-8'],
+      ['D002', 'application/vnd.media-log+json'],
+    ] as const) {
+      expect(
+        (await call('POST', '/log', { token, body: makeLog(id, 1), headers: { 'content-type': type } })).status,
+      ).toBe(201)
     }
     expect((await storedLogs(token)).logs.map((log: { id: string }) => log.id)).toEqual(['D001', 'D002'])
   })
@@ -60,7 +72,10 @@ describe('hostile and malformed bodies', () => {
     ]
     for (const { raw, headers } of sent) {
       const res = await call('POST', '/log', { token, raw, headers })
-      expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'the body is not valid UTF-8' }] } })
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error: 'Validation Error', details: [{ prop: '', message: 'the body is not valid UTF-8' }] },
+      })
     }
     expect(await storedLogs(token)).toEqual({ logs: [] })
   })
@@ -94,7 +109,13 @@ describe('hostile and malformed bodies', () => {
     const { token } = await withProject()
     const raw = `{"id":"D001","day":1,"date":"2024-01-01","ocf":{"clips":[{"clip":"A","size":1,"copies":[],"${key}":{"polluted":true}}]}}`
     const res = await call('POST', '/log', { token, raw })
-    expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: `ocf.clips.0.${key}`, message: `the key "${key}" is not allowed` }] } })
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        error: 'Validation Error',
+        details: [{ prop: `ocf.clips.0.${key}`, message: `the key "${key}" is not allowed` }],
+      },
+    })
     expect(await storedLogs(token)).toEqual({ logs: [] })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { withOperator } from '../src/http/guards'
 import { router } from '../src/router'
-import { approvedToken, call, fetchWorker, makeLog, OPERATOR_KEY, operator, pendingRequestOf, withProject, type Answer } from './helpers'
+import {
+  approvedToken,
+  call,
+  fetchWorker,
+  makeLog,
+  OPERATOR_KEY,
+  operator,
+  pendingRequestOf,
+  withProject,
+  type Answer,
+} from './helpers'
 
 const OWN_ORIGIN = 'http://localhost:5252'
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
@@ -56,7 +66,6 @@ async function ask(appName: string) {
 const stillPending = async (id: string) =>
   (await operator('GET', '/approve/requests')).body.requests.some((r: { id: string }) => r.id === id)
 
-
 describe('console sign-in', () => {
   it('turns the key link into an HttpOnly, SameSite=Strict session and hands the CSRF token over in the fragment', async () => {
     const { status, headers, body } = await visit(`/approve?key=${OPERATOR_KEY}`)
@@ -70,7 +79,10 @@ describe('console sign-in', () => {
     expect(headers.get('location')).not.toContain(OPERATOR_KEY)
     // The fragment's token is the one the cookie's session takes.
     const session = { cookie: cookie.split(';')[0]!, csrf: headers.get('location')!.split('#session=')[1]! }
-    expect(await call('GET', '/approve/state', { headers: sessionHeaders(session) })).toMatchObject({ status: 200, body: { requests: [] } })
+    expect(await call('GET', '/approve/state', { headers: sessionHeaders(session) })).toMatchObject({
+      status: 200,
+      body: { requests: [] },
+    })
   })
 
   it('shows the session only the page shell: no token, no state, the service version', async () => {
@@ -116,12 +128,22 @@ describe('console sign-in', () => {
     const session = await signIn()
     const { cookie } = session
     const [issued, nonce, mac] = cookie.split('=')[1]!.split('.')
-    for (const forged of [`mls_operator=${issued}.${nonce}.${mac!.slice(0, -2)}AA`, `mls_operator=${issued}.${'0'.repeat(32)}.${mac}`, 'mls_operator=x', 'other=1']) {
+    for (const forged of [
+      `mls_operator=${issued}.${nonce}.${mac!.slice(0, -2)}AA`,
+      `mls_operator=${issued}.${'0'.repeat(32)}.${mac}`,
+      'mls_operator=x',
+      'other=1',
+    ]) {
       const page = await call('GET', '/approve', { headers: { cookie: forged } })
       expect(page.body).toContain('<form id="sign-in-form"')
       expect(page.body).not.toContain('console-main')
-      expect(await call('GET', '/approve/requests', { headers: { cookie: forged } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
-      expect(await call('GET', '/approve/requests', { headers: { cookie: forged, 'x-csrf-token': session.csrf } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+      expect(await call('GET', '/approve/requests', { headers: { cookie: forged } })).toMatchObject({
+        status: 401,
+        body: { error: 'Unauthorized' },
+      })
+      expect(
+        await call('GET', '/approve/requests', { headers: { cookie: forged, 'x-csrf-token': session.csrf } }),
+      ).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
     }
   })
 
@@ -129,18 +151,27 @@ describe('console sign-in', () => {
     const session = await signIn()
     // The browser sends the cookie with the longer path first: the junk one for /approve/….
     const cookie = `mls_operator=junk; mls_operator=1.${'0'.repeat(32)}.${'A'.repeat(43)}; other=1; ${session.cookie}`
-    expect(await call('GET', '/approve/state', { headers: { cookie, 'x-csrf-token': session.csrf } })).toMatchObject({ status: 200, body: { requests: [] } })
+    expect(await call('GET', '/approve/state', { headers: { cookie, 'x-csrf-token': session.csrf } })).toMatchObject({
+      status: 200,
+      body: { requests: [] },
+    })
     expect((await call('GET', '/approve', { headers: { cookie } })).body).toContain('console-main')
   })
 
   it('signs in by POST /approve/session {key} from the page itself, answering the CSRF token', async () => {
-    const ok = await call('POST', '/approve/session', { body: { key: OPERATOR_KEY }, headers: { origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' } })
+    const ok = await call('POST', '/approve/session', {
+      body: { key: OPERATOR_KEY },
+      headers: { origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' },
+    })
     expect(ok.status).toBe(200)
     expect(ok.body).toEqual({ success: true, csrf: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })
     const cookie = ok.headers.get('set-cookie')!
     expect(cookie).toContain('HttpOnly; SameSite=Strict')
     const session = { cookie: cookie.split(';')[0]!, csrf: ok.body.csrf }
-    expect(await call('GET', '/approve/state', { headers: sessionHeaders(session) })).toMatchObject({ status: 200, body: { requests: [] } })
+    expect(await call('GET', '/approve/state', { headers: sessionHeaders(session) })).toMatchObject({
+      status: 200,
+      body: { requests: [] },
+    })
     expectShellOnly((await call('GET', '/approve', { headers: { cookie: session.cookie } })).body, session)
   })
 
@@ -159,7 +190,10 @@ describe('console sign-in', () => {
       expect([headers, res.status, res.body]).toEqual([headers, status, answer])
       expect(res.headers.get('set-cookie')).toBeNull()
     }
-    const form = await call('POST', '/approve/session', { raw: `key=${OPERATOR_KEY}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const form = await call('POST', '/approve/session', {
+      raw: `key=${OPERATOR_KEY}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect([form.status, form.body]).toEqual([415, { error: 'Unsupported Media Type' }])
     expect(form.headers.get('set-cookie')).toBeNull()
   })
@@ -174,7 +208,12 @@ describe('console sign-in', () => {
     expect(asKey.headers.get('set-cookie')).toBeNull()
     const posted = await call('POST', '/approve/session', { body: { key: token } })
     expect([posted.status, posted.body]).toEqual([401, { error: 'Unauthorized' }])
-    for (const [method, path] of [['GET', '/approve/state'], ['DELETE', '/approve/session'], ['GET', '/approve/requests'], ['GET', '/approve/tokens']]) {
+    for (const [method, path] of [
+      ['GET', '/approve/state'],
+      ['DELETE', '/approve/session'],
+      ['GET', '/approve/requests'],
+      ['GET', '/approve/tokens'],
+    ]) {
       expect(await call(method!, path!, { token })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
     }
   })
@@ -197,7 +236,9 @@ describe('console defences', () => {
       expect([host, res.status, res.body]).toEqual([host, 403, { error: 'Host not allowed' }])
     }
     // The same through a URL that names the other host.
-    const response = await fetchWorker(new Request('http://rebound.example:5252/approve/state', { headers: { 'x-operator-key': OPERATOR_KEY } }))
+    const response = await fetchWorker(
+      new Request('http://rebound.example:5252/approve/state', { headers: { 'x-operator-key': OPERATOR_KEY } }),
+    )
     expect([response.status, await response.json()]).toEqual([403, { error: 'Host not allowed' }])
     for (const host of ['localhost:5252', '127.0.0.1:5252', '[::1]:5252']) {
       expect((await call('GET', '/approve', { headers: { host } })).status).toBe(200)
@@ -206,7 +247,11 @@ describe('console defences', () => {
 
   it('sends CSP, X-Frame-Options and nosniff with the console and the sign-in page', async () => {
     const { cookie } = await signIn()
-    for (const res of [await call('GET', '/approve', { headers: { cookie } }), await call('GET', '/approve'), await call('GET', '/approve?key=wrong-key-wrong-key')]) {
+    for (const res of [
+      await call('GET', '/approve', { headers: { cookie } }),
+      await call('GET', '/approve'),
+      await call('GET', '/approve?key=wrong-key-wrong-key'),
+    ]) {
       const csp = res.headers.get('content-security-policy')!
       const directives = csp.split('; ')
       expect(directives).toContain("default-src 'self'")
@@ -222,7 +267,9 @@ describe('console defences', () => {
       expect(res.headers.get('cache-control')).toBe('no-store')
       expect(res.headers.get('access-control-allow-origin')).toBeNull()
       // The only script: the console's own file.
-      expect([...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script type="module" src="/approve/console/main.browser.js">'])
+      expect([...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+        '<script type="module" src="/approve/console/main.browser.js">',
+      ])
       expect(res.body).not.toMatch(/\son[a-z]+=/i)
     }
   })
@@ -233,7 +280,13 @@ describe('console defences', () => {
     expect(main.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     // Every module the script imports is served, and none reaches beyond the service.
     const imported = [...main.body.matchAll(/from '\.\/([\w.]+)'/g)].map((m) => m[1])
-    expect(imported.sort()).toEqual(['apps.browser.js', 'core.browser.js', 'live.browser.js', 'requests.browser.js', 'windows.browser.js'])
+    expect(imported.sort()).toEqual([
+      'apps.browser.js',
+      'core.browser.js',
+      'live.browser.js',
+      'requests.browser.js',
+      'windows.browser.js',
+    ])
     for (const name of imported) {
       const js = await call('GET', `/approve/console/${name}`)
       expect(js.status, name).toBe(200)
@@ -242,7 +295,10 @@ describe('console defences', () => {
       expect(js.body, name).not.toMatch(/https?:\/\//)
     }
     for (const name of ['nope.js', 'console.css', '..%2Fpage.ts', 'constructor', '__proto__']) {
-      expect(await call('GET', `/approve/console/${name}`), name).toMatchObject({ status: 404, body: { error: 'Not found' } })
+      expect(await call('GET', `/approve/console/${name}`), name).toMatchObject({
+        status: 404,
+        body: { error: 'Not found' },
+      })
     }
     const css = await call('GET', '/approve/console.css')
     expect(css.status).toBe(200)
@@ -304,7 +360,10 @@ describe('console defences', () => {
       expect([headers, res.status, res.body]).toEqual([headers, 403, { error }])
     }
     // With the operator key as well: the Origin check comes first.
-    const keyed = await call('POST', `/approve/requests/${id}`, { body: { decision: 'approve' }, headers: { 'x-operator-key': OPERATOR_KEY, origin: 'http://localhost:5399' } })
+    const keyed = await call('POST', `/approve/requests/${id}`, {
+      body: { decision: 'approve' },
+      headers: { 'x-operator-key': OPERATOR_KEY, origin: 'http://localhost:5399' },
+    })
     expect([keyed.status, keyed.body]).toEqual([403, { error: 'Cross-origin request refused' }])
     expect(await stillPending(id)).toBe(true)
     expect((await decide(id, session, {}, 'deny')).status).toBe(200)
@@ -316,19 +375,34 @@ describe('console defences', () => {
     const { id, answer } = await ask('Offload Tool')
     const form = await call('POST', `/approve/requests/${id}`, {
       raw: 'decision=approve',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session.cookie, origin: 'http://127.0.0.1:5399', 'sec-fetch-site': 'same-site' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: session.cookie,
+        origin: 'http://127.0.0.1:5399',
+        'sec-fetch-site': 'same-site',
+      },
     })
     expect([form.status, form.body]).toEqual([403, { error: 'Cross-origin request refused' }])
     // A same-origin form (no custom headers possible) still lacks the token.
     const sameOrigin = await call('POST', `/approve/requests/${id}`, {
       raw: '{"decision":"approve"}',
-      headers: { 'content-type': 'text/plain', cookie: session.cookie, origin: OWN_ORIGIN, 'sec-fetch-site': 'same-origin' },
+      headers: {
+        'content-type': 'text/plain',
+        cookie: session.cookie,
+        origin: OWN_ORIGIN,
+        'sec-fetch-site': 'same-origin',
+      },
     })
     expect([sameOrigin.status, sameOrigin.body]).toEqual([403, { error: 'Missing or invalid CSRF token' }])
     // And with the token, the body must still be JSON.
     const plain = await call('POST', `/approve/requests/${id}`, {
       raw: '{"decision":"approve"}',
-      headers: { 'content-type': 'text/plain', cookie: session.cookie, 'x-csrf-token': session.csrf, origin: OWN_ORIGIN },
+      headers: {
+        'content-type': 'text/plain',
+        cookie: session.cookie,
+        'x-csrf-token': session.csrf,
+        origin: OWN_ORIGIN,
+      },
     })
     expect([plain.status, plain.body]).toEqual([415, { error: 'Unsupported Media Type' }])
     expect(await stillPending(id)).toBe(true)
@@ -338,7 +412,11 @@ describe('console defences', () => {
 
   it('answers no CORS preflight, so another origin cannot send JSON or custom headers', async () => {
     const res = await call('OPTIONS', '/approve/requests/x', {
-      headers: { origin: 'http://localhost:5399', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-csrf-token' },
+      headers: {
+        origin: 'http://localhost:5399',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-csrf-token',
+      },
     })
     expect(res.status).toBe(405)
     expect(res.headers.get('access-control-allow-origin')).toBeNull()
@@ -348,7 +426,11 @@ describe('console defences', () => {
   it('answers the Local Explorer paths from its own router, with no data', async () => {
     const paths: Array<[string, string, unknown?]> = [
       ['GET', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces'],
-      ['POST', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces/Workspace/query', { durable_object_name: 'workspace', queries: [{ sql: 'select * from tokens' }] }],
+      [
+        'POST',
+        '/cdn-cgi/explorer/api/workers/durable_objects/namespaces/Workspace/query',
+        { durable_object_name: 'workspace', queries: [{ sql: 'select * from tokens' }] },
+      ],
       ['GET', '/cdn-cgi/explorer/'],
     ]
     await approvedToken()
@@ -365,13 +447,27 @@ async function projectWithWindow(name = 'NightShoot') {
   const config = await call('PATCH', '/project/config', {
     token,
     body: {
-      pdfs: [{ id: 'CLIPS', label: 'Clips report', output_name: '<project>_<yyyymmdd>_clips.pdf', template: 'clips-report' }],
-      emails: [{ id: 'DAILY', label: 'Daily report', recipients: ['producer@example.com'], subject: '<project> – Day <d>', message: 'Hello', attachments: ['CLIPS'], template: 'day-summary' }],
+      pdfs: [
+        { id: 'CLIPS', label: 'Clips report', output_name: '<project>_<yyyymmdd>_clips.pdf', template: 'clips-report' },
+      ],
+      emails: [
+        {
+          id: 'DAILY',
+          label: 'Daily report',
+          recipients: ['producer@example.com'],
+          subject: '<project> – Day <d>',
+          message: 'Hello',
+          attachments: ['CLIPS'],
+          template: 'day-summary',
+        },
+      ],
     },
   })
   expect(config.status).toBe(200)
   expect((await call('POST', '/log', { token, body: makeLog('D001', 2) })).status).toBe(201)
-  expect((await call('POST', '/log', { token, body: makeLog('D002', 1, { day: 2, date: '2024-01-02' }) })).status).toBe(201)
+  expect((await call('POST', '/log', { token, body: makeLog('D002', 1, { day: 2, date: '2024-01-02' }) })).status).toBe(
+    201,
+  )
   return token
 }
 
@@ -384,7 +480,10 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
     const token = await projectWithWindow()
     expect(await openWindow(token)).toMatchObject({ status: 200, body: { success: true } })
     const { id: requestId, answer } = await ask('Target App')
-    const before = { state: (await operator('GET', '/approve/state')).body, windows: (await operator('GET', '/approve/windows')).body.windows }
+    const before = {
+      state: (await operator('GET', '/approve/state')).body,
+      windows: (await operator('GET', '/approve/windows')).body.windows,
+    }
     const [window] = before.windows
     const tokenId = token.split('_')[1]
 
@@ -398,13 +497,18 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'DELETE /approve/tokens/:id': [`/approve/tokens/${tokenId}`],
       'GET /approve/windows': ['/approve/windows'],
       'GET /approve/windows/:id': [`/approve/windows/${window.id}`],
-      'PATCH /approve/windows/:id': [`/approve/windows/${window.id}`, { subject: 'Taken over', recipients: ['thief@example.com'] }],
+      'PATCH /approve/windows/:id': [
+        `/approve/windows/${window.id}`,
+        { subject: 'Taken over', recipients: ['thief@example.com'] },
+      ],
       'DELETE /approve/windows/:id': [`/approve/windows/${window.id}`],
       'POST /approve/windows/:id/send': [`/approve/windows/${window.id}/send`],
       'GET /approve/windows/:id/attachments/:presetId': [window.attachments[0].url],
       'GET /approve/windows/:id/message.eml': [window.emlUrl],
     }
-    const guarded = router.routes.filter(([, , handlers]) => handlers.includes(withOperator)).map(([method, , , path]) => `${method} ${path}`)
+    const guarded = router.routes
+      .filter(([, , handlers]) => handlers.includes(withOperator))
+      .map(([method, , , path]) => `${method} ${path}`)
     expect(guarded.sort()).toEqual(Object.keys(attempts).sort())
 
     for (const [route, [path, body]] of Object.entries(attempts)) {
@@ -419,7 +523,8 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
     const page = await call('GET', '/approve', { headers: { cookie: session.cookie } })
     expect(page.status).toBe(200)
     expectShellOnly(page.body, session)
-    for (const secret of [requestId, 'Target App', window.id, window.subject, 'producer@example.com', 'Offload Tool']) expect(page.body).not.toContain(secret)
+    for (const secret of [requestId, 'Target App', window.id, window.subject, 'producer@example.com', 'Offload Tool'])
+      expect(page.body).not.toContain(secret)
 
     const after = (await operator('GET', '/approve/state')).body
     expect(after.version).toBe(before.state.version)
@@ -446,7 +551,12 @@ describe('send windows in the live state', () => {
     const { body: listed } = await operator('GET', '/approve/windows')
     expect(listed.windows).toHaveLength(1)
     expect(body.windows).toEqual([{ ...listed.windows[0], days: ['Day 1 — 2024-01-01', 'Day 2 — 2024-01-02'] }])
-    expect(body.windows[0]).toMatchObject({ project: 'NightShoot', presetLabel: 'Daily report', subject: 'NightShoot – Day 1-2', status: 'draft' })
+    expect(body.windows[0]).toMatchObject({
+      project: 'NightShoot',
+      presetLabel: 'Daily report',
+      subject: 'NightShoot – Day 1-2',
+      status: 'draft',
+    })
   })
 
   it('ends the long poll on an edit and on a discard', async () => {
@@ -489,7 +599,11 @@ describe('GET /approve/state (the console’s long poll)', () => {
     const res = await call('GET', '/approve/state', { headers: sessionHeaders(session) })
     expect(res.status).toBe(200)
     expect(res.body.service).toEqual({ version: '0.1.0' })
-    const attempts: Array<Record<string, string>> = [{ cookie: session.cookie }, { cookie: session.cookie, 'x-csrf-token': other.csrf }, { cookie: session.cookie, 'x-csrf-token': '' }]
+    const attempts: Array<Record<string, string>> = [
+      { cookie: session.cookie },
+      { cookie: session.cookie, 'x-csrf-token': other.csrf },
+      { cookie: session.cookie, 'x-csrf-token': '' },
+    ]
     for (const headers of attempts) {
       const refused = await call('GET', '/approve/state', { headers })
       expect([refused.status, refused.body]).toEqual([403, { error: 'Missing or invalid CSRF token' }])
@@ -543,7 +657,11 @@ describe('GET /approve/state (the console’s long poll)', () => {
       ['wait=', 'wait', 'must be a whole number from 0 to 25'],
     ]) {
       const res = await operator('GET', `/approve/state?${query}`)
-      expect([query, res.status, res.body]).toEqual([query, 400, { error: 'Validation Error', details: [{ prop, message }] }])
+      expect([query, res.status, res.body]).toEqual([
+        query,
+        400,
+        { error: 'Validation Error', details: [{ prop, message }] },
+      ])
     }
   })
 })

@@ -20,7 +20,10 @@ function streamed(font: ReturnType<typeof fontkit.create>, gids: number[]): Prom
   )
 }
 
-const gidsOf = (font: ReturnType<typeof fontkit.create>, text: string) => [0, ...new Set([...text].map((ch) => font.glyphForCodePoint(ch.codePointAt(0)!).id))]
+const gidsOf = (font: ReturnType<typeof fontkit.create>, text: string) => [
+  0,
+  ...new Set([...text].map((ch) => font.glyphForCodePoint(ch.codePointAt(0)!).id)),
+]
 
 describe('subset font program', () => {
   for (const [face, bytes] of Object.entries(FONT_FILES)) {

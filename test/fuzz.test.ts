@@ -9,12 +9,18 @@ const RUNS = 60
 
 const presets = {
   pdfs: [{ id: 'clips', label: 'Clips', output_name: '<project>_<ddd>.pdf', template: 'clips-report' }],
-  emails: [{ id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'] }],
+  emails: [
+    { id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'] },
+  ],
   custom_schemas: [{ id: 'notes', sync: 'clip', clip_fields: [{ type: 'text', key_name: 'scene' }] }],
 }
 
 async function snapshot(token: string) {
-  const [logs, config, projects] = await Promise.all([call('GET', '/logs', { token }), call('GET', '/project/config', { token }), call('GET', '/projects', { token })])
+  const [logs, config, projects] = await Promise.all([
+    call('GET', '/logs', { token }),
+    call('GET', '/project/config', { token }),
+    call('GET', '/projects', { token }),
+  ])
   return JSON.stringify([logs.body, config.body, projects.body])
 }
 
@@ -46,7 +52,30 @@ const jsonValue = fc.letrec((tie) => ({
     fc.integer(),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.constantFrom('id', 'day', 'date', 'ocf', 'clips', 'copies', 'volume', 'size', 'custom', 'schema', 'pdfs', 'emails', 'logId', 'presetId', 'project_name', 'path', 'appName', 'x'), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'id',
+        'day',
+        'date',
+        'ocf',
+        'clips',
+        'copies',
+        'volume',
+        'size',
+        'custom',
+        'schema',
+        'pdfs',
+        'emails',
+        'logId',
+        'presetId',
+        'project_name',
+        'path',
+        'appName',
+        'x',
+      ),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   ),
 })).value
 
@@ -56,7 +85,14 @@ describe('fuzz', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...ENDPOINTS), jsonValue, async ([method, path], body) => {
         // A valid appName would wait for the operator; that flow has its own tests.
-        if (path === '/auth' && body && typeof body === 'object' && !Array.isArray(body) && typeof (body as { appName?: unknown }).appName === 'string') return
+        if (
+          path === '/auth' &&
+          body &&
+          typeof body === 'object' &&
+          !Array.isArray(body) &&
+          typeof (body as { appName?: unknown }).appName === 'string'
+        )
+          return
         const before = await snapshot(token)
         const res = await call(method, path, { token, raw: JSON.stringify(body) })
         expect(res.status, `${method} ${path} ${JSON.stringify(body)}`).toBeLessThan(500)
@@ -68,8 +104,27 @@ describe('fuzz', () => {
 
   it('mutations of a valid log: never a 5xx, nothing stored when refused', { timeout: 120_000 }, async () => {
     const token = await seeded()
-    const valid = makeLog('D002', 2, { day: 2, date: '2024-01-02', custom: [{ schema: 'notes', clips: [{ clip: 'A001C001', scene: '1' }] }] })
-    const paths = ['id', 'day', 'date', 'unit', 'ocf', 'ocf.clips', 'ocf.clips.0', 'ocf.clips.0.size', 'ocf.clips.0.tc_start', 'ocf.clips.0.fps', 'ocf.clips.0.copies', 'ocf.clips.0.copies.0.volume', 'custom.0.clips.0.clip', 'custom.0.schema']
+    const valid = makeLog('D002', 2, {
+      day: 2,
+      date: '2024-01-02',
+      custom: [{ schema: 'notes', clips: [{ clip: 'A001C001', scene: '1' }] }],
+    })
+    const paths = [
+      'id',
+      'day',
+      'date',
+      'unit',
+      'ocf',
+      'ocf.clips',
+      'ocf.clips.0',
+      'ocf.clips.0.size',
+      'ocf.clips.0.tc_start',
+      'ocf.clips.0.fps',
+      'ocf.clips.0.copies',
+      'ocf.clips.0.copies.0.volume',
+      'custom.0.clips.0.clip',
+      'custom.0.schema',
+    ]
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), jsonValue, fc.boolean(), async (path, value, remove) => {
         const log = structuredClone(valid) as Record<string, unknown>
@@ -93,7 +148,17 @@ describe('fuzz', () => {
 
   it('mutations of valid settings: never a 5xx, settings unchanged when refused', { timeout: 120_000 }, async () => {
     const token = await seeded()
-    const keys = ['project_name', 'unit', 'logid_template', 'custom_info', 'pdfs', 'emails', 'custom_schemas', 'match_sound', 'version']
+    const keys = [
+      'project_name',
+      'unit',
+      'logid_template',
+      'custom_info',
+      'pdfs',
+      'emails',
+      'custom_schemas',
+      'match_sound',
+      'version',
+    ]
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...keys), jsonValue, async (key, value) => {
         const before = await snapshot(token)
@@ -114,5 +179,6 @@ async function restore(token: string, before: string) {
   const reset = Object.fromEntries(Object.keys(current).map((k) => [k, config[k]]))
   await call('PATCH', '/project/config', { token, body: reset })
   const now = await call('GET', '/logs', { token })
-  for (const log of now.body.logs) if (log.id !== 'D001') await call('DELETE', `/log/${encodeURIComponent(log.id)}`, { token })
+  for (const log of now.body.logs)
+    if (log.id !== 'D001') await call('DELETE', `/log/${encodeURIComponent(log.id)}`, { token })
 }

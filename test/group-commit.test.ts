@@ -7,7 +7,11 @@ import { approvedToken, call, makeLog, utf8, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
 
-const storedIds = (state: DurableObjectState) => state.storage.sql.exec<{ id: string }>('SELECT id FROM logs ORDER BY id').toArray().map((row) => row.id)
+const storedIds = (state: DurableObjectState) =>
+  state.storage.sql
+    .exec<{ id: string }>('SELECT id FROM logs ORDER BY id')
+    .toArray()
+    .map((row) => row.id)
 
 describe('GroupCommit', () => {
   it('runs writes called together later, in the order called, each with its own result', async () => {
@@ -64,11 +68,18 @@ describe('log writes committed together', () => {
     expect(answers).toEqual([
       undefined,
       expect.objectContaining({ kind: 'conflict', error: 'Log already exists' }),
-      expect.objectContaining({ kind: 'invalid', error: 'Validation Error', details: [{ prop: 'day', message: 'must be a whole number from 1 to 999' }] }),
+      expect.objectContaining({
+        kind: 'invalid',
+        error: 'Validation Error',
+        details: [{ prop: 'day', message: 'must be a whole number from 1 to 999' }],
+      }),
       undefined,
     ])
     expect((await call('GET', '/log/D001', { token })).body).toEqual(first)
-    expect((await call('GET', '/logs', { token })).body.logs.map((log: { id: string }) => log.id)).toEqual(['D001', 'D003'])
+    expect((await call('GET', '/logs', { token })).body.logs.map((log: { id: string }) => log.id)).toEqual([
+      'D001',
+      'D003',
+    ])
   })
 
   it('checks the token when the write runs: one revoked while its write waited is refused', async () => {
@@ -83,6 +94,9 @@ describe('log writes committed together', () => {
       const answers = await Promise.all(pending)
       return { answers, stored: storedIds(state) }
     })
-    expect(answers).toEqual({ answers: [undefined, expect.objectContaining({ kind: 'unauthorized', error: 'Unauthorized' })], stored: ['D001'] })
+    expect(answers).toEqual({
+      answers: [undefined, expect.objectContaining({ kind: 'unauthorized', error: 'Unauthorized' })],
+      stored: ['D001'],
+    })
   })
 })

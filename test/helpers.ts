@@ -30,7 +30,11 @@ export async function getAsSent(path: string, token: string): Promise<{ status: 
 export const utf8 = (text: string) => new TextEncoder().encode(text)
 
 /** One call through the worker's fetch handler; the body is always read (isolated storage needs it). */
-export async function call<T = any>(method: string, path: string, options: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {}): Promise<Answer<T>> {
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; raw?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { ...options.headers }
   if (options.token) headers['x-api-token'] = options.token
   let body: BodyInit | undefined = options.raw
@@ -83,7 +87,10 @@ export function clip(i: number, overrides: Record<string, unknown> = {}) {
   return {
     clip: `A001C${n}_240101_R1AB`,
     size: 1_234_567_890 + i,
-    copies: [{ volume: 'SSD_01', hash: `xxh64:${n}` }, { volume: 'RAID_A', hash: null }],
+    copies: [
+      { volume: 'SSD_01', hash: `xxh64:${n}` },
+      { volume: 'RAID_A', hash: null },
+    ],
     tc_start: '10:00:00:00',
     tc_end: '10:01:00:00',
     duration: '00:01:00:00',

@@ -38,9 +38,15 @@ describe('strings that are not well-formed Unicode', () => {
     ]
     for (const [method, path, raw, prop] of cases) {
       const message = prop === '\ufffd' ? 'keys must be well-formed Unicode (a lone surrogate was sent)' : LONE
-      expect(await call(method, path, { token, raw }), `${method} ${path} ${prop}`).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop, message }] } })
+      expect(await call(method, path, { token, raw }), `${method} ${path} ${prop}`).toMatchObject({
+        status: 400,
+        body: { error: 'Validation Error', details: [{ prop, message }] },
+      })
     }
-    expect(await call('POST', '/auth', { raw: '{"appName":"Offload \\udc00"}' })).toMatchObject({ status: 400, body: { details: [{ prop: 'appName', message: LONE }] } })
+    expect(await call('POST', '/auth', { raw: '{"appName":"Offload \\udc00"}' })).toMatchObject({
+      status: 400,
+      body: { details: [{ prop: 'appName', message: LONE }] },
+    })
     expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
     expect((await call('GET', '/project/config', { token })).body.project_name).toBe('Feature Film')
     expect((await call('GET', '/projects', { token })).body).toHaveLength(1)
@@ -55,7 +61,25 @@ describe('strings that are not well-formed Unicode', () => {
 
   it('stored before that rule, they show as U+FFFD and take no page down', async () => {
     const { token } = await withProject('Night')
-    expect((await call('PATCH', '/project/config', { token, body: { pdfs: [{ id: 'CLIPS', label: 'Clips', output_name: '<project>.pdf', template: 'clips-report' }], emails: [{ id: 'DAILY', label: 'Daily', recipients: ['p@example.com'], subject: 'Day <d>', attachments: ['CLIPS'] }] } })).status).toBe(200)
+    expect(
+      (
+        await call('PATCH', '/project/config', {
+          token,
+          body: {
+            pdfs: [{ id: 'CLIPS', label: 'Clips', output_name: '<project>.pdf', template: 'clips-report' }],
+            emails: [
+              {
+                id: 'DAILY',
+                label: 'Daily',
+                recipients: ['p@example.com'],
+                subject: 'Day <d>',
+                attachments: ['CLIPS'],
+              },
+            ],
+          },
+        })
+      ).status,
+    ).toBe(200)
     expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
     expect((await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).status).toBe(200)
     // What an older version stored: a project name and a recipient with a lone surrogate, kept as
@@ -73,17 +97,27 @@ describe('strings that are not well-formed Unicode', () => {
     expect(windows.status).toBe(200)
     const [window] = windows.body.windows
     expect(window.mailto).toMatch(/^mailto:p%EF%BF%BD@example\.com\?subject=Day%201&/)
-    const pdf = await fetchWorker(new Request(`${BASE}/approve/windows/${window.id}/attachments/CLIPS`, { headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' } }))
+    const pdf = await fetchWorker(
+      new Request(`${BASE}/approve/windows/${window.id}/attachments/CLIPS`, {
+        headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' },
+      }),
+    )
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get('content-disposition')).toContain("filename*=UTF-8''Night%20%EF%BF%BD.pdf")
     await pdf.arrayBuffer()
-    const eml = await fetchWorker(new Request(`${BASE}/approve/windows/${window.id}/message.eml`, { headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' } }))
+    const eml = await fetchWorker(
+      new Request(`${BASE}/approve/windows/${window.id}/message.eml`, {
+        headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' },
+      }),
+    )
     expect(eml.status).toBe(200)
     await eml.arrayBuffer()
   })
 
   it('mailto links and download names are total', () => {
-    expect(mailtoLink(['a\ud800@example.com'], 'S\udc00', 'B\ud800', [])).toBe('mailto:a%EF%BF%BD@example.com?subject=S%EF%BF%BD&body=B%EF%BF%BD')
+    expect(mailtoLink(['a\ud800@example.com'], 'S\udc00', 'B\ud800', [])).toBe(
+      'mailto:a%EF%BF%BD@example.com?subject=S%EF%BF%BD&body=B%EF%BF%BD',
+    )
     expect(contentDisposition('\udc00.pdf')).toBe(`attachment; filename="_.pdf"; filename*=UTF-8''%EF%BF%BD.pdf`)
   })
 })
@@ -91,24 +125,36 @@ describe('strings that are not well-formed Unicode', () => {
 describe('work asked before any check', () => {
   it('POST /auth reads at most 4 KiB', async () => {
     const raw = JSON.stringify({ appName: 'x', pad: 'y'.repeat(5000) })
-    expect(await call('POST', '/auth', { raw })).toEqual(expect.objectContaining({ status: 413, body: { error: 'Payload Too Large' } }))
-    expect(await call('POST', '/auth', { raw: endlessOf(raw) })).toEqual(expect.objectContaining({ status: 413, body: { error: 'Payload Too Large' } }))
+    expect(await call('POST', '/auth', { raw })).toEqual(
+      expect.objectContaining({ status: 413, body: { error: 'Payload Too Large' } }),
+    )
+    expect(await call('POST', '/auth', { raw: endlessOf(raw) })).toEqual(
+      expect.objectContaining({ status: 413, body: { error: 'Payload Too Large' } }),
+    )
   })
 
   it('a token that cannot be one is refused before the body is read', async () => {
     await withProject()
     // The body never ends: reading it would wait for the body timeout.
     for (const token of ['junk', 'mls_0123_abc', `mls_${'0'.repeat(16)}_${'a'.repeat(42)}`]) {
-      expect(await call('POST', '/log', { token, raw: endless('{"id":') })).toEqual(expect.objectContaining({ status: 401, body: { error: 'Unauthorized' } }))
+      expect(await call('POST', '/log', { token, raw: endless('{"id":') })).toEqual(
+        expect.objectContaining({ status: 401, body: { error: 'Unauthorized' } }),
+      )
     }
   })
 
   it('a large or unsized body is read only after the workspace has accepted the token', async () => {
     const { token } = await withProject()
     const unknown = `mls_${'0'.repeat(16)}_${'a'.repeat(43)}`
-    expect(await call('POST', '/log', { token: unknown, raw: endless('{"id":') })).toEqual(expect.objectContaining({ status: 401, body: { error: 'Unauthorized' } }))
-    expect(await call('PATCH', '/log/D001', { token: unknown, raw: endless('{"unit":') })).toEqual(expect.objectContaining({ status: 401 }))
-    expect(await call('PATCH', '/project/config', { token: unknown, raw: endless('{"unit":') })).toEqual(expect.objectContaining({ status: 401 }))
+    expect(await call('POST', '/log', { token: unknown, raw: endless('{"id":') })).toEqual(
+      expect.objectContaining({ status: 401, body: { error: 'Unauthorized' } }),
+    )
+    expect(await call('PATCH', '/log/D001', { token: unknown, raw: endless('{"unit":') })).toEqual(
+      expect.objectContaining({ status: 401 }),
+    )
+    expect(await call('PATCH', '/project/config', { token: unknown, raw: endless('{"unit":') })).toEqual(
+      expect.objectContaining({ status: 401 }),
+    )
     const big = JSON.stringify(makeLog('D001', 1, { pad: 'x'.repeat(2 * 1024 * 1024) }))
     expect(await call('POST', '/log', { token: unknown, raw: big })).toEqual(expect.objectContaining({ status: 401 }))
     expect(await call('POST', '/log', { token, raw: big })).toEqual(expect.objectContaining({ status: 201 }))
@@ -118,7 +164,12 @@ describe('work asked before any check', () => {
     const { token } = await withProject()
     // After a parse the walk would name the path (0.0.0…); the scan before it names the body.
     const raw = '['.repeat(600_000) + ']'.repeat(600_000)
-    expect(await call('POST', '/log', { token, raw })).toEqual(expect.objectContaining({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'nesting deeper than 64 levels' }] } }))
+    expect(await call('POST', '/log', { token, raw })).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: { error: 'Validation Error', details: [{ prop: '', message: 'nesting deeper than 64 levels' }] },
+      }),
+    )
     const quoted = JSON.stringify({ ...makeLog('D001', 1), pad: '['.repeat(2_000_000) })
     expect(await call('POST', '/log', { token, raw: quoted })).toEqual(expect.objectContaining({ status: 201 }))
   })
@@ -139,7 +190,10 @@ describe('requests the worker cannot read', () => {
   it('a malformed Host answers 400 in the error shape', async () => {
     for (const host of ['localhost:99999999', 'user@localhost', 'localhost, evil.test', 'localhost:5252:1']) {
       const response = await fetchWorker(new Request(`${BASE}/ping`, { headers: { host } }))
-      expect({ status: response.status, type: response.headers.get('content-type'), body: await response.json() }, host).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { error: 'Invalid Host header' } })
+      expect(
+        { status: response.status, type: response.headers.get('content-type'), body: await response.json() },
+        host,
+      ).toEqual({ status: 400, type: 'application/json; charset=utf-8', body: { error: 'Invalid Host header' } })
     }
   })
 
@@ -152,7 +206,12 @@ describe('requests the worker cannot read', () => {
         controller.error(new Error('Network connection lost.'))
       },
     })
-    expect(await call('POST', '/auth', { raw: cut })).toEqual(expect.objectContaining({ status: 400, body: { error: 'Validation Error', details: [{ prop: '', message: 'the body ended before it was complete' }] } }))
+    expect(await call('POST', '/auth', { raw: cut })).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: { error: 'Validation Error', details: [{ prop: '', message: 'the body ended before it was complete' }] },
+      }),
+    )
     expect(error).not.toHaveBeenCalled()
     expect(warn.mock.calls).toEqual([['request body not read: Network connection lost.']])
   })
@@ -176,7 +235,11 @@ describe('bodies that never finish', () => {
     const { token } = await withProject()
     vi.useFakeTimers()
     // Declares 1 MiB (read without asking the workspace first), sends a few bytes: 11 s.
-    const answer = call('PATCH', '/project/config', { token, raw: endless('{"unit":'), headers: { 'content-length': String(1024 * 1024) } })
+    const answer = call('PATCH', '/project/config', {
+      token,
+      raw: endless('{"unit":'),
+      headers: { 'content-length': String(1024 * 1024) },
+    })
     let settled = false
     void answer.then(() => (settled = true))
     await vi.advanceTimersByTimeAsync(10_900)
@@ -192,19 +255,25 @@ describe('guessing the operator key', () => {
   it('answers wrong keys ten a second, while the right key never waits', async () => {
     vi.useFakeTimers()
     let settled = 0
-    const wrong = Array.from({ length: 25 }, (_, i) => withKey(`wrong-key-${i}-0123456789abcdef`).then((answer) => (settled++, answer)))
+    const wrong = Array.from({ length: 25 }, (_, i) =>
+      withKey(`wrong-key-${i}-0123456789abcdef`).then((answer) => (settled++, answer)),
+    )
     await vi.advanceTimersByTimeAsync(950)
     expect(settled).toBeLessThanOrEqual(10)
     expect(settled).toBeGreaterThanOrEqual(9)
     expect(await withKey('test-operator-key-0123456789abcdef')).toMatchObject({ status: 200, body: { requests: [] } })
     await vi.advanceTimersByTimeAsync(2000)
-    for (const answer of await Promise.all(wrong)) expect(answer).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    for (const answer of await Promise.all(wrong))
+      expect(answer).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
   })
 
   it('refuses more than 100 waiting wrong keys at once with 429', async () => {
     vi.useFakeTimers()
     const answers = Array.from({ length: 110 }, (_, i) =>
-      call('POST', '/approve/session', { body: { key: `wrong-${i}` }, headers: { origin: 'http://localhost:5252', 'sec-fetch-site': 'same-origin' } }),
+      call('POST', '/approve/session', {
+        body: { key: `wrong-${i}` },
+        headers: { origin: 'http://localhost:5252', 'sec-fetch-site': 'same-origin' },
+      }),
     )
     await vi.advanceTimersByTimeAsync(20_000)
     const statuses = (await Promise.all(answers)).map((a) => a.status)

@@ -6,7 +6,10 @@ const errorsOf = (body: { details: { prop: string }[] }) => body.details.map((d)
 describe('POST /log', () => {
   it('creates a log (201 {success: true}) that GET /log/{id} returns exactly as sent', async () => {
     const { token } = await withProject()
-    const log = makeLog('D001', 2, { version: 3, ocf: { ...makeLog().ocf, clips: [clip(1, { ei: 800, shutter: '172.8' })] } })
+    const log = makeLog('D001', 2, {
+      version: 3,
+      ocf: { ...makeLog().ocf, clips: [clip(1, { ei: 800, shutter: '172.8' })] },
+    })
     const created = await call('POST', '/log', { token, body: log })
     expect(created).toMatchObject({ status: 201, body: { success: true } })
     const read = await call('GET', '/log/D001', { token })
@@ -73,9 +76,17 @@ describe('POST /log', () => {
     const res = await call('POST', '/log', { token, body: makeLog('D001', 0, { ocf: { clips } }) })
     expect(res.status).toBe(400)
     expect(errorsOf(res.body).sort()).toEqual(
-      ['ocf.clips.0.tc_start', 'ocf.clips.1.tc_end', 'ocf.clips.2.tc_start', 'ocf.clips.3.duration', 'ocf.clips.5.tc_start'].sort(),
+      [
+        'ocf.clips.0.tc_start',
+        'ocf.clips.1.tc_end',
+        'ocf.clips.2.tc_start',
+        'ocf.clips.3.duration',
+        'ocf.clips.5.tc_start',
+      ].sort(),
     )
-    expect(res.body.details.find((d: { prop: string }) => d.prop === 'ocf.clips.2.tc_start').message).toBe('frames must be below 25 at 25 fps')
+    expect(res.body.details.find((d: { prop: string }) => d.prop === 'ocf.clips.2.tc_start').message).toBe(
+      'frames must be below 25 at 25 fps',
+    )
   })
 
   it('requires clip, size and copies on OCF and sound clips, and all five fields on proxy clips', async () => {
@@ -87,7 +98,12 @@ describe('POST /log', () => {
     })
     const res = await call('POST', '/log', { token, body: log })
     expect(res.status).toBe(400)
-    expect(errorsOf(res.body).sort()).toEqual(['ocf.clips.0.copies', 'ocf.clips.0.size', 'proxy.clips.0.resolution', 'sound.clips.0.clip'])
+    expect(errorsOf(res.body).sort()).toEqual([
+      'ocf.clips.0.copies',
+      'ocf.clips.0.size',
+      'proxy.clips.0.resolution',
+      'sound.clips.0.clip',
+    ])
   })
 
   it('reports every failing property in one answer, with dotted paths', async () => {
@@ -100,7 +116,14 @@ describe('POST /log', () => {
     }
     const res = await call('POST', '/log', { token, body: log })
     expect(res.status).toBe(400)
-    expect(errorsOf(res.body).sort()).toEqual(['date', 'day', 'id', 'ocf.clips.0.copies.0.volume', 'ocf.clips.0.size', 'ocf.size'])
+    expect(errorsOf(res.body).sort()).toEqual([
+      'date',
+      'day',
+      'id',
+      'ocf.clips.0.copies.0.volume',
+      'ocf.clips.0.size',
+      'ocf.size',
+    ])
   })
 
   it('answers each of many concurrent writes and stores exactly what it accepted', async () => {
@@ -139,7 +162,10 @@ describe('custom schemas', () => {
         id: 'script',
         sync: 'clip',
         active: true,
-        log_fields: [{ type: 'text', key_name: 'director' }, { type: 'kv_map', key_name: 'notes' }],
+        log_fields: [
+          { type: 'text', key_name: 'director' },
+          { type: 'kv_map', key_name: 'notes' },
+        ],
         clip_fields: [{ type: 'text', key_name: 'scene' }, { type: 'text_list', key_name: 'tags' }, { type: 'lens' }],
       },
       { id: 'sound-sync', sync: 'tc', clip_fields: [{ type: 'text', key_name: 'take' }] },
@@ -157,7 +183,11 @@ describe('custom schemas', () => {
   it('keeps entries of active schemas and drops entries of unknown or inactive ones', async () => {
     const { token } = await projectWithSchemas()
     const custom = [
-      { schema: 'script', log: { director: 'A. Director', notes: { weather: 'rain' } }, clips: [{ clip: 'A001C001', scene: '12A', tags: ['wide'] }] },
+      {
+        schema: 'script',
+        log: { director: 'A. Director', notes: { weather: 'rain' } },
+        clips: [{ clip: 'A001C001', scene: '12A', tags: ['wide'] }],
+      },
       { schema: 'nobody-defined-this', log: { anything: 1 } },
       { schema: 'retired', clips: [{}] },
       { schema: 'sound-sync', clips: [{ tc_start: '10:00:00:00', tc_end: '10:00:10:00', take: '3' }] },
@@ -176,7 +206,12 @@ describe('custom schemas', () => {
     ]
     const res = await call('POST', '/log', { token, body: makeLog('D001', 1, { custom }) })
     expect(res.status).toBe(400)
-    expect(errorsOf(res.body).sort()).toEqual(['custom.1.clips.0.clip', 'custom.1.clips.0.tags', 'custom.1.log.director', 'custom.2.clips.0.tc_end'])
+    expect(errorsOf(res.body).sort()).toEqual([
+      'custom.1.clips.0.clip',
+      'custom.1.clips.0.tags',
+      'custom.1.log.director',
+      'custom.2.clips.0.tc_end',
+    ])
   })
 })
 
@@ -241,12 +276,18 @@ describe('PATCH /log/{id}', () => {
     const { token } = await withProject()
     await call('POST', '/log', { token, body: makeLog('D001', 1) })
     await call('POST', '/log', { token, body: makeLog('D002', 1, { day: 2 }) })
-    expect(await call('PATCH', '/log/D001', { token, body: { id: 'D002' } })).toMatchObject({ status: 409, body: { error: 'Log already exists' } })
+    expect(await call('PATCH', '/log/D001', { token, body: { id: 'D002' } })).toMatchObject({
+      status: 409,
+      body: { error: 'Log already exists' },
+    })
     const renamed = await call('PATCH', '/log/D001', { token, body: { id: 'Day-01' } })
     expect(renamed).toMatchObject({ status: 200, body: { success: true, data: { id: 'Day-01', day: 1 } } })
     expect((await call('GET', '/log/D001', { token })).status).toBe(404)
     expect((await call('GET', '/log/Day-01', { token })).status).toBe(200)
-    expect((await call('GET', '/logs', { token })).body.logs.map((l: { id: string }) => l.id)).toEqual(['Day-01', 'D002'])
+    expect((await call('GET', '/logs', { token })).body.logs.map((l: { id: string }) => l.id)).toEqual([
+      'Day-01',
+      'D002',
+    ])
   })
 
   it('validates the merged log (400) and leaves the stored one unchanged', async () => {
@@ -261,8 +302,14 @@ describe('PATCH /log/{id}', () => {
 
   it('answers 404 for an unknown log and 401 without a token', async () => {
     const { token } = await withProject()
-    expect(await call('PATCH', '/log/nope', { token, body: { unit: 'x' } })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
-    expect(await call('PATCH', '/log/nope', { body: { unit: 'x' } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    expect(await call('PATCH', '/log/nope', { token, body: { unit: 'x' } })).toMatchObject({
+      status: 404,
+      body: { error: 'Log not found' },
+    })
+    expect(await call('PATCH', '/log/nope', { body: { unit: 'x' } })).toMatchObject({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    })
   })
 
   it('lets concurrent patches of different fields all land', async () => {
@@ -282,6 +329,9 @@ describe('DELETE /log/{id}', () => {
     await call('POST', '/log', { token, body: makeLog('D001', 1) })
     expect(await call('DELETE', '/log/D001', { token })).toMatchObject({ status: 200, body: { success: true } })
     expect(await call('GET', '/log/D001', { token })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
-    expect(await call('DELETE', '/log/D001', { token })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
+    expect(await call('DELETE', '/log/D001', { token })).toMatchObject({
+      status: 404,
+      body: { error: 'Log not found' },
+    })
   })
 })

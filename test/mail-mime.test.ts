@@ -41,7 +41,12 @@ describe('.eml writer', () => {
       expect.stringMatching(/^ boundary="=_mls_[0-9a-f]{32}"$/),
       '',
     ])
-    expect(parsed).toMatchObject({ subject: 'Day 1', messageId: '<fixed@example.com>', date: '2024-01-01T20:15:07.000Z', from: { name: 'DIT Cart', address: 'dit@example.com' } })
+    expect(parsed).toMatchObject({
+      subject: 'Day 1',
+      messageId: '<fixed@example.com>',
+      date: '2024-01-01T20:15:07.000Z',
+      from: { name: 'DIT Cart', address: 'dit@example.com' },
+    })
   })
 
   it('keeps any text intact through quoted-printable: long lines, =, trailing blanks, accents, emoji, dots', async () => {
@@ -80,7 +85,11 @@ describe('.eml writer', () => {
       expect(word).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=$/)
       expect(word.length).toBeLessThanOrEqual(64)
       // Each word decodes on its own: no character is split between two words.
-      expect(() => new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(word.slice(10, -2)), (c) => c.charCodeAt(0)))).not.toThrow()
+      expect(() =>
+        new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+          Uint8Array.from(atob(word.slice(10, -2)), (c) => c.charCodeAt(0)),
+        ),
+      ).not.toThrow()
     }
     expect((await roundTrip(message({ subject }))).parsed.subject).toBe(subject)
   })
@@ -115,13 +124,21 @@ describe('.eml writer', () => {
   })
 
   it('attaches PDFs in base64 lines of 76 with their names, also long and non-ASCII ones', async () => {
-    const names = ['NightShoot_20240101_D01_clips.pdf', `Café Noir – 撮影日 ${'長い名前'.repeat(12)}.pdf`, `${'long_ascii_name_'.repeat(6)}.pdf`]
+    const names = [
+      'NightShoot_20240101_D01_clips.pdf',
+      `Café Noir – 撮影日 ${'長い名前'.repeat(12)}.pdf`,
+      `${'long_ascii_name_'.repeat(6)}.pdf`,
+    ]
     const files = names.map((filename, i) => ({ filename, contentType: 'application/pdf', content: pdf(3000 + i) }))
     const { raw, parsed } = await roundTrip(message({ attachments: files }))
-    expect(parsed.attachments.map((a) => [a.filename, a.mimeType, a.disposition])).toEqual(names.map((n) => [n, 'application/pdf', 'attachment']))
+    expect(parsed.attachments.map((a) => [a.filename, a.mimeType, a.disposition])).toEqual(
+      names.map((n) => [n, 'application/pdf', 'attachment']),
+    )
     parsed.attachments.forEach((a, i) => expect(new Uint8Array(a.content as ArrayBuffer)).toEqual(files[i]!.content))
     const body = raw.slice(raw.indexOf('Content-Transfer-Encoding: base64'))
-    const base64 = linesOf(body).slice(2).filter((l) => /^[A-Za-z0-9+/=]+$/.test(l))
+    const base64 = linesOf(body)
+      .slice(2)
+      .filter((l) => /^[A-Za-z0-9+/=]+$/.test(l))
     // Full lines of 76, except the last line of each attachment.
     expect(base64.every((l) => l.length <= 76)).toBe(true)
     expect(base64.filter((l) => l.length < 76).length).toBeLessThanOrEqual(files.length)

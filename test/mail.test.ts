@@ -11,7 +11,13 @@ import { BASE, OPERATOR_KEY, approvedToken, call, clip, makeLog, withProject, ty
 type Mail = { EMAIL_PROVIDER?: string; EMAIL_API_KEY?: string; EMAIL_FROM?: string; EMAIL_API_URL?: string }
 const NO_PROVIDER: Mail = { EMAIL_PROVIDER: '', EMAIL_API_KEY: '', EMAIL_FROM: '', EMAIL_API_URL: '' }
 
-async function req<T = any>(mail: Mail, method: string, path: string, body?: unknown, headers: Record<string, string> = { 'x-operator-key': OPERATOR_KEY }): Promise<Answer<T>> {
+async function req<T = any>(
+  mail: Mail,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { 'x-operator-key': OPERATOR_KEY },
+): Promise<Answer<T>> {
   const init: RequestInit = { method, headers: { ...headers } }
   if (body !== undefined) {
     init.body = JSON.stringify(body)
@@ -21,7 +27,11 @@ async function req<T = any>(mail: Mail, method: string, path: string, body?: unk
   const response = await handle(new Request(`${BASE}${path}`, init), { ...env, ...NO_PROVIDER, ...mail }, ctx)
   await waitOnExecutionContext(ctx)
   const type = response.headers.get('content-type') ?? ''
-  const parsed = type.includes('json') ? await response.json() : type.includes('pdf') ? new Uint8Array(await response.arrayBuffer()) : await response.text()
+  const parsed = type.includes('json')
+    ? await response.json()
+    : type.includes('pdf')
+      ? new Uint8Array(await response.arrayBuffer())
+      : await response.text()
   return { status: response.status, body: parsed as T, headers: response.headers }
 }
 
@@ -41,7 +51,15 @@ const DAILY = {
   attachments: ['CLIPS'],
   template: 'day-summary',
 }
-const PLAIN = { id: 'PLAIN', label: 'Plain note', recipients: ['dop@example.com'], subject: 'Log <log>', message: 'Cards are wiped.', attachments: [], template: 'plain' }
+const PLAIN = {
+  id: 'PLAIN',
+  label: 'Plain note',
+  recipients: ['dop@example.com'],
+  subject: 'Log <log>',
+  message: 'Cards are wiped.',
+  attachments: [],
+  template: 'plain',
+}
 
 /** A project with two logs and the presets above; returns the API token. */
 async function project(name = 'NightShoot', emails: unknown[] = [DAILY, PLAIN]) {
@@ -51,7 +69,11 @@ async function project(name = 'NightShoot', emails: unknown[] = [DAILY, PLAIN]) 
   const day2 = makeLog('D002', 2, {
     day: 2,
     date: '2024-01-02',
-    ocf: { reels: ['A002', 'A003', 'B001'], copies: ['SSD_01'], clips: [clip(4, { reel: 'A002' }), clip(5, { reel: 'B001', copies: [{ volume: 'SSD_01', hash: null }] })] },
+    ocf: {
+      reels: ['A002', 'A003', 'B001'],
+      copies: ['SSD_01'],
+      clips: [clip(4, { reel: 'A002' }), clip(5, { reel: 'B001', copies: [{ volume: 'SSD_01', hash: null }] })],
+    },
     sound: { clips: [{ clip: 'S001', size: 5_000_000, copies: [{ volume: 'SSD_01', hash: 'md5:1' }] }] },
     proxy: { clips: [{ clip: 'P001', size: 120_000_000, format: 'mov', codec: 'ProRes', resolution: '1920x1080' }] },
   })
@@ -99,16 +121,29 @@ describe('POST /open-email-window', () => {
       recipients: ['producer@example.com', 'post@example.com'],
       subject: 'NightShoot – Day 1 (2024-01-01)',
       message: 'Hello,\n\nthe report of day 1, Monday, is attached.\n\nBest',
-      preview: { html: expect.any(String), text: `Hello,\n\nthe report of day 1, Monday, is attached.\n\nBest\n\n${DAY1_SUMMARY}\n` },
+      preview: {
+        html: expect.any(String),
+        text: `Hello,\n\nthe report of day 1, Monday, is attached.\n\nBest\n\n${DAY1_SUMMARY}\n`,
+      },
       bodyNote: null,
-      attachments: [{ presetId: 'CLIPS', label: 'Clips report', note: null, filename: 'NightShoot_20240101_D01_clips.pdf', url: `/approve/windows/${window.id}/attachments/CLIPS` }],
+      attachments: [
+        {
+          presetId: 'CLIPS',
+          label: 'Clips report',
+          note: null,
+          filename: 'NightShoot_20240101_D01_clips.pdf',
+          url: `/approve/windows/${window.id}/attachments/CLIPS`,
+        },
+      ],
       pdfPresets: PDFS.map(({ id, label }) => ({ id, label })),
       status: 'draft',
       error: null,
       sentAt: null,
       delivery: { provider: null, configured: false, from: null, problem: null },
       emlUrl: `/approve/windows/${window.id}/message.eml`,
-      mailto: expect.stringMatching(/^mailto:producer@example\.com,post@example\.com\?subject=NightShoot%20%E2%80%93%20Day%201%20\(2024-01-01\)&body=Hello%2C%0D%0A%0D%0Athe%20report/),
+      mailto: expect.stringMatching(
+        /^mailto:producer@example\.com,post@example\.com\?subject=NightShoot%20%E2%80%93%20Day%201%20\(2024-01-01\)&body=Hello%2C%0D%0A%0D%0Athe%20report/,
+      ),
     })
     expect(Date.parse(window.createdAt)).toBeGreaterThan(Date.now() - 60_000)
   })
@@ -116,10 +151,14 @@ describe('POST /open-email-window', () => {
   it('renders the preview HTML from the same content, escaped', async () => {
     const token = await project()
     const { id } = await openWindow(token)
-    const { body } = await op('PATCH', `/approve/windows/${id}`, { message: 'Look <b>here</b> & "there"\nsecond line\n\nnext paragraph' })
+    const { body } = await op('PATCH', `/approve/windows/${id}`, {
+      message: 'Look <b>here</b> & "there"\nsecond line\n\nnext paragraph',
+    })
     const html: string = body.window.preview.html
     expect(html).toContain('<title>NightShoot – Day 1 (2024-01-01)</title>')
-    expect(html).toContain('<p style="margin:0 0 12px">Look &lt;b&gt;here&lt;/b&gt; &amp; &quot;there&quot;<br>\nsecond line</p>\n<p style="margin:0 0 12px">next paragraph</p>')
+    expect(html).toContain(
+      '<p style="margin:0 0 12px">Look &lt;b&gt;here&lt;/b&gt; &amp; &quot;there&quot;<br>\nsecond line</p>\n<p style="margin:0 0 12px">next paragraph</p>',
+    )
     expect(html).toContain('>Day 1 — 2024-01-01 · Main Unit</h2>')
     expect(html).toContain('>SSD_01: 3/3 clips, 3 with checksum<br>RAID_A: 3/3 clips</td>')
     expect(html).not.toContain('<b>')
@@ -165,19 +204,35 @@ describe('POST /open-email-window', () => {
   it('uses the plain template: the message alone', async () => {
     const token = await project()
     const window = await openWindow(token, { logId: 'D002', presetId: 'PLAIN' })
-    expect(window).toMatchObject({ subject: 'Log D002', recipients: ['dop@example.com'], attachments: [], template: 'plain' })
+    expect(window).toMatchObject({
+      subject: 'Log D002',
+      recipients: ['dop@example.com'],
+      attachments: [],
+      template: 'plain',
+    })
     expect(window.preview.text).toBe('Cards are wiped.\n')
   })
 
   it('without presetId takes the first enabled e-mail preset', async () => {
     const token = await project('NightShoot', [{ ...PLAIN, enabled: false }, DAILY])
-    expect(await openWindow(token, { logId: 'D001' })).toMatchObject({ presetId: 'DAILY', subject: 'NightShoot – Day 1 (2024-01-01)' })
+    expect(await openWindow(token, { logId: 'D001' })).toMatchObject({
+      presetId: 'DAILY',
+      subject: 'NightShoot – Day 1 (2024-01-01)',
+    })
   })
 
   it('without any e-mail preset opens an empty draft with the day summary', async () => {
     const token = await project('NightShoot', [])
     const window = await openWindow(token, { logId: 'D001' })
-    expect(window).toMatchObject({ presetId: null, presetLabel: null, recipients: [], subject: 'NightShoot – Day 1 – 2024-01-01', message: '', attachments: [], template: 'day-summary' })
+    expect(window).toMatchObject({
+      presetId: null,
+      presetLabel: null,
+      recipients: [],
+      subject: 'NightShoot – Day 1 – 2024-01-01',
+      message: '',
+      attachments: [],
+      template: 'day-summary',
+    })
     expect(window.preview.text).toBe(`${DAY1_SUMMARY}\n`)
   })
 
@@ -189,8 +244,16 @@ describe('POST /open-email-window', () => {
 
   it('answers 401 without a valid token and opens nothing', async () => {
     await project()
-    expect(await call('POST', '/open-email-window', { body: { logId: 'D001' } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
-    expect(await call('POST', '/open-email-window', { token: 'mls_0000000000000000_' + 'x'.repeat(43), body: { logId: 'D001' } })).toMatchObject({ status: 401 })
+    expect(await call('POST', '/open-email-window', { body: { logId: 'D001' } })).toMatchObject({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    })
+    expect(
+      await call('POST', '/open-email-window', {
+        token: 'mls_0000000000000000_' + 'x'.repeat(43),
+        body: { logId: 'D001' },
+      }),
+    ).toMatchObject({ status: 401 })
     expect((await op('GET', '/approve/windows')).body).toEqual({ windows: [] })
   })
 
@@ -198,7 +261,11 @@ describe('POST /open-email-window', () => {
     ['no logId', {}, [{ prop: 'logId', message: 'is required' }]],
     ['a number', { logId: 5 }, [{ prop: 'logId', message: 'must be a log id or an array of log ids' }]],
     ['an empty array', { logId: [] }, [{ prop: 'logId', message: 'must name at least one log' }]],
-    ['a presetId of the wrong type', { logId: 'D001', presetId: 7 }, [{ prop: 'presetId', message: 'must be a string' }]],
+    [
+      'a presetId of the wrong type',
+      { logId: 'D001', presetId: 7 },
+      [{ prop: 'presetId', message: 'must be a string' }],
+    ],
   ])('answers 400 for %s', async (_name, body, details) => {
     const token = await project()
     const res = await call('POST', '/open-email-window', { token, body })
@@ -210,18 +277,25 @@ describe('POST /open-email-window', () => {
 
   it('answers 404 Log not found with no project loaded', async () => {
     const token = await approvedToken()
-    expect(await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
+    expect(await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).toMatchObject({
+      status: 404,
+      body: { error: 'Log not found' },
+    })
   })
 
   it('answers 404 Log not found when any named log is missing, and opens nothing', async () => {
     const token = await project()
-    expect(await call('POST', '/open-email-window', { token, body: { logId: ['D001', 'D404'], presetId: 'DAILY' } })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
+    expect(
+      await call('POST', '/open-email-window', { token, body: { logId: ['D001', 'D404'], presetId: 'DAILY' } }),
+    ).toMatchObject({ status: 404, body: { error: 'Log not found' } })
     expect((await op('GET', '/approve/windows')).body).toEqual({ windows: [] })
   })
 
   it('answers 404 Preset not found for an unknown e-mail preset, and opens nothing', async () => {
     const token = await project()
-    expect(await call('POST', '/open-email-window', { token, body: { logId: 'D001', presetId: 'CLIPS' } })).toMatchObject({ status: 404, body: { error: 'Preset not found' } })
+    expect(
+      await call('POST', '/open-email-window', { token, body: { logId: 'D001', presetId: 'CLIPS' } }),
+    ).toMatchObject({ status: 404, body: { error: 'Preset not found' } })
     expect((await op('GET', '/approve/windows')).body).toEqual({ windows: [] })
   })
 
@@ -234,9 +308,16 @@ describe('POST /open-email-window', () => {
 
   it('answers 429 once 100 unsent windows are open, until one is discarded', async () => {
     const token = await project()
-    const opened = await Promise.all(Array.from({ length: 100 }, () => call('POST', '/open-email-window', { token, body: { logId: 'D001', presetId: 'PLAIN' } })))
+    const opened = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        call('POST', '/open-email-window', { token, body: { logId: 'D001', presetId: 'PLAIN' } }),
+      ),
+    )
     expect(opened.map((r) => r.status)).toEqual(Array(100).fill(200))
-    expect(await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).toMatchObject({ status: 429, body: { error: '100 send windows are open: send or discard some first' } })
+    expect(await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).toMatchObject({
+      status: 429,
+      body: { error: '100 send windows are open: send or discard some first' },
+    })
     const { body } = await op('GET', '/approve/windows')
     expect(body.windows).toHaveLength(100)
     expect((await op('DELETE', `/approve/windows/${body.windows[0].id}`)).status).toBe(200)
@@ -259,9 +340,16 @@ describe('operator windows', () => {
   it('need the operator: no key → 401, an API token is not enough', async () => {
     const token = await project()
     await openWindow(token)
-    expect(await req(NO_PROVIDER, 'GET', '/approve/windows', undefined, {})).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
-    expect(await req(NO_PROVIDER, 'GET', '/approve/windows', undefined, { 'x-api-token': token })).toMatchObject({ status: 401 })
-    expect(await req(NO_PROVIDER, 'DELETE', '/approve/windows/x', undefined, { 'x-api-token': token })).toMatchObject({ status: 401 })
+    expect(await req(NO_PROVIDER, 'GET', '/approve/windows', undefined, {})).toMatchObject({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    })
+    expect(await req(NO_PROVIDER, 'GET', '/approve/windows', undefined, { 'x-api-token': token })).toMatchObject({
+      status: 401,
+    })
+    expect(await req(NO_PROVIDER, 'DELETE', '/approve/windows/x', undefined, { 'x-api-token': token })).toMatchObject({
+      status: 401,
+    })
   })
 
   it('lists several open windows in the order they opened, and each one alone', async () => {
@@ -296,8 +384,18 @@ describe('operator windows', () => {
       subject: 'Day 1 wrapped',
       message: 'All good.',
       attachments: [
-        { presetId: 'DATA1', label: 'Data report', filename: 'data.pdf', url: `/approve/windows/${id}/attachments/DATA1` },
-        { presetId: 'CLIPS', label: 'Clips report', filename: 'NightShoot_20240101_D01_clips.pdf', url: `/approve/windows/${id}/attachments/CLIPS` },
+        {
+          presetId: 'DATA1',
+          label: 'Data report',
+          filename: 'data.pdf',
+          url: `/approve/windows/${id}/attachments/DATA1`,
+        },
+        {
+          presetId: 'CLIPS',
+          label: 'Clips report',
+          filename: 'NightShoot_20240101_D01_clips.pdf',
+          url: `/approve/windows/${id}/attachments/CLIPS`,
+        },
       ],
       status: 'draft',
     })
@@ -306,7 +404,11 @@ describe('operator windows', () => {
     expect((await op('GET', `/approve/windows/${id}`)).body.window).toEqual(edited.body.window)
 
     const removed = await op('PATCH', `/approve/windows/${id}`, { attachments: [] })
-    expect(removed.body.window).toMatchObject({ attachments: [], subject: 'Day 1 wrapped', recipients: ['lab@example.com', 'producer@example.com'] })
+    expect(removed.body.window).toMatchObject({
+      attachments: [],
+      subject: 'Day 1 wrapped',
+      recipients: ['lab@example.com', 'producer@example.com'],
+    })
   })
 
   it.each([
@@ -330,7 +432,10 @@ describe('operator windows', () => {
   it('refuses an attachment naming no PDF preset with 404 Preset not found, and changes nothing', async () => {
     const token = await project()
     const window = await openWindow(token)
-    expect(await op('PATCH', `/approve/windows/${window.id}`, { subject: 'x', attachments: ['NOPE1'] })).toMatchObject({ status: 404, body: { error: 'Preset not found' } })
+    expect(await op('PATCH', `/approve/windows/${window.id}`, { subject: 'x', attachments: ['NOPE1'] })).toMatchObject({
+      status: 404,
+      body: { error: 'Preset not found' },
+    })
     expect((await op('GET', `/approve/windows/${window.id}`)).body.window).toEqual(window)
   })
 
@@ -340,7 +445,13 @@ describe('operator windows', () => {
     expect(await op('GET', '/approve/windows/nope')).toMatchObject(missing)
     expect(await op('PATCH', '/approve/windows/nope', { subject: 'x' })).toMatchObject(missing)
     expect(await op('DELETE', '/approve/windows/nope')).toMatchObject(missing)
-    expect(await req({ EMAIL_PROVIDER: 'resend', EMAIL_API_KEY: 're_k', EMAIL_FROM: 'dit@example.com' }, 'POST', '/approve/windows/nope/send')).toMatchObject(missing)
+    expect(
+      await req(
+        { EMAIL_PROVIDER: 'resend', EMAIL_API_KEY: 're_k', EMAIL_FROM: 'dit@example.com' },
+        'POST',
+        '/approve/windows/nope/send',
+      ),
+    ).toMatchObject(missing)
     expect(await op('GET', '/approve/windows/nope/message.eml')).toMatchObject(missing)
     expect(await op('GET', '/approve/windows/nope/attachments/CLIPS')).toMatchObject(missing)
   })
@@ -363,9 +474,14 @@ describe('operator windows', () => {
     const pdf = await op<Uint8Array>('GET', `/approve/windows/${id}/attachments/CLIPS`)
     expect(pdf.status).toBe(200)
     expect(pdf.headers.get('content-type')).toBe('application/pdf')
-    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="NightShoot_20240101_D01_clips.pdf"; filename*=UTF-8''NightShoot_20240101_D01_clips.pdf`)
+    expect(pdf.headers.get('content-disposition')).toBe(
+      `attachment; filename="NightShoot_20240101_D01_clips.pdf"; filename*=UTF-8''NightShoot_20240101_D01_clips.pdf`,
+    )
     expect(isPdf(pdf.body)).toBe(true)
-    expect(await op('GET', `/approve/windows/${id}/attachments/DATA1`)).toMatchObject({ status: 404, body: { error: 'Attachment not found' } })
+    expect(await op('GET', `/approve/windows/${id}/attachments/DATA1`)).toMatchObject({
+      status: 404,
+      body: { error: 'Attachment not found' },
+    })
   })
 })
 
@@ -376,7 +492,9 @@ describe('without a provider', () => {
     const spy = vi.spyOn(globalThis, 'fetch')
     expect(await op('POST', `/approve/windows/${window.id}/send`)).toMatchObject({
       status: 409,
-      body: { error: 'No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars' },
+      body: {
+        error: 'No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars',
+      },
     })
     expect(spy).not.toHaveBeenCalled()
     expect((await op('GET', `/approve/windows/${window.id}`)).body.window).toEqual(window)
@@ -387,14 +505,23 @@ describe('without a provider', () => {
     const { id } = await openWindow(token)
     await op('PATCH', `/approve/windows/${id}`, {
       subject: 'Café Noir – Drehtag 1 – Überstunden genehmigt ✓ – 日本語の件名もきちんと届くように長くしておきます',
-      message: 'Grüße vom Set — alles gesichert.\nA line with = signs and trailing spaces   \n' + 'long '.repeat(40) + '\n.leading dot\nFrom the set',
+      message:
+        'Grüße vom Set — alles gesichert.\nA line with = signs and trailing spaces   \n' +
+        'long '.repeat(40) +
+        '\n.leading dot\nFrom the set',
       attachments: ['CLIPS', 'DATA1'],
     })
     const window = (await op('GET', `/approve/windows/${id}`)).body.window
-    const eml = await req<string>({ EMAIL_FROM: 'Jürgen Dörr, DIT <dit@example.com>' }, 'GET', `/approve/windows/${id}/message.eml`)
+    const eml = await req<string>(
+      { EMAIL_FROM: 'Jürgen Dörr, DIT <dit@example.com>' },
+      'GET',
+      `/approve/windows/${id}/message.eml`,
+    )
     expect(eml.status).toBe(200)
     expect(eml.headers.get('content-type')).toBe('message/rfc822')
-    expect(eml.headers.get('content-disposition')).toMatch(/^attachment; filename="Caf_ Noir _ Drehtag 1 _ .*\.eml"; filename\*=UTF-8''Caf%C3%A9%20Noir%20%E2%80%93%20Drehtag%201%20/)
+    expect(eml.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="Caf_ Noir _ Drehtag 1 _ .*\.eml"; filename\*=UTF-8''Caf%C3%A9%20Noir%20%E2%80%93%20Drehtag%201%20/,
+    )
 
     const raw = eml.body
     expect(raw).not.toMatch(/[^\r]\n/)
@@ -417,12 +544,16 @@ describe('without a provider', () => {
     // postal-mime keeps the line break that RFC 2046 assigns to the boundary after a part.
     expect(parsed.text).toBe(`${window.preview.text}\n`)
     expect(parsed.html).toBe(`${window.preview.html}\n`)
-    expect(window.attachments.map((a: { filename: string }) => a.filename)).toEqual(['Café Noir_20240101_D01_clips.pdf', 'data.pdf'])
+    expect(window.attachments.map((a: { filename: string }) => a.filename)).toEqual([
+      'Café Noir_20240101_D01_clips.pdf',
+      'data.pdf',
+    ])
     expect(parsed.attachments.map((a) => [a.filename, a.mimeType, a.disposition])).toEqual([
       ['Café Noir_20240101_D01_clips.pdf', 'application/pdf', 'attachment'],
       ['data.pdf', 'application/pdf', 'attachment'],
     ])
-    for (const attachment of parsed.attachments) expect(isPdf(new Uint8Array(attachment.content as ArrayBuffer))).toBe(true)
+    for (const attachment of parsed.attachments)
+      expect(isPdf(new Uint8Array(attachment.content as ArrayBuffer))).toBe(true)
   })
 })
 
@@ -435,19 +566,28 @@ function provider(answer: () => Response) {
   const requests: Array<{ url: string; method: string; headers: Record<string, string>; body: any }> = []
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input as RequestInfo, init)
-    requests.push({ url: request.url, method: request.method, headers: Object.fromEntries(request.headers), body: JSON.parse(await request.text()) })
+    requests.push({
+      url: request.url,
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      body: JSON.parse(await request.text()),
+    })
     return answer()
   })
   return requests
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 /** A window with known content: subject with an accent, one PDF. */
 async function readyWindow() {
   const token = await project()
   const { id } = await openWindow(token)
-  const { body } = await op('PATCH', `/approve/windows/${id}`, { subject: 'Day 1 – wrapped', message: 'All cards backed up.' })
+  const { body } = await op('PATCH', `/approve/windows/${id}`, {
+    subject: 'Day 1 – wrapped',
+    message: 'All cards backed up.',
+  })
   return body.window
 }
 
@@ -461,27 +601,55 @@ describe.each([
     expected: (w: any) => ({
       url: 'https://api.resend.com/emails',
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'media-log-service', authorization: 'Bearer re_test_0123456789' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': 'media-log-service',
+        authorization: 'Bearer re_test_0123456789',
+      },
       body: {
         from: 'DIT Cart <dit@example.com>',
         to: ['producer@example.com', 'post@example.com'],
         subject: 'Day 1 – wrapped',
         html: w.preview.html,
         text: w.preview.text,
-        attachments: [{ filename: 'NightShoot_20240101_D01_clips.pdf', content: PDF_BASE64, content_type: 'application/pdf' }],
+        attachments: [
+          { filename: 'NightShoot_20240101_D01_clips.pdf', content: PDF_BASE64, content_type: 'application/pdf' },
+        ],
       },
     }),
-    refusal: () => json({ statusCode: 422, name: 'validation_error', message: 'Invalid `to` field. The email address needs to follow the `email@example.com` format.' }, 422),
-    refusalText: 'Resend refused the message (HTTP 422): Invalid `to` field. The email address needs to follow the `email@example.com` format.',
+    refusal: () =>
+      json(
+        {
+          statusCode: 422,
+          name: 'validation_error',
+          message: 'Invalid `to` field. The email address needs to follow the `email@example.com` format.',
+        },
+        422,
+      ),
+    refusalText:
+      'Resend refused the message (HTTP 422): Invalid `to` field. The email address needs to follow the `email@example.com` format.',
   },
   {
     name: 'postmark',
     mail: { EMAIL_PROVIDER: 'postmark', EMAIL_API_KEY: 'pm-server-token-0123', EMAIL_FROM: SENT_FROM },
-    ok: () => json({ To: 'producer@example.com', SubmittedAt: '2024-01-01T20:00:00Z', MessageID: 'b7bc2f4a', ErrorCode: 0, Message: 'OK' }),
+    ok: () =>
+      json({
+        To: 'producer@example.com',
+        SubmittedAt: '2024-01-01T20:00:00Z',
+        MessageID: 'b7bc2f4a',
+        ErrorCode: 0,
+        Message: 'OK',
+      }),
     expected: (w: any) => ({
       url: 'https://api.postmarkapp.com/email',
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'media-log-service', 'x-postmark-server-token': 'pm-server-token-0123' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': 'media-log-service',
+        'x-postmark-server-token': 'pm-server-token-0123',
+      },
       body: {
         From: 'DIT Cart <dit@example.com>',
         To: 'producer@example.com, post@example.com',
@@ -489,11 +657,18 @@ describe.each([
         HtmlBody: w.preview.html,
         TextBody: w.preview.text,
         MessageStream: 'outbound',
-        Attachments: [{ Name: 'NightShoot_20240101_D01_clips.pdf', Content: PDF_BASE64, ContentType: 'application/pdf' }],
+        Attachments: [
+          { Name: 'NightShoot_20240101_D01_clips.pdf', Content: PDF_BASE64, ContentType: 'application/pdf' },
+        ],
       },
     }),
-    refusal: () => json({ ErrorCode: 300, Message: "Invalid 'From' address: 'dit@example.com' is not a verified sender signature." }, 422),
-    refusalText: "Postmark refused the message (HTTP 422): Invalid 'From' address: 'dit@example.com' is not a verified sender signature.",
+    refusal: () =>
+      json(
+        { ErrorCode: 300, Message: "Invalid 'From' address: 'dit@example.com' is not a verified sender signature." },
+        422,
+      ),
+    refusalText:
+      "Postmark refused the message (HTTP 422): Invalid 'From' address: 'dit@example.com' is not a verified sender signature.",
   },
   {
     name: 'sendgrid',
@@ -502,7 +677,12 @@ describe.each([
     expected: (w: any) => ({
       url: 'https://api.sendgrid.com/v3/mail/send',
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'media-log-service', authorization: 'Bearer SG.test.0123456789' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': 'media-log-service',
+        authorization: 'Bearer SG.test.0123456789',
+      },
       body: {
         personalizations: [{ to: [{ email: 'producer@example.com' }, { email: 'post@example.com' }] }],
         from: { email: 'dit@example.com', name: 'DIT Cart' },
@@ -511,27 +691,55 @@ describe.each([
           { type: 'text/plain', value: w.preview.text },
           { type: 'text/html', value: w.preview.html },
         ],
-        attachments: [{ content: PDF_BASE64, filename: 'NightShoot_20240101_D01_clips.pdf', type: 'application/pdf', disposition: 'attachment' }],
+        attachments: [
+          {
+            content: PDF_BASE64,
+            filename: 'NightShoot_20240101_D01_clips.pdf',
+            type: 'application/pdf',
+            disposition: 'attachment',
+          },
+        ],
       },
     }),
-    refusal: () => json({ errors: [{ message: 'The from address does not match a verified Sender Identity.', field: 'from', help: null }] }, 403),
-    refusalText: 'SendGrid refused the message (HTTP 403): from: The from address does not match a verified Sender Identity.',
+    refusal: () =>
+      json(
+        {
+          errors: [
+            { message: 'The from address does not match a verified Sender Identity.', field: 'from', help: null },
+          ],
+        },
+        403,
+      ),
+    refusalText:
+      'SendGrid refused the message (HTTP 403): from: The from address does not match a verified Sender Identity.',
   },
   {
     name: 'custom',
-    mail: { EMAIL_PROVIDER: 'custom', EMAIL_API_KEY: 'relay-secret-0123', EMAIL_FROM: SENT_FROM, EMAIL_API_URL: 'https://relay.example.com/send' },
+    mail: {
+      EMAIL_PROVIDER: 'custom',
+      EMAIL_API_KEY: 'relay-secret-0123',
+      EMAIL_FROM: SENT_FROM,
+      EMAIL_API_URL: 'https://relay.example.com/send',
+    },
     ok: () => json({ id: 'r1' }, 201),
     expected: (w: any) => ({
       url: 'https://relay.example.com/send',
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'media-log-service', authorization: 'Bearer relay-secret-0123' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': 'media-log-service',
+        authorization: 'Bearer relay-secret-0123',
+      },
       body: {
         from: { name: 'DIT Cart', address: 'dit@example.com' },
         to: ['producer@example.com', 'post@example.com'],
         subject: 'Day 1 – wrapped',
         text: w.preview.text,
         html: w.preview.html,
-        attachments: [{ filename: 'NightShoot_20240101_D01_clips.pdf', contentType: 'application/pdf', content: PDF_BASE64 }],
+        attachments: [
+          { filename: 'NightShoot_20240101_D01_clips.pdf', contentType: 'application/pdf', content: PDF_BASE64 },
+        ],
       },
     }),
     refusal: () => new Response('upstream mail server unavailable', { status: 503 }),
@@ -545,14 +753,25 @@ describe.each([
     const requests = provider(ok)
     const sent = await req(mail, 'POST', `/approve/windows/${window.id}/send`)
     expect(sent.status).toBe(200)
-    expect(sent.body).toMatchObject({ success: true, window: { status: 'sent', error: null, sentAt: expect.any(String) } })
+    expect(sent.body).toMatchObject({
+      success: true,
+      window: { status: 'sent', error: null, sentAt: expect.any(String) },
+    })
     expect(requests).toEqual([expected(window)])
     const pdfs = requests[0]!.body.attachments ?? requests[0]!.body.Attachments
     expect(isPdf(fromBase64(pdfs[0].content ?? pdfs[0].Content))).toBe(true)
 
-    expect((await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window).toMatchObject({ status: 'sent', sentAt: sent.body.window.sentAt })
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 409, body: { error: 'The message has already been sent' } })
-    expect(await req(mail, 'PATCH', `/approve/windows/${window.id}`, { subject: 'again' })).toMatchObject({ status: 409 })
+    expect((await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window).toMatchObject({
+      status: 'sent',
+      sentAt: sent.body.window.sentAt,
+    })
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+      status: 409,
+      body: { error: 'The message has already been sent' },
+    })
+    expect(await req(mail, 'PATCH', `/approve/windows/${window.id}`, { subject: 'again' })).toMatchObject({
+      status: 409,
+    })
     expect(requests).toHaveLength(1)
   })
 
@@ -562,12 +781,25 @@ describe.each([
     const failed = await req(mail, 'POST', `/approve/windows/${window.id}/send`)
     expect(failed).toMatchObject({ status: 502, body: { error: refusalText } })
     const after = (await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window
-    expect(after).toMatchObject({ status: 'failed', error: refusalText, recipients: window.recipients, subject: window.subject, message: window.message, attachments: window.attachments, sentAt: null })
+    expect(after).toMatchObject({
+      status: 'failed',
+      error: refusalText,
+      recipients: window.recipients,
+      subject: window.subject,
+      message: window.message,
+      attachments: window.attachments,
+      sentAt: null,
+    })
 
-    expect(await req(mail, 'PATCH', `/approve/windows/${window.id}`, { recipients: ['producer@example.com'] })).toMatchObject({ status: 200, body: { window: { status: 'failed' } } })
+    expect(
+      await req(mail, 'PATCH', `/approve/windows/${window.id}`, { recipients: ['producer@example.com'] }),
+    ).toMatchObject({ status: 200, body: { window: { status: 'failed' } } })
     vi.restoreAllMocks()
     const retried = provider(ok)
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 200, body: { window: { status: 'sent', error: null } } })
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+      status: 200,
+      body: { window: { status: 'sent', error: null } },
+    })
     expect(requests).toHaveLength(1)
     expect(retried).toHaveLength(1)
   })
@@ -577,23 +809,49 @@ describe('delivery settings', () => {
   it('sends SendGrid mail to a regional host given in EMAIL_API_URL', async () => {
     const window = await readyWindow()
     const requests = provider(() => new Response(null, { status: 202 }))
-    const mail = { EMAIL_PROVIDER: 'sendgrid', EMAIL_API_KEY: 'SG.k', EMAIL_FROM: 'dit@example.com', EMAIL_API_URL: 'https://api.eu.sendgrid.com/' }
+    const mail = {
+      EMAIL_PROVIDER: 'sendgrid',
+      EMAIL_API_KEY: 'SG.k',
+      EMAIL_FROM: 'dit@example.com',
+      EMAIL_API_URL: 'https://api.eu.sendgrid.com/',
+    }
     expect((await req(mail, 'POST', `/approve/windows/${window.id}/send`)).status).toBe(200)
-    expect(requests[0]).toMatchObject({ url: 'https://api.eu.sendgrid.com/v3/mail/send', body: { from: { email: 'dit@example.com' } } })
+    expect(requests[0]).toMatchObject({
+      url: 'https://api.eu.sendgrid.com/v3/mail/send',
+      body: { from: { email: 'dit@example.com' } },
+    })
     expect(requests[0]!.body.from).toEqual({ email: 'dit@example.com' })
   })
 
   it.each([
-    [{ EMAIL_PROVIDER: 'resend', EMAIL_FROM: SENT_FROM }, 'EMAIL_API_KEY is not set: add the provider’s API key to .dev.vars'],
+    [
+      { EMAIL_PROVIDER: 'resend', EMAIL_FROM: SENT_FROM },
+      'EMAIL_API_KEY is not set: add the provider’s API key to .dev.vars',
+    ],
     [{ EMAIL_PROVIDER: 'postmark', EMAIL_API_KEY: 'k' }, 'EMAIL_FROM is not set: add the sender address to .dev.vars'],
-    [{ EMAIL_PROVIDER: 'resend', EMAIL_API_KEY: 'k', EMAIL_FROM: 'not an address' }, 'EMAIL_FROM is not a valid address such as "DIT <dit@example.com>"'],
-    [{ EMAIL_PROVIDER: 'custom', EMAIL_FROM: SENT_FROM }, 'EMAIL_API_URL is not set: the custom provider needs the URL to post to'],
-    [{ EMAIL_PROVIDER: 'mailgun', EMAIL_API_KEY: 'k', EMAIL_FROM: SENT_FROM }, 'EMAIL_PROVIDER must be one of resend, postmark, sendgrid, custom'],
+    [
+      { EMAIL_PROVIDER: 'resend', EMAIL_API_KEY: 'k', EMAIL_FROM: 'not an address' },
+      'EMAIL_FROM is not a valid address such as "DIT <dit@example.com>"',
+    ],
+    [
+      { EMAIL_PROVIDER: 'custom', EMAIL_FROM: SENT_FROM },
+      'EMAIL_API_URL is not set: the custom provider needs the URL to post to',
+    ],
+    [
+      { EMAIL_PROVIDER: 'mailgun', EMAIL_API_KEY: 'k', EMAIL_FROM: SENT_FROM },
+      'EMAIL_PROVIDER must be one of resend, postmark, sendgrid, custom',
+    ],
   ])('explains an incomplete setup (%j) and refuses Send with 409', async (mail, problem) => {
     const window = await readyWindow()
     const spy = vi.spyOn(globalThis, 'fetch')
-    expect((await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window.delivery).toMatchObject({ configured: false, problem })
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 409, body: { error: problem } })
+    expect((await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window.delivery).toMatchObject({
+      configured: false,
+      problem,
+    })
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+      status: 409,
+      body: { error: problem },
+    })
     expect(spy).not.toHaveBeenCalled()
     expect((await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window.status).toBe('draft')
   })
@@ -609,7 +867,10 @@ describe('delivery settings', () => {
       await req(mail, 'GET', `/approve/windows/${window.id}`),
       await req(mail, 'GET', `/approve/windows/${window.id}/message.eml`),
     ]
-    expect(answers[0]).toMatchObject({ status: 502, body: { error: 'Resend refused the message (HTTP 403): API key [EMAIL_API_KEY] is invalid' } })
+    expect(answers[0]).toMatchObject({
+      status: 502,
+      body: { error: 'Resend refused the message (HTTP 403): API key [EMAIL_API_KEY] is invalid' },
+    })
     for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(key)
   })
 
@@ -617,8 +878,14 @@ describe('delivery settings', () => {
     const mail = { EMAIL_PROVIDER: 'postmark', EMAIL_API_KEY: 'pm-server-token-0123', EMAIL_FROM: SENT_FROM }
     const window = await readyWindow()
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Network connection lost.'))
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 502, body: { error: 'Could not reach Postmark: Network connection lost.' } })
-    expect((await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window).toMatchObject({ status: 'failed', error: 'Could not reach Postmark: Network connection lost.' })
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+      status: 502,
+      body: { error: 'Could not reach Postmark: Network connection lost.' },
+    })
+    expect((await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window).toMatchObject({
+      status: 'failed',
+      error: 'Could not reach Postmark: Network connection lost.',
+    })
   })
 
   it('refuses to send a window without recipients', async () => {
@@ -626,7 +893,10 @@ describe('delivery settings', () => {
     const token = await project('NightShoot', [])
     const window = await openWindow(token, { logId: 'D001' })
     const spy = vi.spyOn(globalThis, 'fetch')
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 409, body: { error: 'Add at least one recipient before sending' } })
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+      status: 409,
+      body: { error: 'Add at least one recipient before sending' },
+    })
     expect(spy).not.toHaveBeenCalled()
   })
 
@@ -634,14 +904,26 @@ describe('delivery settings', () => {
     const mail = { EMAIL_PROVIDER: 'postmark', EMAIL_API_KEY: 'pm-server-token-0123', EMAIL_FROM: SENT_FROM }
     const token = await project()
     const window = await openWindow(token, { logId: 'D001', presetId: 'DAILY' })
-    expect((await call('PATCH', '/project/config', { token, body: { pdfs: PDFS.slice(1), emails: [PLAIN] } })).status).toBe(200)
+    expect(
+      (await call('PATCH', '/project/config', { token, body: { pdfs: PDFS.slice(1), emails: [PLAIN] } })).status,
+    ).toBe(200)
     const spy = vi.spyOn(globalThis, 'fetch')
     const error = 'The PDF preset of NightShoot_20240101_D01_clips.pdf no longer exists: remove that attachment'
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 409, body: { error } })
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+      status: 409,
+      body: { error },
+    })
     expect(spy).not.toHaveBeenCalled()
     const after = (await op('GET', `/approve/windows/${window.id}`)).body.window
-    expect(after).toMatchObject({ status: 'failed', error, presetLabel: null, attachments: [{ presetId: 'CLIPS', label: 'CLIPS' }] })
-    expect((await op('PATCH', `/approve/windows/${window.id}`, { attachments: [] })).body.window.attachments).toEqual([])
+    expect(after).toMatchObject({
+      status: 'failed',
+      error,
+      presetLabel: null,
+      attachments: [{ presetId: 'CLIPS', label: 'CLIPS' }],
+    })
+    expect((await op('PATCH', `/approve/windows/${window.id}`, { attachments: [] })).body.window.attachments).toEqual(
+      [],
+    )
   })
 
   it('fails the send of a window whose log was deleted, with the reason, and sends nothing', async () => {
@@ -650,7 +932,10 @@ describe('delivery settings', () => {
     const window = await openWindow(token)
     expect((await call('DELETE', '/log/D001', { token })).status).toBe(200)
     const spy = vi.spyOn(globalThis, 'fetch')
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({ status: 404, body: { error: 'Log not found' } })
+    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+      status: 404,
+      body: { error: 'Log not found' },
+    })
     expect(spy).not.toHaveBeenCalled()
     expect((await op('GET', `/approve/windows/${window.id}`)).body.window).toMatchObject({
       status: 'failed',

@@ -43,7 +43,14 @@ describe('meta endpoints', () => {
     ]
     expect(answers.map((a) => a.status)).toEqual([201, 200, 200, 200, 404, 404, 405, 401, 403, 400])
     for (const { headers } of answers) {
-      expect(Object.fromEntries(['content-type', 'cache-control', 'x-content-type-options', 'referrer-policy', 'x-frame-options'].map((h) => [h, headers.get(h)]))).toEqual({
+      expect(
+        Object.fromEntries(
+          ['content-type', 'cache-control', 'x-content-type-options', 'referrer-policy', 'x-frame-options'].map((h) => [
+            h,
+            headers.get(h),
+          ]),
+        ),
+      ).toEqual({
         'content-type': 'application/json; charset=utf-8',
         'cache-control': 'no-store',
         'x-content-type-options': 'nosniff',

@@ -71,11 +71,20 @@ describe('operator JSON endpoints: pending requests', () => {
     const { id, answer } = await ask('Offload Tool')
     for (const body of [{ decision: 'yes' }, { decision: true }, { decision: 'APPROVE' }]) {
       const res = await operator('POST', `/approve/requests/${id}`, body)
-      expect([res.status, res.body]).toEqual([400, { error: 'Validation Error', details: [{ prop: 'decision', message: 'must be "approve" or "deny"' }] }])
+      expect([res.status, res.body]).toEqual([
+        400,
+        { error: 'Validation Error', details: [{ prop: 'decision', message: 'must be "approve" or "deny"' }] },
+      ])
     }
     const missing = await operator('POST', `/approve/requests/${id}`, {})
-    expect([missing.status, missing.body]).toEqual([400, { error: 'Validation Error', details: [{ prop: 'decision', message: 'is required' }] }])
-    const notJson = await call('POST', `/approve/requests/${id}`, { raw: 'decision=approve', headers: { 'x-operator-key': OPERATOR_KEY, 'content-type': 'application/x-www-form-urlencoded' } })
+    expect([missing.status, missing.body]).toEqual([
+      400,
+      { error: 'Validation Error', details: [{ prop: 'decision', message: 'is required' }] },
+    ])
+    const notJson = await call('POST', `/approve/requests/${id}`, {
+      raw: 'decision=approve',
+      headers: { 'x-operator-key': OPERATOR_KEY, 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect([notJson.status, notJson.body]).toEqual([415, { error: 'Unsupported Media Type' }])
     expect((await operator('GET', '/approve/requests')).body.requests.map((r: { id: string }) => r.id)).toEqual([id])
     await decide(id, 'deny')
@@ -129,7 +138,9 @@ describe('operator JSON endpoints: connected applications', () => {
   it('lists tokens by name, approval time and last use, never the secret', async () => {
     const token = await approvedToken('Offload Tool')
     const first = await operator('GET', '/approve/tokens')
-    expect(first.body).toEqual({ tokens: [{ id: token.split('_')[1], appName: 'Offload Tool', createdAt: expect.any(String), lastUsedAt: null }] })
+    expect(first.body).toEqual({
+      tokens: [{ id: token.split('_')[1], appName: 'Offload Tool', createdAt: expect.any(String), lastUsedAt: null }],
+    })
     expect(JSON.stringify(first.body)).not.toContain(token.split('_').slice(2).join('_'))
     await call('GET', '/projects', { token })
     const [used] = (await operator('GET', '/approve/tokens')).body.tokens
@@ -142,9 +153,14 @@ describe('operator JSON endpoints: connected applications', () => {
     const id = revoked.split('_')[1]!
     expect((await call('GET', '/projects', { token: revoked })).status).toBe(200)
     expect(await operator('DELETE', `/approve/tokens/${id}`)).toMatchObject({ status: 200, body: { success: true } })
-    expect(await call('GET', '/projects', { token: revoked })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    expect(await call('GET', '/projects', { token: revoked })).toMatchObject({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    })
     expect((await call('GET', '/projects', { token: kept })).status).toBe(200)
-    expect((await operator('GET', '/approve/tokens')).body.tokens.map((t: { appName: string }) => t.appName)).toEqual(['Pomfort Dashboard'])
+    expect((await operator('GET', '/approve/tokens')).body.tokens.map((t: { appName: string }) => t.appName)).toEqual([
+      'Pomfort Dashboard',
+    ])
     const again = await operator('DELETE', `/approve/tokens/${id}`)
     expect([again.status, again.body]).toEqual([404, { error: 'Token not found' }])
   })
@@ -169,11 +185,23 @@ describe('operator JSON endpoints: who may call them', () => {
 
   it('answers 401 without the key, with a wrong key, or with an API token in either header', async () => {
     const token = await approvedToken()
-    const attempts: Array<Record<string, string>> = [{}, { 'x-operator-key': 'wrong-key-wrong-key-wrong' }, { 'x-operator-key': token }, { 'x-api-token': token }, { 'x-operator-key': '' }]
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { 'x-operator-key': 'wrong-key-wrong-key-wrong' },
+      { 'x-operator-key': token },
+      { 'x-api-token': token },
+      { 'x-operator-key': '' },
+    ]
     for (const [method, path, body] of endpoints) {
       for (const headers of attempts) {
         const res = await call(method, path, { body, headers })
-        expect([method, path, headers, res.status, res.body]).toEqual([method, path, headers, 401, { error: 'Unauthorized' }])
+        expect([method, path, headers, res.status, res.body]).toEqual([
+          method,
+          path,
+          headers,
+          401,
+          { error: 'Unauthorized' },
+        ])
       }
     }
     expect((await call('GET', '/projects', { token })).status).toBe(200)
@@ -187,7 +215,10 @@ describe('operator JSON endpoints: who may call them', () => {
 
   it('refuses a changing call with the key when it comes from another origin', async () => {
     const { id, answer } = await ask('Offload Tool')
-    const res = await call('POST', `/approve/requests/${id}`, { body: { decision: 'approve' }, headers: { 'x-operator-key': OPERATOR_KEY, 'sec-fetch-site': 'cross-site' } })
+    const res = await call('POST', `/approve/requests/${id}`, {
+      body: { decision: 'approve' },
+      headers: { 'x-operator-key': OPERATOR_KEY, 'sec-fetch-site': 'cross-site' },
+    })
     expect([res.status, res.body]).toEqual([403, { error: 'Cross-site request refused' }])
     await decide(id, 'deny')
     expect((await answer).status).toBe(403)

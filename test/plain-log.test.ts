@@ -14,14 +14,89 @@ const full = () =>
   makeLog('D007', 3, {
     day: 7,
     date: '2024-02-29',
-    ocf: { files: 3, size: 30, duration: '00:03:00:00', reels: ['A001'], copies: ['SSD_01'], clips: [clip(1), clip(2, { fps: 29.97, tc_start: '10:00:00;29' }), clip(3, { fps: undefined })] },
-    sound: { files: 1, size: 5, copies: ['SSD_01'], clips: [{ clip: 'S001', size: 5, copies: [{ volume: 'SSD_01', hash: null }], tc_start: '10:00:00:00', tc_end: '10:00:10:00' }] },
-    proxy: { files: 1, size: 2, clips: [{ clip: 'P001', size: 2, format: 'mov', codec: 'ProRes', resolution: '1920x1080' }] },
+    ocf: {
+      files: 3,
+      size: 30,
+      duration: '00:03:00:00',
+      reels: ['A001'],
+      copies: ['SSD_01'],
+      clips: [clip(1), clip(2, { fps: 29.97, tc_start: '10:00:00;29' }), clip(3, { fps: undefined })],
+    },
+    sound: {
+      files: 1,
+      size: 5,
+      copies: ['SSD_01'],
+      clips: [
+        {
+          clip: 'S001',
+          size: 5,
+          copies: [{ volume: 'SSD_01', hash: null }],
+          tc_start: '10:00:00:00',
+          tc_end: '10:00:10:00',
+        },
+      ],
+    },
+    proxy: {
+      files: 1,
+      size: 2,
+      clips: [{ clip: 'P001', size: 2, format: 'mov', codec: 'ProRes', resolution: '1920x1080' }],
+    },
     version: 2,
   })
 
 const awkward = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -1, -0, 1.5, 1e308, Infinity, 24, 1000, 1001, '', 'x'.repeat(51), 'D001', '2024-02-30', '2023-02-29', '2024-1-01', '2000-02-29', '2100-02-29', '0099-01-01', '0999-12-31', '2024-13-01', '2024-00-10', '2024-04-31', '2024-04-30', '2024-01-00', '2024/01/01', '２０２４-01-01', '10:00:00:00', '10:60:00:00', '10:00:00:24', '10:00:00:29', '99:59:59;59', '10:00:00:00\n', '1:00:00:00', '10:00:00:0', '10-00-00-00', '10:00:00.00', '10:5a:00:00', '١٠:00:00:00', '10:00:60:00', '10:00:00;23', '00:00:00:99', [], {}, ['a', 1], [{}], [{ volume: '' }], [{ volume: 'V', hash: 1 }]),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    -0,
+    1.5,
+    1e308,
+    Infinity,
+    24,
+    1000,
+    1001,
+    '',
+    'x'.repeat(51),
+    'D001',
+    '2024-02-30',
+    '2023-02-29',
+    '2024-1-01',
+    '2000-02-29',
+    '2100-02-29',
+    '0099-01-01',
+    '0999-12-31',
+    '2024-13-01',
+    '2024-00-10',
+    '2024-04-31',
+    '2024-04-30',
+    '2024-01-00',
+    '2024/01/01',
+    '２０２４-01-01',
+    '10:00:00:00',
+    '10:60:00:00',
+    '10:00:00:24',
+    '10:00:00:29',
+    '99:59:59;59',
+    '10:00:00:00\n',
+    '1:00:00:00',
+    '10:00:00:0',
+    '10-00-00-00',
+    '10:00:00.00',
+    '10:5a:00:00',
+    '١٠:00:00:00',
+    '10:00:60:00',
+    '10:00:00;23',
+    '00:00:00:99',
+    [],
+    {},
+    ['a', 1],
+    [{}],
+    [{ volume: '' }],
+    [{ volume: 'V', hash: 1 }],
+  ),
   fc.string(),
   fc.stringMatching(/^\d{1,2}[:;.]\d{1,2}[:;]\d{2}[:;]\d{1,3}$/),
   fc.stringMatching(/^\d{4}-[01]\d-[0-3]\d$/),
@@ -30,12 +105,49 @@ const awkward = fc.oneof(
 )
 
 const PATHS = [
-  'id', 'day', 'date', 'unit', 'custom', 'ocf', 'ocf.files', 'ocf.size', 'ocf.duration', 'ocf.reels', 'ocf.reels.0', 'ocf.copies', 'ocf.clips',
-  'ocf.clips.0', 'ocf.clips.0.clip', 'ocf.clips.0.size', 'ocf.clips.0.copies', 'ocf.clips.0.copies.0', 'ocf.clips.0.copies.0.volume',
-  'ocf.clips.0.copies.1.hash', 'ocf.clips.0.tc_start', 'ocf.clips.0.tc_end', 'ocf.clips.0.duration', 'ocf.clips.0.fps', 'ocf.clips.1.fps',
-  'ocf.clips.1.tc_start', 'ocf.clips.2.tc_end', 'ocf.clips.0.reel', 'ocf.clips.0.lut', 'ocf.clips.0.sensor_fps', 'sound', 'sound.files', 'sound.copies',
-  'sound.clips.0', 'sound.clips.0.size', 'sound.clips.0.copies', 'sound.clips.0.tc_end', 'proxy', 'proxy.clips.0.format', 'proxy.clips.0.codec',
-  'proxy.clips.0.resolution', 'proxy.clips.0.size', 'proxy.size',
+  'id',
+  'day',
+  'date',
+  'unit',
+  'custom',
+  'ocf',
+  'ocf.files',
+  'ocf.size',
+  'ocf.duration',
+  'ocf.reels',
+  'ocf.reels.0',
+  'ocf.copies',
+  'ocf.clips',
+  'ocf.clips.0',
+  'ocf.clips.0.clip',
+  'ocf.clips.0.size',
+  'ocf.clips.0.copies',
+  'ocf.clips.0.copies.0',
+  'ocf.clips.0.copies.0.volume',
+  'ocf.clips.0.copies.1.hash',
+  'ocf.clips.0.tc_start',
+  'ocf.clips.0.tc_end',
+  'ocf.clips.0.duration',
+  'ocf.clips.0.fps',
+  'ocf.clips.1.fps',
+  'ocf.clips.1.tc_start',
+  'ocf.clips.2.tc_end',
+  'ocf.clips.0.reel',
+  'ocf.clips.0.lut',
+  'ocf.clips.0.sensor_fps',
+  'sound',
+  'sound.files',
+  'sound.copies',
+  'sound.clips.0',
+  'sound.clips.0.size',
+  'sound.clips.0.copies',
+  'sound.clips.0.tc_end',
+  'proxy',
+  'proxy.clips.0.format',
+  'proxy.clips.0.codec',
+  'proxy.clips.0.resolution',
+  'proxy.clips.0.size',
+  'proxy.size',
 ]
 
 function mutate(log: Record<string, unknown>, path: string, value: unknown, remove: boolean) {
@@ -74,7 +186,20 @@ describe('the quick check of a plain log', () => {
   })
 
   it('reads calendar dates as the schema does: leap days, month lengths, early years left to valibot', () => {
-    const verdicts = ['2024-02-29', '2000-02-29', '2100-02-29', '2023-02-29', '2024-04-30', '2024-04-31', '2024-12-31', '2024-13-01', '2024-00-10', '2024-01-00', '0999-12-31', '1000-01-01'].map((date) => {
+    const verdicts = [
+      '2024-02-29',
+      '2000-02-29',
+      '2100-02-29',
+      '2023-02-29',
+      '2024-04-30',
+      '2024-04-31',
+      '2024-12-31',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-01-00',
+      '0999-12-31',
+      '1000-01-01',
+    ].map((date) => {
       const log = makeLog('D001', 1, { date })
       return [date, certainlyValidLog(log), checkLog(log, noSchemas).details.length === 0]
     })
@@ -100,12 +225,24 @@ describe('the quick check of a plain log', () => {
 
   it('keeps a posted log as the very text sent, and a PATCH answers the merged log', async () => {
     const { token } = await withProject()
-    const text = JSON.stringify(makeLog('D001', 2, { big: 12345678901234567890 }), null, 2).replace('12345678901234567000', '12345678901234567890')
-    const post = await fetchWorker(new Request(`${BASE}/log`, { method: 'POST', headers: { 'x-api-token': token, 'content-type': 'application/json' }, body: text }))
+    const text = JSON.stringify(makeLog('D001', 2, { big: 12345678901234567890 }), null, 2).replace(
+      '12345678901234567000',
+      '12345678901234567890',
+    )
+    const post = await fetchWorker(
+      new Request(`${BASE}/log`, {
+        method: 'POST',
+        headers: { 'x-api-token': token, 'content-type': 'application/json' },
+        body: text,
+      }),
+    )
     expect([post.status, await post.json()]).toEqual([201, { success: true }])
     expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text })
     const patched = await call('PATCH', '/log/D001', { token, body: { unit: '2nd Unit' } })
-    expect(patched).toMatchObject({ status: 200, body: { success: true, data: { ...makeLog('D001', 2), unit: '2nd Unit' } } })
+    expect(patched).toMatchObject({
+      status: 200,
+      body: { success: true, data: { ...makeLog('D001', 2), unit: '2nd Unit' } },
+    })
     expect((await call('GET', '/logs', { token })).body.logs).toEqual([patched.body.data])
   })
 })

@@ -1,8 +1,25 @@
 import { describe, expect, it } from 'vitest'
 import { approvedToken, call, makeLog, withProject } from './helpers'
 
-const pdf = (id: string, extra: Record<string, unknown> = {}) => ({ id, label: `Report ${id}`, output_name: '<project>_<ddd>.pdf', template: 'clips-report', enabled: true, ...extra })
-const email = (id: string, extra: Record<string, unknown> = {}) => ({ id, label: `Mail ${id}`, recipients: ['production@example.com'], subject: '<project> Day <d>', attachments: [], message: '', template: 'plain', enabled: true, ...extra })
+const pdf = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  label: `Report ${id}`,
+  output_name: '<project>_<ddd>.pdf',
+  template: 'clips-report',
+  enabled: true,
+  ...extra,
+})
+const email = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  label: `Mail ${id}`,
+  recipients: ['production@example.com'],
+  subject: '<project> Day <d>',
+  attachments: [],
+  message: '',
+  template: 'plain',
+  enabled: true,
+  ...extra,
+})
 
 describe('POST /project/create', () => {
   it('creates and loads the project: 201 with {id, project_name, path, created_at}', async () => {
@@ -13,13 +30,24 @@ describe('POST /project/create', () => {
     expect(res.body).toMatchObject({ project_name: 'Feature Film', path: 'projects/Feature Film' })
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at)
     // The settings and activeLog, as the reference application answers, plus id, path and created_at.
-    expect(await call('GET', '/project', { token })).toEqual(expect.objectContaining({ status: 200, body: { project_name: 'Feature Film', version: 1, activeLog: null, ...res.body } }))
-    expect(await call('GET', '/project/config', { token })).toMatchObject({ status: 200, body: { project_name: 'Feature Film', version: 1 } })
+    expect(await call('GET', '/project', { token })).toEqual(
+      expect.objectContaining({
+        status: 200,
+        body: { project_name: 'Feature Film', version: 1, activeLog: null, ...res.body },
+      }),
+    )
+    expect(await call('GET', '/project/config', { token })).toMatchObject({
+      status: 200,
+      body: { project_name: 'Feature Film', version: 1 },
+    })
   })
 
   it('answers 409 Project already exists for a name that exists', async () => {
     const { token } = await withProject('Feature Film')
-    expect(await call('POST', '/project/create', { token, body: { project_name: 'Feature Film' } })).toMatchObject({ status: 409, body: { error: 'Project already exists' } })
+    expect(await call('POST', '/project/create', { token, body: { project_name: 'Feature Film' } })).toMatchObject({
+      status: 409,
+      body: { error: 'Project already exists' },
+    })
   })
 
   it.each([
@@ -40,7 +68,10 @@ describe('POST /project/create', () => {
   })
 
   it('answers 401 without a token', async () => {
-    expect(await call('POST', '/project/create', { body: { project_name: 'X' } })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    expect(await call('POST', '/project/create', { body: { project_name: 'X' } })).toMatchObject({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    })
   })
 })
 
@@ -58,25 +89,41 @@ describe('POST /project/load and GET /projects', () => {
         { label: 'Second', path: 'projects/Second', active: true, project_name: 'Second' },
       ],
     })
-    expect(await call('POST', '/project/load', { token, body: { path: 'projects/First' } })).toMatchObject({ status: 200, body: { success: true } })
+    expect(await call('POST', '/project/load', { token, body: { path: 'projects/First' } })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    })
     expect((await call('GET', '/logs', { token })).body.logs.map((l: { id: string }) => l.id)).toEqual(['D001'])
   })
 
   it('answers 404 Project not found for an unknown path, keeping the active project', async () => {
     const { token } = await withProject('First')
-    expect(await call('POST', '/project/load', { token, body: { path: 'projects/Nope' } })).toMatchObject({ status: 404, body: { error: 'Project not found' } })
+    expect(await call('POST', '/project/load', { token, body: { path: 'projects/Nope' } })).toMatchObject({
+      status: 404,
+      body: { error: 'Project not found' },
+    })
     expect((await call('GET', '/project', { token })).body.project_name).toBe('First')
   })
 
   it('answers 400 for a missing path', async () => {
     const token = await approvedToken()
-    expect(await call('POST', '/project/load', { token, body: {} })).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: 'path' }] } })
+    expect(await call('POST', '/project/load', { token, body: {} })).toMatchObject({
+      status: 400,
+      body: { error: 'Validation Error', details: [{ prop: 'path' }] },
+    })
   })
 
   it('answers 409 No Project Loaded on the project endpoints while none is loaded', async () => {
     const token = await approvedToken()
-    for (const [method, path, body] of [['GET', '/project'], ['GET', '/project/config'], ['PATCH', '/project/config', { unit: 'B' }]] as const) {
-      expect(await call(method, path, { token, body })).toMatchObject({ status: 409, body: { error: 'No Project Loaded' } })
+    for (const [method, path, body] of [
+      ['GET', '/project'],
+      ['GET', '/project/config'],
+      ['PATCH', '/project/config', { unit: 'B' }],
+    ] as const) {
+      expect(await call(method, path, { token, body })).toMatchObject({
+        status: 409,
+        body: { error: 'No Project Loaded' },
+      })
     }
   })
 })
@@ -84,10 +131,19 @@ describe('POST /project/load and GET /projects', () => {
 describe('PATCH /project/config', () => {
   it('shallow-merges and answers the whole settings object, which GET /project/config returns', async () => {
     const { token } = await withProject('Feature Film')
-    const first = await call('PATCH', '/project/config', { token, body: { unit: 'Main Unit', custom_info: [{ Director: 'A. Director' }], some_tool_setting: { keep: true } } })
+    const first = await call('PATCH', '/project/config', {
+      token,
+      body: { unit: 'Main Unit', custom_info: [{ Director: 'A. Director' }], some_tool_setting: { keep: true } },
+    })
     expect(first.status).toBe(200)
     const second = await call('PATCH', '/project/config', { token, body: { custom_info: [{ DoP: 'B. Camera' }] } })
-    const expected = { project_name: 'Feature Film', version: 1, unit: 'Main Unit', custom_info: [{ DoP: 'B. Camera' }], some_tool_setting: { keep: true } }
+    const expected = {
+      project_name: 'Feature Film',
+      version: 1,
+      unit: 'Main Unit',
+      custom_info: [{ DoP: 'B. Camera' }],
+      some_tool_setting: { keep: true },
+    }
     expect(second.body).toEqual({ success: true, data: expected })
     expect((await call('GET', '/project/config', { token })).body).toEqual(expected)
   })
@@ -97,20 +153,35 @@ describe('PATCH /project/config', () => {
     const res = await call('PATCH', '/project/config', {
       token,
       body: {
-        pdfs: [pdf('clips'), { id: 'data1', label: 'Data', output_name: 'Data_<yyyymmdd>.pdf', react: 'DataReport.tsx', enabled: false }],
-        emails: [{ id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'] }],
+        pdfs: [
+          pdf('clips'),
+          { id: 'data1', label: 'Data', output_name: 'Data_<yyyymmdd>.pdf', react: 'DataReport.tsx', enabled: false },
+        ],
+        emails: [
+          { id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'] },
+        ],
       },
     })
     expect(res.status).toBe(200)
     // SPEC §5: defaults (enabled, template, message) apply when read, never written into the preset.
-    expect(res.body.data.emails[0]).toEqual({ id: 'daily', label: 'Daily', recipients: ['prod@example.com'], subject: 'Day <d>', attachments: ['clips'] })
+    expect(res.body.data.emails[0]).toEqual({
+      id: 'daily',
+      label: 'Daily',
+      recipients: ['prod@example.com'],
+      subject: 'Day <d>',
+      attachments: ['clips'],
+    })
     expect((await call('GET', '/project/config', { token })).body.emails).toEqual(res.body.data.emails)
-    expect((await call('GET', '/email-presets', { token })).body).toEqual([{ id: 'daily', label: 'Daily', enabled: true }])
+    expect((await call('GET', '/email-presets', { token })).body).toEqual([
+      { id: 'daily', label: 'Daily', enabled: true },
+    ])
     expect((await call('GET', '/pdf-presets', { token })).body).toEqual([
       { id: 'clips', label: 'Report clips', enabled: true },
       { id: 'data1', label: 'Data', enabled: false },
     ])
-    expect((await call('GET', '/pdf-presets?enabled=true', { token })).body).toEqual([{ id: 'clips', label: 'Report clips', enabled: true }])
+    expect((await call('GET', '/pdf-presets?enabled=true', { token })).body).toEqual([
+      { id: 'clips', label: 'Report clips', enabled: true },
+    ])
     expect((await call('GET', '/email-presets?enabled=false', { token })).body).toEqual([])
     // A name given twice is a list, neither true nor false: no filter.
     expect((await call('GET', '/pdf-presets?enabled=true&enabled=false', { token })).body).toEqual([
@@ -128,8 +199,20 @@ describe('PATCH /project/config', () => {
       match_sound: 'yes',
       version: 2,
       pdfs: [pdf('clips'), pdf('clips'), pdf('abc'), pdf('bad_1', { output_name: 'report.txt', template: 'fancy' })],
-      emails: [email('mail1', { recipients: [], attachments: ['nopdf'] }), email('mail2', { recipients: ['not-an-address'], subject: '' })],
-      custom_schemas: [{ id: 's', sync: 'sometimes', log_fields: [{ type: 'text', key_name: 'day' }, { type: 'colour', key_name: 'c' }] }],
+      emails: [
+        email('mail1', { recipients: [], attachments: ['nopdf'] }),
+        email('mail2', { recipients: ['not-an-address'], subject: '' }),
+      ],
+      custom_schemas: [
+        {
+          id: 's',
+          sync: 'sometimes',
+          log_fields: [
+            { type: 'text', key_name: 'day' },
+            { type: 'colour', key_name: 'c' },
+          ],
+        },
+      ],
     }
     const res = await call('PATCH', '/project/config', { token, body })
     expect(res.status).toBe(400)
@@ -158,14 +241,35 @@ describe('PATCH /project/config', () => {
 
   it('refuses an e-mail preset attaching a PDF preset that does not exist', async () => {
     const { token } = await withProject()
-    const res = await call('PATCH', '/project/config', { token, body: { pdfs: [pdf('clips')], emails: [email('daily', { attachments: ['clips', 'ghost'] })] } })
-    expect(res).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: 'emails.0.attachments.1', message: 'names no PDF preset: ghost' }] } })
+    const res = await call('PATCH', '/project/config', {
+      token,
+      body: { pdfs: [pdf('clips')], emails: [email('daily', { attachments: ['clips', 'ghost'] })] },
+    })
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        error: 'Validation Error',
+        details: [{ prop: 'emails.0.attachments.1', message: 'names no PDF preset: ghost' }],
+      },
+    })
   })
 
   it('refuses duplicate key_names within a custom schema', async () => {
     const { token } = await withProject()
-    const schema = { id: 'notes', sync: 'clip', clip_fields: [{ type: 'text', key_name: 'scene' }, { type: 'text_list', key_name: 'scene' }] }
+    const schema = {
+      id: 'notes',
+      sync: 'clip',
+      clip_fields: [
+        { type: 'text', key_name: 'scene' },
+        { type: 'text_list', key_name: 'scene' },
+      ],
+    }
     const res = await call('PATCH', '/project/config', { token, body: { custom_schemas: [schema] } })
-    expect(res).toMatchObject({ status: 400, body: { details: [{ prop: 'custom_schemas.0.clip_fields.1', message: 'key_name must be unique within the schema' }] } })
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        details: [{ prop: 'custom_schemas.0.clip_fields.1', message: 'key_name must be unique within the schema' }],
+      },
+    })
   })
 })

@@ -4,9 +4,27 @@ import { fromBase64 } from '../src/shared/base64'
 import { approvedToken, call, clip, makeLog, withProject } from './helpers'
 
 const PRESETS = [
-  { id: 'DAILY', label: 'Daily Report', output_name: '<project>_<log>_<yyyymmdd>.pdf', template: 'clips-report', enabled: true },
-  { id: 'RANGE', label: 'Week Summary', output_name: 'Summary_D<ddd>_<yymmdd>_<eee>.pdf', template: 'data-report', enabled: true },
-  { id: 'LEGCY', label: 'Reference app', output_name: '<unit>_<dd-mm-yyyy>_<nope>.pdf', react: 'DataReport.tsx', enabled: true },
+  {
+    id: 'DAILY',
+    label: 'Daily Report',
+    output_name: '<project>_<log>_<yyyymmdd>.pdf',
+    template: 'clips-report',
+    enabled: true,
+  },
+  {
+    id: 'RANGE',
+    label: 'Week Summary',
+    output_name: 'Summary_D<ddd>_<yymmdd>_<eee>.pdf',
+    template: 'data-report',
+    enabled: true,
+  },
+  {
+    id: 'LEGCY',
+    label: 'Reference app',
+    output_name: '<unit>_<dd-mm-yyyy>_<nope>.pdf',
+    react: 'DataReport.tsx',
+    enabled: true,
+  },
   { id: 'OFFPR', label: 'Switched off', output_name: 'off_<d>.pdf', template: 'clips-report', enabled: false },
   {
     id: 'PORTR',
@@ -23,7 +41,11 @@ async function setup() {
   const { token } = await withProject('Feature Film')
   const patched = await call('PATCH', '/project/config', { token, body: { unit: 'Main Unit', pdfs: PRESETS } })
   expect(patched.status).toBe(200)
-  for (const [id, day, date] of [['D001', 1, '2024-01-01'], ['D002', 2, '2024-01-02'], ['D003', 3, '2024-01-03']] as const) {
+  for (const [id, day, date] of [
+    ['D001', 1, '2024-01-01'],
+    ['D002', 2, '2024-01-02'],
+    ['D003', 3, '2024-01-03'],
+  ] as const) {
     const posted = await call('POST', '/log', { token, body: makeLog(id, 3, { day, date }) })
     expect(posted.status).toBe(201)
   }
@@ -47,7 +69,11 @@ describe('POST /generate-pdf', () => {
     expect(status).toBe(200)
     expect(Object.keys(body)).toEqual(['success', 'data'])
     expect(body.success).toBe(true)
-    expect(body.data).toEqual({ filename: 'Feature Film_D002_20240102.pdf', mimeType: 'application/pdf', base64: expect.any(String) })
+    expect(body.data).toEqual({
+      filename: 'Feature Film_D002_20240102.pdf',
+      mimeType: 'application/pdf',
+      base64: expect.any(String),
+    })
     const pdf = await pdfOf(body.data.base64)
     expect(pdf.getTitle()).toBe('Feature Film — Daily Report — Day 2 — 2024-01-02')
     expect(pdf.getSubject()).toBe('Clips report')
@@ -67,7 +93,7 @@ describe('POST /generate-pdf', () => {
     expect(pdf.getSubject()).toBe('Data report')
   })
 
-  it('keeps unknown tags, takes the unit from the project and maps the reference app\'s react names', async () => {
+  it("keeps unknown tags, takes the unit from the project and maps the reference app's react names", async () => {
     const token = await setup()
     const { status, body } = await generate(token, { presetId: 'LEGCY', logId: ['D001'] })
     expect(status).toBe(200)
@@ -77,7 +103,10 @@ describe('POST /generate-pdf', () => {
 
   it('never puts a path separator from a tag value into the filename', async () => {
     const token = await setup()
-    const pdfs = [...PRESETS, { id: 'SLASH', label: 'Slash', output_name: '<unit>_<dd-mm-yy>.pdf', template: 'clips-report', enabled: true }]
+    const pdfs = [
+      ...PRESETS,
+      { id: 'SLASH', label: 'Slash', output_name: '<unit>_<dd-mm-yy>.pdf', template: 'clips-report', enabled: true },
+    ]
     expect((await call('PATCH', '/project/config', { token, body: { pdfs } })).status).toBe(200)
     expect((await call('PATCH', '/log/D001', { token, body: { unit: 'A/B\\C' } })).status).toBe(200)
     const { status, body } = await generate(token, { presetId: 'SLASH', logId: 'D001' })
@@ -85,7 +114,7 @@ describe('POST /generate-pdf', () => {
     expect(body.data.filename).toBe('A-B-C_01-01-24.pdf')
   })
 
-  it('uses the preset\'s page size and orientation', async () => {
+  it("uses the preset's page size and orientation", async () => {
     const token = await setup()
     const { status, body } = await generate(token, { presetId: 'PORTR', logId: 'D001' })
     expect(status).toBe(200)
@@ -156,21 +185,34 @@ describe('POST /generate-pdf', () => {
       [{ presetId: 'DAILY', logId: ['D001', 3] }, [{ prop: 'logId.1', message: 'must be a string' }]],
       [{ presetId: 'DAILY', logId: [] }, [{ prop: 'logId', message: 'must name at least one log' }]],
       [{ presetId: 'DAILY', logId: 'x'.repeat(51) }, [{ prop: 'logId', message: 'must be 1 to 50 characters' }]],
-      [{ presetId: 'x'.repeat(101), logId: '' }, [{ prop: 'presetId', message: 'must be at most 100 characters' }, { prop: 'logId', message: 'must be 1 to 50 characters' }]],
+      [
+        { presetId: 'x'.repeat(101), logId: '' },
+        [
+          { prop: 'presetId', message: 'must be at most 100 characters' },
+          { prop: 'logId', message: 'must be 1 to 50 characters' },
+        ],
+      ],
     ]
     const answers = []
     for (const [request] of cases) {
       const { status, body } = await generate(token, request)
       answers.push({ request, status, body })
     }
-    expect(answers).toEqual(cases.map(([request, details]) => ({ request, status: 400, body: { error: 'Validation Error', details } })))
+    expect(answers).toEqual(
+      cases.map(([request, details]) => ({ request, status: 400, body: { error: 'Validation Error', details } })),
+    )
   })
 
   it('answers 400 for a logId that is neither an id nor a list of ids', async () => {
     const token = await setup()
     for (const logId of [7, null, {}, ['D001', 3], [['D001']]]) {
       const { status, body } = await generate(token, { presetId: 'DAILY', logId })
-      expect({ logId, status, error: body.error, details: body.details.length > 0 }).toEqual({ logId, status: 400, error: 'Validation Error', details: true })
+      expect({ logId, status, error: body.error, details: body.details.length > 0 }).toEqual({
+        logId,
+        status: 400,
+        error: 'Validation Error',
+        details: true,
+      })
     }
   })
 

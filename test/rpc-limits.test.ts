@@ -7,7 +7,9 @@ const MiB = 1024 * 1024
 
 /** A day whose JSON is about `mib` MiB: clips with long notes. */
 function bigDay(id: string, day: number, mib: number) {
-  const clips = Array.from({ length: Math.round((mib * MiB) / 1800) }, (_, i) => clip(i + 1, { notes: `Take ${i} ${'x'.repeat(1300)}` }))
+  const clips = Array.from({ length: Math.round((mib * MiB) / 1800) }, (_, i) =>
+    clip(i + 1, { notes: `Take ${i} ${'x'.repeat(1300)}` }),
+  )
   return makeLog(id, 0, { day, date: `2024-01-${String(day).padStart(2, '0')}`, ocf: { reels: ['A001'], clips } })
 }
 
@@ -25,15 +27,27 @@ describe('values over 32 MiB between the worker and the workspace', () => {
 
     const presets = {
       pdfs: [{ id: 'DATA1', label: 'Data', output_name: 'data.pdf', template: 'data-report' }],
-      emails: [{ id: 'WRAP1', label: 'Wrap', recipients: ['p@example.com'], subject: 'Days <d>', attachments: ['DATA1'] }],
+      emails: [
+        { id: 'WRAP1', label: 'Wrap', recipients: ['p@example.com'], subject: 'Days <d>', attachments: ['DATA1'] },
+      ],
     }
     expect((await call('PATCH', '/project/config', { token, body: presets })).status).toBe(200)
     const report = await call('POST', '/generate-pdf', { token, body: { presetId: 'DATA1', logId: ['D001', 'D002'] } })
-    expect(report).toMatchObject({ status: 200, body: { success: true, data: { filename: 'data.pdf', mimeType: 'application/pdf' } } })
-    expect(await call('POST', '/open-email-window', { token, body: { logId: ['D001', 'D002'] } })).toMatchObject({ status: 200, body: { success: true } })
+    expect(report).toMatchObject({
+      status: 200,
+      body: { success: true, data: { filename: 'data.pdf', mimeType: 'application/pdf' } },
+    })
+    expect(await call('POST', '/open-email-window', { token, body: { logId: ['D001', 'D002'] } })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    })
     const windows = await operator('GET', '/approve/windows')
     expect(windows.status).toBe(200)
-    const eml = await fetchWorker(new Request(`${BASE}/approve/windows/${windows.body.windows[0].id}/message.eml`, { headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' } }))
+    const eml = await fetchWorker(
+      new Request(`${BASE}/approve/windows/${windows.body.windows[0].id}/message.eml`, {
+        headers: { 'x-operator-key': 'test-operator-key-0123456789abcdef' },
+      }),
+    )
     expect(eml.status).toBe(200)
     expect(await eml.text()).toContain('Subject: Days 1-2')
   })

@@ -11,7 +11,18 @@ const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
 describe('storage', () => {
   it('stores and returns a 20,000-clip log intact, in rows far below the 2 MB limit', async () => {
     const { token } = await withProject()
-    const clips = Array.from({ length: 20_000 }, (_, i) => clip(i + 1, { lut: `Show LUT – ${i % 7} ✓`, ei: 800, gamma: 'LogC4', wb: '5600', tint: '+0.0', sensor_fps: '24.000', shutter: '172.8°', notes: `Take ${i} — ${'good '.repeat(60)}` }))
+    const clips = Array.from({ length: 20_000 }, (_, i) =>
+      clip(i + 1, {
+        lut: `Show LUT – ${i % 7} ✓`,
+        ei: 800,
+        gamma: 'LogC4',
+        wb: '5600',
+        tint: '+0.0',
+        sensor_fps: '24.000',
+        shutter: '172.8°',
+        notes: `Take ${i} — ${'good '.repeat(60)}`,
+      }),
+    )
     const log = makeLog('D001', 0, { ocf: { reels: ['A001'], clips } })
     const text = JSON.stringify(log)
     expect(text.length).toBeGreaterThan(14_000_000)
@@ -25,8 +36,14 @@ describe('storage', () => {
     expect(patched.status).toBe(200)
     expect(patched.body.data.ocf.clips).toHaveLength(20_000)
 
-    const largest = await runInDurableObject(stub(), (_: Workspace, state) =>
-      state.storage.sql.exec<{ n: number }>('SELECT max(n) AS n FROM (SELECT length(CAST(head AS BLOB)) AS n FROM logs UNION ALL SELECT length(CAST(body AS BLOB)) FROM log_pieces)').one().n,
+    const largest = await runInDurableObject(
+      stub(),
+      (_: Workspace, state) =>
+        state.storage.sql
+          .exec<{ n: number }>(
+            'SELECT max(n) AS n FROM (SELECT length(CAST(head AS BLOB)) AS n FROM logs UNION ALL SELECT length(CAST(body AS BLOB)) FROM log_pieces)',
+          )
+          .one().n,
     )
     expect(largest).toBeLessThan(1_000_000)
   })
@@ -43,18 +60,26 @@ describe('storage', () => {
 
   it('answers a log of many pieces with non-ASCII text byte for byte, however it is read', async () => {
     const { token } = await withProject()
-    const clips = Array.from({ length: 3000 }, (_, i) => clip(i + 1, { lut: `Nuit américaine ${i} 🎬`, notes: 'é'.repeat(i % 5) }))
+    const clips = Array.from({ length: 3000 }, (_, i) =>
+      clip(i + 1, { lut: `Nuit américaine ${i} 🎬`, notes: 'é'.repeat(i % 5) }),
+    )
     const log = makeLog('D001', 0, { unit: 'Équipe B', ocf: { reels: ['A001'], clips } })
     const text = JSON.stringify(log)
     expect(await call('POST', '/log', { token, raw: text })).toMatchObject({ status: 201 })
-    const pieces = await runInDurableObject(stub(), (_: Workspace, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces').one().n)
+    const pieces = await runInDurableObject(
+      stub(),
+      (_: Workspace, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces').one().n,
+    )
     expect(pieces).toBeGreaterThan(1)
 
     expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text })
     expect(await getAsSent('/logs', token)).toEqual({ status: 200, text: `{"logs":[${text}]}` })
     // A PATCH reads the pieces as text and stores the merged log again.
     expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Équipe C' } })).status).toBe(200)
-    expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text: JSON.stringify({ ...log, unit: 'Équipe C' }) })
+    expect(await getAsSent('/log/D001', token)).toEqual({
+      status: 200,
+      text: JSON.stringify({ ...log, unit: 'Équipe C' }),
+    })
   })
 
   it('reads logs stored as text pieces of UTF-16 units, as stores written before kept them', async () => {
@@ -66,8 +91,16 @@ describe('storage', () => {
       const cutAt = text.indexOf('🎬') + 2
       const [head, rest] = [text.slice(0, cutAt), text.slice(cutAt)]
       const project = state.storage.sql.exec<{ key: number }>('SELECT key FROM projects').one().key
-      state.storage.sql.exec("INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, 'D001', 1, '2024-01-01', 2, ?, '2024-01-01T00:00:00.000Z')", project, head)
-      state.storage.sql.exec("INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, 'D001', 1, ?)", project, rest)
+      state.storage.sql.exec(
+        "INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, 'D001', 1, '2024-01-01', 2, ?, '2024-01-01T00:00:00.000Z')",
+        project,
+        head,
+      )
+      state.storage.sql.exec(
+        "INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, 'D001', 1, ?)",
+        project,
+        rest,
+      )
     })
     expect(await getAsSent('/log/D001', token)).toEqual({ status: 200, text })
     expect(await getAsSent('/logs', token)).toEqual({ status: 200, text: `{"logs":[${text}]}` })
@@ -86,7 +119,8 @@ describe('storage', () => {
   it('moves a store of the first layout (project ids in every log row) to project keys on start', async () => {
     const { token: tokenA } = await withProject('First Unit')
     const long = makeLog('D003', 3000, { day: 3 })
-    for (const log of [makeLog('D002', 2, { day: 2 }), long, makeLog('D001', 1)]) await call('POST', '/log', { token: tokenA, body: log })
+    for (const log of [makeLog('D002', 2, { day: 2 }), long, makeLog('D001', 1)])
+      await call('POST', '/log', { token: tokenA, body: log })
     const { token } = await withProject('Second Unit')
     await call('POST', '/log', { token, body: makeLog('D001', 4, { unit: 'Second Unit' }) })
     const pieces = await runInDurableObject(stub(), (_: Workspace, state) => {
@@ -116,9 +150,18 @@ describe('storage', () => {
     expect((await call('POST', '/log', { token, body: makeLog('D004', 1, { day: 4 }) })).status).toBe(201)
     const layout = await runInDurableObject(stub(), (_: Workspace, state) => ({
       schema: state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").one().value,
-      rows: state.storage.sql.exec('SELECT p.path, l.id FROM logs l JOIN projects p ON p.key = l.project ORDER BY p.path, l.id').toArray(),
-      pieces: state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM log_pieces WHERE project = (SELECT key FROM projects WHERE path = ?)', 'projects/First Unit').one().n,
-      indexes: state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL").toArray(),
+      rows: state.storage.sql
+        .exec('SELECT p.path, l.id FROM logs l JOIN projects p ON p.key = l.project ORDER BY p.path, l.id')
+        .toArray(),
+      pieces: state.storage.sql
+        .exec<{ n: number }>(
+          'SELECT count(*) AS n FROM log_pieces WHERE project = (SELECT key FROM projects WHERE path = ?)',
+          'projects/First Unit',
+        )
+        .one().n,
+      indexes: state.storage.sql
+        .exec("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL")
+        .toArray(),
     }))
     expect(layout).toEqual({
       schema: '2',

@@ -35,13 +35,17 @@ describe('fillTags', () => {
   })
 
   it('keeps unknown tags and text outside tags as written', () => {
-    expect(fillTags('<project>_<nope>_<yyyy-mm/dd>_<DD>_<>.pdf', one)).toBe('Feature Film_<nope>_<yyyy-mm/dd>_<DD>_<>.pdf')
+    expect(fillTags('<project>_<nope>_<yyyy-mm/dd>_<DD>_<>.pdf', one)).toBe(
+      'Feature Film_<nope>_<yyyy-mm/dd>_<DD>_<>.pdf',
+    )
   })
 
   it('prints first-last over several logs, in day order whatever order they come in', () => {
     const logs = [day('D003', 3, '2024-01-03'), day('D001', 1, '2024-01-01'), day('D002', 2, '2024-01-02')]
     const context = { projectName: 'P', logs }
-    expect(fillTags('<log>|<d>|<ddd>|<yyyymmdd>|<dd/mm/yy>|<eee>', context)).toBe('D001-D003|1-3|001-003|20240101-20240103|01/01/24-03/01/24|Mon-Wed')
+    expect(fillTags('<log>|<d>|<ddd>|<yyyymmdd>|<dd/mm/yy>|<eee>', context)).toBe(
+      'D001-D003|1-3|001-003|20240101-20240103|01/01/24-03/01/24|Mon-Wed',
+    )
   })
 
   it('prints one value where the first and last log agree', () => {
@@ -49,8 +53,10 @@ describe('fillTags', () => {
     expect(fillTags('<unit>_<w>_<d>', { projectName: 'P', unit: 'Main Unit', logs })).toBe('Splinter_2_4-5')
   })
 
-  it('takes a log\'s own unit before the project\'s, and leaves <unit> empty when neither has one', () => {
-    expect(fillTags('<unit>', { projectName: 'P', unit: 'Main', logs: [day('A', 1, '2024-01-01', '2nd Unit')] })).toBe('2nd Unit')
+  it("takes a log's own unit before the project's, and leaves <unit> empty when neither has one", () => {
+    expect(fillTags('<unit>', { projectName: 'P', unit: 'Main', logs: [day('A', 1, '2024-01-01', '2nd Unit')] })).toBe(
+      '2nd Unit',
+    )
     expect(fillTags('[<unit>]', { projectName: 'P', logs: [day('A', 1, '2024-01-01')] })).toBe('[]')
   })
 

@@ -17,11 +17,16 @@ describe('API tokens', () => {
   it('are stored only as SHA-256 digests', async () => {
     const token = await approvedToken()
     const secret = token.split('_').slice(2).join('_')
-    const rows = await runInDurableObject(stub(), (_: Workspace, state) => state.storage.sql.exec('SELECT * FROM tokens').toArray())
+    const rows = await runInDurableObject(stub(), (_: Workspace, state) =>
+      state.storage.sql.exec('SELECT * FROM tokens').toArray(),
+    )
     expect(rows).toHaveLength(1)
     const stored = JSON.stringify(rows)
     expect(stored).not.toContain(secret)
-    const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))), (b) => b.toString(16).padStart(2, '0')).join('')
+    const digest = Array.from(
+      new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(secret))),
+      (b) => b.toString(16).padStart(2, '0'),
+    ).join('')
     expect(rows[0]!.digest).toBe(digest)
   })
 
@@ -65,9 +70,14 @@ describe('API tokens', () => {
   it('stop working the moment the operator revokes them', async () => {
     const token = await approvedToken('Revoked App')
     const { body } = await operator('GET', '/approve/tokens')
-    expect(body.tokens).toEqual([{ id: token.split('_')[1], appName: 'Revoked App', createdAt: expect.any(String), lastUsedAt: null }])
+    expect(body.tokens).toEqual([
+      { id: token.split('_')[1], appName: 'Revoked App', createdAt: expect.any(String), lastUsedAt: null },
+    ])
     expect((await call('GET', '/logs', { token })).status).toBe(200)
-    expect(await operator('DELETE', `/approve/tokens/${body.tokens[0].id}`)).toMatchObject({ status: 200, body: { success: true } })
+    expect(await operator('DELETE', `/approve/tokens/${body.tokens[0].id}`)).toMatchObject({
+      status: 200,
+      body: { success: true },
+    })
     expect(await call('GET', '/logs', { token })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
     expect((await operator('GET', '/approve/tokens')).body).toEqual({ tokens: [] })
   })
@@ -82,7 +92,12 @@ describe('API tokens', () => {
 
   it('never open the operator endpoints', async () => {
     const token = await approvedToken()
-    for (const [method, path, body] of [['GET', '/approve/requests'], ['GET', '/approve/tokens'], ['POST', '/approve/requests/x', { decision: 'approve' }], ['DELETE', '/approve/tokens/x']] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/approve/requests'],
+      ['GET', '/approve/tokens'],
+      ['POST', '/approve/requests/x', { decision: 'approve' }],
+      ['DELETE', '/approve/tokens/x'],
+    ] as const) {
       expect(await call(method, path, { token, body })).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
     }
   })
@@ -91,7 +106,10 @@ describe('API tokens', () => {
 describe('POST /auth', () => {
   it('validates appName: 400 naming it', async () => {
     for (const body of [{}, { appName: '' }, { appName: 'x'.repeat(101) }, { appName: 7 }]) {
-      expect(await call('POST', '/auth', { body })).toMatchObject({ status: 400, body: { error: 'Validation Error', details: [{ prop: 'appName' }] } })
+      expect(await call('POST', '/auth', { body })).toMatchObject({
+        status: 400,
+        body: { error: 'Validation Error', details: [{ prop: 'appName' }] },
+      })
     }
     expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
   })
@@ -102,6 +120,9 @@ describe('POST /auth', () => {
     await stub().withdrawAccess(id)
     expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
     expect((await asking).body).toEqual({ error: 'Client closed request' })
-    expect(await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })).toMatchObject({ status: 404, body: { error: 'Request not found' } })
+    expect(await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })).toMatchObject({
+      status: 404,
+      body: { error: 'Request not found' },
+    })
   })
 })

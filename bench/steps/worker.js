@@ -11,7 +11,10 @@ import ceiling, { Store as CeilingStore } from '../ceiling/worker.js'
 
 const answered = Promise.resolve(undefined)
 const stubbed = (methods) => ({ idFromName: () => ({}), get: () => methods })
-const serviceEnv = { WORKSPACE: stubbed({ createCheckedLog: () => answered, createLog: () => answered }), ALLOWED_HOSTS: '' }
+const serviceEnv = {
+  WORKSPACE: stubbed({ createCheckedLog: () => answered, createLog: () => answered }),
+  ALLOWED_HOSTS: '',
+}
 const ceilingEnv = { STORE: stubbed({ put: () => answered }) }
 const ctx = { waitUntil() {}, passThroughOnException() {} }
 
@@ -40,7 +43,9 @@ export class StepsWorkspace extends Workspace {
 
   // Called together, the writes run as one group: one commit for all, as the ceiling's loop has.
   async createLogs(n, bytes) {
-    const writes = Array.from({ length: n }, () => this.createCheckedLog(this.token, bytes, `L${this.count++}`, 1, '2024-01-01'))
+    const writes = Array.from({ length: n }, () =>
+      this.createCheckedLog(this.token, bytes, `L${this.count++}`, 1, '2024-01-01'),
+    )
     for (const failure of await Promise.all(writes)) if (failure) throw new Error(JSON.stringify(failure))
   }
 }
@@ -74,9 +79,15 @@ export default {
     if (!run) return new Response(`no step ${step}`, { status: 404 })
     for (let i = 0; i < n; i++) {
       const body = `${before}c${i.toString(36)}${after}`
-      const headers = { host: '127.0.0.1', 'content-type': 'application/json', 'content-length': String(body.length), 'x-api-token': 'mls_0' }
+      const headers = {
+        host: '127.0.0.1',
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        'x-api-token': 'mls_0',
+      }
       const answer = await run(new Request('http://127.0.0.1/log', { method: 'POST', body, headers }))
-      if (answer instanceof Response && answer.status !== 201) return new Response(`${step}: ${answer.status} ${await answer.text()}`, { status: 500 })
+      if (answer instanceof Response && answer.status !== 201)
+        return new Response(`${step}: ${answer.status} ${await answer.text()}`, { status: 500 })
     }
     return new Response('done')
   },

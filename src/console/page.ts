@@ -19,8 +19,8 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-export const SCRIPT_PATH = '/approve/console/main.browser.js'
-export const STYLE_PATH = '/approve/console.css'
+const SCRIPT_PATH = '/approve/console/main.browser.js'
+const STYLE_PATH = '/approve/console.css'
 
 function htmlDocument(title: string, head: string, body: string) {
   return `<!doctype html>

@@ -1,5 +1,5 @@
 import { StatusError } from 'itty-router'
-import { DEPTH_SCAN_BYTES, parseJson, parseObject, refuseDeepNesting } from '../schemas/json'
+import { DEPTH_SCAN_BYTES, parseObject, refuseDeepNesting } from '../schemas/json'
 import { invalidBody } from '../shared/problem'
 
 /**
@@ -8,7 +8,7 @@ import { invalidBody } from '../shared/problem'
  * Endpoints that answer anyone (POST /auth, the sign-in form): 4 KiB.
  */
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024
-export const COMMAND_BODY_BYTES = 1024 * 1024
+const COMMAND_BODY_BYTES = 1024 * 1024
 export const OPEN_BODY_BYTES = 4 * 1024
 /**
  * A body larger than this is read only once the workspace has accepted the request's token
@@ -26,15 +26,6 @@ const tooLarge = () => new StatusError(413, { error: 'Payload Too Large' })
 const BODY_BASE_MS = 10_000
 const BODY_MS_PER_MIB = 1000
 const tooSlow = () => new StatusError(408, { error: 'Request body timed out' })
-
-/**
- * Reads a JSON request body the way every endpoint needs it: declared as JSON, within the size
- * limit, arrived in time, parseable, no deeper than 64 levels, free of prototype-polluting keys,
- * and with no string that is not well-formed Unicode.
- */
-export async function readJson(request: Request, limit = COMMAND_BODY_BYTES): Promise<unknown> {
-  return parseJson((await readJsonBody(request, limit)).text)
-}
 
 /** A JSON body as the client sent it: its UTF-8 bytes (without a leading BOM) and their text. */
 export type JsonBody = { bytes: Uint8Array; text: string }
@@ -58,7 +49,10 @@ export function readJsonBody(request: Request, limit = BODY_LIMIT_BYTES): Promis
   if (declared > limit) return refuse(request, tooLarge())
   if (!request.body) return Promise.resolve(EMPTY)
   // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
-  if (declared >= 0) return withDeadline(request.arrayBuffer(), BODY_BASE_MS + (declared / 1048576) * BODY_MS_PER_MIB).then((buffer) => decoded(new Uint8Array(buffer)))
+  if (declared >= 0)
+    return withDeadline(request.arrayBuffer(), BODY_BASE_MS + (declared / 1048576) * BODY_MS_PER_MIB).then((buffer) =>
+      decoded(new Uint8Array(buffer)),
+    )
   return readChunked(request.body, limit)
 }
 
@@ -84,7 +78,11 @@ async function refuse(request: Request, failure: StatusError): Promise<never> {
   throw failure
 }
 
-/** A body that must be a JSON object (every endpoint here takes one); a command's unless `limit` says otherwise. */
+/**
+ * A JSON request body the way every endpoint needs it: declared as JSON, within the size limit
+ * (a command's unless `limit` says otherwise), arrived in time, and an object as schemas/json.ts
+ * takes it.
+ */
 export async function readObject(request: Request, limit = COMMAND_BODY_BYTES): Promise<Record<string, unknown>> {
   return parseObject((await readJsonBody(request, limit)).text)
 }
@@ -141,4 +139,3 @@ function decoded(bytes: Uint8Array): JsonBody {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
   return { bytes: bom ? bytes.subarray(3) : bytes, text }
 }
-

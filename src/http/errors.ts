@@ -2,7 +2,7 @@ import { StatusError } from 'itty-router'
 import { Problem, type IssueDetail, type ProblemKind } from '../shared/problem'
 
 /** The JSON body every failure answers with (seed §7). */
-export type ErrorBody = { error: string; details?: IssueDetail[] }
+type ErrorBody = { error: string; details?: IssueDetail[] }
 
 /** SPEC §3: the status of each kind of problem. 499: the client went away (nginx's code). */
 const STATUS: Record<ProblemKind, number> = {
@@ -27,7 +27,8 @@ const json = (body: ErrorBody, status: number, headers?: HeadersInit) =>
  * 405, 413, 415, a bad Host), keeps its status and body; anything else is a bare 500.
  */
 export function errorResponse(err: unknown): Response {
-  if (err instanceof Problem) return json(err.details ? { error: err.error, details: err.details } : { error: err.error }, STATUS[err.kind])
+  if (err instanceof Problem)
+    return json(err.details ? { error: err.error, details: err.details } : { error: err.error }, STATUS[err.kind])
   if (err instanceof StatusError) {
     const { status, error, details } = err as StatusError & ErrorBody
     const allow = (err as { allow?: string }).allow

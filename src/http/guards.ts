@@ -26,7 +26,10 @@ export function withAllowedHost(request: IRequest, env: Env) {
     if (loopbackHosts.size < 64) loopbackHosts.add(host)
     return
   }
-  const extra = (env.ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)
+  const extra = (env.ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean)
   if (extra.includes(name)) return
   throw forbidden('Host not allowed')
 }
@@ -48,9 +51,18 @@ const SESSION_DAYS = 7
 const encoder = new TextEncoder()
 
 async function hmac(key: string, message: string): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey('raw', encoder.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const cryptoKey = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(key),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message)))
-  return btoa(String.fromCharCode(...mac)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...mac))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 async function sameSecret(given: string, expected: string): Promise<boolean> {
@@ -83,7 +95,8 @@ let nextWrongKeyAt = 0
 let wrongKeysWaiting = 0
 
 async function wrongKeyTurn() {
-  if (wrongKeysWaiting >= WRONG_KEYS_WAITING) throw new StatusError(429, { error: 'Too many wrong operator keys: wait a moment' })
+  if (wrongKeysWaiting >= WRONG_KEYS_WAITING)
+    throw new StatusError(429, { error: 'Too many wrong operator keys: wait a moment' })
   const now = Date.now()
   const at = Math.max(now, nextWrongKeyAt)
   nextWrongKeyAt = at + WRONG_KEY_SPACING_MS
@@ -124,7 +137,7 @@ export async function sessionOf(request: Request, env: Env): Promise<string | un
   return undefined
 }
 
-export const csrfFor = (nonce: string, env: Env) => hmac(operatorKey(env), `csrf:${nonce}`)
+const csrfFor = (nonce: string, env: Env) => hmac(operatorKey(env), `csrf:${nonce}`)
 
 export const clearSessionCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`
 

@@ -20,7 +20,8 @@ export class JsonAnswer {
   ) {}
 }
 
-export const jsonAnswer = (body: string | Uint8Array | ReadableStream<Uint8Array>, status = 200) => new JsonAnswer(body, status)
+export const jsonAnswer = (body: string | Uint8Array | ReadableStream<Uint8Array>, status = 200) =>
+  new JsonAnswer(body, status)
 
 /** The router's last step for every answer. */
 export function withStandardHeaders(answer: Response | JsonAnswer) {

@@ -1,8 +1,5 @@
 import { describeCopies, formatSize, type DaySummary, type MailSummary } from './summary'
 
-export const MAIL_TEMPLATES = ['plain', 'day-summary'] as const
-export type MailTemplate = (typeof MAIL_TEMPLATES)[number]
-
 export type Body = { html: string; text: string }
 
 /**
@@ -16,7 +13,7 @@ export function renderBody(template: string, subject: string, message: string, s
   return { html, text }
 }
 
-export const escapeHtml = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif"
@@ -48,7 +45,8 @@ const media = (m: { files: number; size: number }) => `${files(m.files)} · ${fo
 
 function rowsOf(day: DaySummary): Row[] {
   const rows: Row[] = []
-  if (day.ocf) rows.push(['OCF', [[media(day.ocf), day.duration ? `duration ${day.duration}` : ''].filter(Boolean).join(' · ')]])
+  if (day.ocf)
+    rows.push(['OCF', [[media(day.ocf), day.duration ? `duration ${day.duration}` : ''].filter(Boolean).join(' · ')]])
   if (day.reels) rows.push(['Reels', [day.reels]])
   if (day.copies.length) rows.push(['OCF copies', describeCopies(day.copies)])
   if (day.proxy) rows.push(['Proxy', [media(day.proxy)]])
@@ -60,13 +58,19 @@ function rowsOf(day: DaySummary): Row[] {
 
 function daySummary(summary: MailSummary): Body {
   const days = summary.total ? [...summary.days, summary.total] : summary.days
-  const sections = days.map((day) => ({ title: day.unit ? `${day.title} · ${day.unit}` : day.title, rows: rowsOf(day) }))
+  const sections = days.map((day) => ({
+    title: day.unit ? `${day.title} · ${day.unit}` : day.title,
+    rows: rowsOf(day),
+  }))
 
   const width = Math.max(...sections.flatMap((s) => s.rows.map(([label]) => label.length))) + 2
   const text = [
     summary.projectName,
     ...sections.map(({ title, rows }) =>
-      [title, ...rows.flatMap(([label, values]) => values.map((v, i) => `  ${(i ? '' : `${label}:`).padEnd(width)}${v}`))].join('\n'),
+      [
+        title,
+        ...rows.flatMap(([label, values]) => values.map((v, i) => `  ${(i ? '' : `${label}:`).padEnd(width)}${v}`)),
+      ].join('\n'),
     ),
   ].join('\n\n')
 
@@ -79,7 +83,10 @@ function daySummary(summary: MailSummary): Body {
           `<h2 style="font-size:15px;margin:20px 0 6px;color:#1d2329">${escapeHtml(title)}</h2>\n` +
           '<table role="presentation" cellspacing="0" cellpadding="0" style="border-collapse:collapse;font-size:14px">\n' +
           rows
-            .map(([label, values]) => `<tr><th align="left" style="${cell};color:#5b6670;font-weight:600;white-space:nowrap;width:120px">${escapeHtml(label)}</th><td style="${cell}">${values.map(escapeHtml).join('<br>')}</td></tr>\n`)
+            .map(
+              ([label, values]) =>
+                `<tr><th align="left" style="${cell};color:#5b6670;font-weight:600;white-space:nowrap;width:120px">${escapeHtml(label)}</th><td style="${cell}">${values.map(escapeHtml).join('<br>')}</td></tr>\n`,
+            )
             .join('') +
           '</table>\n',
       )

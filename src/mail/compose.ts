@@ -21,7 +21,11 @@ const tagContext = (settings: Settings, logs: LogOutput[]) => ({
 })
 
 /** A subject is one header line: line breaks and other controls from a template become spaces. */
-export const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/ {2,}/g, ' ').trim()
+const oneLine = (text: string) =>
+  text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim()
 
 /** The window as the preset fills it for these logs, tags replaced (SPEC §5, §9). */
 export function draftFrom(source: MailSource, logs: LogOutput[]): NewSendWindow {
@@ -33,14 +37,16 @@ export function draftFrom(source: MailSource, logs: LogOutput[]): NewSendWindow 
     presetId: preset?.id ?? null,
     template: preset ? bodyOf(preset) : DEFAULT_TEMPLATE,
     recipients: [...new Set((preset?.recipients ?? []).map((r) => r.trim()))],
-    subject: oneLine(fillTags(preset?.subject ?? DEFAULT_SUBJECT, context)) || oneLine(fillTags(DEFAULT_SUBJECT, context)),
+    subject:
+      oneLine(fillTags(preset?.subject ?? DEFAULT_SUBJECT, context)) || oneLine(fillTags(DEFAULT_SUBJECT, context)),
     message: fillTags(preset?.message ?? '', context),
     attachments: attachmentsFor(settings, logs, preset?.attachments ?? []),
     summary: JSON.stringify(summaryOf(settings, logs)),
   }
 }
 
-export const summaryOf = (settings: Settings, logs: LogOutput[]): MailSummary => summarize(settings.project_name, settings.unit, logs)
+const summaryOf = (settings: Settings, logs: LogOutput[]): MailSummary =>
+  summarize(settings.project_name, settings.unit, logs)
 
 function reportSource(settings: Settings, logs: LogOutput[], presetId: string): ReportSource {
   const preset = settings.pdfs?.find((p) => p.id === presetId)
@@ -69,14 +75,20 @@ function uniqueName(filename: string, taken: Set<string>): string {
 }
 
 /** Renders one attachment; a failure names the file, so the window can say which one. */
-export async function renderAttachment(settings: Settings, logs: LogOutput[], attachment: WindowAttachment): Promise<OutgoingAttachment> {
+export async function renderAttachment(
+  settings: Settings,
+  logs: LogOutput[],
+  attachment: WindowAttachment,
+): Promise<OutgoingAttachment> {
   const source = reportSource(settings, logs, attachment.presetId)
   try {
     return { filename: attachment.filename, contentType: 'application/pdf', content: await renderReport(source) }
   } catch (err) {
     const reason = err instanceof StatusError ? (err as StatusError & { error?: string }).error : undefined
     if (!reason) console.error('report failed', err)
-    throw new StatusError(500, { error: `The attachment ${attachment.filename} could not be made${reason ? `: ${reason}` : ''}` })
+    throw new StatusError(500, {
+      error: `The attachment ${attachment.filename} could not be made${reason ? `: ${reason}` : ''}`,
+    })
   }
 }
 
@@ -84,15 +96,32 @@ export async function renderAttachment(settings: Settings, logs: LogOutput[], at
  * The message exactly as it leaves: the operator's recipients, subject and message, the body from
  * the template with today's figures of the logs, and the PDFs rendered now.
  */
-export async function outgoingMessage(window: SendWindowListing, settings: Settings, logs: LogOutput[], from: Mailbox | null) {
+export async function outgoingMessage(
+  window: SendWindowListing,
+  settings: Settings,
+  logs: LogOutput[],
+  from: Mailbox | null,
+) {
   const summary = summaryOf(settings, logs)
   const gone = window.attachments.find((a) => !settings.pdfs?.some((p) => p.id === a.presetId))
-  if (gone) throw new StatusError(409, { error: `The PDF preset of ${gone.filename} no longer exists: remove that attachment` })
-  const attachments = attachmentsFor(settings, logs, window.attachments.map((a) => a.presetId))
+  if (gone)
+    throw new StatusError(409, { error: `The PDF preset of ${gone.filename} no longer exists: remove that attachment` })
+  const attachments = attachmentsFor(
+    settings,
+    logs,
+    window.attachments.map((a) => a.presetId),
+  )
   const body = renderBody(window.template, window.subject, window.message, summary)
   const rendered: OutgoingAttachment[] = []
   // One after another: each report can be large, and the isolate's memory is shared.
   for (const attachment of attachments) rendered.push(await renderAttachment(settings, logs, attachment))
-  const message: OutgoingMessage = { from, to: window.recipients, subject: window.subject, text: body.text, html: body.html, attachments: rendered }
+  const message: OutgoingMessage = {
+    from,
+    to: window.recipients,
+    subject: window.subject,
+    text: body.text,
+    html: body.html,
+    attachments: rendered,
+  }
   return { message, summary: JSON.stringify(summary), attachments }
 }

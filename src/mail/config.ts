@@ -1,6 +1,6 @@
 import { parseMailbox, type Mailbox } from './address'
 
-export const PROVIDERS = ['resend', 'postmark', 'sendgrid', 'custom'] as const
+const PROVIDERS = ['resend', 'postmark', 'sendgrid', 'custom'] as const
 export type ProviderName = (typeof PROVIDERS)[number]
 
 /** Delivery settings from `.dev.vars`, read per request so a changed file needs no new code path. */
@@ -14,7 +14,12 @@ export type MailConfig = {
 }
 
 /** What the console may know about delivery: never the key. */
-export type Delivery = { provider: ProviderName | null; configured: boolean; from: string | null; problem: string | null }
+export type Delivery = {
+  provider: ProviderName | null
+  configured: boolean
+  from: string | null
+  problem: string | null
+}
 
 export function mailConfig(env: Env): MailConfig {
   const name = (env.EMAIL_PROVIDER ?? '').trim().toLowerCase()
@@ -30,13 +35,20 @@ export function mailConfig(env: Env): MailConfig {
   return { provider, from, apiKey, apiUrl, problem: problemOf(provider, fromText, from, apiKey, apiUrl) }
 }
 
-function problemOf(provider: ProviderName, fromText: string, from: Mailbox | null, apiKey: string, apiUrl: string): string | null {
+function problemOf(
+  provider: ProviderName,
+  fromText: string,
+  from: Mailbox | null,
+  apiKey: string,
+  apiUrl: string,
+): string | null {
   if (!fromText) return 'EMAIL_FROM is not set: add the sender address to .dev.vars'
   if (!from) return 'EMAIL_FROM is not a valid address such as "DIT <dit@example.com>"'
   // A custom endpoint may take no credentials (a relay on the local network).
   if (!apiKey && provider !== 'custom') return 'EMAIL_API_KEY is not set: add the provider’s API key to .dev.vars'
   if (provider === 'custom' && !apiUrl) return 'EMAIL_API_URL is not set: the custom provider needs the URL to post to'
-  if (apiUrl && (provider === 'custom' || provider === 'sendgrid') && !isHttpUrl(apiUrl)) return 'EMAIL_API_URL must be an http or https URL'
+  if (apiUrl && (provider === 'custom' || provider === 'sendgrid') && !isHttpUrl(apiUrl))
+    return 'EMAIL_API_URL must be an http or https URL'
   return null
 }
 

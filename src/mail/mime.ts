@@ -21,7 +21,10 @@ const encoder = new TextEncoder()
  * HTML, both quoted-printable UTF-8) and the attachments in base64, CRLF line endings throughout.
  * `unsent` adds `X-Unsent: 1`, which makes Outlook open the file as a draft ready to send.
  */
-export function toEml(message: OutgoingMessage, options: { date?: Date; messageId?: string; unsent?: boolean } = {}): string {
+export function toEml(
+  message: OutgoingMessage,
+  options: { date?: Date; messageId?: string; unsent?: boolean } = {},
+): string {
   const date = options.date ?? new Date()
   const domain = message.from?.address.split('@')[1] ?? 'media-log.localhost'
   const messageId = options.messageId ?? `<${crypto.randomUUID()}@${domain}>`
@@ -81,7 +84,7 @@ const ASCII_PRINTABLE = /^[\x20-\x7e]*$/
  * A header line within 78 characters where it can be: plain ASCII folds at spaces (or commas for
  * address lists); anything else becomes RFC 2047 encoded-words of whole UTF-8 characters.
  */
-export function header(name: string, value: string, addressList = false): string {
+function header(name: string, value: string, addressList = false): string {
   const plain = `${name}: ${value}`
   if (ASCII_PRINTABLE.test(value) && plain.length <= 78) return plain
   if (ASCII_PRINTABLE.test(value) || addressList) {
@@ -150,10 +153,12 @@ function nameParameter(filename: string): string {
 function filenameParameter(filename: string): string {
   if (ASCII_PRINTABLE.test(filename) && filename.length <= 60) return `filename=${quoted(filename)}`
   const encoded = Array.from(encoder.encode(filename), (b) =>
-    /[A-Za-z0-9!#$&+.^_`|~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    /[A-Za-z0-9!#$&+.^_`|~-]/.test(String.fromCharCode(b))
+      ? String.fromCharCode(b)
+      : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
   ).join('')
   const sections: string[] = []
-  for (let at = 0; at < encoded.length; ) {
+  for (let at = 0; at < encoded.length;) {
     // ` filename*NN*=` + `UTF-8''` on the first + `;` leaves 56 characters, 49 on the first line.
     let end = Math.min(at + (at ? 56 : 49), encoded.length)
     // Never cut a %XX escape in two.
@@ -175,7 +180,7 @@ export function rfc5322Date(date: Date): string {
 
 // ---- bodies
 
-export function base64Lines(bytes: Uint8Array): string {
+function base64Lines(bytes: Uint8Array): string {
   const text = toBase64(bytes)
   const lines: string[] = []
   for (let i = 0; i < text.length; i += 76) lines.push(text.slice(i, i + 76))
@@ -214,4 +219,5 @@ export function quotedPrintable(text: string): string {
   return out.join(CRLF)
 }
 
-const hexOf = (char: string) => Array.from(encoder.encode(char), (b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
+const hexOf = (char: string) =>
+  Array.from(encoder.encode(char), (b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')

@@ -4,22 +4,27 @@ import { formatMailbox } from './config'
 import type { OutgoingMessage } from './mime'
 
 /** One HTTP request to a provider, as plain data: what is sent is exactly what tests compare. */
-export type ProviderRequest = { url: string; method: 'POST'; headers: Record<string, string>; body: string }
+type ProviderRequest = { url: string; method: 'POST'; headers: Record<string, string>; body: string }
 export type DeliveryResult = { ok: true } | { ok: false; error: string }
 
-export const RESEND_URL = 'https://api.resend.com/emails'
-export const POSTMARK_URL = 'https://api.postmarkapp.com/email'
-export const SENDGRID_URL = 'https://api.sendgrid.com'
+const RESEND_URL = 'https://api.resend.com/emails'
+const POSTMARK_URL = 'https://api.postmarkapp.com/email'
+const SENDGRID_URL = 'https://api.sendgrid.com'
 const TIMEOUT_MS = 30_000
 const USER_AGENT = 'media-log-service'
 
-const LABELS: Record<ProviderName, string> = { resend: 'Resend', postmark: 'Postmark', sendgrid: 'SendGrid', custom: 'The mail service' }
+const LABELS: Record<ProviderName, string> = {
+  resend: 'Resend',
+  postmark: 'Postmark',
+  sendgrid: 'SendGrid',
+  custom: 'The mail service',
+}
 
 /**
  * The provider's own documented request (Resend POST /emails, Postmark POST /email, SendGrid v3
  * POST /v3/mail/send, or the custom JSON shape): HTML and text bodies, attachments in base64.
  */
-export function providerRequest(config: MailConfig, message: OutgoingMessage): ProviderRequest {
+function providerRequest(config: MailConfig, message: OutgoingMessage): ProviderRequest {
   const from = config.from ? formatMailbox(config.from) : ''
   const json = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT }
   const attachments = message.attachments.map((a) => ({ ...a, base64: toBase64(a.content) }))
@@ -35,7 +40,13 @@ export function providerRequest(config: MailConfig, message: OutgoingMessage): P
           subject: message.subject,
           html: message.html,
           text: message.text,
-          ...(attachments.length && { attachments: attachments.map((a) => ({ filename: a.filename, content: a.base64, content_type: a.contentType })) }),
+          ...(attachments.length && {
+            attachments: attachments.map((a) => ({
+              filename: a.filename,
+              content: a.base64,
+              content_type: a.contentType,
+            })),
+          }),
         }),
       }
     case 'postmark':
@@ -50,7 +61,9 @@ export function providerRequest(config: MailConfig, message: OutgoingMessage): P
           HtmlBody: message.html,
           TextBody: message.text,
           MessageStream: 'outbound',
-          ...(attachments.length && { Attachments: attachments.map((a) => ({ Name: a.filename, Content: a.base64, ContentType: a.contentType })) }),
+          ...(attachments.length && {
+            Attachments: attachments.map((a) => ({ Name: a.filename, Content: a.base64, ContentType: a.contentType })),
+          }),
         }),
       }
     case 'sendgrid':
@@ -60,14 +73,23 @@ export function providerRequest(config: MailConfig, message: OutgoingMessage): P
         headers: { ...json, authorization: `Bearer ${config.apiKey}` },
         body: JSON.stringify({
           personalizations: [{ to: message.to.map((email) => ({ email })) }],
-          from: config.from?.name ? { email: config.from.address, name: config.from.name } : { email: config.from?.address },
+          from: config.from?.name
+            ? { email: config.from.address, name: config.from.name }
+            : { email: config.from?.address },
           subject: message.subject,
           // SendGrid requires text/plain first, then text/html.
           content: [
             { type: 'text/plain', value: message.text },
             { type: 'text/html', value: message.html },
           ],
-          ...(attachments.length && { attachments: attachments.map((a) => ({ content: a.base64, filename: a.filename, type: a.contentType, disposition: 'attachment' })) }),
+          ...(attachments.length && {
+            attachments: attachments.map((a) => ({
+              content: a.base64,
+              filename: a.filename,
+              type: a.contentType,
+              disposition: 'attachment',
+            })),
+          }),
         }),
       }
     case 'custom':
@@ -81,7 +103,11 @@ export function providerRequest(config: MailConfig, message: OutgoingMessage): P
           subject: message.subject,
           text: message.text,
           html: message.html,
-          attachments: attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.base64 })),
+          attachments: attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: a.base64,
+          })),
         }),
       }
     default:
@@ -101,9 +127,17 @@ export async function deliver(config: MailConfig, message: OutgoingMessage): Pro
   const request = providerRequest(config, message)
   let response: Response
   try {
-    response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(TIMEOUT_MS) })
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    })
   } catch (err) {
-    const reason = (err as Error)?.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} seconds` : (err as Error)?.message || 'network error'
+    const reason =
+      (err as Error)?.name === 'TimeoutError'
+        ? `no answer within ${TIMEOUT_MS / 1000} seconds`
+        : (err as Error)?.message || 'network error'
     return { ok: false, error: redact(`Could not reach ${label}: ${reason}`, config.apiKey) }
   }
   const text = await response.text().catch(() => '')
@@ -113,7 +147,10 @@ export async function deliver(config: MailConfig, message: OutgoingMessage): Pro
     if (!code) return { ok: true }
   }
   const detail = detailOf(config.provider!, text) || response.statusText || 'no details given'
-  return { ok: false, error: redact(`${label} refused the message (HTTP ${response.status}): ${detail}`, config.apiKey) }
+  return {
+    ok: false,
+    error: redact(`${label} refused the message (HTTP ${response.status}): ${detail}`, config.apiKey),
+  }
 }
 
 function parse(text: string): unknown {
@@ -131,7 +168,13 @@ function detailOf(provider: ProviderName, text: string): string {
   if (body && typeof body === 'object') {
     if (provider === 'sendgrid' && Array.isArray(body.errors)) {
       detail = body.errors
-        .map((e: { message?: unknown; field?: unknown }) => (typeof e?.message === 'string' ? (typeof e.field === 'string' && e.field && e.field !== 'null' ? `${e.field}: ${e.message}` : e.message) : ''))
+        .map((e: { message?: unknown; field?: unknown }) =>
+          typeof e?.message === 'string'
+            ? typeof e.field === 'string' && e.field && e.field !== 'null'
+              ? `${e.field}: ${e.message}`
+              : e.message
+            : '',
+        )
         .filter(Boolean)
         .join('; ')
     } else {
@@ -146,4 +189,5 @@ function detailOf(provider: ProviderName, text: string): string {
 }
 
 // Real keys are long; a key of a few characters would blank out ordinary words of the message.
-const redact = (text: string, secret: string) => (secret.length >= 8 ? text.split(secret).join('[EMAIL_API_KEY]') : text)
+const redact = (text: string, secret: string) =>
+  secret.length >= 8 ? text.split(secret).join('[EMAIL_API_KEY]') : text

@@ -1,12 +1,16 @@
 import * as v from 'valibot'
 import { isAddress } from './address'
 
-export const MAX_RECIPIENTS = 50 // Resend's and Postmark's limit per message
-export const MAX_SUBJECT = 998 // RFC 5322 line limit
-export const MAX_MESSAGE = 100_000
-export const MAX_ATTACHMENTS = 20
+const MAX_RECIPIENTS = 50 // Resend's and Postmark's limit per message
+const MAX_SUBJECT = 998 // RFC 5322 line limit
+const MAX_MESSAGE = 100_000
+const MAX_ATTACHMENTS = 20
 
-const Address = v.pipe(v.string('must be a string'), v.trim(), v.check(isAddress, 'must be a valid e-mail address such as name@example.com'))
+const Address = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.check(isAddress, 'must be a valid e-mail address such as name@example.com'),
+)
 
 /** PATCH /approve/windows/:id: what the operator may change in a send window. */
 export const WindowEditSchema = v.strictObject(
@@ -27,10 +31,19 @@ export const WindowEditSchema = v.strictObject(
         v.check((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must be one line without control characters'),
       ),
     ),
-    message: v.optional(v.pipe(v.string('must be a string'), v.maxLength(MAX_MESSAGE, `must be at most ${MAX_MESSAGE} characters`))),
+    message: v.optional(
+      v.pipe(v.string('must be a string'), v.maxLength(MAX_MESSAGE, `must be at most ${MAX_MESSAGE} characters`)),
+    ),
     attachments: v.optional(
       v.pipe(
-        v.array(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters')), 'must be an array of PDF preset ids'),
+        v.array(
+          v.pipe(
+            v.string('must be a string'),
+            v.minLength(1, 'must not be empty'),
+            v.maxLength(100, 'must be at most 100 characters'),
+          ),
+          'must be an array of PDF preset ids',
+        ),
         v.maxLength(MAX_ATTACHMENTS, `must name at most ${MAX_ATTACHMENTS} attachments`),
       ),
     ),

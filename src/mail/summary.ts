@@ -1,4 +1,12 @@
-import { formatBytes, mergeReels, summarize as summarizeLog, total, type LogSummary as ReportSummary, type Media, type VolumeCount } from '../reports/model'
+import {
+  formatBytes,
+  mergeReels,
+  summarize as summarizeLog,
+  total,
+  type LogSummary as ReportSummary,
+  type Media,
+  type VolumeCount,
+} from '../reports/model'
 import type { LogOutput } from '../schemas/log'
 import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
 
@@ -50,7 +58,10 @@ function totalOf(summaries: ReportSummary[], ordered: LogOutput[]): DaySummary {
     proxy: sum.proxy ?? null,
     sound: sum.sound ?? null,
     reels: mergeReels(sum.reels),
-    copies: withChecksums(sum.copies, ordered.map((l) => l.ocf?.clips)),
+    copies: withChecksums(
+      sum.copies,
+      ordered.map((l) => l.ocf?.clips),
+    ),
     soundCopies: [],
   }
 }
@@ -64,7 +75,8 @@ function withChecksums(counts: VolumeCount[], clipLists: Array<readonly CopiedCl
     for (const clip of clips ?? []) {
       const seen = new Set<string>()
       for (const copy of clip.copies ?? []) {
-        if (typeof copy?.volume !== 'string' || seen.has(copy.volume) || typeof copy.hash !== 'string' || !copy.hash) continue
+        if (typeof copy?.volume !== 'string' || seen.has(copy.volume) || typeof copy.hash !== 'string' || !copy.hash)
+          continue
         seen.add(copy.volume)
         hashed.set(copy.volume, (hashed.get(copy.volume) ?? 0) + 1)
       }

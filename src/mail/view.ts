@@ -51,7 +51,9 @@ export function windowView(window: SendWindowListing, config: MailConfig): Windo
     subject: window.subject,
     message: window.message,
     preview,
-    bodyNote: window.bodyReplaces ? `The built-in ${window.template === 'plain' ? 'plain' : 'day summary'} body, in place of ${window.bodyReplaces}` : null,
+    bodyNote: window.bodyReplaces
+      ? `The built-in ${window.template === 'plain' ? 'plain' : 'day summary'} body, in place of ${window.bodyReplaces}`
+      : null,
     attachments: window.attachments.map((a) => {
       const replaces = presets.get(a.presetId)?.replaces
       return {
@@ -67,7 +69,12 @@ export function windowView(window: SendWindowListing, config: MailConfig): Windo
     sentAt: window.sentAt,
     delivery: deliveryOf(config),
     emlUrl: `${base}/message.eml`,
-    mailto: mailtoLink(window.recipients, window.subject, preview.text, window.attachments.map((a) => a.filename)),
+    mailto: mailtoLink(
+      window.recipients,
+      window.subject,
+      preview.text,
+      window.attachments.map((a) => a.filename),
+    ),
   }
 }
 

@@ -19,7 +19,8 @@ export function titleBlock(report: ReportDocument, t: Title) {
   canvas.text(regular, 8.5, MUTED, report.left, top + 46, clip(regular, printable(t.subtitle), 8.5, leftWidth))
   canvas.text(regular, 7, FAINT, report.right, top + 9, regular.run(t.report.toUpperCase()), 'right')
   canvas.text(bold, 10.5, INK, report.right, top + 22, clip(bold, printable(t.label), 10.5, rightWidth), 'right')
-  if (t.unit) canvas.text(regular, 9.5, INK, report.right, top + 36, clip(regular, printable(t.unit), 9.5, rightWidth), 'right')
+  if (t.unit)
+    canvas.text(regular, 9.5, INK, report.right, top + 36, clip(regular, printable(t.unit), 9.5, rightWidth), 'right')
   report.y = top + 54
   canvas.line(report.left, report.y, report.right, report.y, ACCENT, 1.4)
   report.y += 10
@@ -89,7 +90,9 @@ export function cards(report: ReportDocument, list: Card[]) {
       canvas.text(bold, size, INK, x + 10, report.y + 27, bold.run(value))
     } else {
       const lines = wrap(bold, value, 8.5, inner, 2)
-      lines.forEach((run, i) => canvas.text(bold, 8.5, INK, x + 10, report.y + 22 + i * 9.5 - (lines.length - 1) * 2, run))
+      lines.forEach((run, i) =>
+        canvas.text(bold, 8.5, INK, x + 10, report.y + 22 + i * 9.5 - (lines.length - 1) * 2, run),
+      )
     }
     canvas.text(regular, 7.5, MUTED, x + 10, report.y + 39, clip(regular, printable(card.detail), 7.5, inner))
     x += w + gap
@@ -137,11 +140,25 @@ export async function heading(report: ReportDocument, title: string, detail: str
   const { bold, regular } = report.fonts
   const run = bold.run(printable(title))
   report.canvas.text(bold, 9.5, INK, report.left, report.y + 10, run)
-  report.canvas.text(regular, 8, MUTED, report.left + run.width * 9.5 + 8, report.y + 10, clip(regular, printable(detail), 8, report.contentWidth * 0.6))
+  report.canvas.text(
+    regular,
+    8,
+    MUTED,
+    report.left + run.width * 9.5 + 8,
+    report.y + 10,
+    clip(regular, printable(detail), 8, report.contentWidth * 0.6),
+  )
   report.y += 16
 }
 
 export function note(report: ReportDocument, text: string) {
-  report.canvas.text(report.fonts.regular, 8.5, MUTED, report.left, report.y + 10, report.fonts.regular.run(printable(text)))
+  report.canvas.text(
+    report.fonts.regular,
+    8.5,
+    MUTED,
+    report.left,
+    report.y + 10,
+    report.fonts.regular.run(printable(text)),
+  )
   report.y += 18
 }

@@ -15,10 +15,19 @@ export type ReportContext = { settings: Settings; label: string; columns: readon
 const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
 
 const mediaCard = (label: string, media: Media | undefined, noun: string): Card =>
-  media ? { label, value: formatBytes(media.size), detail: plural(media.files, noun) } : { label, value: '—', detail: `no ${noun}s` }
+  media
+    ? { label, value: formatBytes(media.size), detail: plural(media.files, noun) }
+    : { label, value: '—', detail: `no ${noun}s` }
 
 /** The cards under a report's title: duration, OCF, proxies, sound and merged reel ranges. */
-export function summaryCards(t: { duration?: Duration; ocf?: Media; proxy?: Media; sound?: Media; reels: string[]; clips: number }): Card[] {
+export function summaryCards(t: {
+  duration?: Duration
+  ocf?: Media
+  proxy?: Media
+  sound?: Media
+  reels: string[]
+  clips: number
+}): Card[] {
   const reels = mergeReels(t.reels)
   return [
     {
@@ -40,7 +49,8 @@ export function infoPairs(settings: Settings, log?: LogOutput): Array<[string, s
   if (!log) return pairs
   for (const schema of settings.custom_schemas ?? []) {
     if (schema.active === false) continue
-    const entry = (log.custom ?? []).find((e) => (e as { schema?: unknown })?.schema === schema.id) as { log?: Record<string, unknown> } | undefined
+    const entry = (log.custom ?? []).find((e) => (e as { schema?: unknown })?.schema === schema.id) as
+      { log?: Record<string, unknown> } | undefined
     if (!entry?.log || typeof entry.log !== 'object') continue
     for (const field of schema.log_fields ?? []) {
       const value = textOf(entry.log[field.key_name])
@@ -66,8 +76,12 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
   { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
 ]
 
-
-export async function clipsReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
+export async function clipsReport(
+  report: ReportDocument,
+  project: string,
+  summaries: LogSummary[],
+  ctx: ReportContext,
+) {
   for (const s of summaries) {
     const { log } = s
     const title = dayTitle(log)

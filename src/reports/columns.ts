@@ -4,9 +4,24 @@ import { CLIP_COLUMNS, type Settings } from '../schemas/settings'
 import { clipDuration, formatBytes, formatFps, textOf } from './model'
 import type { Column } from './table'
 
-export const DEFAULT_COLUMNS = [
-  'clip', 'tc_start', 'tc_end', 'duration', 'fps', 'size', 'camera_model', 'reel', 'lens',
-  'resolution', 'codec', 'gamma', 'ei', 'wb', 'tint', 'lut', 'copies',
+const DEFAULT_COLUMNS = [
+  'clip',
+  'tc_start',
+  'tc_end',
+  'duration',
+  'fps',
+  'size',
+  'camera_model',
+  'reel',
+  'lens',
+  'resolution',
+  'codec',
+  'gamma',
+  'ei',
+  'wb',
+  'tint',
+  'lut',
+  'copies',
 ] as const
 
 type BuiltIn = (typeof CLIP_COLUMNS)[number]
@@ -14,7 +29,11 @@ type BuiltIn = (typeof CLIP_COLUMNS)[number]
 const text = (key: keyof OcfClip) => (clip: OcfClip) => textOf(clip[key])
 
 export const volumesOf = (copies: unknown) =>
-  Array.isArray(copies) ? [...new Set(copies.map((c) => (c as { volume?: unknown })?.volume).filter((v) => typeof v === 'string'))].join(', ') : ''
+  Array.isArray(copies)
+    ? [...new Set(copies.map((c) => (c as { volume?: unknown })?.volume).filter((v) => typeof v === 'string'))].join(
+        ', ',
+      )
+    : ''
 
 function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {
   switch (name) {
@@ -27,7 +46,11 @@ function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {
     case 'duration':
       return { label: 'Duration', value: (c) => clipDuration(c, fps) }
     case 'fps':
-      return { label: 'FPS', align: 'right', value: (c) => (typeof c.fps === 'number' ? formatFps(c.fps) : textOf(c.fps)) }
+      return {
+        label: 'FPS',
+        align: 'right',
+        value: (c) => (typeof c.fps === 'number' ? formatFps(c.fps) : textOf(c.fps)),
+      }
     case 'sensor_fps':
       return { label: 'Sensor FPS', align: 'right', value: text('sensor_fps') }
     case 'size':
@@ -66,9 +89,16 @@ type CustomClip = Record<string, unknown> & { clip?: unknown; tc_start?: unknown
 const tcKey = (tc: unknown) => (typeof tc === 'string' ? tc.replace(';', ':') : undefined)
 
 /** Finds a clip's entry in a custom schema's clips: by clip name, or by the TC range holding its TC In. */
-function customLookup(log: LogOutput, schemaId: string, sync: 'clip' | 'tc'): (clip: OcfClip) => CustomClip | undefined {
-  const entry = (log.custom ?? []).find((e) => (e as { schema?: unknown })?.schema === schemaId) as { clips?: unknown } | undefined
-  const clips = (Array.isArray(entry?.clips) ? entry.clips : []).filter((c): c is CustomClip => !!c && typeof c === 'object')
+function customLookup(
+  log: LogOutput,
+  schemaId: string,
+  sync: 'clip' | 'tc',
+): (clip: OcfClip) => CustomClip | undefined {
+  const entry = (log.custom ?? []).find((e) => (e as { schema?: unknown })?.schema === schemaId) as
+    { clips?: unknown } | undefined
+  const clips = (Array.isArray(entry?.clips) ? entry.clips : []).filter(
+    (c): c is CustomClip => !!c && typeof c === 'object',
+  )
   if (sync === 'clip') {
     const byName = new Map<unknown, CustomClip>()
     for (const c of clips) if (!byName.has(c.clip)) byName.set(c.clip, c)
@@ -99,7 +129,8 @@ function customLookup(log: LogOutput, schemaId: string, sync: 'clip' | 'tc'): (c
 function custom(name: string, log: LogOutput, settings: Settings): Column<OcfClip> {
   const [schemaId, key] = splitCustom(name)
   const schema = settings.custom_schemas?.find((s) => s.id === schemaId && s.active !== false)
-  const field = schema?.clip_fields?.find((f) => (f as { key_name?: unknown }).key_name === key) as { column?: string } | undefined
+  const field = schema?.clip_fields?.find((f) => (f as { key_name?: unknown }).key_name === key) as
+    { column?: string } | undefined
   const label = field?.column || key
   if (!schema) return { label, wrap: true, value: () => '' }
   const lookup = customLookup(log, schemaId, schema.sync)
@@ -116,7 +147,12 @@ const splitCustom = (name: string): [string, string] => {
  * The columns a preset asks for, in its order. Without a choice the defaults show, less those no
  * clip of the log fills, so a log without lens metadata does not print an empty Lens column.
  */
-export function clipColumns(chosen: readonly string[] | undefined, log: LogOutput, settings: Settings, fps: number): Column<OcfClip>[] {
+export function clipColumns(
+  chosen: readonly string[] | undefined,
+  log: LogOutput,
+  settings: Settings,
+  fps: number,
+): Column<OcfClip>[] {
   const names = chosen ?? DEFAULT_COLUMNS
   const columns = names.map((name) =>
     name.startsWith('custom:') ? custom(name, log, settings) : builtIn(name as BuiltIn, fps),

@@ -7,14 +7,31 @@ import type { ReportDocument } from './document'
 import { formatBytes, formatCount, mergeReels, total, type LogSummary, type Media, type VolumeCount } from './model'
 import { drawTable, type Column } from './table'
 
-type Row = Record<'day' | 'date' | 'unit' | 'duration' | 'ocfFiles' | 'ocfSize' | 'proxyFiles' | 'proxySize' | 'soundFiles' | 'soundSize' | 'reels' | 'copies', string>
+type Row = Record<
+  | 'day'
+  | 'date'
+  | 'unit'
+  | 'duration'
+  | 'ocfFiles'
+  | 'ocfSize'
+  | 'proxyFiles'
+  | 'proxySize'
+  | 'soundFiles'
+  | 'soundSize'
+  | 'reels'
+  | 'copies',
+  string
+>
 
 const files = (m: Media | undefined) => (m ? formatCount(m.files) : '—')
 const size = (m: Media | undefined) => (m ? formatBytes(m.size) : '—')
-const copies = (counts: VolumeCount[]) => counts.map((c) => `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}`).join(', ')
+const copies = (counts: VolumeCount[]) =>
+  counts.map((c) => `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}`).join(', ')
 
 /** The cells a log's row and the totals row share. */
-const figures = (f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'reels' | 'copies'>): Omit<Row, 'day' | 'date' | 'unit'> => ({
+const figures = (
+  f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'reels' | 'copies'>,
+): Omit<Row, 'day' | 'date' | 'unit'> => ({
   duration: f.duration?.text ?? '—',
   ocfFiles: files(f.ocf),
   ocfSize: size(f.ocf),

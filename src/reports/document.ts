@@ -9,7 +9,7 @@ import { deflate } from './deflate'
 import { documentFonts, fontResources, type Fonts } from './fonts'
 import { clip } from './text'
 
-export const PAGE_SIZES = { A4: [595.28, 841.89], Letter: [612, 792] } as const
+const PAGE_SIZES = { A4: [595.28, 841.89], Letter: [612, 792] } as const
 
 export type PageSetup = { size: keyof typeof PAGE_SIZES; orientation: 'portrait' | 'landscape' }
 

@@ -12,7 +12,18 @@ import type fontkit from '@pdf-lib/fontkit'
 type Font = ReturnType<typeof fontkit.create>
 type Encodable = { includeGlyph(gid: number): number; encode(sink: ByteSink): void }
 
-const SIZES = { UInt8: 1, Int8: 1, UInt16: 2, Int16: 2, UInt24: 3, Int24: 3, UInt32: 4, Int32: 4, Float: 4, Double: 8 } as const
+const SIZES = {
+  UInt8: 1,
+  Int8: 1,
+  UInt16: 2,
+  Int16: 2,
+  UInt24: 3,
+  Int24: 3,
+  UInt32: 4,
+  Int32: 4,
+  Float: 4,
+  Double: 8,
+} as const
 type NumberType = keyof typeof SIZES
 
 class ByteSink {
@@ -34,14 +45,30 @@ class ByteSink {
     const at = this.pos
     const view = this.#view
     switch (type) {
-      case 'UInt8': view.setUint8(at, value); break
-      case 'Int8': view.setInt8(at, value); break
-      case 'UInt16': view.setUint16(at, value, little); break
-      case 'Int16': view.setInt16(at, value, little); break
-      case 'UInt32': view.setUint32(at, value, little); break
-      case 'Int32': view.setInt32(at, value, little); break
-      case 'Float': view.setFloat32(at, value, little); break
-      case 'Double': view.setFloat64(at, value, little); break
+      case 'UInt8':
+        view.setUint8(at, value)
+        break
+      case 'Int8':
+        view.setInt8(at, value)
+        break
+      case 'UInt16':
+        view.setUint16(at, value, little)
+        break
+      case 'Int16':
+        view.setInt16(at, value, little)
+        break
+      case 'UInt32':
+        view.setUint32(at, value, little)
+        break
+      case 'Int32':
+        view.setInt32(at, value, little)
+        break
+      case 'Float':
+        view.setFloat32(at, value, little)
+        break
+      case 'Double':
+        view.setFloat64(at, value, little)
+        break
       default: {
         const v = value < 0 ? value + 0x1000000 : value
         const b = [(v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff]
@@ -59,7 +86,8 @@ class ByteSink {
 
   /** TrueType tags are ASCII; the subset writes no other strings. */
   writeString(text: string, encoding = 'ascii') {
-    if (encoding !== 'ascii' && encoding !== 'latin1' && encoding !== 'binary') throw new Error(`unsupported string encoding ${encoding}`)
+    if (encoding !== 'ascii' && encoding !== 'latin1' && encoding !== 'binary')
+      throw new Error(`unsupported string encoding ${encoding}`)
     const bytes = new Uint8Array(text.length)
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff
     this.writeBuffer(bytes)
@@ -78,7 +106,13 @@ class ByteSink {
 
 // restructure calls `stream['write' + type + endianness]`: writeUInt16BE, writeInt8, writeFloatLE…
 for (const type of Object.keys(SIZES) as NumberType[]) {
-  const names: Array<[string, boolean]> = SIZES[type] === 1 ? [[type, false]] : [[`${type}BE`, false], [`${type}LE`, true]]
+  const names: Array<[string, boolean]> =
+    SIZES[type] === 1
+      ? [[type, false]]
+      : [
+          [`${type}BE`, false],
+          [`${type}LE`, true],
+        ]
   for (const [name, little] of names) {
     Object.defineProperty(ByteSink.prototype, `write${name}`, {
       value(this: ByteSink, value: number) {

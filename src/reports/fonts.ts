@@ -12,14 +12,25 @@ import { subsetProgram } from './font-program'
 type Font = ReturnType<typeof fontkit.create>
 
 /** Printed for a character the font lacks (CJK, most emoji): visible, never an error. */
-export const REPLACEMENT = 0x25a1 // □
+const REPLACEMENT = 0x25a1 // □
 
 /** Pre-seeded in this order so that most reports share one subset, and so one cached font program. */
-const COMMON = Array.from({ length: 95 }, (_, i) => 0x20 + i).concat([0x2013, 0x2014, 0x2026, 0x00b7, 0x2713, REPLACEMENT])
+const COMMON = Array.from({ length: 95 }, (_, i) => 0x20 + i).concat([
+  0x2013,
+  0x2014,
+  0x2026,
+  0x00b7,
+  0x2713,
+  REPLACEMENT,
+])
 
 // Joiners, variation selectors, skin-tone modifiers and tag characters shape emoji; alone they print nothing.
 const isIgnorable = (cp: number) =>
-  cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x1f3fb && cp <= 0x1f3ff) || (cp >= 0xe0000 && cp <= 0xe007f) || cp === 0xad
+  cp === 0x200d ||
+  (cp >= 0xfe00 && cp <= 0xfe0f) ||
+  (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
+  (cp >= 0xe0000 && cp <= 0xe007f) ||
+  cp === 0xad
 
 /** Font metrics and per-code-point glyphs, shared by every document the isolate renders. */
 class Face {
@@ -217,10 +228,11 @@ export function documentFonts(context: PDFContext): Fonts {
   return { regular: new TextFont(regular, 'F1', context.nextRef()), bold: new TextFont(bold, 'F2', context.nextRef()) }
 }
 
-export const fontResources = (fonts: Fonts) => [
-  [PDFName.of(fonts.regular.name), fonts.regular.ref],
-  [PDFName.of(fonts.bold.name), fonts.bold.ref],
-] as const
+export const fontResources = (fonts: Fonts) =>
+  [
+    [PDFName.of(fonts.regular.name), fonts.regular.ref],
+    [PDFName.of(fonts.bold.name), fonts.bold.ref],
+  ] as const
 
 /** Six capitals derived from the glyph set, as PDF requires for a subset; stable for a cached program. */
 function subsetTag(gids: number[]) {

@@ -27,8 +27,15 @@ export function textOf(value: unknown): string {
   if (value === undefined || value === null) return ''
   if (typeof value === 'string') return value
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? v.map(textOf).join(', ') : textOf(v))).filter(Boolean).join(Array.isArray(value[0]) ? '; ' : ', ')
-  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}: ${textOf(v)}`).join(', ')
+  if (Array.isArray(value))
+    return value
+      .map((v) => (Array.isArray(v) ? v.map(textOf).join(', ') : textOf(v)))
+      .filter(Boolean)
+      .join(Array.isArray(value[0]) ? '; ' : ', ')
+  if (typeof value === 'object')
+    return Object.entries(value)
+      .map(([k, v]) => `${k}: ${textOf(v)}`)
+      .join(', ')
   return ''
 }
 
@@ -37,7 +44,7 @@ type TimedClip = { fps?: unknown; duration?: unknown; tc_start?: unknown; tc_end
 const DAY_SECONDS = 24 * 3600
 
 /** A clip's length in frames at its own rate: its `duration`, else TC out − TC in (across midnight too). */
-export function clipFrames(clip: TimedClip, fps: number): number | undefined {
+function clipFrames(clip: TimedClip, fps: number): number | undefined {
   if (typeof clip.duration === 'string') {
     const frames = timecodeToFrames(clip.duration, fps)
     if (frames !== undefined) return frames
@@ -49,7 +56,7 @@ export function clipFrames(clip: TimedClip, fps: number): number | undefined {
   return end >= start ? end - start : end + DAY_SECONDS * framesPerSecond(fps) - start
 }
 
-export const clipFps = (clip: TimedClip, fallback: number) =>
+const clipFps = (clip: TimedClip, fallback: number) =>
   typeof clip.fps === 'number' && clip.fps > 0 ? clip.fps : fallback
 
 export function clipDuration(clip: TimedClip, fallbackFps: number): string {
@@ -60,7 +67,7 @@ export function clipDuration(clip: TimedClip, fallbackFps: number): string {
 }
 
 /** The rate most clips run at: durations summed over a day print at it. */
-export function commonFps(clips: readonly TimedClip[]): number {
+function commonFps(clips: readonly TimedClip[]): number {
   const counts = new Map<number, number>()
   let best = DEFAULT_FPS
   let bestCount = 0
@@ -78,7 +85,7 @@ export function commonFps(clips: readonly TimedClip[]): number {
 
 export type Duration = { seconds: number; fps: number; text: string }
 
-export function durationText(seconds: number, fps: number) {
+function durationText(seconds: number, fps: number) {
   return framesToTimecode(Math.round(seconds * framesPerSecond(fps)), fps)
 }
 
@@ -88,7 +95,7 @@ export type VolumeCount = { volume: string; copied: number; total: number }
  * Clips held by each volume. Volumes the log lists come first, then the others as clips name them;
  * a clip counts once per volume however many copies it has there.
  */
-export function volumeCounts(clips: ReadonlyArray<{ copies?: unknown }>, listed: readonly string[] = []): VolumeCount[] {
+function volumeCounts(clips: ReadonlyArray<{ copies?: unknown }>, listed: readonly string[] = []): VolumeCount[] {
   const counts = new Map<string, number>()
   for (const volume of listed) counts.set(volume, 0)
   for (const clip of clips) {
@@ -119,7 +126,10 @@ export function mergeReels(reels: Iterable<string>): string {
     else others.push(name)
   }
   const collator = new Intl.Collator('en', { numeric: true })
-  numbered.sort((a, b) => collator.compare(a.prefix, b.prefix) || collator.compare(a.suffix, b.suffix) || a.digits - b.digits || a.n - b.n)
+  numbered.sort(
+    (a, b) =>
+      collator.compare(a.prefix, b.prefix) || collator.compare(a.suffix, b.suffix) || a.digits - b.digits || a.n - b.n,
+  )
   const parts: string[] = []
   let i = 0
   while (i < numbered.length) {
@@ -127,7 +137,13 @@ export function mergeReels(reels: Iterable<string>): string {
     let j = i
     while (j + 1 < numbered.length) {
       const next = numbered[j + 1]!
-      if (next.prefix !== first.prefix || next.suffix !== first.suffix || next.digits !== first.digits || next.n !== numbered[j]!.n + 1) break
+      if (
+        next.prefix !== first.prefix ||
+        next.suffix !== first.suffix ||
+        next.digits !== first.digits ||
+        next.n !== numbered[j]!.n + 1
+      )
+        break
       j++
     }
     parts.push(j > i ? `${first.name}–${numbered[j]!.name}` : first.name)
@@ -201,7 +217,9 @@ export function summarize(log: LogOutput, projectUnit: string | undefined): LogS
 export function total(summaries: readonly LogSummary[]) {
   const add = (pick: (s: LogSummary) => Media | undefined): Media | undefined => {
     const parts = summaries.map(pick).filter((m): m is Media => !!m)
-    return parts.length ? { files: parts.reduce((n, m) => n + m.files, 0), size: parts.reduce((n, m) => n + m.size, 0) } : undefined
+    return parts.length
+      ? { files: parts.reduce((n, m) => n + m.files, 0), size: parts.reduce((n, m) => n + m.size, 0) }
+      : undefined
   }
   const timed = summaries.filter((s) => s.duration)
   const fps = commonFps(timed.map((s) => ({ fps: s.fps })))

@@ -37,7 +37,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
  * the columns grow to the page (a little); if they fit at a smaller size, the text shrinks; else
  * fixed columns keep their width and wrap columns share the rest, narrowest needs served first.
  */
-export function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: readonly R[], available: number, footer?: R): Layout {
+function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: readonly R[], available: number, footer?: R): Layout {
   const label = columns.map((c) => fonts.bold.run(c.label).width)
   const word = columns.map((c) => Math.max(...c.label.split(' ').map((w) => fonts.bold.run(w).width)))
   const value = columns.map(() => 0)
@@ -47,7 +47,9 @@ export function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: readonly 
       if (w > value[i]!) value[i] = w
     }
   }
-  if (footer) for (let i = 0; i < columns.length; i++) value[i] = Math.max(value[i]!, fonts.bold.run(printable(columns[i]!.value(footer))).width)
+  if (footer)
+    for (let i = 0; i < columns.length; i++)
+      value[i] = Math.max(value[i]!, fonts.bold.run(printable(columns[i]!.value(footer))).width)
   const natural = columns.map((_, i) => Math.max(label[i]!, value[i]!))
   const padding = 2 * PAD_X * columns.length
   const fitting = (available - padding) / sum(natural)
@@ -62,7 +64,9 @@ export function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: readonly 
   }
   // A wrap column can narrow down to its longest header word (headers never break inside a word).
   const least = columns.map((c, i) =>
-    c.wrap ? Math.min(want[i]!, Math.max(MIN_WRAP_WIDTH, c.min ?? 0, word[i]! * size * 0.97 + 2 * PAD_X + 1)) : want[i]!,
+    c.wrap
+      ? Math.min(want[i]!, Math.max(MIN_WRAP_WIDTH, c.min ?? 0, word[i]! * size * 0.97 + 2 * PAD_X + 1))
+      : want[i]!,
   )
   if (sum(least) > available) {
     // Even at their narrowest the columns overflow: everything shrinks alike and cells clip.
@@ -94,9 +98,19 @@ export type TableOptions<R> = {
 type Cell = { lines: Run[] }
 
 /** Draws the table from the document's cursor down, over as many pages as it needs. */
-export async function drawTable<R>(report: ReportDocument, columns: Column<R>[], rows: readonly R[], options: TableOptions<R> = {}) {
+export async function drawTable<R>(
+  report: ReportDocument,
+  columns: Column<R>[],
+  rows: readonly R[],
+  options: TableOptions<R> = {},
+) {
   const { regular, bold } = report.fonts
-  const { size, header: headerSize, line, widths } = fitLayout(report.fonts, columns, rows, report.contentWidth, options.footer)
+  const {
+    size,
+    header: headerSize,
+    line,
+    widths,
+  } = fitLayout(report.fonts, columns, rows, report.contentWidth, options.footer)
   const lefts: number[] = []
   let x = report.left
   for (const w of widths) {
@@ -107,7 +121,11 @@ export async function drawTable<R>(report: ReportDocument, columns: Column<R>[],
   // Capitals and digits sit optically centred in a line when the baseline is this far down.
   const baselineIn = (top: number, n: number) => top + PAD_Y + n * line + (line + 0.72 * size) / 2
   const anchor = (align: Align | undefined, i: number) =>
-    align === 'right' ? lefts[i]! + widths[i]! - PAD_X : align === 'center' ? lefts[i]! + widths[i]! / 2 : lefts[i]! + PAD_X
+    align === 'right'
+      ? lefts[i]! + widths[i]! - PAD_X
+      : align === 'center'
+        ? lefts[i]! + widths[i]! / 2
+        : lefts[i]! + PAD_X
   const heightOf = (cells: Cell[]) => {
     let lines = 1
     for (const cell of cells) if (cell.lines.length > lines) lines = cell.lines.length
@@ -120,7 +138,9 @@ export async function drawTable<R>(report: ReportDocument, columns: Column<R>[],
     const canvas = report.canvas
     canvas.rect(report.left, report.y, width, headerHeight, HEADER_FILL)
     columns.forEach((c, i) => {
-      headerCells[i]!.forEach((run, n) => canvas.text(bold, headerSize, WHITE, anchor(c.align, i), baselineIn(report.y + 0.5, n), run, c.align))
+      headerCells[i]!.forEach((run, n) =>
+        canvas.text(bold, headerSize, WHITE, anchor(c.align, i), baselineIn(report.y + 0.5, n), run, c.align),
+      )
     })
     report.y += headerHeight
   }

@@ -56,9 +56,15 @@ export async function openConsole(request: IRequest, env: Env) {
   if (key !== undefined) {
     if (typeof key === 'string' && (await isOperatorKey(key, env))) {
       const { cookie, csrf } = await createSession(env)
-      return new Response(null, { status: 303, headers: { location: `/approve#session=${csrf}`, 'set-cookie': cookie } })
+      return new Response(null, {
+        status: 303,
+        headers: { location: `/approve#session=${csrf}`, 'set-cookie': cookie },
+      })
     }
-    return page(signInPage({ problem: 'The key in that link is not this service’s operator key. Enter the current one.' }), 401)
+    return page(
+      signInPage({ problem: 'The key in that link is not this service’s operator key. Enter the current one.' }),
+      401,
+    )
   }
   if (!(await sessionOf(request, env))) return page(signInPage())
   return page(consolePage({ serviceVersion: pkg.version }))
@@ -74,7 +80,11 @@ export function script(request: IRequest) {
 export const style = () => new Response(CONSOLE_STYLE, { headers: { 'content-type': 'text/css; charset=utf-8' } })
 
 const SignInSchema = v.object({
-  key: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),
+  key: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(1000, 'must be at most 1000 characters'),
+  ),
 })
 
 /**

@@ -26,7 +26,9 @@ export async function createLog(request: IRequest, env: Env) {
   // workspace then stores the bytes as they came. Anything else it parses and checks itself.
   const ws = workspace(env)
   const body = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
-  await (certainlyValidLog(log) ? ws.createCheckedLog(token, body, log.id, log.day, log.date) : ws.createLog(token, body))
+  await (certainlyValidLog(log)
+    ? ws.createCheckedLog(token, body, log.id, log.day, log.date)
+    : ws.createLog(token, body))
   return jsonAnswer('{"success":true}', 201)
 }
 
@@ -39,7 +41,8 @@ function withVersion(bytes: Uint8Array): Uint8Array {
   let end = bytes.length - 1
   while (end > 0 && bytes[end] !== 0x7d) end--
   let last = end - 1
-  while (last > 0 && (bytes[last] === 0x20 || bytes[last] === 0x0a || bytes[last] === 0x0d || bytes[last] === 0x09)) last--
+  while (last > 0 && (bytes[last] === 0x20 || bytes[last] === 0x0a || bytes[last] === 0x0d || bytes[last] === 0x09))
+    last--
   // `{}` has nothing to follow with a comma; it is refused as a log anyway.
   if (bytes[last] === 0x7b) return bytes
   const tail = utf8Bytes(',"version":1')
@@ -65,7 +68,11 @@ export async function patchLog(request: IRequest, env: Env) {
   const { bytes, text } = await readJsonBody(request)
   const sent = rpcSafe(bytes)
   const merged = await workspace(env).patchLog(token, id, sent instanceof Uint8Array ? text : sent)
-  return jsonAnswer(typeof merged === 'string' ? `{"success":true,"data":${merged}}` : framedStream('{"success":true,"data":', merged, '}'))
+  return jsonAnswer(
+    typeof merged === 'string'
+      ? `{"success":true,"data":${merged}}`
+      : framedStream('{"success":true,"data":', merged, '}'),
+  )
 }
 
 export async function deleteLog(request: IRequest, env: Env) {

@@ -13,7 +13,6 @@ import { conflict, notFound } from '../shared/problem'
 import { storedLogs, workspace } from '../workspace/client'
 import type { SendOutcome, WindowEdit } from '../workspace/windows'
 
-
 const windowIdOf = (request: IRequest) => pathParam(request, 'id')
 
 /**
@@ -53,7 +52,11 @@ export async function editWindow(request: IRequest, env: Env) {
   for (const key of Object.keys(changes) as Array<keyof WindowEdit>) if (changes[key] === undefined) delete changes[key]
   if (edit.attachments) {
     const { window, settings } = await ws.windowSource(id)
-    changes.attachments = attachmentsFor(settings, await storedLogs(ws, window.projectId, window.logIds), edit.attachments)
+    changes.attachments = attachmentsFor(
+      settings,
+      await storedLogs(ws, window.projectId, window.logIds),
+      edit.attachments,
+    )
   }
   const window = await ws.editSendWindow(id, changes)
   return { success: true, window: windowView(window, mailConfig(env)) }
@@ -66,7 +69,10 @@ export async function editWindow(request: IRequest, env: Env) {
 export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionContext) {
   const id = windowIdOf(request)
   const config = mailConfig(env)
-  if (!config.provider && !config.problem) throw conflict('No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars')
+  if (!config.provider && !config.problem)
+    throw conflict(
+      'No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars',
+    )
   if (config.problem) throw conflict(config.problem)
   const ws = workspace(env)
   const { window, settings } = await ws.claimSendWindow(id)
@@ -77,7 +83,8 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
       const logs = await storedLogs(ws, window.projectId, window.logIds)
       const composed = await outgoingMessage(window, settings, logs, config.from)
       const result = await deliver(config, composed.message)
-      if (result.ok) return { outcome: { sent: true, summary: composed.summary, attachments: composed.attachments }, status: 200 }
+      if (result.ok)
+        return { outcome: { sent: true, summary: composed.summary, attachments: composed.attachments }, status: 200 }
       return { outcome: { sent: false, error: result.error }, status: 502 }
     } catch (err) {
       return { outcome: { sent: false, error: reasonOf(err) }, status: err instanceof StatusError ? err.status : 500 }
@@ -112,8 +119,17 @@ export async function downloadEml(request: IRequest, env: Env) {
   const config = mailConfig(env)
   const ws = workspace(env)
   const { window, settings } = await ws.windowSource(windowIdOf(request))
-  const { message } = await outgoingMessage(window, settings, await storedLogs(ws, window.projectId, window.logIds), config.from)
-  return download(toEml(message, { unsent: true }), 'message/rfc822', `${safeFilename(window.subject) || 'message'}.eml`)
+  const { message } = await outgoingMessage(
+    window,
+    settings,
+    await storedLogs(ws, window.projectId, window.logIds),
+    config.from,
+  )
+  return download(
+    toEml(message, { unsent: true }),
+    'message/rfc822',
+    `${safeFilename(window.subject) || 'message'}.eml`,
+  )
 }
 
 function download(body: BodyInit, type: string, filename: string) {
@@ -123,12 +139,21 @@ function download(body: BodyInit, type: string, filename: string) {
 /** RFC 6266: an ASCII fallback and the exact UTF-8 name (a lone surrogate as U+FFFD, see mailtoLink). */
 export function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  const exact = encodeURIComponent(filename.toWellFormed()).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  const exact = encodeURIComponent(filename.toWellFormed()).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`
 }
 
 /** A subject as a file name: no path separators or characters file systems refuse. */
-const safeFilename = (text: string) => text.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80).trim()
+const safeFilename = (text: string) =>
+  text
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80)
+    .trim()
 
 function reasonOf(err: unknown): string {
   if (err instanceof StatusError) {

@@ -21,7 +21,7 @@ export async function loadProject(request: IRequest, env: Env) {
 
 /** SPEC §6: the reference application's shape, a bare array `[{label, path, active}]`, with `project_name` beside `label`. */
 export async function listProjects(request: IRequest, env: Env) {
-  return (workspace(env).listProjects(apiToken(request)))
+  return workspace(env).listProjects(apiToken(request))
 }
 
 /**
@@ -30,11 +30,11 @@ export async function listProjects(request: IRequest, env: Env) {
  * folders as the reference application's "active log" is, so `activeLog` is null.
  */
 export async function getProject(request: IRequest, env: Env) {
-  return (workspace(env).projectDetails(apiToken(request)))
+  return workspace(env).projectDetails(apiToken(request))
 }
 
 export async function getConfig(request: IRequest, env: Env) {
-  return (workspace(env).settings(apiToken(request)))
+  return workspace(env).settings(apiToken(request))
 }
 
 export async function patchConfig(request: IRequest, env: Env) {
@@ -49,9 +49,9 @@ const enabledFilter = (request: IRequest) => {
 }
 
 export async function listPdfPresets(request: IRequest, env: Env) {
-  return (workspace(env).listPresets(apiToken(request), 'pdfs', enabledFilter(request)))
+  return workspace(env).listPresets(apiToken(request), 'pdfs', enabledFilter(request))
 }
 
 export async function listEmailPresets(request: IRequest, env: Env) {
-  return (workspace(env).listPresets(apiToken(request), 'emails', enabledFilter(request)))
+  return workspace(env).listPresets(apiToken(request), 'emails', enabledFilter(request))
 }

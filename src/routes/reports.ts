@@ -6,7 +6,6 @@ import { GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
 import { toBase64 } from '../shared/base64'
 import { storedLogs, workspace } from '../workspace/client'
 
-
 /** Seed endpoint 10: the report is drawn here in the worker, not in the workspace's single thread. */
 export async function generatePdf(request: IRequest, env: Env) {
   const token = apiToken(request)

@@ -16,13 +16,19 @@ const valueSchema = (field: Field): AnySchema => {
     case 'text_list':
       return v.array(v.string('must be a string'), 'must be an array of strings')
     case 'text_list_list':
-      return v.array(v.array(v.string('must be a string'), 'must be an array of strings'), 'must be an array of string arrays')
+      return v.array(
+        v.array(v.string('must be a string'), 'must be an array of strings'),
+        'must be an array of string arrays',
+      )
     case 'kv_map':
       return record(v.string('must be a string'), 'must be a map of strings')
     case 'kv_map_list': {
       const keys = (field.subfields ?? []).map((s) => s.key_name)
       const entries = Object.fromEntries(keys.map((k) => [k, v.optional(v.string('must be a string'))]))
-      return v.array(strictObject(entries, `must be an object with keys ${keys.join(', ') || '(none declared)'}`), 'must be an array of objects')
+      return v.array(
+        strictObject(entries, `must be an object with keys ${keys.join(', ') || '(none declared)'}`),
+        'must be an array of objects',
+      )
     }
   }
 }
@@ -32,7 +38,9 @@ const ownFields = (fields: readonly unknown[] | undefined) =>
   (fields ?? []).filter((f): f is Field => typeof (f as Field).key_name === 'string')
 
 function entrySchema(schema: CustomSchema): AnySchema {
-  const logEntries = Object.fromEntries(ownFields(schema.log_fields).map((f) => [f.key_name, v.optional(valueSchema(f))]))
+  const logEntries = Object.fromEntries(
+    ownFields(schema.log_fields).map((f) => [f.key_name, v.optional(valueSchema(f))]),
+  )
   const clipEntries: Record<string, AnySchema> = Object.fromEntries(
     ownFields(schema.clip_fields).map((f) => [f.key_name, v.optional(valueSchema(f))]),
   )
@@ -62,14 +70,20 @@ function rowsAsArrays(value: unknown): unknown {
   const rows = value.map((row) => {
     if (!isEntry(row) || !Object.keys(row).every((key) => /^\d+$/.test(key))) return row
     changed = true
-    return Object.keys(row).map(Number).sort((a, b) => a - b).map((key) => row[key])
+    return Object.keys(row)
+      .map(Number)
+      .sort((a, b) => a - b)
+      .map((key) => row[key])
   })
   return changed ? rows : value
 }
 
 /** The entry with rowsAsArrays applied to its text_list_list fields; the same object if none changed. */
 function withListRows(entry: Entry, schema: CustomSchema): Entry {
-  const listKeys = (fields: readonly unknown[] | undefined) => ownFields(fields).filter((f) => f.type === 'text_list_list').map((f) => f.key_name)
+  const listKeys = (fields: readonly unknown[] | undefined) =>
+    ownFields(fields)
+      .filter((f) => f.type === 'text_list_list')
+      .map((f) => f.key_name)
   const convert = (target: unknown, keys: string[]): unknown => {
     if (!isEntry(target) || !keys.length) return target
     let out = target
@@ -81,8 +95,10 @@ function withListRows(entry: Entry, schema: CustomSchema): Entry {
   }
   const log = convert(entry.log, listKeys(schema.log_fields))
   const clipKeys = listKeys(schema.clip_fields)
-  const clips = Array.isArray(entry.clips) && clipKeys.length ? entry.clips.map((clip) => convert(clip, clipKeys)) : entry.clips
-  const clipsChanged = clips !== entry.clips && (clips as unknown[]).some((clip, i) => clip !== (entry.clips as unknown[])[i])
+  const clips =
+    Array.isArray(entry.clips) && clipKeys.length ? entry.clips.map((clip) => convert(clip, clipKeys)) : entry.clips
+  const clipsChanged =
+    clips !== entry.clips && (clips as unknown[]).some((clip, i) => clip !== (entry.clips as unknown[])[i])
   if (log === entry.log && !clipsChanged) return entry
   return { ...entry, ...(log !== entry.log ? { log } : {}), ...(clipsChanged ? { clips } : {}) }
 }

@@ -15,7 +15,7 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 export const DEPTH_SCAN_BYTES = 1024 * 1024
 
 /** Parse, then refuse deep nesting, prototype keys and lone surrogates. */
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
   if (text.trim() === '') throw invalidBody('a JSON body is required')
   let value: unknown
   try {
@@ -80,7 +80,11 @@ function refuseLoneSurrogates(root: unknown) {
       continue
     }
     for (const key of Object.keys(value)) {
-      if (!key.isWellFormed()) throw invalidBody('keys must be well-formed Unicode (a lone surrogate was sent)', join(path, key.toWellFormed()))
+      if (!key.isWellFormed())
+        throw invalidBody(
+          'keys must be well-formed Unicode (a lone surrogate was sent)',
+          join(path, key.toWellFormed()),
+        )
       stack.push([(value as Record<string, unknown>)[key], join(path, key)])
     }
   }

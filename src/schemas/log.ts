@@ -43,7 +43,7 @@ function isCalendarDate(text: string) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
 }
 
-export const CopySchema = looseObject(
+const CopySchema = looseObject(
   {
     volume: v.pipe(Text, v.minLength(1, 'must not be empty')),
     hash: v.optional(v.nullable(v.string('must be a string or null'))),
@@ -52,7 +52,7 @@ export const CopySchema = looseObject(
 )
 const Copies = v.array(CopySchema, 'must be an array of copies')
 
-export const OcfClipSchema = looseObject(
+const OcfClipSchema = looseObject(
   {
     clip: Text,
     size: Size,
@@ -62,7 +62,9 @@ export const OcfClipSchema = looseObject(
     duration: v.optional(TimecodeSchema),
     camera_model: v.optional(Text),
     reel: v.optional(Text),
-    fps: v.optional(v.pipe(v.number('must be a number'), v.gtValue(0, 'must be above 0'), v.maxValue(1000, 'must be at most 1000'))),
+    fps: v.optional(
+      v.pipe(v.number('must be a number'), v.gtValue(0, 'must be above 0'), v.maxValue(1000, 'must be at most 1000')),
+    ),
     sensor_fps: v.optional(TextOrNumber),
     lens: v.optional(Text),
     resolution: v.optional(Text),
@@ -75,7 +77,7 @@ export const OcfClipSchema = looseObject(
   'must be an object',
 )
 
-export const SoundClipSchema = looseObject(
+const SoundClipSchema = looseObject(
   {
     clip: Text,
     size: Size,
@@ -86,7 +88,7 @@ export const SoundClipSchema = looseObject(
   'must be an object',
 )
 
-export const ProxyClipSchema = looseObject(
+const ProxyClipSchema = looseObject(
   { clip: Text, size: Size, format: Text, codec: Text, resolution: Text },
   'must be an object',
 )
@@ -123,7 +125,7 @@ const ProxySchema = looseObject(
 )
 
 /** Seed §2.1. Unknown properties anywhere are kept as sent (SPEC §4). */
-export const LogSchema = looseObject(
+const LogSchema = looseObject(
   {
     id: LogIdSchema,
     day: v.pipe(
@@ -143,18 +145,16 @@ export const LogSchema = looseObject(
   'must be a log object',
 )
 
-export type LogInput = v.InferInput<typeof LogSchema>
 export type LogOutput = v.InferOutput<typeof LogSchema>
 export type OcfClip = v.InferOutput<typeof OcfClipSchema>
 export type SoundClip = v.InferOutput<typeof SoundClipSchema>
 export type ProxyClip = v.InferOutput<typeof ProxyClipSchema>
-export type Copy = v.InferOutput<typeof CopySchema>
 
 /**
  * Frames must stay below the clip's own rate. Kept outside the schema so it is reported together
  * with every other issue: valibot skips pipe checks on an object that already has issues.
  */
-export function frameIssues(log: unknown): IssueDetail[] {
+function frameIssues(log: unknown): IssueDetail[] {
   const clips = (log as { ocf?: { clips?: unknown } })?.ocf?.clips
   if (!Array.isArray(clips)) return []
   const details: IssueDetail[] = []

@@ -63,7 +63,10 @@ function isCalendarDate(x: unknown) {
 }
 
 const isCopy = (x: unknown) =>
-  isObject(x) && typeof x.volume === 'string' && x.volume.length > 0 && (x.hash === undefined || x.hash === null || typeof x.hash === 'string')
+  isObject(x) &&
+  typeof x.volume === 'string' &&
+  x.volume.length > 0 &&
+  (x.hash === undefined || x.hash === null || typeof x.hash === 'string')
 
 const hasCopies = (clip: Fields) => isListOf(clip.copies, isCopy)
 
@@ -74,8 +77,20 @@ const isOptionalTextOrNumber = (x: unknown) => x === undefined || typeof x === '
 function isOcfClip(x: unknown) {
   if (!isObject(x) || typeof x.clip !== 'string' || !isCount(x.size) || !hasCopies(x)) return false
   // Named one by one: a loop over key names would make every read a dictionary lookup.
-  if (!isOptionalText(x.camera_model) || !isOptionalText(x.reel) || !isOptionalTextOrNumber(x.sensor_fps) || !isOptionalText(x.lens)) return false
-  if (!isOptionalText(x.resolution) || !isOptionalText(x.codec) || !isOptionalText(x.gamma) || !isOptionalTextOrNumber(x.wb)) return false
+  if (
+    !isOptionalText(x.camera_model) ||
+    !isOptionalText(x.reel) ||
+    !isOptionalTextOrNumber(x.sensor_fps) ||
+    !isOptionalText(x.lens)
+  )
+    return false
+  if (
+    !isOptionalText(x.resolution) ||
+    !isOptionalText(x.codec) ||
+    !isOptionalText(x.gamma) ||
+    !isOptionalTextOrNumber(x.wb)
+  )
+    return false
   if (!isOptionalText(x.tint) || !isOptionalText(x.lut)) return false
   const { fps } = x
   if (fps !== undefined && (typeof fps !== 'number' || !(fps > 0 && fps <= 1000))) return false
@@ -91,10 +106,20 @@ function framesBelow(tc: unknown, limit: number) {
 }
 
 const isSoundClip = (x: unknown) =>
-  isObject(x) && typeof x.clip === 'string' && isCount(x.size) && hasCopies(x) && optional(x.tc_start, isTimecode) && optional(x.tc_end, isTimecode)
+  isObject(x) &&
+  typeof x.clip === 'string' &&
+  isCount(x.size) &&
+  hasCopies(x) &&
+  optional(x.tc_start, isTimecode) &&
+  optional(x.tc_end, isTimecode)
 
 const isProxyClip = (x: unknown) =>
-  isObject(x) && typeof x.clip === 'string' && isCount(x.size) && isText(x.format) && isText(x.codec) && isText(x.resolution)
+  isObject(x) &&
+  typeof x.clip === 'string' &&
+  isCount(x.size) &&
+  isText(x.format) &&
+  isText(x.codec) &&
+  isText(x.resolution)
 
 function isSection(x: unknown, isClip: (clip: unknown) => boolean, extra: (section: Fields) => boolean) {
   if (!isObject(x)) return false
@@ -102,7 +127,8 @@ function isSection(x: unknown, isClip: (clip: unknown) => boolean, extra: (secti
   return optional(x.clips, (clips) => isListOf(clips, isClip))
 }
 
-const ocfExtra = (s: Fields) => optional(s.duration, isTimecode) && optional(s.reels, isTextList) && optional(s.copies, isTextList)
+const ocfExtra = (s: Fields) =>
+  optional(s.duration, isTimecode) && optional(s.reels, isTextList) && optional(s.copies, isTextList)
 const soundExtra = (s: Fields) => optional(s.copies, isTextList)
 const proxyExtra = () => true
 

@@ -16,7 +16,11 @@ export const AuthRequestSchema = v.object({
 export const CreateProjectSchema = v.object({ project_name: ProjectNameSchema })
 
 export const LoadProjectSchema = v.object({
-  path: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1000, 'must be at most 1000 characters')),
+  path: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(1000, 'must be at most 1000 characters'),
+  ),
 })
 
 /** One log id or several: reports and mails cover a range of shooting days. */
@@ -32,7 +36,11 @@ const LogIds = v.union(
   'must be a log id or an array of log ids',
 )
 
-const PresetIdRef = v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'))
+const PresetIdRef = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(100, 'must be at most 100 characters'),
+)
 
 export const GeneratePdfSchema = v.object({ presetId: PresetIdRef, logId: LogIds })
 
@@ -43,7 +51,11 @@ export const DecisionSchema = v.object({
 })
 
 /** Parses a request value or throws the seed's 400 with every failing property. */
-export function parseOrThrow<const S extends v.GenericSchema>(schema: S, input: unknown, prefix = ''): v.InferOutput<S> {
+export function parseOrThrow<const S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  prefix = '',
+): v.InferOutput<S> {
   const result = v.safeParse(schema, input)
   if (!result.success) throw invalid(toDetails(result.issues, prefix))
   return result.output

@@ -18,18 +18,49 @@ export const ProjectNameSchema = v.pipe(
 const PresetId = v.pipe(v.string('must be a string'), v.length(5, 'must be exactly 5 characters'))
 const Label = v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'))
 const Delimiter = v.picklist([',', ';', '|', ':', '='], 'must be one of , ; | : =')
-const KeyName = v.pipe(v.string('must be a string'), v.minLength(1, 'must be 1 to 80 characters'), v.maxLength(80, 'must be 1 to 80 characters'))
+const KeyName = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must be 1 to 80 characters'),
+  v.maxLength(80, 'must be 1 to 80 characters'),
+)
 
-export const RESERVED_LOG_KEYS = ['id', 'day', 'date', 'unit', 'ocf', 'sound', 'proxy', 'custom', 'match_schema', 'match_sound', 'version']
-export const RESERVED_CLIP_KEYS = ['clip', 'size', 'duration', 'proxy', 'sound']
+const RESERVED_LOG_KEYS = [
+  'id',
+  'day',
+  'date',
+  'unit',
+  'ocf',
+  'sound',
+  'proxy',
+  'custom',
+  'match_schema',
+  'match_sound',
+  'version',
+]
+const RESERVED_CLIP_KEYS = ['clip', 'size', 'duration', 'proxy', 'sound']
 
 /**
  * Camera metadata a schema's clip field may mirror instead of declaring its own value: every
  * member of the reference application's camera metadata (its CameraMetadataEnum), `clip` included.
  */
-export const OCF_METADATA = [
-  'clip', 'tc_start', 'tc_end', 'duration', 'camera_model', 'reel', 'fps', 'sensor_fps', 'lens', 'shutter',
-  'resolution', 'codec', 'gamma', 'ei', 'wb', 'tint', 'lut',
+const OCF_METADATA = [
+  'clip',
+  'tc_start',
+  'tc_end',
+  'duration',
+  'camera_model',
+  'reel',
+  'fps',
+  'sensor_fps',
+  'lens',
+  'shutter',
+  'resolution',
+  'codec',
+  'gamma',
+  'ei',
+  'wb',
+  'tint',
+  'lut',
 ] as const
 
 export const FIELD_TYPES = ['text', 'text_list', 'text_list_list', 'kv_map', 'kv_map_list'] as const
@@ -44,19 +75,26 @@ const fieldOptions = {
 const ValueField = (reserved: string[]) =>
   looseObject({
     type: v.picklist(FIELD_TYPES, `must be one of ${FIELD_TYPES.join(', ')}`),
-    key_name: v.pipe(KeyName, v.check((k) => !reserved.includes(k), `must not be one of ${reserved.join(', ')}`)),
+    key_name: v.pipe(
+      KeyName,
+      v.check((k) => !reserved.includes(k), `must not be one of ${reserved.join(', ')}`),
+    ),
     subfields: v.optional(v.array(looseObject({ key_name: KeyName }), 'must be an array of {key_name}')),
     ...fieldOptions,
   })
 
-export const LogFieldSchema = ValueField(RESERVED_LOG_KEYS)
-export const ClipFieldSchema = v.union([
+const LogFieldSchema = ValueField(RESERVED_LOG_KEYS)
+const ClipFieldSchema = v.union([
   ValueField(RESERVED_CLIP_KEYS),
   looseObject({ type: v.picklist(OCF_METADATA), column: v.optional(v.string('must be a string')) }),
 ])
 
-export const CustomSchemaSchema = looseObject({
-  id: v.pipe(v.string('must be a string'), v.minLength(1, 'must be 1 to 80 characters'), v.maxLength(80, 'must be 1 to 80 characters')),
+const CustomSchemaSchema = looseObject({
+  id: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must be 1 to 80 characters'),
+    v.maxLength(80, 'must be 1 to 80 characters'),
+  ),
   order: v.optional(v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'))),
   active: v.optional(v.boolean('must be true or false')),
   sync: v.picklist(['clip', 'tc'], 'must be "clip" or "tc"'),
@@ -65,7 +103,7 @@ export const CustomSchemaSchema = looseObject({
   clip_fields: v.optional(v.array(ClipFieldSchema, 'must be an array of fields')),
 })
 
-export const PDF_TEMPLATES = ['clips-report', 'data-report'] as const
+const PDF_TEMPLATES = ['clips-report', 'data-report'] as const
 /** The reference application's stock report templates; any other name is a template of the user's. */
 const REACT_TEMPLATES: Record<string, (typeof PDF_TEMPLATES)[number]> = {
   'ClipsReport.tsx': 'clips-report',
@@ -73,11 +111,28 @@ const REACT_TEMPLATES: Record<string, (typeof PDF_TEMPLATES)[number]> = {
 }
 
 export const CLIP_COLUMNS = [
-  'clip', 'tc_start', 'tc_end', 'duration', 'fps', 'sensor_fps', 'size', 'camera_model', 'reel', 'lens',
-  'shutter', 'resolution', 'codec', 'gamma', 'ei', 'wb', 'tint', 'lut', 'copies',
+  'clip',
+  'tc_start',
+  'tc_end',
+  'duration',
+  'fps',
+  'sensor_fps',
+  'size',
+  'camera_model',
+  'reel',
+  'lens',
+  'shutter',
+  'resolution',
+  'codec',
+  'gamma',
+  'ei',
+  'wb',
+  'tint',
+  'lut',
+  'copies',
 ] as const
 
-export const PdfOptionsSchema = looseObject({
+const PdfOptionsSchema = looseObject({
   page_size: v.optional(v.picklist(['A4', 'Letter'], 'must be "A4" or "Letter"')),
   orientation: v.optional(v.picklist(['portrait', 'landscape'], 'must be "portrait" or "landscape"')),
   // Built-in clip columns, or `custom:<schema id>.<key_name>` for a custom-schema clip field.
@@ -86,7 +141,10 @@ export const PdfOptionsSchema = looseObject({
       v.array(
         v.pipe(
           v.string('must be a string'),
-          v.check((c) => (CLIP_COLUMNS as readonly string[]).includes(c) || /^custom:[^.]+\..+$/.test(c), `must be one of ${CLIP_COLUMNS.join(', ')} or custom:<schema>.<field>`),
+          v.check(
+            (c) => (CLIP_COLUMNS as readonly string[]).includes(c) || /^custom:[^.]+\..+$/.test(c),
+            `must be one of ${CLIP_COLUMNS.join(', ')} or custom:<schema>.<field>`,
+          ),
         ),
         'must be an array of column names',
       ),
@@ -95,11 +153,14 @@ export const PdfOptionsSchema = looseObject({
   ),
 })
 
-export const PdfPresetSchema = v.pipe(
+const PdfPresetSchema = v.pipe(
   looseObject({
     id: PresetId,
     label: Label,
-    output_name: v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9<>_-]+\.pdf$/, 'must be letters, digits, _ - and tags, ending in .pdf')),
+    output_name: v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[A-Za-z0-9<>_-]+\.pdf$/, 'must be letters, digits, _ - and tags, ending in .pdf'),
+    ),
     template: v.optional(v.picklist(PDF_TEMPLATES, `must be one of ${PDF_TEMPLATES.join(', ')}`)),
     // The reference application's template file; a user's own (`CameraReport_v2.jsx`) is kept too.
     react: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must name a template'))),
@@ -107,7 +168,10 @@ export const PdfPresetSchema = v.pipe(
     options: v.optional(PdfOptionsSchema),
   }),
   v.forward(
-    v.check((p) => p.template !== undefined || p.react !== undefined, 'must name a report: clips-report or data-report'),
+    v.check(
+      (p) => p.template !== undefined || p.react !== undefined,
+      'must name a report: clips-report or data-report',
+    ),
     ['template'],
   ),
 )
@@ -120,7 +184,9 @@ export const reportOf = (preset: PdfPreset) => preset.template ?? REACT_TEMPLATE
 
 /** The template of the user's a PDF preset names, which the built-in report replaces here. */
 export const userReportTemplate = (preset: PdfPreset) =>
-  preset.template === undefined && preset.react !== undefined && !(preset.react in REACT_TEMPLATES) ? preset.react : undefined
+  preset.template === undefined && preset.react !== undefined && !(preset.react in REACT_TEMPLATES)
+    ? preset.react
+    : undefined
 
 export const EMAIL_TEMPLATES = ['plain', 'day-summary'] as const
 const REACT_BODIES: Record<string, (typeof EMAIL_TEMPLATES)[number]> = {
@@ -138,13 +204,18 @@ export const bodyOf = (preset: EmailPreset): (typeof EMAIL_TEMPLATES)[number] =>
 
 /** The template of the user's an e-mail preset names, which the built-in body replaces here. */
 export const userBodyTemplate = (preset: EmailPreset) =>
-  preset.template === undefined && preset.react !== undefined && !(preset.react in REACT_BODIES) ? preset.react : undefined
+  preset.template === undefined && preset.react !== undefined && !(preset.react in REACT_BODIES)
+    ? preset.react
+    : undefined
 
-export const EmailPresetSchema = looseObject({
+const EmailPresetSchema = looseObject({
   id: PresetId,
   label: Label,
   recipients: v.pipe(
-    v.array(v.pipe(v.string('must be a string'), v.trim(), v.email('must be a valid e-mail address')), 'must be an array of e-mail addresses'),
+    v.array(
+      v.pipe(v.string('must be a string'), v.trim(), v.email('must be a valid e-mail address')),
+      'must be an array of e-mail addresses',
+    ),
     v.minLength(1, 'must name at least one recipient'),
   ),
   subject: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
@@ -159,7 +230,7 @@ export const EmailPresetSchema = looseObject({
 export const isEnabled = (preset: { enabled?: boolean }) => preset.enabled !== false
 
 /** SPEC §5. Unknown settings are kept: other tools of the reference app store their own. */
-export const SettingsSchema = looseObject({
+const SettingsSchema = looseObject({
   project_name: ProjectNameSchema,
   logid_template: v.optional(
     v.pipe(
@@ -168,8 +239,15 @@ export const SettingsSchema = looseObject({
       v.check((t) => !t.includes('<log>'), 'must not contain <log>'),
     ),
   ),
-  unit: v.optional(v.pipe(v.string('must be a string'), v.check((u) => !u.includes('<unit>'), 'must not contain <unit>'))),
-  custom_info: v.optional(v.array(record(v.string('must be a string'), 'must be a map of strings'), 'must be an array of key/value maps')),
+  unit: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.check((u) => !u.includes('<unit>'), 'must not contain <unit>'),
+    ),
+  ),
+  custom_info: v.optional(
+    v.array(record(v.string('must be a string'), 'must be a map of strings'), 'must be an array of key/value maps'),
+  ),
   default_ocf_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
   default_sound_paths: v.optional(v.array(v.string('must be a string'), 'must be an array of strings')),
   default_proxy_path: v.optional(v.string('must be a string')),
@@ -182,7 +260,8 @@ export const SettingsSchema = looseObject({
 })
 
 type Row = Record<string, unknown>
-const rows = (value: unknown): Row[] => (Array.isArray(value) ? value.map((r) => (r && typeof r === 'object' ? (r as Row) : {})) : [])
+const rows = (value: unknown): Row[] =>
+  Array.isArray(value) ? value.map((r) => (r && typeof r === 'object' ? (r as Row) : {})) : []
 
 /** Duplicate strings of `key` among the rows, as details on the later rows. */
 function duplicates(list: Row[], key: string, at: string, message: string): IssueDetail[] {
@@ -201,13 +280,20 @@ function duplicates(list: Row[], key: string, at: string, message: string): Issu
  * Rules across items (unique ids, attachments naming PDF presets). Kept apart from the schema so
  * they are reported together with every other issue: valibot skips checks on arrays with issues.
  */
-export function crossIssues(settings: Row): IssueDetail[] {
+function crossIssues(settings: Row): IssueDetail[] {
   const details: IssueDetail[] = []
   const schemas = rows(settings.custom_schemas)
   details.push(...duplicates(schemas, 'id', 'custom_schemas', 'id must be unique'))
   schemas.forEach((schema, i) => {
     for (const fields of ['log_fields', 'clip_fields']) {
-      details.push(...duplicates(rows(schema[fields]), 'key_name', `custom_schemas.${i}.${fields}`, 'key_name must be unique within the schema'))
+      details.push(
+        ...duplicates(
+          rows(schema[fields]),
+          'key_name',
+          `custom_schemas.${i}.${fields}`,
+          'key_name must be unique within the schema',
+        ),
+      )
     }
   })
   const pdfs = rows(settings.pdfs)
@@ -218,7 +304,8 @@ export function crossIssues(settings: Row): IssueDetail[] {
   emails.forEach((email, i) => {
     if (!Array.isArray(email.attachments)) return
     email.attachments.forEach((id, j) => {
-      if (typeof id === 'string' && !pdfIds.has(id)) details.push({ prop: `emails.${i}.attachments.${j}`, message: `names no PDF preset: ${id}` })
+      if (typeof id === 'string' && !pdfIds.has(id))
+        details.push({ prop: `emails.${i}.attachments.${j}`, message: `names no PDF preset: ${id}` })
     })
   })
   return details
@@ -234,9 +321,7 @@ export function checkSettings(input: Row): { settings?: Settings; details: Issue
   return details.length ? { details } : { settings: input as Settings, details }
 }
 
-export type SettingsInput = v.InferInput<typeof SettingsSchema>
 export type Settings = v.InferOutput<typeof SettingsSchema>
 export type CustomSchema = v.InferOutput<typeof CustomSchemaSchema>
 export type PdfPreset = v.InferOutput<typeof PdfPresetSchema>
 export type EmailPreset = v.InferOutput<typeof EmailPresetSchema>
-export type PdfOptions = v.InferOutput<typeof PdfOptionsSchema>

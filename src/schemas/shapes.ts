@@ -5,9 +5,10 @@
  */
 import * as v from 'valibot'
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x)
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x)
 
-export const notArray = (message: string) => v.custom<Record<string, unknown>>(isPlainObject, message)
+const notArray = (message: string) => v.custom<Record<string, unknown>>(isPlainObject, message)
 
 export const looseObject = <const E extends v.ObjectEntries>(entries: E, message = 'must be an object') =>
   v.pipe(notArray(message), v.looseObject(entries, message))

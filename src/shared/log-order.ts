@@ -6,7 +6,8 @@ export const inLogOrder = (a: LogKeys, b: LogKeys) =>
   a.day - b.day || (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 /** By date, then day, then id: where a range of dates is asked for. */
-export const inDateOrder = (a: LogKeys, b: LogKeys) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || inLogOrder(a, b)
+export const inDateOrder = (a: LogKeys, b: LogKeys) =>
+  (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) || inLogOrder(a, b)
 
 /**
  * The days and dates a range of logs spans. A day's number and its date need not rise together (a

@@ -7,7 +7,8 @@
  */
 export type IssueDetail = { prop: string; message: string }
 
-export type ProblemKind = 'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'timed-out' | 'too-many' | 'withdrawn'
+export type ProblemKind =
+  'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'timed-out' | 'too-many' | 'withdrawn'
 
 export class Problem extends Error {
   constructor(
@@ -31,7 +32,11 @@ export const forbidden = (error: string) => new Problem('forbidden', error)
 export function problemFrom(err: unknown): unknown {
   if (err instanceof Problem || !(err instanceof Error) || !err.message.startsWith('{"problem":')) return err
   try {
-    const { problem, error, details } = JSON.parse(err.message) as { problem: ProblemKind; error: string; details?: IssueDetail[] }
+    const { problem, error, details } = JSON.parse(err.message) as {
+      problem: ProblemKind
+      error: string
+      details?: IssueDetail[]
+    }
     return new Problem(problem, error, details)
   } catch {
     return err

@@ -6,7 +6,7 @@
  */
 import { inDateOrder, inLogOrder } from './log-order'
 
-export type TagLog = { id: string; day: number; date: string; unit?: string }
+type TagLog = { id: string; day: number; date: string; unit?: string }
 export type TagContext = { projectName: string; unit?: string; logs: TagLog[] }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']

@@ -35,7 +35,7 @@ export function joinedBytes(parts: Uint8Array[], open: string, separator: string
 export function cutBytes(bytes: Uint8Array, size: number): Uint8Array[] {
   if (bytes.byteLength <= size) return [bytes]
   const pieces: Uint8Array[] = []
-  for (let at = 0; at < bytes.byteLength; ) {
+  for (let at = 0; at < bytes.byteLength;) {
     let end = Math.min(at + size, bytes.byteLength)
     while (end < bytes.byteLength && (bytes[end]! & 0xc0) === 0x80) end--
     pieces.push(bytes.subarray(at, end))
@@ -63,7 +63,11 @@ export function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
 }
 
 /** `open`, the stream's bytes, `close`: an answer that wraps a streamed value. */
-export function framedStream(open: string, inner: ReadableStream<Uint8Array>, close: string): ReadableStream<Uint8Array> {
+export function framedStream(
+  open: string,
+  inner: ReadableStream<Uint8Array>,
+  close: string,
+): ReadableStream<Uint8Array> {
   const reader = inner.getReader()
   let opened = false
   return new ReadableStream<Uint8Array>({

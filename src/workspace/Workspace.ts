@@ -21,11 +21,22 @@ import { GroupCommit } from './group-commit'
 import { Logs, type LogBody } from './logs'
 import { Projects } from './projects'
 import { Store } from './store'
-import { SendWindows, listingOf, requireEditable, type MailSource, type NewSendWindow, type SendOutcome, type SendWindowListing, type SendWindowRecord, type WindowEdit, type WindowSource } from './windows'
+import {
+  SendWindows,
+  listingOf,
+  requireEditable,
+  type MailSource,
+  type NewSendWindow,
+  type SendOutcome,
+  type SendWindowListing,
+  type SendWindowRecord,
+  type WindowEdit,
+  type WindowSource,
+} from './windows'
 import type { PdfPreset, Settings } from '../schemas/settings'
 
 /** What a report needs besides its logs, which the worker reads one at a time (storedLog). */
-export type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string }
+type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string }
 
 /** Everything the console shows, at one version of it. */
 export type ConsoleState = {
@@ -35,7 +46,10 @@ export type ConsoleState = {
   windows: SendWindowListing[]
 }
 
-const transactionOf = (ctx: DurableObjectState) => <T>(work: () => T) => ctx.storage.transactionSync(work)
+const transactionOf =
+  (ctx: DurableObjectState) =>
+  <T>(work: () => T) =>
+    ctx.storage.transactionSync(work)
 
 export class Workspace extends DurableObject<Env> {
   #store!: Store
@@ -108,8 +122,15 @@ export class Workspace extends DurableObject<Env> {
   // ---- logs (API token); writes committed in groups
 
   /** A log the worker found certainly valid: stored as the bytes sent, without a second parse. */
-  createCheckedLog(token: string, json: Uint8Array | ReadableStream<Uint8Array>, id: string, day: number, date: string): Promise<void | Problem> {
-    if (!(json instanceof Uint8Array)) return bytesOf(json).then((bytes) => this.createCheckedLog(token, bytes, id, day, date))
+  createCheckedLog(
+    token: string,
+    json: Uint8Array | ReadableStream<Uint8Array>,
+    id: string,
+    day: number,
+    date: string,
+  ): Promise<void | Problem> {
+    if (!(json instanceof Uint8Array))
+      return bytesOf(json).then((bytes) => this.createCheckedLog(token, bytes, id, day, date))
     return this.#commits.run(() => this.#client(token, () => this.#logs.insertChecked(json, { id, day, date })))
   }
 
@@ -127,8 +148,13 @@ export class Workspace extends DurableObject<Env> {
     return this.#client(token, () => this.#logs.read(this.#projects.requireForLogs(), id))
   }
 
-  patchLog(token: string, id: string, patchText: string | ReadableStream<Uint8Array>): Promise<string | ReadableStream<Uint8Array> | Problem> {
-    if (typeof patchText !== 'string') return bytesOf(patchText).then((bytes) => this.patchLog(token, id, utf8Text(bytes)))
+  patchLog(
+    token: string,
+    id: string,
+    patchText: string | ReadableStream<Uint8Array>,
+  ): Promise<string | ReadableStream<Uint8Array> | Problem> {
+    if (typeof patchText !== 'string')
+      return bytesOf(patchText).then((bytes) => this.patchLog(token, id, utf8Text(bytes)))
     return this.#commits.run(() => this.#clientWithBody(token, patchText, (patch) => this.#logs.patch(id, patch)))
   }
 
@@ -321,7 +347,8 @@ function answer<T>(work: () => T): T | Problem {
 }
 
 /** `answer` for work that waits. */
-const answerLater = <T>(work: Promise<T>): Promise<T | Problem> => work.catch((err: unknown) => (err instanceof Problem ? err : Promise.reject(err)))
+const answerLater = <T>(work: Promise<T>): Promise<T | Problem> =>
+  work.catch((err: unknown) => (err instanceof Problem ? err : Promise.reject(err)))
 
 function positive(text: string | undefined, fallback: number): number {
   const n = Number(text)

@@ -18,7 +18,14 @@ const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => p
  * constant time instead of hashing again. It lives in this object's memory only, never in storage,
  * and goes with the record when the token is revoked.
  */
-type TokenRecord = { row: TokenRow; digest: ArrayBuffer; expiresAt: number; usedAt: number; persistedUseAt: number; secret?: string }
+type TokenRecord = {
+  row: TokenRow
+  digest: ArrayBuffer
+  expiresAt: number
+  usedAt: number
+  persistedUseAt: number
+  secret?: string
+}
 
 const recordOf = (row: TokenRow, digest: ArrayBuffer): TokenRecord => ({
   row,
@@ -132,7 +139,8 @@ export class Approvals {
       if (pending.appName === appName) this.#finish(pending.id, 'expired', { failure: timedOut() })
     }
     // A Map iterates in insertion order: the first entry is the one waiting longest.
-    while (this.#pending.size >= this.options.limit) this.#finish(this.#pending.keys().next().value!, 'expired', { failure: timedOut() })
+    while (this.#pending.size >= this.options.limit)
+      this.#finish(this.#pending.keys().next().value!, 'expired', { failure: timedOut() })
     const now = Date.now()
     return new Promise<Outcome>((resolve) => {
       const pending: Pending = {
@@ -149,7 +157,12 @@ export class Approvals {
   }
 
   list(): PendingRequest[] {
-    return [...this.#pending.values()].map(({ id, appName, createdAt, expiresAt }) => ({ id, appName, createdAt, expiresAt }))
+    return [...this.#pending.values()].map(({ id, appName, createdAt, expiresAt }) => ({
+      id,
+      appName,
+      createdAt,
+      expiresAt,
+    }))
   }
 
   async decide(id: string, decision: 'approve' | 'deny') {
@@ -172,7 +185,8 @@ export class Approvals {
 
   /** The client went away: its request leaves the console. */
   withdraw(id: string) {
-    if (this.#pending.has(id)) this.#finish(id, 'withdrawn', { failure: new Problem('withdrawn', 'Client closed request') })
+    if (this.#pending.has(id))
+      this.#finish(id, 'withdrawn', { failure: new Problem('withdrawn', 'Client closed request') })
   }
 
   #finish(id: string, how: Finish, outcome: Outcome, pending = this.#pending.get(id)) {

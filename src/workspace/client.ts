@@ -4,7 +4,10 @@ import { textOf } from '../shared/utf8'
 import type { Workspace } from './Workspace'
 
 /** The workspace's methods. */
-type Method = Exclude<{ [K in keyof Workspace]-?: Workspace[K] extends (...args: never[]) => unknown ? K : never }[keyof Workspace], undefined>
+type Method = Exclude<
+  { [K in keyof Workspace]-?: Workspace[K] extends (...args: never[]) => unknown ? K : never }[keyof Workspace],
+  undefined
+>
 
 type Remote<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<Exclude<Awaited<R>, Problem>> : never
 
@@ -30,7 +33,10 @@ export function workspace(env: Env): WorkspaceClient {
   if (!id) ids.set(env.WORKSPACE, (id = env.WORKSPACE.idFromName('workspace')))
   const stub = env.WORKSPACE.get(id) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
   return new Proxy({} as WorkspaceClient, {
-    get: (_client, method: string) => (...args: unknown[]) => stub[method]!(...args).then(valueOf),
+    get:
+      (_client, method: string) =>
+      (...args: unknown[]) =>
+        stub[method]!(...args).then(valueOf),
   })
 }
 

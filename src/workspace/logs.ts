@@ -43,7 +43,8 @@ export class Logs {
   listing(): Uint8Array | ReadableStream<Uint8Array> {
     const active = this.projects.active
     const logs = active ? this.store.logsBytes(active.row.id) : []
-    if (logs.reduce((size, log) => size + log.byteLength, 0) <= RPC_VALUE_BYTES) return joinedBytes(logs, '{"logs":[', ',', ']}')
+    if (logs.reduce((size, log) => size + log.byteLength, 0) <= RPC_VALUE_BYTES)
+      return joinedBytes(logs, '{"logs":[', ',', ']}')
     const comma = utf8Bytes(',')
     return streamOf([utf8Bytes('{"logs":['), ...logs.flatMap((log, i) => (i ? [comma, log] : [log])), utf8Bytes(']}')])
   }

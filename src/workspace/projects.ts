@@ -49,7 +49,12 @@ export class Projects {
 
   create(projectName: string): Project {
     const settings: Settings = { project_name: projectName, version: 1 }
-    const row: ProjectRow = { id: crypto.randomUUID(), path: `projects/${projectName}`, created_at: new Date().toISOString(), settings: JSON.stringify(settings) }
+    const row: ProjectRow = {
+      id: crypto.randomUUID(),
+      path: `projects/${projectName}`,
+      created_at: new Date().toISOString(),
+      settings: JSON.stringify(settings),
+    }
     this.transaction(() => {
       this.store.insertProject(row)
       this.store.setMeta('active_project', row.id)
@@ -100,7 +105,9 @@ export class Projects {
 
   presets(kind: 'pdfs' | 'emails', enabled?: boolean): PresetListing[] {
     const presets: Array<PdfPreset | EmailPreset> = this.#active?.settings[kind] ?? []
-    return presets.filter((p) => enabled === undefined || isEnabled(p) === enabled).map((p) => ({ id: p.id, label: p.label, enabled: isEnabled(p) }))
+    return presets
+      .filter((p) => enabled === undefined || isEnabled(p) === enabled)
+      .map((p) => ({ id: p.id, label: p.label, enabled: isEnabled(p) }))
   }
 
   /** The settings of any project, for a send window of a project that is no longer the active one. */

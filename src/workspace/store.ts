@@ -127,26 +127,42 @@ export class Store {
   }
 
   setMeta(key: string, value: string) {
-    this.sql.exec('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', key, value)
+    this.sql.exec(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      key,
+      value,
+    )
   }
 
   // ---- projects
 
   projects(): ProjectRow[] {
-    return this.sql.exec<ProjectRow>('SELECT id, path, created_at, settings FROM projects ORDER BY created_at, path').toArray()
+    return this.sql
+      .exec<ProjectRow>('SELECT id, path, created_at, settings FROM projects ORDER BY created_at, path')
+      .toArray()
   }
 
   project(id: string): ProjectRow | undefined {
-    return this.sql.exec<ProjectRow>('SELECT id, path, created_at, settings FROM projects WHERE id = ?', id).toArray()[0]
+    return this.sql
+      .exec<ProjectRow>('SELECT id, path, created_at, settings FROM projects WHERE id = ?', id)
+      .toArray()[0]
   }
 
   projectByPath(path: string): ProjectRow | undefined {
-    return this.sql.exec<ProjectRow>('SELECT id, path, created_at, settings FROM projects WHERE path = ?', path).toArray()[0]
+    return this.sql
+      .exec<ProjectRow>('SELECT id, path, created_at, settings FROM projects WHERE path = ?', path)
+      .toArray()[0]
   }
 
   insertProject(row: ProjectRow) {
     if (this.projectByPath(row.path)) throw conflict('Project already exists')
-    this.sql.exec('INSERT INTO projects (id, path, created_at, settings) VALUES (?, ?, ?, ?)', row.id, row.path, row.created_at, row.settings)
+    this.sql.exec(
+      'INSERT INTO projects (id, path, created_at, settings) VALUES (?, ?, ?, ?)',
+      row.id,
+      row.path,
+      row.created_at,
+      row.settings,
+    )
   }
 
   updateSettings(id: string, settings: string, path: string) {
@@ -157,14 +173,19 @@ export class Store {
 
   hasLog(projectId: string, id: string): boolean {
     const project = this.#keyOf(projectId)
-    return project !== undefined && this.sql.exec('SELECT 1 FROM logs WHERE project = ? AND id = ?', project, id).toArray().length > 0
+    return (
+      project !== undefined &&
+      this.sql.exec('SELECT 1 FROM logs WHERE project = ? AND id = ?', project, id).toArray().length > 0
+    )
   }
 
   /** The stored JSON text of a log, or undefined. */
   logText(projectId: string, id: string): string | undefined {
     const project = this.#keyOf(projectId)
     if (project === undefined) return undefined
-    const row = this.sql.exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project = ? AND id = ?', project, id).toArray()[0]
+    const row = this.sql
+      .exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project = ? AND id = ?', project, id)
+      .toArray()[0]
     if (!row) return undefined
     return row.pieces === 1 ? row.head : row.head + this.#rest(project, id)
   }
@@ -188,7 +209,8 @@ export class Store {
     const row = this.sql
       .exec<{ text: string | null; bytes: ArrayBuffer | null }>(
         'SELECT CASE WHEN pieces = 1 THEN head END AS text, CASE WHEN pieces > 1 THEN CAST(head AS BLOB) END AS bytes FROM logs WHERE project = ? AND id = ?',
-        project, id,
+        project,
+        id,
       )
       .toArray()[0]
     if (!row) return undefined
@@ -201,26 +223,35 @@ export class Store {
     if (project === undefined) return []
     // Sorted here, not by SQL: without an index on the order, SQLite would sort the texts themselves.
     const rows = this.sql
-      .exec<LogKeys & { head: ArrayBuffer; pieces: number }>('SELECT id, day, date, CAST(head AS BLOB) AS head, pieces FROM logs WHERE project = ?', project)
+      .exec<LogKeys & { head: ArrayBuffer; pieces: number }>(
+        'SELECT id, day, date, CAST(head AS BLOB) AS head, pieces FROM logs WHERE project = ?',
+        project,
+      )
       .toArray()
       .sort(inLogOrder)
-    return rows.map((row) => (row.pieces === 1 ? new Uint8Array(row.head) : this.#wholeBytes(project, row.id, row.head)))
-  }
-
-  logCount(projectId: string): number {
-    const project = this.#keyOf(projectId)
-    return project === undefined ? 0 : this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM logs WHERE project = ?', project).one().n
+    return rows.map((row) =>
+      row.pieces === 1 ? new Uint8Array(row.head) : this.#wholeBytes(project, row.id, row.head),
+    )
   }
 
   #rest(project: number, id: string): string {
     let text = ''
-    for (const { body } of this.sql.exec<{ body: string }>('SELECT body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq', project, id)) text += body
+    for (const { body } of this.sql.exec<{ body: string }>(
+      'SELECT body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq',
+      project,
+      id,
+    ))
+      text += body
     return text
   }
 
   #wholeBytes(project: number, id: string, head: ArrayBuffer): Uint8Array {
     const rest = this.sql
-      .exec<{ body: ArrayBuffer }>('SELECT CAST(body AS BLOB) AS body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq', project, id)
+      .exec<{ body: ArrayBuffer }>(
+        'SELECT CAST(body AS BLOB) AS body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq',
+        project,
+        id,
+      )
       .toArray()
     return concatBytes([head, ...rest.map((r) => r.body)].map((b) => new Uint8Array(b)))
   }
@@ -232,13 +263,26 @@ export class Store {
   insertLog(projectId: string, log: LogKeys, json: Uint8Array): boolean {
     const project = this.#requireKeyOf(projectId)
     const pieces = cutBytes(json, CHUNK_BYTES)
-    const inserted = this.sql.exec(
-      'INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?) ON CONFLICT DO NOTHING',
-      project, log.id, log.day, log.date, pieces.length, pieces[0]!, new Date().toISOString(),
-    ).rowsWritten > 0
+    const inserted =
+      this.sql.exec(
+        'INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?) ON CONFLICT DO NOTHING',
+        project,
+        log.id,
+        log.day,
+        log.date,
+        pieces.length,
+        pieces[0]!,
+        new Date().toISOString(),
+      ).rowsWritten > 0
     // Every piece after the first (the row's `head`), numbered from 1.
     for (let seq = 1; inserted && seq < pieces.length; seq++) {
-      this.sql.exec('INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, ?, ?, CAST(? AS TEXT))', project, log.id, seq, pieces[seq]!)
+      this.sql.exec(
+        'INSERT INTO log_pieces (project, log_id, seq, body) VALUES (?, ?, ?, CAST(? AS TEXT))',
+        project,
+        log.id,
+        seq,
+        pieces[seq]!,
+      )
     }
     return inserted
   }
@@ -262,14 +306,21 @@ export class Store {
 
   tokens() {
     return this.sql
-      .exec<TokenRow>('SELECT id, digest, app_name, created_at, last_used_at, expires_at FROM tokens ORDER BY created_at')
+      .exec<TokenRow>(
+        'SELECT id, digest, app_name, created_at, last_used_at, expires_at FROM tokens ORDER BY created_at',
+      )
       .toArray()
   }
 
   insertToken(row: TokenRow) {
     this.sql.exec(
       'INSERT INTO tokens (id, digest, app_name, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      row.id, row.digest, row.app_name, row.created_at, row.last_used_at, row.expires_at,
+      row.id,
+      row.digest,
+      row.app_name,
+      row.created_at,
+      row.last_used_at,
+      row.expires_at,
     )
   }
 

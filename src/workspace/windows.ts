@@ -72,25 +72,32 @@ export function listingOf(record: SendWindowRecord, settings: Settings): SendWin
     projectName: settings.project_name,
     presetLabel: preset?.label ?? null,
     bodyReplaces: (preset && userBodyTemplate(preset)) ?? null,
-    pdfPresets: (settings.pdfs ?? []).map((p) => ({ id: p.id, label: p.label, replaces: userReportTemplate(p) ?? null })),
+    pdfPresets: (settings.pdfs ?? []).map((p) => ({
+      id: p.id,
+      label: p.label,
+      replaces: userReportTemplate(p) ?? null,
+    })),
   }
 }
 
-export type NewSendWindow = Pick<SendWindowRecord, 'projectId' | 'logIds' | 'presetId' | 'template' | 'recipients' | 'subject' | 'message' | 'attachments' | 'summary'>
+export type NewSendWindow = Pick<
+  SendWindowRecord,
+  'projectId' | 'logIds' | 'presetId' | 'template' | 'recipients' | 'subject' | 'message' | 'attachments' | 'summary'
+>
 export type WindowEdit = Partial<Pick<SendWindowRecord, 'recipients' | 'subject' | 'message' | 'attachments'>>
 export type SendOutcome =
-  | { sent: true; summary: string; attachments: WindowAttachment[] }
-  | { sent: false; error: string }
+  { sent: true; summary: string; attachments: WindowAttachment[] } | { sent: false; error: string }
 
 /**
  * A send the worker started but never reported back (the process stopped mid-request) must not
  * lock the window for good. Providers answer within seconds; two minutes is well past that.
  */
-export const SENDING_EXPIRES_MS = 2 * 60_000
+const SENDING_EXPIRES_MS = 2 * 60_000
 /** Unsent windows at once: an application opening one per request must not bury the console. */
-export const OPEN_WINDOWS_LIMIT = 100
+const OPEN_WINDOWS_LIMIT = 100
 
-export const INTERRUPTED_SEND = 'The send was interrupted before the provider answered. Check the provider’s log before sending again.'
+const INTERRUPTED_SEND =
+  'The send was interrupted before the provider answered. Check the provider’s log before sending again.'
 
 type Row = {
   id: string
@@ -111,9 +118,10 @@ type Row = {
   sent_at: string | null
 }
 
-const COLUMNS = 'id, project_id, created_at, updated_at, log_ids, preset_id, template, recipients, subject, message, attachments, summary, status, error, sending_since, sent_at'
+const COLUMNS =
+  'id, project_id, created_at, updated_at, log_ids, preset_id, template, recipients, subject, message, attachments, summary, status, error, sending_since, sent_at'
 
-export const windowNotFound = () => notFound('Send window')
+const windowNotFound = () => notFound('Send window')
 
 /** Synchronous, like Store: every call runs in the workspace's single thread. */
 export class SendWindows {
@@ -133,13 +141,24 @@ export class SendWindows {
 
   open(draft: NewSendWindow): SendWindowRecord {
     const open = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM send_windows WHERE status <> 'sent'").one().n
-    if (open >= OPEN_WINDOWS_LIMIT) throw new Problem('too-many', `${OPEN_WINDOWS_LIMIT} send windows are open: send or discard some first`)
+    if (open >= OPEN_WINDOWS_LIMIT)
+      throw new Problem('too-many', `${OPEN_WINDOWS_LIMIT} send windows are open: send or discard some first`)
     const now = new Date().toISOString()
     const id = crypto.randomUUID()
     this.sql.exec(
       `INSERT INTO send_windows (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', NULL, NULL, NULL)`,
-      id, draft.projectId, now, now, JSON.stringify(draft.logIds), draft.presetId, draft.template,
-      JSON.stringify(draft.recipients), draft.subject, draft.message, JSON.stringify(draft.attachments), draft.summary,
+      id,
+      draft.projectId,
+      now,
+      now,
+      JSON.stringify(draft.logIds),
+      draft.presetId,
+      draft.template,
+      JSON.stringify(draft.recipients),
+      draft.subject,
+      draft.message,
+      JSON.stringify(draft.attachments),
+      draft.summary,
     )
     return this.get(id)
   }
@@ -151,7 +170,12 @@ export class SendWindows {
     const next = { ...current, ...changes }
     this.sql.exec(
       'UPDATE send_windows SET recipients = ?, subject = ?, message = ?, attachments = ?, updated_at = ? WHERE id = ?',
-      JSON.stringify(next.recipients), next.subject, next.message, JSON.stringify(next.attachments), new Date().toISOString(), id,
+      JSON.stringify(next.recipients),
+      next.subject,
+      next.message,
+      JSON.stringify(next.attachments),
+      new Date().toISOString(),
+      id,
     )
     return this.get(id)
   }
@@ -162,7 +186,12 @@ export class SendWindows {
     requireEditable(current)
     if (!current.recipients.length) throw conflict('Add at least one recipient before sending')
     const now = new Date().toISOString()
-    this.sql.exec("UPDATE send_windows SET status = 'sending', sending_since = ?, error = NULL, updated_at = ? WHERE id = ?", now, now, id)
+    this.sql.exec(
+      "UPDATE send_windows SET status = 'sending', sending_since = ?, error = NULL, updated_at = ? WHERE id = ?",
+      now,
+      now,
+      id,
+    )
     return this.get(id)
   }
 
@@ -173,7 +202,11 @@ export class SendWindows {
     if (outcome.sent) {
       this.sql.exec(
         "UPDATE send_windows SET status = 'sent', error = NULL, sending_since = NULL, sent_at = ?, summary = ?, attachments = ?, updated_at = ? WHERE id = ?",
-        now, outcome.summary, JSON.stringify(outcome.attachments), now, id,
+        now,
+        outcome.summary,
+        JSON.stringify(outcome.attachments),
+        now,
+        id,
       )
     } else {
       this.fail(id, outcome.error)
@@ -185,7 +218,9 @@ export class SendWindows {
   fail(id: string, error: string) {
     this.sql.exec(
       "UPDATE send_windows SET status = 'failed', error = ?, sending_since = NULL, updated_at = ? WHERE id = ?",
-      error, new Date().toISOString(), id,
+      error,
+      new Date().toISOString(),
+      id,
     )
   }
 
@@ -198,10 +233,13 @@ export class SendWindows {
   /** Sends that never reported back become failures; true when one did. */
   expireStaleSends(now = Date.now()): boolean {
     const cutoff = new Date(now - SENDING_EXPIRES_MS).toISOString()
-    return this.sql.exec(
-      "UPDATE send_windows SET status = 'failed', error = ?, sending_since = NULL WHERE status = 'sending' AND sending_since < ?",
-      INTERRUPTED_SEND, cutoff,
-    ).rowsWritten > 0
+    return (
+      this.sql.exec(
+        "UPDATE send_windows SET status = 'failed', error = ?, sending_since = NULL WHERE status = 'sending' AND sending_since < ?",
+        INTERRUPTED_SEND,
+        cutoff,
+      ).rowsWritten > 0
+    )
   }
 }
 

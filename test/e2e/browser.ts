@@ -8,10 +8,21 @@ export const LAPTOP = { width: 1280, height: 800 }
 export const PHONE = { width: 390, height: 844 }
 
 // Without the background-networking flags Chromium keeps dialling out on a machine with no network.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** A fresh profile each time, removed on close. */
-export async function openBrowser(options: { acceptDownloads?: boolean } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function openBrowser(
+  options: { acceptDownloads?: boolean } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = await mkdtemp(join(tmpdir(), 'media-log-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',

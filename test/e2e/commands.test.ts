@@ -17,14 +17,22 @@ afterAll(async () => {
 })
 
 describe('npm start and npm run dev', () => {
-  const log = { id: 'D001', day: 1, date: '2024-03-01', ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] }, version: 1 }
+  const log = {
+    id: 'D001',
+    day: 1,
+    date: '2024-03-01',
+    ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] },
+    version: 1,
+  }
   let token = ''
 
   it('npm start serves on loopback, prints the console URL, and a client gets a token through approval', async () => {
     const started = await launch('start', { port: PORT, state })
     running.push(started)
     expect(await (await fetch(`${BASE}/ping`)).json()).toEqual({ status: 'ok', active: false })
-    expect(started.output()).toContain(`Operator console: http://localhost:${PORT}/approve?key=${encodeURIComponent(started.operatorKey)}`)
+    expect(started.output()).toContain(
+      `Operator console: http://localhost:${PORT}/approve?key=${encodeURIComponent(started.operatorKey)}`,
+    )
     expect(await (await fetch(`http://[::1]:${PORT}/ping`)).json()).toEqual({ status: 'ok', active: false })
 
     const call = jsonCaller(started)

@@ -17,7 +17,6 @@ import { freePort, startService, type Service } from './server'
 const SHOTS = join(tmpdir(), 'media-log-console-shots')
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
 
-
 /**
  * Lets the test hold the console's long poll, so the page does not learn of a change made
  * elsewhere: the situation in which a click meets a request that is already gone.
@@ -63,12 +62,22 @@ async function replay(cookie: string, target: string) {
     pageShowsState: html.includes('Target App') || html.includes('initial-state'),
     state: await answer(await fetch(`${base}/approve/state`, { headers })),
     requests: await answer(await fetch(`${base}/approve/requests`, { headers })),
-    approve: await answer(await fetch(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'approve' }) })),
+    approve: await answer(
+      await fetch(target, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ decision: 'approve' }),
+      }),
+    ),
   }
 }
 
 function auth(base: string, appName: string) {
-  return fetch(`${base}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ appName }) }).then(async (r) => ({ status: r.status, body: await r.json() }))
+  return fetch(`${base}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ appName }),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }))
 }
 
 async function operatorCall(service: Service, method: string, path: string, body?: unknown) {
@@ -90,7 +99,8 @@ async function pendingId(service: Service, appName: string): Promise<string> {
   throw new Error(`no pending request from ${appName}`)
 }
 
-const projectsWith = async (base: string, token: string) => (await fetch(`${base}/projects`, { headers: { 'x-api-token': token } })).status
+const projectsWith = async (base: string, token: string) =>
+  (await fetch(`${base}/projects`, { headers: { 'x-api-token': token } })).status
 
 /** Settles within `ms`? */
 const settles = (promise: Promise<unknown>, ms: number) =>
@@ -98,7 +108,10 @@ const settles = (promise: Promise<unknown>, ms: number) =>
 
 async function shoot(page: Page, name: string) {
   await mkdir(SHOTS, { recursive: true })
-  for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]] as const) {
+  for (const [size, viewport] of [
+    ['laptop', LAPTOP],
+    ['phone', PHONE],
+  ] as const) {
     await page.setViewportSize(viewport)
     await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true })
   }
@@ -134,11 +147,14 @@ describe('operator console under wrangler dev', () => {
   it('answers the Local Explorer paths with its own 404 and no data (X_LOCAL_EXPLORER=false)', async () => {
     const list = await fetch(`${service.base}/cdn-cgi/explorer/api/workers/durable_objects/namespaces`)
     expect([list.status, await list.json()]).toEqual([404, { error: 'Not found' }])
-    const query = await fetch(`${service.base}/cdn-cgi/explorer/api/workers/durable_objects/namespaces/Workspace/query`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ durable_object_name: 'workspace', queries: [{ sql: 'select * from tokens' }] }),
-    })
+    const query = await fetch(
+      `${service.base}/cdn-cgi/explorer/api/workers/durable_objects/namespaces/Workspace/query`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ durable_object_name: 'workspace', queries: [{ sql: 'select * from tokens' }] }),
+      },
+    )
     expect([query.status, await query.json()]).toEqual([404, { error: 'Not found' }])
   })
 
@@ -150,7 +166,10 @@ describe('operator console under wrangler dev', () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' })
     expect(await page.evaluate(() => document.cookie)).toBe('')
     // The token from the redirect's fragment sits in this origin's storage only, not in the page.
-    const stored = await page.evaluate(() => [sessionStorage.getItem('mls-operator-csrf'), localStorage.getItem('mls-operator-csrf')])
+    const stored = await page.evaluate(() => [
+      sessionStorage.getItem('mls-operator-csrf'),
+      localStorage.getItem('mls-operator-csrf'),
+    ])
     expect(stored[0]).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(stored[1]).toBe(stored[0])
     expect(await page.content()).not.toContain(stored[0])
@@ -182,7 +201,9 @@ describe('operator console under wrangler dev', () => {
     await approve.waitFor({ state: 'detached' })
     await page.getByText('“Offload Tool” is approved and connected.').waitFor()
     await page.getByRole('button', { name: 'Revoke Offload Tool' }).waitFor()
-    expect(await page.locator('#apps-list li').first().locator('.meta').textContent()).toMatch(/^Approved today, \d\d:\d\d · (not used yet|last used (just now|\d+ s ago))$/)
+    expect(await page.locator('#apps-list li').first().locator('.meta').textContent()).toMatch(
+      /^Approved today, \d\d:\d\d · (not used yet|last used (just now|\d+ s ago))$/,
+    )
     expect(await page.title()).toBe('Operator console — Media Log')
   })
 
@@ -226,7 +247,9 @@ describe('operator console under wrangler dev', () => {
     expect(await projectsWith(service.base, body.token)).toBe(200)
 
     await page.getByRole('button', { name: 'Revoke Pomfort Dashboard' }).click()
-    await page.getByText('Revoke “Pomfort Dashboard”? It stops working at once and has to ask again to reconnect.').waitFor()
+    await page
+      .getByText('Revoke “Pomfort Dashboard”? It stops working at once and has to ask again to reconnect.')
+      .waitFor()
     await shoot(page, '4-confirm-revoke')
     await page.getByRole('button', { name: 'Keep Pomfort Dashboard connected' }).click()
     expect(await projectsWith(service.base, body.token)).toBe(200)
@@ -246,7 +269,10 @@ describe('operator console under wrangler dev', () => {
       await approve.waitFor()
       await gate.caught()
       const id = await pendingId(service, 'Second Tab')
-      expect(await operatorCall(service, 'POST', `/approve/requests/${id}`, { decision: 'deny' })).toEqual({ status: 200, body: { success: true } })
+      expect(await operatorCall(service, 'POST', `/approve/requests/${id}`, { decision: 'deny' })).toEqual({
+        status: 200,
+        body: { success: true },
+      })
       expect((await answer).status).toBe(403)
       await approve.click()
       await page.getByText('“Second Tab”: this request was already denied (in another tab or by a script).').waitFor()
@@ -263,9 +289,14 @@ describe('operator console under wrangler dev', () => {
     const oldest = (await operatorCall(service, 'GET', '/approve/requests')).body.requests[0].appName
     const fourth = auth(service.base, 'Cam D')
     await page.getByRole('button', { name: `Deny ${oldest}` }).waitFor({ state: 'detached' })
-    for (const name of [...cams.filter((n) => n !== oldest), 'Cam D']) await page.getByRole('button', { name: `Deny ${name}` }).click()
-    expect((await answers[cams.indexOf(oldest)])!).toEqual({ status: 408, body: { error: 'Authentication request timed out' } })
-    for (const answer of [...answers.filter((_, i) => cams[i] !== oldest), fourth]) expect((await answer).status).toBe(403)
+    for (const name of [...cams.filter((n) => n !== oldest), 'Cam D'])
+      await page.getByRole('button', { name: `Deny ${name}` }).click()
+    expect((await answers[cams.indexOf(oldest)])!).toEqual({
+      status: 408,
+      body: { error: 'Authentication request timed out' },
+    })
+    for (const answer of [...answers.filter((_, i) => cams[i] !== oldest), fourth])
+      expect((await answer).status).toBe(403)
   })
 
   describe('a hostile page on another localhost port, with the operator signed in', () => {
@@ -325,7 +356,9 @@ describe('operator console under wrangler dev', () => {
       for (const path of ['/form-json', '/form']) {
         await attacker.goto(`${hostileBase}${path}`)
         await attacker.waitForURL(`${service.base}/approve/requests/${requestId}`)
-        expect(JSON.parse((await attacker.locator('body').textContent()) ?? '')).toEqual({ error: 'Cross-origin request refused' })
+        expect(JSON.parse((await attacker.locator('body').textContent()) ?? '')).toEqual({
+          error: 'Cross-origin request refused',
+        })
       }
       await attacker.close()
       expect(await settles(answer, 0)).toBe(false)
@@ -334,9 +367,16 @@ describe('operator console under wrangler dev', () => {
     it('cannot approve, read the console or read the state by fetch', async () => {
       const attacker = await context.newPage()
       await attacker.goto(`${hostileBase}/fetch`)
-      const results = await attacker.waitForFunction(() => (window as unknown as { results?: unknown }).results).then((h) => h.jsonValue())
+      const results = await attacker
+        .waitForFunction(() => (window as unknown as { results?: unknown }).results)
+        .then((h) => h.jsonValue())
       // The no-cors post reached the service and was refused (opaque to the page); the others never got an answer out.
-      expect(results).toEqual({ 'no-cors': 'opaque', 'cors-json': 'blocked', 'read-console': 'blocked', 'read-state': 'blocked' })
+      expect(results).toEqual({
+        'no-cors': 'opaque',
+        'cors-json': 'blocked',
+        'read-console': 'blocked',
+        'read-state': 'blocked',
+      })
       await attacker.close()
       expect(await settles(answer, 0)).toBe(false)
     })
@@ -412,7 +452,12 @@ describe('operator console under wrangler dev', () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByLabel('Operator key').waitFor()
     expect((await context.cookies(service.base)).find((c) => c.name === 'mls_operator')).toBeUndefined()
-    expect(await page.evaluate(() => [sessionStorage.getItem('mls-operator-csrf'), localStorage.getItem('mls-operator-csrf')])).toEqual([null, null])
+    expect(
+      await page.evaluate(() => [
+        sessionStorage.getItem('mls-operator-csrf'),
+        localStorage.getItem('mls-operator-csrf'),
+      ]),
+    ).toEqual([null, null])
     await page.getByLabel('Operator key').fill('not-the-operator-key-at-all')
     await page.getByRole('button', { name: 'Open console' }).click()
     await page.getByText('That is not the operator key.', { exact: false }).waitFor()
@@ -464,7 +509,9 @@ describe('operator console with a short approval timeout', () => {
       expect((await answer).status).toBe(408)
       await page.locator('#requests-list li .countdown', { hasText: 'Time is up' }).waitFor()
       await approve.click()
-      await page.getByText('“Too Late”: this request already expired or the application gave up. It can ask again.').waitFor()
+      await page
+        .getByText('“Too Late”: this request already expired or the application gave up. It can ask again.')
+        .waitFor()
       await approve.waitFor({ state: 'detached' })
     } finally {
       gate.release()
@@ -521,7 +568,9 @@ describe('operator console against a tossed cookie, and names with bidi controls
   })
 
   it('signs in and works although another localhost page set cookies of the same name', async () => {
-    const tossed = (await browser.context.cookies()).filter((c) => c.name === 'mls_operator' && c.domain === '127.0.0.1')
+    const tossed = (await browser.context.cookies()).filter(
+      (c) => c.name === 'mls_operator' && c.domain === '127.0.0.1',
+    )
     expect(tossed.map((c) => c.path).sort()).toEqual(['/approve', '/approve/state'])
     await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
     await page.getByText('No application is waiting.').waitFor()

@@ -7,13 +7,17 @@ import { describe, expect, it } from 'vitest'
 import { checkDurability } from '../../bench/durability.mjs'
 
 describe('kill -9 right after the last acknowledged write', () => {
-  it('finds every log exactly as sent, the active project and both tokens after a restart', { timeout: 240_000 }, async () => {
-    const lines: string[] = []
-    const result = await checkDurability({ port: 5740, print: (line: string) => lines.push(line) })
-    expect(result.problems, lines.join('\n')).toEqual([])
-    expect(result.found).toBe(100)
-    expect(result.activeProject).toBe('Durability B')
-    expect(result.apps).toEqual(['Dashboard (durability)', 'Offload Tool (durability)'])
-    expect(result.ok).toBe(true)
-  })
+  it(
+    'finds every log exactly as sent, the active project and both tokens after a restart',
+    { timeout: 240_000 },
+    async () => {
+      const lines: string[] = []
+      const result = await checkDurability({ port: 5740, print: (line: string) => lines.push(line) })
+      expect(result.problems, lines.join('\n')).toEqual([])
+      expect(result.found).toBe(100)
+      expect(result.activeProject).toBe('Durability B')
+      expect(result.apps).toEqual(['Dashboard (durability)', 'Offload Tool (durability)'])
+      expect(result.ok).toBe(true)
+    },
+  )
 })

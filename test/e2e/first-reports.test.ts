@@ -22,7 +22,9 @@ afterAll(async () => {
 
 it('ten concurrent first reports of a fresh service all answer 200 with a complete PDF', async () => {
   const token = await approvedToken(call, 'Report Tool')
-  expect((await call('POST', '/project/create', { token, body: { project_name: 'Première Lumière' } })).status).toBe(201)
+  expect((await call('POST', '/project/create', { token, body: { project_name: 'Première Lumière' } })).status).toBe(
+    201,
+  )
   const pdfs = [
     { id: 'DAILY', label: 'Daily', output_name: '<project>_<log>.pdf', template: 'clips-report', enabled: true },
     { id: 'DATAR', label: 'Data', output_name: 'data_<log>.pdf', template: 'data-report', enabled: true },
@@ -30,11 +32,32 @@ it('ten concurrent first reports of a fresh service all answer 200 with a comple
   expect((await call('PATCH', '/project/config', { token, body: { pdfs } })).status).toBe(200)
   // Two logs with different characters, so the reports need different font subsets.
   const clips = (prefix: string) =>
-    Array.from({ length: 40 }, (_, i) => ({ clip: `${prefix}${String(i + 1).padStart(3, '0')}`, size: 1_000_000 * (i + 1), copies: [{ volume: 'SSD_01', hash: null }] }))
-  expect((await call('POST', '/log', { token, body: { id: 'D001', day: 1, date: '2024-05-01', ocf: { clips: clips('A001C') } } })).status).toBe(201)
-  expect((await call('POST', '/log', { token, body: { id: 'D002', day: 2, date: '2024-05-02', ocf: { clips: clips('Łódź_Ñ_') } } })).status).toBe(201)
+    Array.from({ length: 40 }, (_, i) => ({
+      clip: `${prefix}${String(i + 1).padStart(3, '0')}`,
+      size: 1_000_000 * (i + 1),
+      copies: [{ volume: 'SSD_01', hash: null }],
+    }))
+  expect(
+    (
+      await call('POST', '/log', {
+        token,
+        body: { id: 'D001', day: 1, date: '2024-05-01', ocf: { clips: clips('A001C') } },
+      })
+    ).status,
+  ).toBe(201)
+  expect(
+    (
+      await call('POST', '/log', {
+        token,
+        body: { id: 'D002', day: 2, date: '2024-05-02', ocf: { clips: clips('Łódź_Ñ_') } },
+      })
+    ).status,
+  ).toBe(201)
 
-  const asks = Array.from({ length: 10 }, (_, i) => ({ presetId: i % 2 ? 'DATAR' : 'DAILY', logId: i % 3 ? 'D001' : 'D002' }))
+  const asks = Array.from({ length: 10 }, (_, i) => ({
+    presetId: i % 2 ? 'DATAR' : 'DAILY',
+    logId: i % 3 ? 'D001' : 'D002',
+  }))
   const answers = await Promise.all(asks.map((body) => call('POST', '/generate-pdf', { token, body })))
   expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200))
   answers.forEach((answer, i) => {

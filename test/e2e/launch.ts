@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Service } from './server'
 
-export const ROOT = resolve(import.meta.dirname, '../..')
+const ROOT = resolve(import.meta.dirname, '../..')
 
 export type Command = 'start' | 'dev'
 
@@ -24,13 +24,17 @@ export type Launched = Service & {
  */
 export function copyOfTree(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'media-log-tree-'))
-  for (const name of ['src', 'scripts', 'package.json', 'wrangler.toml', 'tsconfig.json']) cpSync(join(ROOT, name), join(dir, name), { recursive: true })
+  for (const name of ['src', 'scripts', 'package.json', 'wrangler.toml', 'tsconfig.json'])
+    cpSync(join(ROOT, name), join(dir, name), { recursive: true })
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 /** Runs `scripts/<command>.mjs` of `dir` on `port`; resolves once GET /ping answers. */
-export async function launch(command: Command, { dir = ROOT, port, state }: { dir?: string; port: number; state: string }): Promise<Launched> {
+export async function launch(
+  command: Command,
+  { dir = ROOT, port, state }: { dir?: string; port: number; state: string },
+): Promise<Launched> {
   const child = spawn(process.execPath, [join(dir, 'scripts', `${command}.mjs`)], {
     cwd: dir,
     env: { ...process.env, PORT: String(port), MEDIA_LOG_STATE: state },
@@ -93,7 +97,10 @@ export function listeningSockets(pgid: number): Listening[] {
     }
   }
   const found: Listening[] = []
-  for (const [file, v6] of [['/proc/net/tcp', false], ['/proc/net/tcp6', true]] as const) {
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
     for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/)
       if (fields.length < 10 || fields[3] !== '0A') continue // 0A: LISTEN
@@ -108,7 +115,12 @@ export function listeningSockets(pgid: number): Listening[] {
 
 /** /proc/net's hex address: each 32-bit word in host (little-endian) byte order. */
 function addressOf(hex: string, v6: boolean): string {
-  if (!v6) return hex.match(/../g)!.reverse().map((b) => parseInt(b, 16)).join('.')
+  if (!v6)
+    return hex
+      .match(/../g)!
+      .reverse()
+      .map((b) => parseInt(b, 16))
+      .join('.')
   if (hex === '00000000000000000000000001000000') return '[::1]'
   if (/^0{32}$/.test(hex)) return '[::]'
   return `[${hex}]`

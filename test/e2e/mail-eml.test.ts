@@ -29,13 +29,20 @@ beforeAll(async () => {
     request.on('data', (chunk) => (text += chunk))
     request.on('end', () => {
       received.push({ method: request.method!, url: request.url!, headers: request.headers, body: JSON.parse(text) })
-      response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `relay-${received.length}` }))
+      response
+        .writeHead(201, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: `relay-${received.length}` }))
     })
   })
   await new Promise<void>((resolve) => relay.listen(relayPort, '127.0.0.1', resolve))
   service = await startService({
     port: await freePort(5420, 5459),
-    vars: { EMAIL_PROVIDER: 'custom', EMAIL_API_URL: `http://127.0.0.1:${relayPort}/send`, EMAIL_API_KEY: RELAY_KEY, EMAIL_FROM: FROM },
+    vars: {
+      EMAIL_PROVIDER: 'custom',
+      EMAIL_API_URL: `http://127.0.0.1:${relayPort}/send`,
+      EMAIL_API_KEY: RELAY_KEY,
+      EMAIL_FROM: FROM,
+    },
   })
 })
 
@@ -50,7 +57,11 @@ async function api(method: string, path: string, options: { token?: string; body
   if (options.token) headers['x-api-token'] = options.token
   if (options.operator) headers['x-operator-key'] = service.operatorKey
   if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${service.base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+  const response = await fetch(`${service.base}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
   return response
 }
 
@@ -62,7 +73,10 @@ async function json(method: string, path: string, options: Parameters<typeof api
 const clip = (i: number) => ({
   clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`,
   size: 1_234_567_890,
-  copies: [{ volume: 'SSD_01', hash: `xxh64:${i}` }, { volume: 'RAID_A', hash: null }],
+  copies: [
+    { volume: 'SSD_01', hash: `xxh64:${i}` },
+    { volume: 'RAID_A', hash: null },
+  ],
   tc_start: '10:00:00:00',
   tc_end: '10:01:00:00',
   reel: 'A001',
@@ -79,14 +93,39 @@ describe('send window, end to end', () => {
       token,
       body: {
         unit: 'Main Unit',
-        pdfs: [{ id: 'CLIPS', label: 'Clips report', output_name: 'Cafe_Noir_<yyyymmdd>_clips.pdf', template: 'clips-report' }],
-        emails: [{ id: 'DAILY', label: 'Daily', recipients: ['producer@example.com', 'post@example.com'], subject: '<project> – Drehtag <d> – <dd/mm/yyyy> ✓', message: 'Grüße vom Set,\n\nalle Karten von Tag <d> sind gesichert.\n\nJürgen', attachments: ['CLIPS'], template: 'day-summary' }],
+        pdfs: [
+          {
+            id: 'CLIPS',
+            label: 'Clips report',
+            output_name: 'Cafe_Noir_<yyyymmdd>_clips.pdf',
+            template: 'clips-report',
+          },
+        ],
+        emails: [
+          {
+            id: 'DAILY',
+            label: 'Daily',
+            recipients: ['producer@example.com', 'post@example.com'],
+            subject: '<project> – Drehtag <d> – <dd/mm/yyyy> ✓',
+            message: 'Grüße vom Set,\n\nalle Karten von Tag <d> sind gesichert.\n\nJürgen',
+            attachments: ['CLIPS'],
+            template: 'day-summary',
+          },
+        ],
       },
     })
     expect(config.status).toBe(200)
-    const log = { id: 'D001', day: 1, date: '2024-01-01', ocf: { reels: ['A001'], copies: ['SSD_01', 'RAID_A'], clips: [1, 2, 3].map(clip) } }
+    const log = {
+      id: 'D001',
+      day: 1,
+      date: '2024-01-01',
+      ocf: { reels: ['A001'], copies: ['SSD_01', 'RAID_A'], clips: [1, 2, 3].map(clip) },
+    }
     expect((await json('POST', '/log', { token, body: log })).status).toBe(201)
-    expect(await json('POST', '/open-email-window', { token, body: { logId: 'D001', presetId: 'DAILY' } })).toEqual({ status: 200, body: { success: true } })
+    expect(await json('POST', '/open-email-window', { token, body: { logId: 'D001', presetId: 'DAILY' } })).toEqual({
+      status: 200,
+      body: { success: true },
+    })
 
     const { body } = await json('GET', '/approve/windows', { operator: true })
     expect(body.windows).toHaveLength(1)
@@ -113,7 +152,9 @@ describe('send window, end to end', () => {
     expect(parsed.to?.map((a) => a.address)).toEqual(window.recipients)
     expect(parsed.text?.replace(/\n$/, '')).toBe(window.preview.text)
     expect(parsed.html?.replace(/\n$/, '')).toBe(window.preview.html)
-    expect(parsed.attachments.map((a) => [a.filename, a.mimeType])).toEqual([['Cafe_Noir_20240101_clips.pdf', 'application/pdf']])
+    expect(parsed.attachments.map((a) => [a.filename, a.mimeType])).toEqual([
+      ['Cafe_Noir_20240101_clips.pdf', 'application/pdf'],
+    ])
 
     const pdf = join(dir, 'attachment.pdf')
     writeFileSync(pdf, new Uint8Array(parsed.attachments[0]!.content as ArrayBuffer))
@@ -145,14 +186,24 @@ describe('send window, end to end', () => {
     expect(body.window).toMatchObject({ status: 'sent', error: null })
     expect(received).toHaveLength(1)
     const [request] = received
-    expect(request).toMatchObject({ method: 'POST', url: '/send', headers: { authorization: `Bearer ${RELAY_KEY}`, 'content-type': 'application/json' } })
+    expect(request).toMatchObject({
+      method: 'POST',
+      url: '/send',
+      headers: { authorization: `Bearer ${RELAY_KEY}`, 'content-type': 'application/json' },
+    })
     expect(request!.body).toEqual({
       from: { name: 'Jürgen Dörr, DIT', address: 'dit@example.com' },
       to: window.recipients,
       subject: window.subject,
       text: window.preview.text,
       html: window.preview.html,
-      attachments: [{ filename: 'Cafe_Noir_20240101_clips.pdf', contentType: 'application/pdf', content: expect.stringMatching(/^JVBERi0/) }],
+      attachments: [
+        {
+          filename: 'Cafe_Noir_20240101_clips.pdf',
+          contentType: 'application/pdf',
+          content: expect.stringMatching(/^JVBERi0/),
+        },
+      ],
     })
     expect(JSON.stringify(body)).not.toContain(RELAY_KEY)
   })

@@ -42,7 +42,12 @@ function expectPageNumbers(file: string) {
 
 function info(file: string): Record<string, string> {
   const text = execFileSync('pdfinfo', [file], { encoding: 'utf8' })
-  return Object.fromEntries(text.split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]))
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]),
+  )
 }
 
 type Clip = Record<string, unknown>
@@ -50,7 +55,8 @@ type Clip = Record<string, unknown>
 function clip(i: number, reel: string, overrides: Clip = {}): Clip {
   const n = String(i).padStart(4, '0')
   const start = 36_000 + i * 90
-  const tc = (s: number) => [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60, 0].map((v) => String(v).padStart(2, '0')).join(':')
+  const tc = (s: number) =>
+    [Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60, 0].map((v) => String(v).padStart(2, '0')).join(':')
   return {
     clip: `${reel}C${n}_240101_R1AB`,
     size: 1_230_000_000,
@@ -76,10 +82,23 @@ function log(id: string, day: number, date: string, clips: Clip[], extra: Clip =
 }
 
 const settings = (extra: Clip = {}) =>
-  ({ project_name: 'Northern Lights', unit: 'Main Unit', version: 1, custom_info: [{ Director: 'Ana Lima', DoP: 'Ben Ode' }], ...extra }) as never
+  ({
+    project_name: 'Northern Lights',
+    unit: 'Main Unit',
+    version: 1,
+    custom_info: [{ Director: 'Ana Lima', DoP: 'Ben Ode' }],
+    ...extra,
+  }) as never
 
 const preset = (template: string, extra: Clip = {}) =>
-  ({ id: 'DAILY', label: 'Daily Report', output_name: '<project>_<log>.pdf', template, enabled: true, ...extra }) as never
+  ({
+    id: 'DAILY',
+    label: 'Daily Report',
+    output_name: '<project>_<log>.pdf',
+    template,
+    enabled: true,
+    ...extra,
+  }) as never
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ')
 
@@ -91,20 +110,55 @@ describe('clips report, read back with poppler', () => {
       const file = write(await renderReport(source))
       const text = pages(file)
       const all = collapse(text.join('\n'))
-      expect(text[0]).toMatch(/Clip\s+TC In\s+TC Out\s+Duration\s+FPS\s+Size\s+Camera\s+Reel\s+Lens\s+Resolution\s+Codec\s+Gamma\s+EI\s+WB\s+Tint\s+LUT\s+Copies/)
+      expect(text[0]).toMatch(
+        /Clip\s+TC In\s+TC Out\s+Duration\s+FPS\s+Size\s+Camera\s+Reel\s+Lens\s+Resolution\s+Codec\s+Gamma\s+EI\s+WB\s+Tint\s+LUT\s+Copies/,
+      )
       expect(all).toMatch(/s-log3-cine\s+1250\s+5600\s+\+2/)
       expect(info(file).Subject).toBe('Clips report')
-      if (pdf.id === 'cam02') execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, join(tmpdir(), 'media-log-daytalog-report')])
+      if (pdf.id === 'cam02')
+        execFileSync('pdftoppm', [
+          '-png',
+          '-r',
+          '60',
+          '-f',
+          '1',
+          '-l',
+          '1',
+          file,
+          join(tmpdir(), 'media-log-daytalog-report'),
+        ])
     }
-    const shutter = write(await renderReport({ settings: PROJECT as never, preset: preset('clips-report', { options: { columns: ['clip', 'shutter', 'ei', 'sensor_fps', 'wb'] } }), logs: [DAY_1 as never] }))
-    expect(pages(shutter)[0]).toMatch(/Clip\s+Shutter\s+EI\s+Sensor FPS\s+WB\s+B001C001_250602_R2KJ\s+180\s+1250\s+25\s+5600/)
+    const shutter = write(
+      await renderReport({
+        settings: PROJECT as never,
+        preset: preset('clips-report', { options: { columns: ['clip', 'shutter', 'ei', 'sensor_fps', 'wb'] } }),
+        logs: [DAY_1 as never],
+      }),
+    )
+    expect(pages(shutter)[0]).toMatch(
+      /Clip\s+Shutter\s+EI\s+Sensor FPS\s+WB\s+B001C001_250602_R2KJ\s+180\s+1250\s+25\s+5600/,
+    )
   })
 
   it('shows the header, summary, reel ranges, copies and every clip of a small day', async () => {
     const clips = clipsOf(20)
     const sound = { clips: [{ clip: 'S001_T01.wav', size: 48_000_000, copies: [{ volume: 'SSD_01', hash: null }] }] }
-    const proxy = { clips: [{ clip: 'A001C0001_240101_R1AB.mov', size: 120_000_000, format: 'MOV', codec: 'ProRes 422 Proxy', resolution: '1920x1080' }] }
-    const source = { settings: settings(), preset: preset('clips-report'), logs: [log('D003', 3, '2024-01-03', clips, { sound, proxy })] }
+    const proxy = {
+      clips: [
+        {
+          clip: 'A001C0001_240101_R1AB.mov',
+          size: 120_000_000,
+          format: 'MOV',
+          codec: 'ProRes 422 Proxy',
+          resolution: '1920x1080',
+        },
+      ],
+    }
+    const source = {
+      settings: settings(),
+      preset: preset('clips-report'),
+      logs: [log('D003', 3, '2024-01-03', clips, { sound, proxy })],
+    }
     const file = write(await renderReport(source))
     const text = pages(file)
     const all = collapse(text.join('\n'))
@@ -135,7 +189,13 @@ describe('clips report, read back with poppler', () => {
 
   it('repeats the table header on every page of a 1,000-clip day and numbers the pages n / N', async () => {
     const clips = clipsOf(1000)
-    const file = write(await renderReport({ settings: settings(), preset: preset('clips-report'), logs: [log('D001', 1, '2024-01-01', clips)] }))
+    const file = write(
+      await renderReport({
+        settings: settings(),
+        preset: preset('clips-report'),
+        logs: [log('D001', 1, '2024-01-01', clips)],
+      }),
+    )
     const text = pages(file)
     expect(text.length).toBeGreaterThan(20)
     const header = /Clip\s+TC In\s+TC Out\s+Duration\s+FPS\s+Size\s+Camera\s+Reel\s+Lens\s+Resolution\s+Codec\s+Copies/
@@ -156,12 +216,16 @@ describe('clips report, read back with poppler', () => {
     const file = write(
       await renderReport({
         settings: settings(),
-        preset: preset('clips-report', { options: { orientation: 'portrait', columns: ['clip', 'lens', 'reel', 'size'] } }),
+        preset: preset('clips-report', {
+          options: { orientation: 'portrait', columns: ['clip', 'lens', 'reel', 'size'] },
+        }),
         logs: [log('D001', 1, '2024-01-01', clipsOf(30, long))],
       }),
     )
     const html = execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' })
-    const words = [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    const words = [
+      ...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+    ].map((m) => ({
       xMin: Number(m[1]),
       yMin: Number(m[2]),
       xMax: Number(m[3]),
@@ -181,7 +245,13 @@ describe('clips report, read back with poppler', () => {
   it('prints accents and Cyrillic, and a visible box for what the font lacks', async () => {
     const names = ['Café_Ünïcödé_01', 'Съёмка_день_1', 'カメラ_A001', 'take 😀 ✓', 'fam 👨‍👩‍👧 end']
     const clips = names.map((name, i) => clip(i + 1, 'A001', { clip: name }))
-    const file = write(await renderReport({ settings: settings({ project_name: 'Ñandú Фильм' }), preset: preset('clips-report'), logs: [log('D001', 1, '2024-01-01', clips)] }))
+    const file = write(
+      await renderReport({
+        settings: settings({ project_name: 'Ñandú Фильм' }),
+        preset: preset('clips-report'),
+        logs: [log('D001', 1, '2024-01-01', clips)],
+      }),
+    )
     const all = pages(file).join('\n')
     expect(all).toContain('Ñandú Фильм')
     expect(all).toContain('Café_Ünïcödé_01')
@@ -192,7 +262,10 @@ describe('clips report, read back with poppler', () => {
   })
 
   it('gives each log its own section, in day order, and says so when a log has no clips', async () => {
-    const logs = [log('D002', 2, '2024-01-02', clipsOf(60), { unit: '2nd Unit' }), { id: 'D001', day: 1, date: '2024-01-01' } as never]
+    const logs = [
+      log('D002', 2, '2024-01-02', clipsOf(60), { unit: '2nd Unit' }),
+      { id: 'D001', day: 1, date: '2024-01-01' } as never,
+    ]
     const file = write(await renderReport({ settings: settings(), preset: preset('clips-report'), logs }))
     const text = pages(file)
     expect(text[0]).toContain('Day 1 — 2024-01-01')
@@ -209,12 +282,24 @@ describe('clips report, read back with poppler', () => {
 
   it('shows custom-schema clip fields as columns, matched by clip name', async () => {
     const clips = clipsOf(3)
-    const schemas = [{ id: 'notes', sync: 'clip', active: true, clip_fields: [{ type: 'text', key_name: 'scene', column: 'Scene' }, { type: 'text_list', key_name: 'tags' }] }]
+    const schemas = [
+      {
+        id: 'notes',
+        sync: 'clip',
+        active: true,
+        clip_fields: [
+          { type: 'text', key_name: 'scene', column: 'Scene' },
+          { type: 'text_list', key_name: 'tags' },
+        ],
+      },
+    ]
     const custom = [{ schema: 'notes', clips: [{ clip: clips[1]!.clip, scene: '12A', tags: ['night', 'rain'] }] }]
     const file = write(
       await renderReport({
         settings: settings({ custom_schemas: schemas }),
-        preset: preset('clips-report', { options: { columns: ['clip', 'custom:notes.scene', 'custom:notes.tags', 'reel'] } }),
+        preset: preset('clips-report', {
+          options: { columns: ['clip', 'custom:notes.scene', 'custom:notes.tags', 'reel'] },
+        }),
         logs: [log('D001', 1, '2024-01-01', clips, { custom })],
       }),
     )
@@ -229,11 +314,18 @@ describe('data report, read back with poppler', () => {
     const logs = [
       log('D002', 2, '2024-01-02', clipsOf(40), { unit: 'Main Unit', sound: { files: 12, size: 2_000_000_000 } }),
       log('D001', 1, '2024-01-01', clipsOf(100), { unit: 'Main Unit' }),
-      log('D003', 3, '2024-01-03', [], { unit: 'Main Unit', ocf: { files: 7, size: 9_000_000_000, duration: '00:07:00:00', reels: ['C001'] } }),
+      log('D003', 3, '2024-01-03', [], {
+        unit: 'Main Unit',
+        ocf: { files: 7, size: 9_000_000_000, duration: '00:07:00:00', reels: ['C001'] },
+      }),
     ]
     // Named twice in the request, counted once.
     logs.push(logs[1]!)
-    const source = { settings: settings(), preset: preset('data-report', { output_name: 'Summary_<d>_<yyyymmdd>.pdf' }), logs }
+    const source = {
+      settings: settings(),
+      preset: preset('data-report', { output_name: 'Summary_<d>_<yyyymmdd>.pdf' }),
+      logs,
+    }
     const file = write(await renderReport(source))
     expect(reportFilename(source)).toBe('Summary_1-3_20240101-20240103.pdf')
     const text = pages(file)
@@ -241,10 +333,16 @@ describe('data report, read back with poppler', () => {
     expect(all).toContain('Days 1–3 — 2024-01-01 – 2024-01-03')
     const rows = all.split('\n')
     const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
-    expect(row(/^\s*1\s+2024-01-01/)).toBe(' 1 2024-01-01 Main Unit 01:40:00:00 100 123.00 GB — — — — A001–A003, B001 SSD_01 100/100, RAID_A 90/100')
-    expect(row(/^\s*2\s+2024-01-02/)).toBe(' 2 2024-01-02 Main Unit 00:40:00:00 40 49.20 GB — — 12 2.00 GB A001–A003, B001 SSD_01 40/40, RAID_A 36/40')
+    expect(row(/^\s*1\s+2024-01-01/)).toBe(
+      ' 1 2024-01-01 Main Unit 01:40:00:00 100 123.00 GB — — — — A001–A003, B001 SSD_01 100/100, RAID_A 90/100',
+    )
+    expect(row(/^\s*2\s+2024-01-02/)).toBe(
+      ' 2 2024-01-02 Main Unit 00:40:00:00 40 49.20 GB — — 12 2.00 GB A001–A003, B001 SSD_01 40/40, RAID_A 36/40',
+    )
     expect(row(/^\s*3\s+2024-01-03/)).toBe(' 3 2024-01-03 Main Unit 00:07:00:00 7 9.00 GB — — — — C001 —')
-    expect(row(/^\s*Total\s/)).toBe(' Total 2024-01-01 – 2024-01-03 Main Unit 02:27:00:00 147 181.20 GB — — 12 2.00 GB A001–A003, B001, C001 SSD_01 140/140, RAID_A 126/140')
+    expect(row(/^\s*Total\s/)).toBe(
+      ' Total 2024-01-01 – 2024-01-03 Main Unit 02:27:00:00 147 181.20 GB — — 12 2.00 GB A001–A003, B001, C001 SSD_01 140/140, RAID_A 126/140',
+    )
     expect(expectPageNumbers(file)).toBe(text.length)
     expect(info(file).Subject).toBe('Data report')
   })

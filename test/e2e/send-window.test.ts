@@ -21,23 +21,30 @@ const REFUSAL = 'Recipient producer@example.com is on the suppression list'
 
 type Received = { headers: IncomingMessage['headers']; body: any }
 
-
 /**
  * The whole page, then the viewport at each window as a person scrolled there sees it: Chromium
  * leaves a sandboxed frame blank in full-page shots when it lies outside the viewport.
  */
 async function shoot(page: Page, name: string) {
   await mkdir(SHOTS, { recursive: true })
-  for (const [size, viewport] of [['laptop', LAPTOP], ['phone', PHONE]] as const) {
+  for (const [size, viewport] of [
+    ['laptop', LAPTOP],
+    ['phone', PHONE],
+  ] as const) {
     await page.setViewportSize(viewport)
     await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true })
     const windows = page.locator('#windows-list > li')
     for (let i = 0; i < (await windows.count()); i++) {
       const parts = size === 'phone' ? ['.window-head', '.preview', '.window-foot'] : ['.window-head']
       for (const part of parts) {
-        await windows.nth(i).locator(part).evaluate((node) => node.scrollIntoView({ block: 'start' }))
+        await windows
+          .nth(i)
+          .locator(part)
+          .evaluate((node) => node.scrollIntoView({ block: 'start' }))
         await page.waitForTimeout(200)
-        await page.screenshot({ path: join(SHOTS, `${name}-${size}-window${i + 1}${part.replace('.window-head', '').replace('.', '-')}.png`) })
+        await page.screenshot({
+          path: join(SHOTS, `${name}-${size}-window${i + 1}${part.replace('.window-head', '').replace('.', '-')}.png`),
+        })
       }
     }
   }
@@ -58,13 +65,41 @@ async function setUp(vars: Record<string, string>) {
         { id: 'CLIPS', label: 'Clips report', output_name: 'Cafe_Noir_<yyyymmdd>_clips.pdf', template: 'clips-report' },
         { id: 'DATA1', label: 'Data report', output_name: 'Cafe_Noir_<yyyymmdd>_data.pdf', template: 'data-report' },
       ],
-      emails: [{ id: 'DAILY', label: 'Daily report', recipients: ['producer@example.com', 'post@example.com'], subject: '<project> – Day <d> – <yyyy-mm-dd>', message: 'Hello,\n\nall cards of day <d> are backed up twice.\n\nBest, the DIT', attachments: ['CLIPS'], template: 'day-summary' }],
+      emails: [
+        {
+          id: 'DAILY',
+          label: 'Daily report',
+          recipients: ['producer@example.com', 'post@example.com'],
+          subject: '<project> – Day <d> – <yyyy-mm-dd>',
+          message: 'Hello,\n\nall cards of day <d> are backed up twice.\n\nBest, the DIT',
+          attachments: ['CLIPS'],
+          template: 'day-summary',
+        },
+      ],
     },
   })
   expect([config.status, config.body]).toEqual([200, expect.anything()])
-  const clip = (i: number) => ({ clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`, size: 1_234_567_890, copies: [{ volume: 'SSD_01', hash: `xxh64:${i}` }], tc_start: '10:00:00:00', tc_end: '10:01:00:00', reel: 'A001', fps: 24 })
-  for (const [id, day, date] of [['D001', 1, '2024-01-01'], ['D002', 2, '2024-01-02']] as const) {
-    expect((await call('POST', '/log', { token, body: { id, day, date, ocf: { reels: ['A001'], copies: ['SSD_01'], clips: [1, 2, 3].map(clip) } } })).status).toBe(201)
+  const clip = (i: number) => ({
+    clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`,
+    size: 1_234_567_890,
+    copies: [{ volume: 'SSD_01', hash: `xxh64:${i}` }],
+    tc_start: '10:00:00:00',
+    tc_end: '10:01:00:00',
+    reel: 'A001',
+    fps: 24,
+  })
+  for (const [id, day, date] of [
+    ['D001', 1, '2024-01-01'],
+    ['D002', 2, '2024-01-02'],
+  ] as const) {
+    expect(
+      (
+        await call('POST', '/log', {
+          token,
+          body: { id, day, date, ocf: { reels: ['A001'], copies: ['SSD_01'], clips: [1, 2, 3].map(clip) } },
+        })
+      ).status,
+    ).toBe(201)
   }
   const browser = await openBrowser({ acceptDownloads: true })
   const page = browser.context.pages()[0] ?? (await browser.context.newPage())
@@ -75,7 +110,8 @@ async function setUp(vars: Record<string, string>) {
   })
   await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
   await page.getByText('No e-mail is waiting.', { exact: false }).waitFor()
-  const openWindow = (logId: string) => call('POST', '/open-email-window', { token, body: { logId, presetId: 'DAILY' } })
+  const openWindow = (logId: string) =>
+    call('POST', '/open-email-window', { token, body: { logId, presetId: 'DAILY' } })
   const windows = async () => (await call('GET', '/approve/windows', { operator: true })).body.windows as any[]
   const stop = async () => {
     await browser.close()
@@ -102,12 +138,18 @@ describe('send window with a provider', () => {
       request.on('data', (chunk) => (text += chunk))
       request.on('end', () => {
         received.push({ headers: request.headers, body: JSON.parse(text) })
-        response.writeHead(answerWith.status, { 'content-type': 'application/json' }).end(JSON.stringify(answerWith.body))
+        response
+          .writeHead(answerWith.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(answerWith.body))
       })
     })
     const providerPort = await freePort(5880, 5889)
     await new Promise<void>((resolve) => provider.listen(providerPort, '127.0.0.1', resolve))
-    env = await setUp({ EMAIL_PROVIDER: 'custom', EMAIL_API_URL: `http://127.0.0.1:${providerPort}/send`, EMAIL_FROM: FROM })
+    env = await setUp({
+      EMAIL_PROVIDER: 'custom',
+      EMAIL_API_URL: `http://127.0.0.1:${providerPort}/send`,
+      EMAIL_FROM: FROM,
+    })
   })
 
   afterAll(async () => {
@@ -126,11 +168,15 @@ describe('send window with a provider', () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
 
     expect(await day1.locator('h3').textContent()).toBe('Café Noir — Day 1 — 2024-01-01')
-    expect(await day1.locator('.meta').textContent()).toMatch(/^E-mail preset “Daily report” · opened today, \d\d:\d\d$/)
+    expect(await day1.locator('.meta').textContent()).toMatch(
+      /^E-mail preset “Daily report” · opened today, \d\d:\d\d$/,
+    )
     expect(await day1.locator('.status').textContent()).toBe('Draft')
     expect(await day1.getByLabel('To', { exact: true }).inputValue()).toBe('producer@example.com, post@example.com')
     expect(await day1.getByLabel('Subject').inputValue()).toBe('Café Noir – Day 1 – 2024-01-01')
-    expect(await day1.getByLabel('Message').inputValue()).toBe('Hello,\n\nall cards of day 1 are backed up twice.\n\nBest, the DIT')
+    expect(await day1.getByLabel('Message').inputValue()).toBe(
+      'Hello,\n\nall cards of day 1 are backed up twice.\n\nBest, the DIT',
+    )
     expect(await day1.locator('.attachment-name').allTextContents()).toEqual(['Cafe_Noir_20240101_clips.pdf'])
     expect(await day1.locator('.delivery').textContent()).toBe(`Sends as ${FROM}.`)
     expect(await day1.getByRole('button', { name: 'Send', exact: true }).isEnabled()).toBe(true)
@@ -157,7 +203,9 @@ describe('send window with a provider', () => {
     const day2 = card(page, 'Day 2 — 2024-01-02')
     await day2.waitFor()
     expect(await message.evaluate((node) => node === document.activeElement)).toBe(true)
-    expect(await message.inputValue()).toMatch(/Best, the DIT\nPS: <script>parent\.document\.title="pwned"<\/script><img src=x onerror=alert\(1\)>$/)
+    expect(await message.inputValue()).toMatch(
+      /Best, the DIT\nPS: <script>parent\.document\.title="pwned"<\/script><img src=x onerror=alert\(1\)>$/,
+    )
     await day1.getByText('Draft saved').waitFor()
     const [stored] = await windows()
     expect(stored.message).toBe(await message.inputValue())
@@ -205,7 +253,9 @@ describe('send window with a provider', () => {
     expect(body.to).toEqual(['producer@example.com', 'post@example.com'])
     expect(body.from).toEqual({ name: 'DIT Cart', address: 'dit@example.com' })
     expect(body.text).toContain('PS: <script>')
-    expect(body.attachments.map((a: { filename: string; contentType: string }) => [a.filename, a.contentType])).toEqual([['Cafe_Noir_20240101_clips.pdf', 'application/pdf']])
+    expect(body.attachments.map((a: { filename: string; contentType: string }) => [a.filename, a.contentType])).toEqual(
+      [['Cafe_Noir_20240101_clips.pdf', 'application/pdf']],
+    )
     expect(body.attachments[0].content).toMatch(/^JVBER/)
     expect(Buffer.from(body.attachments[0].content, 'base64').subarray(0, 5).toString()).toBe('%PDF-')
     expect((await windows())[0]).toMatchObject({ status: 'sent', subject: 'Café Noir – Day 1 – all cards safe' })
@@ -220,11 +270,18 @@ describe('send window with a provider', () => {
     await day2.getByRole('button', { name: 'Send', exact: true }).click()
     const words = `The mail service refused the message (HTTP 422): ${REFUSAL}`
     await day2.locator('.window-problem', { hasText: words }).waitFor()
-    expect(await day2.locator('.window-problem').textContent()).toBe(`Not sent: ${words}. The draft is kept: fix what it says and send again, or download the .eml.`)
+    expect(await day2.locator('.window-problem').textContent()).toBe(
+      `Not sent: ${words}. The draft is kept: fix what it says and send again, or download the .eml.`,
+    )
     await day2.locator('.status', { hasText: 'Not sent' }).waitFor()
     expect(await day2.getByLabel('Subject').inputValue()).toBe('Day 2 wrap')
     expect(await day2.getByLabel('Subject').getAttribute('readonly')).toBeNull()
-    expect((await windows())[1]).toMatchObject({ status: 'failed', error: words, subject: 'Day 2 wrap', recipients: ['producer@example.com'] })
+    expect((await windows())[1]).toMatchObject({
+      status: 'failed',
+      error: words,
+      subject: 'Day 2 wrap',
+      recipients: ['producer@example.com'],
+    })
     expect(received).toHaveLength(2)
     await shoot(page, '3-refused')
 
@@ -265,13 +322,19 @@ describe('send window without a provider', () => {
     await day1.waitFor()
     const send = day1.getByRole('button', { name: 'Send', exact: true })
     expect(await send.isDisabled()).toBe(true)
-    const why = 'Send is off: no e-mail provider is set up (EMAIL_PROVIDER in .dev.vars). Download the .eml and open it in your mail app instead.'
+    const why =
+      'Send is off: no e-mail provider is set up (EMAIL_PROVIDER in .dev.vars). Download the .eml and open it in your mail app instead.'
     expect(await day1.locator('.delivery').textContent()).toBe(why)
     // The explanation is the disabled button's description for assistive technology too.
-    expect(await send.evaluate((b) => document.getElementById(b.getAttribute('aria-describedby')!)?.textContent)).toBe(why)
+    expect(await send.evaluate((b) => document.getElementById(b.getAttribute('aria-describedby')!)?.textContent)).toBe(
+      why,
+    )
 
     await day1.getByLabel('Subject').fill('Rushes day 1')
-    const [eml] = await Promise.all([page.waitForEvent('download'), day1.getByRole('button', { name: 'Download .eml' }).click()])
+    const [eml] = await Promise.all([
+      page.waitForEvent('download'),
+      day1.getByRole('button', { name: 'Download .eml' }).click(),
+    ])
     expect(eml.suggestedFilename()).toBe('Rushes day 1.eml')
     const raw = (await downloaded(eml)).toString('utf8')
     expect(raw).toMatch(/^[A-Za-z-]+: /)
@@ -280,17 +343,26 @@ describe('send window without a provider', () => {
     expect(parsed.subject).toBe('Rushes day 1')
     expect(parsed.to?.map((a) => a.address)).toEqual(['producer@example.com', 'post@example.com'])
     expect(parsed.attachments.map((a) => a.filename)).toEqual(['Cafe_Noir_20240101_clips.pdf'])
-    expect(Buffer.from(parsed.attachments[0]!.content as ArrayBuffer).subarray(0, 5).toString()).toBe('%PDF-')
+    expect(
+      Buffer.from(parsed.attachments[0]!.content as ArrayBuffer)
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-')
 
     // Mail app: the saved subject and recipients in a mailto: link.
-    expect(await day1.getByRole('link', { name: 'Open in mail app' }).getAttribute('href')).toMatch(/^mailto:producer@example\.com,post@example\.com\?subject=Rushes%20day%201&body=/)
+    expect(await day1.getByRole('link', { name: 'Open in mail app' }).getAttribute('href')).toMatch(
+      /^mailto:producer@example\.com,post@example\.com\?subject=Rushes%20day%201&body=/,
+    )
     await shoot(page, '4-no-provider')
   })
 
   it('downloads an attachment, adds and removes PDFs, and discards after asking', async () => {
     const { page, windows } = env
     const day1 = card(page, 'Day 1 — 2024-01-01')
-    const [pdf] = await Promise.all([page.waitForEvent('download'), day1.getByRole('button', { name: 'Download Cafe_Noir_20240101_clips.pdf' }).click()])
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      day1.getByRole('button', { name: 'Download Cafe_Noir_20240101_clips.pdf' }).click(),
+    ])
     expect(pdf.suggestedFilename()).toBe('Cafe_Noir_20240101_clips.pdf')
     expect((await downloaded(pdf)).subarray(0, 5).toString()).toBe('%PDF-')
 
@@ -302,7 +374,9 @@ describe('send window without a provider', () => {
     expect((await windows())[0].attachments.map((a: { presetId: string }) => a.presetId)).toEqual(['DATA1'])
 
     await day1.getByRole('button', { name: 'Discard', exact: true }).click()
-    await day1.getByText('Discard this e-mail? The draft and your edits are deleted; the logs and reports stay.').waitFor()
+    await day1
+      .getByText('Discard this e-mail? The draft and your edits are deleted; the logs and reports stay.')
+      .waitFor()
     await day1.getByRole('button', { name: 'Keep it' }).click()
     expect(await windows()).toHaveLength(1)
     await day1.getByRole('button', { name: 'Discard', exact: true }).click()

@@ -22,7 +22,7 @@ export type Service = {
 }
 
 /** True when nothing listens on 127.0.0.1:port. */
-export function portIsFree(port: number): Promise<boolean> {
+function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer()
     server.once('error', () => resolve(false))
@@ -42,7 +42,13 @@ export async function freePort(from: number, to: number, except: number[] = []):
  * `wrangler dev --port <port> --ip 127.0.0.1` with `vars` as `--var NAME:value` (OPERATOR_KEY is a
  * random 32-character key unless given). Resolves once GET /ping answers.
  */
-export async function startService({ port, vars = {} }: { port: number; vars?: Record<string, string> }): Promise<Service> {
+export async function startService({
+  port,
+  vars = {},
+}: {
+  port: number
+  vars?: Record<string, string>
+}): Promise<Service> {
   const operatorKey = vars.OPERATOR_KEY ?? randomBytes(24).toString('base64url')
   const dir = await mkdtemp(join(tmpdir(), 'media-log-e2e-'))
   const state = join(dir, 'state')
@@ -53,8 +59,21 @@ export async function startService({ port, vars = {} }: { port: number; vars?: R
   for (const file of ['package.json', 'wrangler.toml', 'tsconfig.json']) await cp(join(ROOT, file), join(app, file))
   await symlink(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir')
   // The patched wrangler (patches/) opens no inspector and no dev registry port.
-  const args = [WRANGLER, 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn']
-  for (const [name, value] of Object.entries({ ...vars, OPERATOR_KEY: operatorKey })) args.push('--var', `${name}:${value}`)
+  const args = [
+    WRANGLER,
+    'dev',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    state,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    'warn',
+  ]
+  for (const [name, value] of Object.entries({ ...vars, OPERATOR_KEY: operatorKey }))
+    args.push('--var', `${name}:${value}`)
   const child = spawn(process.execPath, args, {
     cwd: app,
     env: { ...process.env, X_LOCAL_EXPLORER: 'false', WRANGLER_SEND_METRICS: 'false', CI: '1' },
@@ -74,7 +93,10 @@ export async function startService({ port, vars = {} }: { port: number; vars?: R
       try {
         process.kill(-child.pid, 'SIGTERM')
       } catch {}
-      const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 8000))])
+      const killed = await Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 8000)),
+      ])
       if (!killed) {
         try {
           process.kill(-child.pid, 'SIGKILL')
@@ -105,7 +127,11 @@ export async function startService({ port, vars = {} }: { port: number; vars?: R
   return { base, operatorKey, output: () => output, stop }
 }
 
-export type Call = (method: string, path: string, options?: { token?: string; body?: unknown; operator?: boolean }) => Promise<{ status: number; body: any }>
+export type Call = (
+  method: string,
+  path: string,
+  options?: { token?: string; body?: unknown; operator?: boolean },
+) => Promise<{ status: number; body: any }>
 
 /** JSON calls to a started service, as an application (`token`) or as the operator; every body is read. */
 export function jsonCaller(service: Service): Call {
@@ -114,7 +140,11 @@ export function jsonCaller(service: Service): Call {
     if (options.token) headers['x-api-token'] = options.token
     if (options.operator) headers['x-operator-key'] = service.operatorKey
     if (options.body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${service.base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+    const response = await fetch(`${service.base}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    })
     return { status: response.status, body: await response.json() }
   }
 }
@@ -126,7 +156,10 @@ export async function approvedToken(call: Call, appName = 'Offload Tool'): Promi
     const { body } = await call('GET', '/approve/requests', { operator: true })
     const request = body.requests.find((r: { appName: string }) => r.appName === appName)
     if (request) {
-      const decided = await call('POST', `/approve/requests/${request.id}`, { operator: true, body: { decision: 'approve' } })
+      const decided = await call('POST', `/approve/requests/${request.id}`, {
+        operator: true,
+        body: { decision: 'approve' },
+      })
       if (decided.status !== 200) throw new Error(`approving ${appName} answered ${decided.status}`)
       break
     }

@@ -18,14 +18,22 @@ import { approvedToken, jsonCaller } from './server'
 type Answer = { status: number; body: string } | { error: string }
 
 /** One HTTP/1.1 request with exactly these headers (fetch would not send a foreign Host). */
-function raw(host: string, port: number, path: string, { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function raw(
+  host: string,
+  port: number,
+  path: string,
+  { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = httpRequest({ host: host.replace(/^\[|\]$/g, ''), port, path, method, headers, timeout: 5000, setHost: !('host' in headers) }, (res) => {
-      let text = ''
-      res.on('data', (d) => (text += d))
-      res.on('end', () => resolve({ status: res.statusCode!, body: text }))
-      res.on('error', (e) => resolve({ error: e.message }))
-    })
+    const req = httpRequest(
+      { host: host.replace(/^\[|\]$/g, ''), port, path, method, headers, timeout: 5000, setHost: !('host' in headers) },
+      (res) => {
+        let text = ''
+        res.on('data', (d) => (text += d))
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }))
+        res.on('error', (e) => resolve({ error: e.message }))
+      },
+    )
     req.on('timeout', () => req.destroy(new Error('timeout')))
     req.on('error', (e) => resolve({ error: e.message }))
     req.end(body)
@@ -33,8 +41,10 @@ function raw(host: string, port: number, path: string, { method = 'GET', headers
 }
 
 /** The traversal that wrote /tmp/x.sh: a prefix climbing out of Miniflare's temporary folder into `target`. */
-const traversal = (target: string) => `/core/store-temp-file?prefix=${encodeURIComponent('../'.repeat(24) + relative('/', target))}&extension=sh`
-const traversalByExtension = (target: string) => `/core/store-temp-file?extension=${encodeURIComponent(`/../${'../'.repeat(24)}${relative('/', target)}/x.sh`)}`
+const traversal = (target: string) =>
+  `/core/store-temp-file?prefix=${encodeURIComponent('../'.repeat(24) + relative('/', target))}&extension=sh`
+const traversalByExtension = (target: string) =>
+  `/core/store-temp-file?extension=${encodeURIComponent(`/../${'../'.repeat(24)}${relative('/', target)}/x.sh`)}`
 
 /**
  * A page on another localhost port that knows nothing but a list of ports: it posts the traversal
@@ -76,7 +86,9 @@ describe.each<[Command, number]>([
   const tree = copyOfTree()
   // Where the traversal aims: it must stay empty.
   const target = mkdtempSync(join(tmpdir(), 'media-log-target-'))
-  const entry: (typeof running)[number] = { remove: () => (tree.remove(), rmSync(target, { recursive: true, force: true })) }
+  const entry: (typeof running)[number] = {
+    remove: () => (tree.remove(), rmSync(target, { recursive: true, force: true })),
+  }
   running.push(entry)
   let service: Launched
   let sockets: Listening[] = []
@@ -86,7 +98,13 @@ describe.each<[Command, number]>([
     entry.service = service
     const call = jsonCaller(service)
     const token = await approvedToken(call)
-    const log = { id: 'D001', day: 1, date: '2024-03-01', ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] }, version: 1 }
+    const log = {
+      id: 'D001',
+      day: 1,
+      date: '2024-03-01',
+      ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] },
+      version: 1,
+    }
     expect((await call('POST', '/project/create', { token, body: { project_name: 'Ways In' } })).status).toBe(201)
     expect(await call('POST', '/log', { token, body: log })).toEqual({ status: 201, body: { success: true } })
     expect(await call('GET', '/log/D001', { token })).toEqual({ status: 200, body: log })
@@ -94,15 +112,26 @@ describe.each<[Command, number]>([
 
   it('listens on loopback only, and no port speaks the DevTools protocol', async () => {
     sockets = listeningSockets(service.child.pid!)
-    expect(sockets.filter((s) => s.port === port).map((s) => s.host).sort()).toEqual(['127.0.0.1', '[::1]'])
+    expect(
+      sockets
+        .filter((s) => s.port === port)
+        .map((s) => s.host)
+        .sort(),
+    ).toEqual(['127.0.0.1', '[::1]'])
     // The loopback server and workerd's entry socket at least, besides the service's own port.
     expect(sockets.length).toBeGreaterThanOrEqual(4)
     for (const socket of sockets) {
       expect(['127.0.0.1', '[::1]'], JSON.stringify(socket)).toContain(socket.host)
       for (const path of ['/json/version', '/json/list']) {
         const answer = await raw(socket.host, socket.port, path)
-        expect('body' in answer && answer.body.includes('webSocketDebuggerUrl'), `${socket.host}:${socket.port}${path}`).toBe(false)
-        expect('status' in answer && answer.status === 200, `${socket.host}:${socket.port}${path} answered ${JSON.stringify(answer)}`).toBe(false)
+        expect(
+          'body' in answer && answer.body.includes('webSocketDebuggerUrl'),
+          `${socket.host}:${socket.port}${path}`,
+        ).toBe(false)
+        expect(
+          'status' in answer && answer.status === 200,
+          `${socket.host}:${socket.port}${path} answered ${JSON.stringify(answer)}`,
+        ).toBe(false)
       }
     }
   })
@@ -110,8 +139,14 @@ describe.each<[Command, number]>([
   it('writes no file for a local process, on any port', async () => {
     for (const { host, port } of sockets) {
       for (const path of [traversal(target), traversalByExtension(target)]) {
-        const answer = await raw(host, port, path, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'echo owned' })
-        expect('status' in answer && answer.status === 200, `${host}:${port} answered ${JSON.stringify(answer)}`).toBe(false)
+        const answer = await raw(host, port, path, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: 'echo owned',
+        })
+        expect('status' in answer && answer.status === 200, `${host}:${port} answered ${JSON.stringify(answer)}`).toBe(
+          false,
+        )
       }
     }
     expect(readdirSync(target)).toEqual([])
@@ -120,8 +155,19 @@ describe.each<[Command, number]>([
   it('refuses a rebinding Host on every port', async () => {
     for (const { host, port } of sockets) {
       const foreign = { host: `rebind.test:${port}` }
-      for (const [method, path] of [['GET', '/'], ['GET', '/ping'], ['GET', '/approve'], ['GET', '/core/do-storage/x'], ['GET', '/core/dev-registry'], ['POST', traversal(target)]] as const) {
-        const answer = await raw(host, port, path, { method, headers: foreign, body: method === 'POST' ? 'echo owned' : undefined })
+      for (const [method, path] of [
+        ['GET', '/'],
+        ['GET', '/ping'],
+        ['GET', '/approve'],
+        ['GET', '/core/do-storage/x'],
+        ['GET', '/core/dev-registry'],
+        ['POST', traversal(target)],
+      ] as const) {
+        const answer = await raw(host, port, path, {
+          method,
+          headers: foreign,
+          body: method === 'POST' ? 'echo owned' : undefined,
+        })
         expect('status' in answer ? answer.status : answer.error, `${method} ${host}:${port}${path}`).toBe(403)
       }
     }

@@ -1,6 +1,19 @@
 // @ts-check
 /** Page script: the approved applications, with Revoke behind a confirmation. */
-import { $, el, plainName, nameNodes, api, problemText, notify, dayAndTime, ago, syncList, setBusy, showCount } from './core.browser.js'
+import {
+  $,
+  el,
+  plainName,
+  nameNodes,
+  api,
+  problemText,
+  notify,
+  dayAndTime,
+  ago,
+  syncList,
+  setBusy,
+  showCount,
+} from './core.browser.js'
 
 /**
  * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
@@ -13,18 +26,49 @@ export function appsSection() {
 
   function create(token) {
     const name = plainName(token.appName)
-    const revoke = el('button', { type: 'button', class: 'danger revoke', 'aria-label': 'Revoke ' + name, text: 'Revoke' })
-    const confirm = el('button', { type: 'button', class: 'danger-solid confirm-revoke', 'aria-label': 'Yes, revoke ' + name, text: 'Yes, revoke' })
-    const keep = el('button', { type: 'button', class: 'quiet keep', 'aria-label': 'Keep ' + name + ' connected', text: 'Keep' })
-    const question = el('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm revoking ' + name, hidden: true },
+    const revoke = el('button', {
+      type: 'button',
+      class: 'danger revoke',
+      'aria-label': 'Revoke ' + name,
+      text: 'Revoke',
+    })
+    const confirm = el('button', {
+      type: 'button',
+      class: 'danger-solid confirm-revoke',
+      'aria-label': 'Yes, revoke ' + name,
+      text: 'Yes, revoke',
+    })
+    const keep = el('button', {
+      type: 'button',
+      class: 'quiet keep',
+      'aria-label': 'Keep ' + name + ' connected',
+      text: 'Keep',
+    })
+    const question = el(
+      'div',
+      { class: 'confirm', role: 'group', 'aria-label': 'Confirm revoking ' + name, hidden: true },
       el('p', { text: 'Revoke “' + name + '”? It stops working at once and has to ask again to reconnect.' }),
-      el('div', { class: 'actions' }, confirm, keep))
-    const item = el('li', { class: 'card app' },
-      el('div', { class: 'who' },
+      el('div', { class: 'actions' }, confirm, keep),
+    )
+    const item = el(
+      'li',
+      { class: 'card app' },
+      el(
+        'div',
+        { class: 'who' },
         el('h3', { class: 'app-name' }, nameNodes(token.appName)),
-        el('p', { class: 'meta' }, 'Approved ', el('time', { class: 'approved', datetime: token.createdAt }), ' · ', el('span', { class: 'used' }))),
+        el(
+          'p',
+          { class: 'meta' },
+          'Approved ',
+          el('time', { class: 'approved', datetime: token.createdAt }),
+          ' · ',
+          el('span', { class: 'used' }),
+        ),
+      ),
       el('div', { class: 'actions main-actions' }, revoke),
-      question)
+      question,
+    )
     revoke.addEventListener('click', () => {
       question.hidden = false
       revoke.hidden = true
@@ -47,7 +91,9 @@ export function appsSection() {
   function tickItem(item, now) {
     const token = item.token
     item.querySelector('.approved').textContent = dayAndTime(token.createdAt, now)
-    item.querySelector('.used').textContent = token.lastUsedAt ? 'last used ' + ago(token.lastUsedAt, now) : 'not used yet'
+    item.querySelector('.used').textContent = token.lastUsedAt
+      ? 'last used ' + ago(token.lastUsedAt, now)
+      : 'not used yet'
   }
 
   function render() {

@@ -51,7 +51,13 @@ export function nameNodes(name) {
   let from = 0
   for (const match of name.matchAll(BIDI_CONTROL)) {
     if (match.index > from) nodes.push(name.slice(from, match.index))
-    nodes.push(el('span', { class: 'control', title: 'invisible control character ' + controlCode(match[0]), text: controlCode(match[0]) }))
+    nodes.push(
+      el('span', {
+        class: 'control',
+        title: 'invisible control character ' + controlCode(match[0]),
+        text: controlCode(match[0]),
+      }),
+    )
     from = match.index + 1
   }
   if (from < name.length) nodes.push(name.slice(from))
@@ -72,23 +78,32 @@ export function storedToken() {
     try {
       const token = window[store].getItem(TOKEN_KEY)
       if (token) return token
-    } catch (_) { /* storage disabled in this browser */ }
+    } catch (_) {
+      /* storage disabled in this browser */
+    }
   }
   return ''
 }
 
 export function storeToken(token) {
   for (const store of ['sessionStorage', 'localStorage']) {
-    try { window[store].setItem(TOKEN_KEY, token) } catch (_) { /* storage disabled in this browser */ }
+    try {
+      window[store].setItem(TOKEN_KEY, token)
+    } catch (_) {
+      /* storage disabled in this browser */
+    }
   }
 }
 
 export function forgetToken() {
   for (const store of ['sessionStorage', 'localStorage']) {
-    try { window[store].removeItem(TOKEN_KEY) } catch (_) { /* storage disabled in this browser */ }
+    try {
+      window[store].removeItem(TOKEN_KEY)
+    } catch (_) {
+      /* storage disabled in this browser */
+    }
   }
 }
-
 
 /** fetch with the session's headers; resolves to the Response, or null when the service cannot be reached. */
 async function request(method, path, body, options) {
@@ -116,14 +131,24 @@ export async function api(method, path, body, options) {
   const response = await request(method, path, body, options)
   if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
   let data = null
-  try { data = await response.json() } catch (_) { data = null }
+  try {
+    data = await response.json()
+  } catch (_) {
+    data = null
+  }
   return { status: response.status, body: data || {} }
 }
 
 /** The file name a Content-Disposition header gives, preferring the exact UTF-8 one. */
 function filenameOf(disposition, fallback) {
   const exact = /filename\*=UTF-8''([^;]+)/i.exec(disposition || '')
-  if (exact) { try { return decodeURIComponent(exact[1]) } catch (_) { /* fall through to the ASCII name */ } }
+  if (exact) {
+    try {
+      return decodeURIComponent(exact[1])
+    } catch (_) {
+      /* fall through to the ASCII name */
+    }
+  }
   const ascii = /filename="([^"]*)"/i.exec(disposition || '')
   return ascii ? ascii[1] : fallback
 }
@@ -137,12 +162,20 @@ export async function download(path, fallbackName) {
   if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
   if (!response.ok) {
     let data = null
-    try { data = await response.json() } catch (_) { data = null }
+    try {
+      data = await response.json()
+    } catch (_) {
+      data = null
+    }
     return { status: response.status, body: data || {} }
   }
   const blob = await response.blob()
   const url = URL.createObjectURL(blob)
-  const link = el('a', { href: url, download: filenameOf(response.headers.get('content-disposition'), fallbackName), hidden: true })
+  const link = el('a', {
+    href: url,
+    download: filenameOf(response.headers.get('content-disposition'), fallbackName),
+    hidden: true,
+  })
   document.body.append(link)
   link.click()
   link.remove()
@@ -155,8 +188,9 @@ export async function download(path, fallbackName) {
 export function problemText(answer) {
   if (answer.status === 0) return 'The service cannot be reached. Is it still running?'
   if (answer.status === 401) return 'Your session has ended. Sign in again with the operator key.'
-  if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) return 'This browser is no longer unlocked. Reload the page and enter the operator key.'
-  return (answer.body && answer.body.error) || ('The service answered ' + answer.status)
+  if (answer.status === 403 && /CSRF/.test(answer.body.error || ''))
+    return 'This browser is no longer unlocked. Reload the page and enter the operator key.'
+  return (answer.body && answer.body.error) || 'The service answered ' + answer.status
 }
 
 // ---- notices: at most two short messages over the page's bottom edge, newest first
@@ -169,7 +203,12 @@ export function notify(text, kind) {
   // A confirmation replaces the previous one: only problems pile up.
   if (kind === 'ok') for (const old of box.querySelectorAll('.notice.ok')) old.remove()
   const close = el('button', { type: 'button', class: 'notice-close', 'aria-label': 'Dismiss message', text: '×' })
-  const notice = el('div', { class: 'notice ' + kind, role: kind === 'error' ? 'alert' : 'status' }, el('p', { text }), close)
+  const notice = el(
+    'div',
+    { class: 'notice ' + kind, role: kind === 'error' ? 'alert' : 'status' },
+    el('p', { text }),
+    close,
+  )
   close.addEventListener('click', () => notice.remove())
   box.prepend(notice)
   while (box.children.length > 2) box.lastElementChild.remove()
@@ -179,7 +218,12 @@ export function notify(text, kind) {
 
 // ---- time, in the operator's own clock
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+})
 export const shortTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })
 
@@ -237,7 +281,9 @@ export function syncList(list, items, keyOf, create, update) {
   // The item holding keyboard focus went away: focus moves to its neighbour, or to the heading.
   if (focused >= 0 && !list.contains(document.activeElement)) {
     const neighbour = list.children[focused] || list.children[focused - 1]
-    const target = neighbour ? neighbour.querySelector('button:not([hidden])') : list.closest('section').querySelector('h2')
+    const target = neighbour
+      ? neighbour.querySelector('button:not([hidden])')
+      : list.closest('section').querySelector('h2')
     if (target) target.focus()
   }
 }

@@ -36,7 +36,10 @@ export function startConsole(sections) {
     for (;;) {
       const answer = await api('GET', '/approve/state' + (state ? '?since=' + encodeURIComponent(state.version) : ''))
       if (answer.status === 200) {
-        if (offlineNotice) { offlineNotice.remove(); offlineNotice = null }
+        if (offlineNotice) {
+          offlineNotice.remove()
+          offlineNotice = null
+        }
         const first = !state
         setLive(true)
         retry = 0
@@ -46,12 +49,21 @@ export function startConsole(sections) {
         continue
       }
       // Signed out (cookie expired or the key changed): the page asks for the key.
-      if (answer.status === 401) { location.replace('/approve'); return }
-      if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) { showUnlock(); return }
+      if (answer.status === 401) {
+        location.replace('/approve')
+        return
+      }
+      if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) {
+        showUnlock()
+        return
+      }
       setLive(false)
       retry = Math.min(retry ? retry * 2 : 1000, 8000)
       if (!offlineNotice || !offlineNotice.isConnected) {
-        offlineNotice = notify(answer.status === 0 ? 'The service cannot be reached. Is it still running? Retrying…' : problemText(answer), 'error')
+        offlineNotice = notify(
+          answer.status === 0 ? 'The service cannot be reached. Is it still running? Retrying…' : problemText(answer),
+          'error',
+        )
       }
       await new Promise((resolve) => setTimeout(resolve, retry))
     }
@@ -73,7 +85,10 @@ export function startConsole(sections) {
     else notify(problemText(answer), 'error')
   })
 
-  if (!storedToken()) { showUnlock(); return }
+  if (!storedToken()) {
+    showUnlock()
+    return
+  }
   poll()
 }
 
@@ -87,7 +102,11 @@ function wireKeyForm() {
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     const key = input.value.trim()
-    if (!key) { problem.textContent = 'Enter the operator key.'; input.focus(); return }
+    if (!key) {
+      problem.textContent = 'Enter the operator key.'
+      input.focus()
+      return
+    }
     button.disabled = true
     problem.textContent = ''
     const answer = await api('POST', '/approve/session', { key })
@@ -97,9 +116,10 @@ function wireKeyForm() {
       location.replace('/approve')
       return
     }
-    problem.textContent = answer.status === 401
-      ? 'That is not the operator key. Copy it again from the start output or from .dev.vars.'
-      : problemText(answer)
+    problem.textContent =
+      answer.status === 401
+        ? 'That is not the operator key. Copy it again from the start output or from .dev.vars.'
+        : problemText(answer)
     input.select()
   })
 }

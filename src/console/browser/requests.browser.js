@@ -1,6 +1,20 @@
 // @ts-check
 /** Page script: the pending connection requests, with Approve and Deny. */
-import { $, el, plainName, nameNodes, api, problemText, notify, clockTime, ago, countdown, syncList, setBusy, showCount } from './core.browser.js'
+import {
+  $,
+  el,
+  plainName,
+  nameNodes,
+  api,
+  problemText,
+  notify,
+  clockTime,
+  ago,
+  countdown,
+  syncList,
+  setBusy,
+  showCount,
+} from './core.browser.js'
 
 /**
  * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
@@ -14,16 +28,37 @@ export function requestsSection() {
 
   function create(request) {
     const name = plainName(request.appName)
-    const approve = el('button', { type: 'button', class: 'primary approve', 'aria-label': 'Approve ' + name, text: 'Approve' })
+    const approve = el('button', {
+      type: 'button',
+      class: 'primary approve',
+      'aria-label': 'Approve ' + name,
+      text: 'Approve',
+    })
     const deny = el('button', { type: 'button', class: 'danger deny', 'aria-label': 'Deny ' + name, text: 'Deny' })
-    const item = el('li', { class: 'card request' },
-      el('div', { class: 'who' },
+    const item = el(
+      'li',
+      { class: 'card request' },
+      el(
+        'div',
+        { class: 'who' },
         el('h3', { class: 'app-name' }, nameNodes(request.appName)),
-        el('p', { class: 'meta' }, 'Asked at ', el('time', { class: 'asked', datetime: request.createdAt, text: clockTime(request.createdAt) }), ' · ', el('span', { class: 'ago' }))),
-      el('div', { class: 'expiry' },
+        el(
+          'p',
+          { class: 'meta' },
+          'Asked at ',
+          el('time', { class: 'asked', datetime: request.createdAt, text: clockTime(request.createdAt) }),
+          ' · ',
+          el('span', { class: 'ago' }),
+        ),
+      ),
+      el(
+        'div',
+        { class: 'expiry' },
         el('p', { class: 'countdown' }),
-        el('div', { class: 'bar', 'aria-hidden': 'true' }, el('div', { class: 'fill' }))),
-      el('div', { class: 'actions' }, approve, deny))
+        el('div', { class: 'bar', 'aria-hidden': 'true' }, el('div', { class: 'fill' })),
+      ),
+      el('div', { class: 'actions' }, approve, deny),
+    )
     approve.addEventListener('click', () => decide(request, 'approve', item))
     deny.addEventListener('click', () => decide(request, 'deny', item))
     return item

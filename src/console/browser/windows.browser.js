@@ -15,7 +15,12 @@ export function windowsSection() {
   // Typing pauses this long before a draft is saved; leaving the field saves at once.
   const SAVE_DELAY_MS = 700
   const FIELDS = ['recipients', 'subject', 'message']
-  const FIELD_NAMES = { recipients: 'Recipients', subject: 'The subject', message: 'The message', attachments: 'Attachments' }
+  const FIELD_NAMES = {
+    recipients: 'Recipients',
+    subject: 'The subject',
+    message: 'The message',
+    attachments: 'Attachments',
+  }
   const discarded = new Set()
   let windows = []
 
@@ -25,7 +30,8 @@ export function windowsSection() {
   const textOf = (name, w) => (name === 'recipients' ? w.recipients.join(', ') : w[name])
   const locked = (w) => w.status === 'sending' || w.status === 'sent'
   const sentence = (text) => text + (/[.!?]$/.test(text) ? '' : '.')
-  const failureText = (error) => 'Not sent: ' + sentence(error) + ' The draft is kept: fix what it says and send again, or download the .eml.'
+  const failureText = (error) =>
+    'Not sent: ' + sentence(error) + ' The draft is kept: fix what it says and send again, or download the .eml.'
 
   function daysOf(w) {
     return w.days && w.days.length ? w.days.join(', ') : 'Log ' + w.logIds.join(', ')
@@ -33,55 +39,129 @@ export function windowsSection() {
 
   function create(w) {
     const base = 'window-' + w.id
-    const field = (name, label, control, hint) => el('div', { class: 'field' },
-      el('label', { for: base + '-' + name, text: label }),
-      control,
-      hint ? el('p', { class: 'field-hint', id: base + '-' + name + '-hint', text: hint }) : null,
-      el('p', { class: 'field-error', id: base + '-' + name + '-error', role: 'alert', hidden: true }))
+    const field = (name, label, control, hint) =>
+      el(
+        'div',
+        { class: 'field' },
+        el('label', { for: base + '-' + name, text: label }),
+        control,
+        hint ? el('p', { class: 'field-hint', id: base + '-' + name + '-hint', text: hint }) : null,
+        el('p', { class: 'field-error', id: base + '-' + name + '-error', role: 'alert', hidden: true }),
+      )
     // A text area, so that a long list of addresses wraps instead of scrolling out of sight.
-    const recipients = el('textarea', { id: base + '-recipients', class: 'recipients', rows: 2, autocomplete: 'off', spellcheck: 'false', inputmode: 'email', 'aria-describedby': base + '-recipients-hint ' + base + '-recipients-error' })
-    const subject = el('input', { id: base + '-subject', class: 'subject', type: 'text', 'aria-describedby': base + '-subject-error' })
-    const message = el('textarea', { id: base + '-message', class: 'message', rows: 7, 'aria-describedby': base + '-message-error' })
+    const recipients = el('textarea', {
+      id: base + '-recipients',
+      class: 'recipients',
+      rows: 2,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      inputmode: 'email',
+      'aria-describedby': base + '-recipients-hint ' + base + '-recipients-error',
+    })
+    const subject = el('input', {
+      id: base + '-subject',
+      class: 'subject',
+      type: 'text',
+      'aria-describedby': base + '-subject-error',
+    })
+    const message = el('textarea', {
+      id: base + '-message',
+      class: 'message',
+      rows: 7,
+      'aria-describedby': base + '-message-error',
+    })
     const picker = el('select', { class: 'add-attachment', 'aria-label': 'Attach a PDF report' })
-    const frame = el('iframe', { class: 'preview-frame', sandbox: true, referrerpolicy: 'no-referrer', title: 'Preview of the e-mail as recipients see it' })
+    const frame = el('iframe', {
+      class: 'preview-frame',
+      sandbox: true,
+      referrerpolicy: 'no-referrer',
+      title: 'Preview of the e-mail as recipients see it',
+    })
 
-    const send = el('button', { type: 'button', class: 'primary send', text: 'Send', 'aria-describedby': base + '-delivery' })
+    const send = el('button', {
+      type: 'button',
+      class: 'primary send',
+      text: 'Send',
+      'aria-describedby': base + '-delivery',
+    })
     const eml = el('button', { type: 'button', class: 'eml', text: 'Download .eml' })
-    const mailApp = el('a', { class: 'button mail-app', href: w.mailto, text: 'Open in mail app', title: 'Opens your mail app with recipients, subject and text. Attach the PDFs there yourself.' })
+    const mailApp = el('a', {
+      class: 'button mail-app',
+      href: w.mailto,
+      text: 'Open in mail app',
+      title: 'Opens your mail app with recipients, subject and text. Attach the PDFs there yourself.',
+    })
     const discard = el('button', { type: 'button', class: 'danger discard', text: 'Discard' })
     const confirm = el('button', { type: 'button', class: 'danger-solid confirm-discard', text: 'Yes, discard' })
     const keep = el('button', { type: 'button', class: 'quiet keep', text: 'Keep it' })
-    const question = el('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm discarding this e-mail', hidden: true },
+    const question = el(
+      'div',
+      { class: 'confirm', role: 'group', 'aria-label': 'Confirm discarding this e-mail', hidden: true },
       el('p', { text: 'Discard this e-mail? The draft and your edits are deleted; the logs and reports stay.' }),
-      el('div', { class: 'actions' }, confirm, keep))
+      el('div', { class: 'actions' }, confirm, keep),
+    )
 
-    const item = el('li', { class: 'card window', 'aria-labelledby': base + '-title' },
-      el('div', { class: 'window-head' },
-        el('div', { class: 'who' },
+    const item = el(
+      'li',
+      { class: 'card window', 'aria-labelledby': base + '-title' },
+      el(
+        'div',
+        { class: 'window-head' },
+        el(
+          'div',
+          { class: 'who' },
           el('h3', { class: 'window-title', id: base + '-title' }),
-          el('p', { class: 'meta' })),
-        el('span', { class: 'badge status' })),
+          el('p', { class: 'meta' }),
+        ),
+        el('span', { class: 'badge status' }),
+      ),
       el('p', { class: 'window-problem', role: 'alert', hidden: true }),
-      el('div', { class: 'window-body' },
-        el('div', { class: 'fields' },
-          field('recipients', 'To', recipients, 'Separate addresses with commas. Enter or leaving the field saves them.'),
+      el(
+        'div',
+        { class: 'window-body' },
+        el(
+          'div',
+          { class: 'fields' },
+          field(
+            'recipients',
+            'To',
+            recipients,
+            'Separate addresses with commas. Enter or leaving the field saves them.',
+          ),
           field('subject', 'Subject', subject),
           field('message', 'Message', message),
-          el('div', { class: 'field' },
+          el(
+            'div',
+            { class: 'field' },
             el('p', { class: 'label', text: 'Attachments' }),
             el('ul', { class: 'attachments' }),
             el('p', { class: 'no-attachments field-hint', text: 'No PDF report attached.' }),
             picker,
-            el('p', { class: 'field-error attachments-error', id: base + '-attachments-error', role: 'alert', hidden: true }))),
-        el('div', { class: 'preview' },
+            el('p', {
+              class: 'field-error attachments-error',
+              id: base + '-attachments-error',
+              role: 'alert',
+              hidden: true,
+            }),
+          ),
+        ),
+        el(
+          'div',
+          { class: 'preview' },
           el('p', { class: 'label', text: 'Preview' }),
           el('p', { class: 'field-hint body-note', hidden: true }),
-          frame)),
-      el('div', { class: 'window-foot' },
+          frame,
+        ),
+      ),
+      el(
+        'div',
+        { class: 'window-foot' },
         el('p', { class: 'delivery', id: base + '-delivery' }),
         el('p', { class: 'save-state', role: 'status' }),
-        el('div', { class: 'actions' }, send, eml, mailApp, discard)),
-      question)
+        el('div', { class: 'actions' }, send, eml, mailApp, discard),
+      ),
+      question,
+    )
 
     item.fields = { recipients, subject, message }
     item.dirty = new Set()
@@ -100,7 +180,10 @@ export function windowsSection() {
       input.addEventListener('change', () => save(item))
     }
     recipients.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') { event.preventDefault(); save(item) }
+      if (event.key === 'Enter') {
+        event.preventDefault()
+        save(item)
+      }
     })
     picker.addEventListener('change', () => {
       const presetId = picker.value
@@ -113,10 +196,15 @@ export function windowsSection() {
       if (!item.dirty.size) return
       // The link carries what the service last saved: save the edits first, then follow it.
       event.preventDefault()
-      save(item).then((ok) => { if (ok) location.href = item.window.mailto })
+      save(item).then((ok) => {
+        if (ok) location.href = item.window.mailto
+      })
     })
     discard.addEventListener('click', () => {
-      if (item.window.status === 'sent') { discardWindow(item); return }
+      if (item.window.status === 'sent') {
+        discardWindow(item)
+        return
+      }
       question.hidden = false
       discard.hidden = true
       confirm.focus()
@@ -134,12 +222,21 @@ export function windowsSection() {
     item.window = w
     const $in = (selector) => item.querySelector(selector)
     $in('.window-title').textContent = w.project + ' — ' + daysOf(w)
-    $in('.meta').textContent = (w.presetLabel ? 'E-mail preset “' + w.presetLabel + '”' : 'No e-mail preset') + ' · opened ' + dayAndTime(w.createdAt, Date.now())
+    $in('.meta').textContent =
+      (w.presetLabel ? 'E-mail preset “' + w.presetLabel + '”' : 'No e-mail preset') +
+      ' · opened ' +
+      dayAndTime(w.createdAt, Date.now())
     item.dataset.status = w.status
 
     const badge = $in('.status')
-    badge.textContent = w.status === 'sent' ? 'Sent ' + (w.sentAt ? shortTime.format(new Date(w.sentAt)) : '')
-      : w.status === 'sending' ? 'Sending…' : w.status === 'failed' ? 'Not sent' : 'Draft'
+    badge.textContent =
+      w.status === 'sent'
+        ? 'Sent ' + (w.sentAt ? shortTime.format(new Date(w.sentAt)) : '')
+        : w.status === 'sending'
+          ? 'Sending…'
+          : w.status === 'failed'
+            ? 'Not sent'
+            : 'Draft'
     badge.dataset.status = w.status
     const problem = $in('.window-problem')
     problem.hidden = w.status !== 'failed' || !w.error
@@ -160,22 +257,29 @@ export function windowsSection() {
       $in('.preview-frame').srcdoc = w.preview.html
     }
 
-    syncList($in('.attachments'), w.attachments, (a) => a.presetId, (a) => createAttachment(item, a), (node, a) => {
-      node.attachment = a
-      node.querySelector('.attachment-name').textContent = a.filename
-      node.querySelector('.attachment-label').textContent = a.note ? a.label + ' · ' + a.note : a.label
-      node.querySelector('.remove-attachment').hidden = locked(w)
-      node.querySelector('.remove-attachment').setAttribute('aria-label', 'Remove ' + a.filename)
-      node.querySelector('.attachment-name').setAttribute('aria-label', 'Download ' + a.filename)
-    })
+    syncList(
+      $in('.attachments'),
+      w.attachments,
+      (a) => a.presetId,
+      (a) => createAttachment(item, a),
+      (node, a) => {
+        node.attachment = a
+        node.querySelector('.attachment-name').textContent = a.filename
+        node.querySelector('.attachment-label').textContent = a.note ? a.label + ' · ' + a.note : a.label
+        node.querySelector('.remove-attachment').hidden = locked(w)
+        node.querySelector('.remove-attachment').setAttribute('aria-label', 'Remove ' + a.filename)
+        node.querySelector('.attachment-name').setAttribute('aria-label', 'Download ' + a.filename)
+      },
+    )
     $in('.no-attachments').hidden = w.attachments.length > 0
     $in('.body-note').hidden = !w.bodyNote
     $in('.body-note').textContent = w.bodyNote || ''
     const picker = $in('.add-attachment')
     const attached = new Set(w.attachments.map((a) => a.presetId))
     const offered = w.pdfPresets.filter((p) => !attached.has(p.id))
-    const options = [el('option', { value: '', text: offered.length ? 'Attach a PDF report…' : 'All PDF reports are attached' })]
-      .concat(offered.map((p) => el('option', { value: p.id, text: p.label })))
+    const options = [
+      el('option', { value: '', text: offered.length ? 'Attach a PDF report…' : 'All PDF reports are attached' }),
+    ].concat(offered.map((p) => el('option', { value: p.id, text: p.label })))
     const signature = offered.map((p) => p.id + '=' + p.label).join('|')
     if (picker.dataset.offered !== signature || picker.options.length === 0) {
       picker.replaceChildren(...options)
@@ -191,10 +295,16 @@ export function windowsSection() {
     send.hidden = w.status === 'sent'
     const delivery = $in('.delivery')
     delivery.classList.toggle('off', !w.delivery.configured)
-    delivery.textContent = w.status === 'sent' ? 'Sent to ' + w.recipients.join(', ') + '.'
-      : !w.delivery.configured
-        ? 'Send is off: ' + (w.delivery.problem ? w.delivery.problem + '.' : 'no e-mail provider is set up (EMAIL_PROVIDER in .dev.vars).') + ' Download the .eml and open it in your mail app instead.'
-        : 'Sends as ' + (w.delivery.from || 'the configured sender') + '.'
+    delivery.textContent =
+      w.status === 'sent'
+        ? 'Sent to ' + w.recipients.join(', ') + '.'
+        : !w.delivery.configured
+          ? 'Send is off: ' +
+            (w.delivery.problem
+              ? w.delivery.problem + '.'
+              : 'no e-mail provider is set up (EMAIL_PROVIDER in .dev.vars).') +
+            ' Download the .eml and open it in your mail app instead.'
+          : 'Sends as ' + (w.delivery.from || 'the configured sender') + '.'
     // Without a provider the .eml is the way to send: it becomes the main button.
     $in('.eml').classList.toggle('primary', !w.delivery.configured && w.status !== 'sent')
     $in('.mail-app').href = w.mailto
@@ -202,26 +312,41 @@ export function windowsSection() {
     const discard = $in('.discard')
     discard.textContent = w.status === 'sent' ? 'Close' : 'Discard'
     discard.hidden = w.status === 'sending' || !$in('.confirm').hidden
-    if (!item.dirty.size && !item.saving && !item.saveProblem) showSaveState(item, w.status === 'sent' ? 'none' : 'saved')
+    if (!item.dirty.size && !item.saving && !item.saveProblem)
+      showSaveState(item, w.status === 'sent' ? 'none' : 'saved')
   }
 
   function createAttachment(item, a) {
     const name = el('button', { type: 'button', class: 'link attachment-name' })
     const remove = el('button', { type: 'button', class: 'quiet remove-attachment', text: 'Remove' })
-    const node = el('li', { class: 'attachment' },
+    const node = el(
+      'li',
+      { class: 'attachment' },
       el('span', { class: 'file-icon', 'aria-hidden': 'true', text: 'PDF' }),
       el('span', { class: 'attachment-text' }, name, el('span', { class: 'attachment-label' })),
-      remove)
+      remove,
+    )
     name.addEventListener('click', async () => {
       const answer = await download(node.attachment.url, node.attachment.filename)
       if (answer.status !== 200) notify(node.attachment.filename + ': ' + problemText(answer), 'error')
     })
-    remove.addEventListener('click', () => changeAttachments(item, item.window.attachments.map((x) => x.presetId).filter((id) => id !== node.attachment.presetId)))
+    remove.addEventListener('click', () =>
+      changeAttachments(
+        item,
+        item.window.attachments.map((x) => x.presetId).filter((id) => id !== node.attachment.presetId),
+      ),
+    )
     return node
   }
 
   function showSaveState(item, kind) {
-    const words = { unsaved: 'Unsaved changes…', saving: 'Saving…', saved: 'Draft saved', problem: 'Not saved: see the problem above', none: '' }
+    const words = {
+      unsaved: 'Unsaved changes…',
+      saving: 'Saving…',
+      saved: 'Draft saved',
+      problem: 'Not saved: see the problem above',
+      none: '',
+    }
     const box = item.querySelector('.save-state')
     box.textContent = words[kind]
     box.dataset.state = kind
@@ -239,11 +364,13 @@ export function windowsSection() {
 
   /** Validation details of a PATCH as sentences: a bad address is quoted back as it was typed. */
   function detailsText(name, details, sent) {
-    return (details || []).map((d) => {
-      const entry = /^recipients\.(\d+)$/.exec(d.prop)
-      if (entry && sent) return '“' + sent[Number(entry[1])] + '” ' + d.message + '.'
-      return (FIELD_NAMES[d.prop] || FIELD_NAMES[name]) + ' ' + d.message + '.'
-    }).join(' ')
+    return (details || [])
+      .map((d) => {
+        const entry = /^recipients\.(\d+)$/.exec(d.prop)
+        if (entry && sent) return '“' + sent[Number(entry[1])] + '” ' + d.message + '.'
+        return (FIELD_NAMES[d.prop] || FIELD_NAMES[name]) + ' ' + d.message + '.'
+      })
+      .join(' ')
   }
 
   /** Answers that are not about one field, in words. */
@@ -279,7 +406,13 @@ export function windowsSection() {
         if (!discarded.has(item.window.id)) update(item, withDays(item, answer.body.window))
       } else {
         ok = false
-        fieldError(item, name, answer.status === 400 ? detailsText(name, answer.body.details, Array.isArray(value) ? value : null) : windowProblem(answer))
+        fieldError(
+          item,
+          name,
+          answer.status === 400
+            ? detailsText(name, answer.body.details, Array.isArray(value) ? value : null)
+            : windowProblem(answer),
+        )
       }
     }
     item.saveProblem = !ok
@@ -297,7 +430,12 @@ export function windowsSection() {
       update(item, withDays(item, answer.body.window))
       // The removed attachment had focus: keep it in the attachments, not at the section's top.
       if (!item.contains(document.activeElement)) item.querySelector('.add-attachment').focus()
-    } else fieldError(item, 'attachments', answer.status === 400 ? detailsText('attachments', answer.body.details) : windowProblem(answer))
+    } else
+      fieldError(
+        item,
+        'attachments',
+        answer.status === 400 ? detailsText('attachments', answer.body.details) : windowProblem(answer),
+      )
   }
 
   async function sendWindow(item) {
@@ -328,7 +466,10 @@ export function windowsSection() {
 
   async function downloadEml(item) {
     if (item.busy) return
-    if (!(await save(item))) { notify('Fix the problem shown in the e-mail first: the .eml holds what is saved.', 'error'); return }
+    if (!(await save(item))) {
+      notify('Fix the problem shown in the e-mail first: the .eml holds what is saved.', 'error')
+      return
+    }
     const answer = await download(item.window.emlUrl, 'message.eml')
     if (answer.status !== 200) notify('The .eml could not be made: ' + windowProblem(answer), 'error')
   }

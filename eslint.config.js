@@ -1,0 +1,47 @@
+// Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
+// bottom: index → router → routes → mail, reports, http → workspace, schemas, console → shared.
+// A folder uses only those below it (and mail uses reports); formatting is Prettier's job.
+import tseslint from 'typescript-eslint'
+
+/** `files` may not import from any of `folders` (paths as written in src/, e.g. '../http/body'). */
+const only = (files, folders, why) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ group: folders.flatMap((f) => [`../${f}`, `../${f}/*`]), message: why }] },
+    ],
+  },
+})
+
+export default [
+  { ignores: ['node_modules/', '.wrangler/', 'bench/results/', 'src/env.d.ts'] },
+  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+  only(
+    ['src/shared/**'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'schemas', 'console'],
+    'shared/ is the bottom layer: it uses nothing else of the service',
+  ),
+  only(
+    ['src/schemas/**', 'src/console/**'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace'],
+    'schemas/ and console/ use only shared/',
+  ),
+  only(
+    ['src/workspace/**'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'console'],
+    'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
+  ),
+  only(
+    ['src/http/**'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'workspace', 'console'],
+    'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
+  ),
+  only(
+    ['src/reports/**'],
+    ['index', 'router', 'routes', 'mail', 'http', 'workspace', 'console'],
+    'reports draw what they are given',
+  ),
+  only(['src/mail/**'], ['index', 'router', 'routes', 'http', 'console'], 'mail composes and sends; routes call it'),
+  only(['src/routes/**'], ['index', 'router'], 'routes are called by the router'),
+]
