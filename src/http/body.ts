@@ -40,20 +40,18 @@ export const declaredLength = (request: Request) => Number(request.headers.get('
  * declared as JSON, within the limit, arrived in time, valid UTF-8 and, if large, not nested too
  * deep; not yet parsed.
  */
-export function readJsonBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<JsonBody> {
+export async function readJsonBody(request: Request, limit = BODY_LIMIT_BYTES): Promise<JsonBody> {
   const type = request.headers.get('content-type') ?? ''
   if (type !== 'application/json' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     return refuse(request, new StatusError(415, { error: 'Unsupported Media Type' }))
   }
   const declared = declaredLength(request)
   if (declared > limit) return refuse(request, tooLarge())
-  if (!request.body) return Promise.resolve(EMPTY)
+  if (!request.body) return EMPTY
+  if (!(declared >= 0)) return readChunked(request.body, limit)
   // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
-  if (declared >= 0)
-    return withDeadline(request.arrayBuffer(), BODY_BASE_MS + (declared / 1048576) * BODY_MS_PER_MIB).then((buffer) =>
-      decoded(new Uint8Array(buffer)),
-    )
-  return readChunked(request.body, limit)
+  const buffer = await withDeadline(request.arrayBuffer(), BODY_BASE_MS + (declared / 1048576) * BODY_MS_PER_MIB)
+  return decoded(new Uint8Array(buffer))
 }
 
 /**

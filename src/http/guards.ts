@@ -14,18 +14,11 @@ function hostname(host: string): string {
   return match[1]!.toLowerCase()
 }
 
-// Host headers already found to name loopback (`127.0.0.1:5252`, …): a few, asked on every request.
-const loopbackHosts = new Set<string>()
-
 /** SPEC §7: only loopback names (plus ALLOWED_HOSTS) reach the service, so DNS rebinding gets nowhere. */
 export function withAllowedHost(request: IRequest, env: Env) {
   const host = request.headers.get('host') ?? new URL(request.url).host
-  if (loopbackHosts.has(host)) return
   const name = hostname(host)
-  if (LOOPBACK.has(name)) {
-    if (loopbackHosts.size < 64) loopbackHosts.add(host)
-    return
-  }
+  if (LOOPBACK.has(name)) return
   const extra = (env.ALLOWED_HOSTS ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
