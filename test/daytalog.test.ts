@@ -5,7 +5,7 @@ import { LogDynamicZod, ProjectSchemaZod, createDaytalog } from 'daytalog'
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { clipColumns } from '../src/reports/columns'
-import { summarize, total } from '../src/reports/model'
+import { summarize, total } from '../src/summary/summary'
 import { fromBase64 } from '../src/shared/base64'
 import { call, withProject } from './helpers'
 import { DAY_1, DAY_2_SENT, DAY_2_STORED, PROJECT } from './daytalog-fixtures'
@@ -72,7 +72,7 @@ describe("the reference application's data", () => {
       logs,
       selection: logs.map((l: { id: string }) => l.id),
     })
-    const ours = total(logs.map((log: never) => summarize(log, PROJECT.unit)))
+    const ours = total(logs.map((log: never) => summarize(log)))
     expect(daytalog.total.ocf.files()).toBe(ours.ocf!.files)
     expect(daytalog.total.ocf.sizeAsNumber({ type: 'bytes' })).toBe(ours.ocf!.size)
     expect(daytalog.total.proxy.files()).toBe(ours.proxy!.files)

@@ -3,9 +3,12 @@ import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { GroupCommit } from '../src/workspace/group-commit'
 import type { Workspace } from '../src/workspace/Workspace'
+import { summarize } from '../src/summary/summary'
 import { approvedToken, call, makeLog, utf8, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+
+const summaryOf = (log: ReturnType<typeof makeLog>) => JSON.stringify(summarize(log as never))
 
 const storedIds = (state: DurableObjectState) =>
   state.storage.sql
@@ -56,8 +59,15 @@ describe('log writes committed together', () => {
     const bytes = (log: object) => utf8(JSON.stringify(log))
     const answers = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
       const pending = [
-        workspace.createCheckedLog(token, bytes(first), 'D001', 1, '2024-01-01'),
-        workspace.createCheckedLog(token, bytes(makeLog('D001', 2)), 'D001', 1, '2024-01-01'),
+        workspace.createCheckedLog(token, bytes(first), 'D001', 1, '2024-01-01', summaryOf(first)),
+        workspace.createCheckedLog(
+          token,
+          bytes(makeLog('D001', 2)),
+          'D001',
+          1,
+          '2024-01-01',
+          summaryOf(makeLog('D001', 2)),
+        ),
         workspace.createLog(token, bytes({ ...makeLog('D002'), day: 'one' })),
         workspace.createLog(token, bytes(makeLog('D003'))),
       ]
@@ -87,8 +97,22 @@ describe('log writes committed together', () => {
     const revoked = await approvedToken('Rushes Script')
     const answers = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
       const pending = [
-        workspace.createCheckedLog(token, utf8(JSON.stringify(makeLog('D001'))), 'D001', 1, '2024-01-01'),
-        workspace.createCheckedLog(revoked, utf8(JSON.stringify(makeLog('D002'))), 'D002', 1, '2024-01-01'),
+        workspace.createCheckedLog(
+          token,
+          utf8(JSON.stringify(makeLog('D001'))),
+          'D001',
+          1,
+          '2024-01-01',
+          summaryOf(makeLog('D001')),
+        ),
+        workspace.createCheckedLog(
+          revoked,
+          utf8(JSON.stringify(makeLog('D002'))),
+          'D002',
+          1,
+          '2024-01-01',
+          summaryOf(makeLog('D002')),
+        ),
       ]
       workspace.revokeToken(revoked.split('_')[1]!)
       const answers = await Promise.all(pending)

@@ -1,9 +1,9 @@
 import { StatusError } from 'itty-router'
 import { notFound } from '../shared/problem'
-import { renderReport, reportFilename, type ReportSource } from '../reports'
-import type { LogOutput } from '../schemas/log'
+import { renderReport, reportFilename, type Range, type ReportSource } from '../reports'
 import { bodyOf, type Settings } from '../schemas/settings'
 import { fillTags } from '../shared/tags'
+import type { LogSummary } from '../summary/summary'
 import type { MailSource, NewSendWindow, SendWindowListing, WindowAttachment } from '../workspace/windows'
 import type { Mailbox } from './address'
 import { renderBody } from './body'
@@ -14,10 +14,10 @@ import { summarize, type MailSummary } from './summary'
 const DEFAULT_SUBJECT = '<project> – Day <d> – <yyyy-mm-dd>'
 const DEFAULT_TEMPLATE = 'day-summary'
 
-const tagContext = (settings: Settings, logs: LogOutput[]) => ({
+const tagContext = (settings: Settings, summaries: LogSummary[]) => ({
   projectName: settings.project_name,
   unit: settings.unit,
-  logs: logs.map(({ id, day, date, unit }) => ({ id, day, date, unit })),
+  logs: summaries,
 })
 
 /** A subject is one header line: line breaks and other controls from a template become spaces. */
@@ -27,38 +27,38 @@ const oneLine = (text: string) =>
     .replace(/ {2,}/g, ' ')
     .trim()
 
-/** The window as the preset fills it for these logs, tags replaced (SPEC §5, §9). */
-export function draftFrom(source: MailSource, logs: LogOutput[]): NewSendWindow {
+/** The window as the preset fills it for these logs (their summaries), tags replaced (SPEC §5, §9). */
+export function draftFrom(source: MailSource, summaries: LogSummary[]): NewSendWindow {
   const { settings, preset } = source
-  const context = tagContext(settings, logs)
+  const context = tagContext(settings, summaries)
   return {
     projectId: source.projectId,
-    logIds: logs.map((l) => l.id),
+    logIds: summaries.map((s) => s.id),
     presetId: preset?.id ?? null,
     template: preset ? bodyOf(preset) : DEFAULT_TEMPLATE,
     recipients: [...new Set((preset?.recipients ?? []).map((r) => r.trim()))],
     subject:
       oneLine(fillTags(preset?.subject ?? DEFAULT_SUBJECT, context)) || oneLine(fillTags(DEFAULT_SUBJECT, context)),
     message: fillTags(preset?.message ?? '', context),
-    attachments: attachmentsFor(settings, logs, preset?.attachments ?? []),
-    summary: JSON.stringify(summaryOf(settings, logs)),
+    attachments: attachmentsFor(settings, summaries, preset?.attachments ?? []),
+    summary: JSON.stringify(summaryOf(settings, summaries)),
   }
 }
 
-const summaryOf = (settings: Settings, logs: LogOutput[]): MailSummary =>
-  summarize(settings.project_name, settings.unit, logs)
+const summaryOf = (settings: Settings, summaries: LogSummary[]): MailSummary =>
+  summarize(settings.project_name, settings.unit, summaries)
 
-function reportSource(settings: Settings, logs: LogOutput[], presetId: string): ReportSource {
+function presetOf(settings: Settings, presetId: string) {
   const preset = settings.pdfs?.find((p) => p.id === presetId)
   if (!preset) throw notFound('Preset')
-  return { settings, preset, logs }
+  return preset
 }
 
 /** PDF presets to attach, each with the file name its `output_name` gives; names made unique. */
-export function attachmentsFor(settings: Settings, logs: LogOutput[], presetIds: string[]): WindowAttachment[] {
+export function attachmentsFor(settings: Settings, summaries: LogSummary[], presetIds: string[]): WindowAttachment[] {
   const taken = new Set<string>()
   return [...new Set(presetIds)].map((presetId) => {
-    const filename = uniqueName(reportFilename(reportSource(settings, logs, presetId)), taken)
+    const filename = uniqueName(reportFilename({ settings, preset: presetOf(settings, presetId), summaries }), taken)
     taken.add(filename.toLowerCase())
     return { presetId, filename }
   })
@@ -77,10 +77,10 @@ function uniqueName(filename: string, taken: Set<string>): string {
 /** Renders one attachment; a failure names the file, so the window can say which one. */
 export async function renderAttachment(
   settings: Settings,
-  logs: LogOutput[],
+  range: Range,
   attachment: WindowAttachment,
 ): Promise<OutgoingAttachment> {
-  const source = reportSource(settings, logs, attachment.presetId)
+  const source: ReportSource = { settings, preset: presetOf(settings, attachment.presetId), ...range }
   try {
     return { filename: attachment.filename, contentType: 'application/pdf', content: await renderReport(source) }
   } catch (err) {
@@ -99,22 +99,22 @@ export async function renderAttachment(
 export async function outgoingMessage(
   window: SendWindowListing,
   settings: Settings,
-  logs: LogOutput[],
+  range: Range,
   from: Mailbox | null,
 ) {
-  const summary = summaryOf(settings, logs)
+  const summary = summaryOf(settings, range.summaries)
   const gone = window.attachments.find((a) => !settings.pdfs?.some((p) => p.id === a.presetId))
   if (gone)
     throw new StatusError(409, { error: `The PDF preset of ${gone.filename} no longer exists: remove that attachment` })
   const attachments = attachmentsFor(
     settings,
-    logs,
+    range.summaries,
     window.attachments.map((a) => a.presetId),
   )
   const body = renderBody(window.template, window.subject, window.message, summary)
   const rendered: OutgoingAttachment[] = []
   // One after another: each report can be large, and the isolate's memory is shared.
-  for (const attachment of attachments) rendered.push(await renderAttachment(settings, logs, attachment))
+  for (const attachment of attachments) rendered.push(await renderAttachment(settings, range, attachment))
   const message: OutgoingMessage = {
     from,
     to: window.recipients,

@@ -2,7 +2,8 @@
 import { ACCENT, CARD, FAINT, GOOD, INK, MUTED, RULE, WARN } from './canvas'
 import type { ReportDocument, RunningHeader } from './document'
 import { printable } from './fonts'
-import { formatCount, type VolumeCount } from './model'
+import type { VolumeCount } from '../summary/summary'
+import { formatCount } from './model'
 import { clip, wrap } from './text'
 
 export type Title = { project: string; title: string; subtitle: string; report: string; label: string; unit: string }

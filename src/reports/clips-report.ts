@@ -6,8 +6,8 @@ import { weekdayOf } from '../shared/tags'
 import { cards, copiesLine, heading, infoGrid, note, runningHeader, titleBlock, type Card } from './blocks'
 import { clipColumns, volumesOf } from './columns'
 import type { ReportDocument } from './document'
-import { formatBytes, formatCount, formatFps, mergeReels, textOf, type Duration, type Media } from './model'
-import type { LogSummary } from './model'
+import { unitOf, type Duration, type LogSummary, type Media } from '../summary/summary'
+import { formatBytes, formatCount, formatFps, mergeReels, textOf } from './model'
 import { drawTable, type Column } from './table'
 
 export type ReportContext = { settings: Settings; label: string; columns: readonly string[] | undefined }
@@ -76,27 +76,28 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
   { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
 ]
 
-export async function clipsReport(
-  report: ReportDocument,
-  project: string,
-  summaries: LogSummary[],
-  ctx: ReportContext,
-) {
-  for (const s of summaries) {
-    const { log } = s
-    const title = dayTitle(log)
-    await report.section(runningHeader(project, s.unit ? `${title} · ${s.unit}` : title, ctx.label))
+/** A day of a clips report: its stored summary, and the log itself, read only when its turn comes. */
+export type ReportDay = { summary: LogSummary; log: () => Promise<LogOutput> }
+
+/** One section per day; each day's log is read when its section is drawn and let go after it. */
+export async function clipsReport(report: ReportDocument, project: string, days: ReportDay[], ctx: ReportContext) {
+  for (const day of days) {
+    const s = day.summary
+    const log = await day.log()
+    const unit = unitOf(s, ctx.settings.unit)
+    const title = dayTitle(s)
+    await report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
     titleBlock(report, {
       project,
       title,
-      subtitle: `${weekdayOf(log.date)} · Log ${log.id}`,
+      subtitle: `${weekdayOf(s.date)} · Log ${s.id}`,
       report: 'Clips report',
       label: ctx.label,
-      unit: s.unit,
+      unit,
     })
     infoGrid(report, infoPairs(ctx.settings, log))
     const clips = log.ocf?.clips ?? []
-    cards(report, summaryCards({ ...s, clips: clips.length }))
+    cards(report, summaryCards(s))
     copiesLine(report, 'OCF copies', s.copies)
     copiesLine(report, 'Sound copies', s.soundCopies)
 

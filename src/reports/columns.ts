@@ -1,7 +1,8 @@
 /** The clip table's columns: the built-in clip fields and `custom:<schema id>.<key_name>` fields. */
 import type { LogOutput, OcfClip } from '../schemas/log'
 import { CLIP_COLUMNS, type Settings } from '../schemas/settings'
-import { clipDuration, formatBytes, formatFps, textOf } from './model'
+import { clipDuration } from '../summary/summary'
+import { formatBytes, formatFps, textOf } from './model'
 import type { Column } from './table'
 
 const DEFAULT_COLUMNS = [

@@ -4,7 +4,8 @@ import { weekdayOf } from '../shared/tags'
 import { cards, copiesLine, heading, infoGrid, runningHeader, titleBlock } from './blocks'
 import { infoPairs, summaryCards, type ReportContext } from './clips-report'
 import type { ReportDocument } from './document'
-import { formatBytes, formatCount, mergeReels, total, type LogSummary, type Media, type VolumeCount } from './model'
+import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
+import { formatBytes, formatCount, mergeReels } from './model'
 import { drawTable, type Column } from './table'
 
 type Row = Record<
@@ -44,11 +45,11 @@ const figures = (
 })
 
 export async function dataReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
-  const logs = summaries.map((s) => s.log)
-  const { firstDate, lastDate } = spanOf(logs)
-  const single = logs.length === 1
-  const title = rangeTitle(logs)
-  const units = [...new Set(summaries.map((s) => s.unit).filter(Boolean))]
+  const { firstDate, lastDate } = spanOf(summaries)
+  const single = summaries.length === 1
+  const title = rangeTitle(summaries)
+  const unitsOf = summaries.map((s) => unitOf(s, ctx.settings.unit))
+  const units = [...new Set(unitsOf.filter(Boolean))]
   const unit = units.length === 1 ? units[0]! : units.length ? `${units.length} units` : ''
   await report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
   titleBlock(report, {
@@ -61,11 +62,10 @@ export async function dataReport(report: ReportDocument, project: string, summar
   })
   infoGrid(report, infoPairs(ctx.settings))
   const totals = total(summaries)
-  const clips = summaries.reduce((n, s) => n + (s.log.ocf?.clips?.length ?? 0), 0)
-  cards(report, summaryCards({ ...totals, clips }))
+  cards(report, summaryCards(totals))
   copiesLine(report, 'OCF copies', totals.copies)
 
-  const rows: Row[] = summaries.map((s) => ({ day: String(s.log.day), date: s.log.date, unit: s.unit, ...figures(s) }))
+  const rows: Row[] = summaries.map((s, i) => ({ day: String(s.day), date: s.date, unit: unitsOf[i]!, ...figures(s) }))
   const footer: Row = {
     day: 'Total',
     date: firstDate === lastDate ? firstDate : `${firstDate} – ${lastDate}`,

@@ -8,6 +8,7 @@ import { LogIdSchema } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { parseOrThrow } from '../schemas/requests'
 import { framedStream, rpcSafe, utf8Bytes } from '../shared/utf8'
+import { summarize } from '../summary/summary'
 import { workspace } from '../workspace/client'
 
 import { tokenForBody } from './token'
@@ -27,7 +28,7 @@ export async function createLog(request: IRequest, env: Env) {
   const ws = workspace(env)
   const body = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
   await (certainlyValidLog(log)
-    ? ws.createCheckedLog(token, body, log.id, log.day, log.date)
+    ? ws.createCheckedLog(token, body, log.id, log.day, log.date, JSON.stringify(summarize(log)))
     : ws.createLog(token, body))
   return jsonAnswer('{"success":true}', 201)
 }

@@ -10,7 +10,7 @@ import { WindowEditSchema } from '../mail/schemas'
 import { windowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
 import { conflict, notFound } from '../shared/problem'
-import { storedLogs, workspace } from '../workspace/client'
+import { logReader, workspace } from '../workspace/client'
 import type { SendOutcome, WindowEdit } from '../workspace/windows'
 
 const windowIdOf = (request: IRequest) => pathParam(request, 'id')
@@ -26,7 +26,7 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   // The same day named twice is one day of the message.
   const logIds = [...new Set(logIdsOf(logId))]
   const source = await ws.mailSource(token, logIds, presetId)
-  await ws.openSendWindow(draftFrom(source, await storedLogs(ws, source.projectId, logIds)))
+  await ws.openSendWindow(draftFrom(source, source.summaries))
   return { success: true }
 }
 
@@ -51,12 +51,8 @@ export async function editWindow(request: IRequest, env: Env) {
   const changes: WindowEdit = { ...edit, attachments: undefined }
   for (const key of Object.keys(changes) as Array<keyof WindowEdit>) if (changes[key] === undefined) delete changes[key]
   if (edit.attachments) {
-    const { window, settings } = await ws.windowSource(id)
-    changes.attachments = attachmentsFor(
-      settings,
-      await storedLogs(ws, window.projectId, window.logIds),
-      edit.attachments,
-    )
+    const { settings, summaries } = await ws.windowSource(id)
+    changes.attachments = attachmentsFor(settings, summaries, edit.attachments)
   }
   const window = await ws.editSendWindow(id, changes)
   return { success: true, window: windowView(window, mailConfig(env)) }
@@ -75,13 +71,13 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
     )
   if (config.problem) throw conflict(config.problem)
   const ws = workspace(env)
-  const { window, settings } = await ws.claimSendWindow(id)
+  const { window, settings, summaries } = await ws.claimSendWindow(id)
   // 502 when the provider refused or could not be reached; a message that could not even be
   // composed (a PDF preset gone, a report failing) answers with that failure's own status.
   const work = (async (): Promise<{ outcome: SendOutcome; status: number }> => {
     try {
-      const logs = await storedLogs(ws, window.projectId, window.logIds)
-      const composed = await outgoingMessage(window, settings, logs, config.from)
+      const range = { summaries, readLog: logReader(ws, window.projectId) }
+      const composed = await outgoingMessage(window, settings, range, config.from)
       const result = await deliver(config, composed.message)
       if (result.ok)
         return { outcome: { sent: true, summary: composed.summary, attachments: composed.attachments }, status: 200 }
@@ -104,13 +100,13 @@ export async function discardWindow(request: IRequest, env: Env) {
 export async function downloadAttachment(request: IRequest, env: Env) {
   const presetId = pathParam(request, 'presetId')
   const ws = workspace(env)
-  const { window, settings } = await ws.windowSource(windowIdOf(request))
+  const { window, settings, summaries } = await ws.windowSource(windowIdOf(request))
   const attachment = window.attachments.find((a) => a.presetId === presetId)
   if (!attachment) throw notFound('Attachment')
-  const logs = await storedLogs(ws, window.projectId, window.logIds)
   // The name as it would be sent now: the logs may have changed since the window opened.
-  const [current] = attachmentsFor(settings, logs, [presetId])
-  const pdf = await renderAttachment(settings, logs, current!)
+  const [current] = attachmentsFor(settings, summaries, [presetId])
+  const range = { summaries, readLog: logReader(ws, window.projectId) }
+  const pdf = await renderAttachment(settings, range, current!)
   return download(pdf.content, 'application/pdf', pdf.filename)
 }
 
@@ -118,13 +114,9 @@ export async function downloadAttachment(request: IRequest, env: Env) {
 export async function downloadEml(request: IRequest, env: Env) {
   const config = mailConfig(env)
   const ws = workspace(env)
-  const { window, settings } = await ws.windowSource(windowIdOf(request))
-  const { message } = await outgoingMessage(
-    window,
-    settings,
-    await storedLogs(ws, window.projectId, window.logIds),
-    config.from,
-  )
+  const { window, settings, summaries } = await ws.windowSource(windowIdOf(request))
+  const range = { summaries, readLog: logReader(ws, window.projectId) }
+  const { message } = await outgoingMessage(window, settings, range, config.from)
   return download(
     toEml(message, { unsent: true }),
     'message/rfc822',

@@ -4,7 +4,7 @@ import { apiToken } from '../http/guards'
 import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
 import { toBase64 } from '../shared/base64'
-import { storedLogs, workspace } from '../workspace/client'
+import { logReader, workspace } from '../workspace/client'
 
 /** Seed endpoint 10: the report is drawn here in the worker, not in the workspace's single thread. */
 export async function generatePdf(request: IRequest, env: Env) {
@@ -12,8 +12,8 @@ export async function generatePdf(request: IRequest, env: Env) {
   const { presetId, logId } = parseOrThrow(GeneratePdfSchema, await readObject(request))
   const ws = workspace(env)
   const logIds = logIdsOf(logId)
-  const { settings, preset, projectId } = await ws.reportPlan(token, presetId, logIds)
-  const source: ReportSource = { settings, preset, logs: await storedLogs(ws, projectId, logIds) }
+  const { settings, preset, projectId, summaries } = await ws.reportPlan(token, presetId, logIds)
+  const source: ReportSource = { settings, preset, summaries, readLog: logReader(ws, projectId) }
   const pdf = await renderReport(source)
   return {
     success: true,

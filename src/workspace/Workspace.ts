@@ -34,9 +34,10 @@ import {
   type WindowSource,
 } from './windows'
 import type { PdfPreset, Settings } from '../schemas/settings'
+import type { LogSummary } from '../summary/summary'
 
-/** What a report needs besides its logs, which the worker reads one at a time (storedLog). */
-type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string }
+/** What a report needs besides its logs' clips, which the worker reads one log at a time (storedLog). */
+type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string; summaries: LogSummary[] }
 
 /** Everything the console shows, at one version of it. */
 export type ConsoleState = {
@@ -128,10 +129,13 @@ export class Workspace extends DurableObject<Env> {
     id: string,
     day: number,
     date: string,
+    summary: string,
   ): Promise<void | Problem> {
     if (!(json instanceof Uint8Array))
-      return bytesOf(json).then((bytes) => this.createCheckedLog(token, bytes, id, day, date))
-    return this.#commits.run(() => this.#client(token, () => this.#logs.insertChecked(json, { id, day, date })))
+      return bytesOf(json).then((bytes) => this.createCheckedLog(token, bytes, id, day, date, summary))
+    return this.#commits.run(() =>
+      this.#client(token, () => this.#logs.insertChecked(json, { id, day, date }, summary)),
+    )
   }
 
   /** Any other log: parsed and checked here, where the project's custom fields are known. */
@@ -171,11 +175,11 @@ export class Workspace extends DurableObject<Env> {
   reportPlan(token: string, presetId: string, logIds: string[]) {
     return this.#client(token, (): ReportPlan => {
       const projectId = this.#projects.requireForLogs()
-      this.#logs.requireAll(projectId, logIds)
+      const summaries = this.#logs.summaries(projectId, logIds)
       const settings = this.#projects.active!.settings
       const preset = settings.pdfs?.find((p) => p.id === presetId)
       if (!preset) throw notFound('Preset')
-      return { settings, preset, projectId }
+      return { settings, preset, projectId, summaries }
     })
   }
 
@@ -229,12 +233,12 @@ export class Workspace extends DurableObject<Env> {
   mailSource(token: string, logIds: string[], presetId?: string) {
     return this.#client(token, (): MailSource => {
       const projectId = this.#projects.requireForLogs()
-      this.#logs.requireAll(projectId, logIds)
+      const summaries = this.#logs.summaries(projectId, logIds)
       const settings = this.#projects.active!.settings
       const emails = settings.emails ?? []
       const preset = presetId === undefined ? emails.find(isEnabled) : emails.find((p) => p.id === presetId)
       if (presetId !== undefined && !preset) throw notFound('Preset')
-      return { projectId, settings, preset: preset ?? null }
+      return { projectId, settings, preset: preset ?? null, summaries }
     })
   }
 
@@ -308,8 +312,11 @@ export class Workspace extends DurableObject<Env> {
   }
 
   #windowSource(record: SendWindowRecord): WindowSource {
-    this.#logs.requireAll(record.projectId, record.logIds)
-    return { window: this.#listing(record), settings: this.#projects.settingsOf(record.projectId) }
+    return {
+      window: this.#listing(record),
+      settings: this.#projects.settingsOf(record.projectId),
+      summaries: this.#logs.summaries(record.projectId, record.logIds),
+    }
   }
 
   #listing(record: SendWindowRecord): SendWindowListing {

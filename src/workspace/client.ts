@@ -42,11 +42,10 @@ export function workspace(env: Env): WorkspaceClient {
 }
 
 /**
- * The logs of a report or a message, parsed, each read in its own call: a range of big days in
- * one RPC value passed its 32 MiB limit.
+ * Reads the logs of a report or a message one call each, when the report draws them: a range of
+ * big days in one RPC value passed its 32 MiB limit, and held at once they pass the isolate's memory.
  */
-export async function storedLogs(ws: WorkspaceClient, projectId: string, ids: string[]): Promise<LogOutput[]> {
-  const logs: LogOutput[] = []
-  for (const id of ids) logs.push(JSON.parse(await textOf(await ws.storedLog(projectId, id))) as LogOutput)
-  return logs
-}
+export const logReader =
+  (ws: WorkspaceClient, projectId: string) =>
+  async (id: string): Promise<LogOutput> =>
+    JSON.parse(await textOf(await ws.storedLog(projectId, id))) as LogOutput

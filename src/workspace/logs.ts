@@ -3,9 +3,10 @@
  * checked against the project's custom schemas, merged by PATCH. Used in the workspace's single
  * thread only: a read-merge-write here has no await, so no other request comes in between.
  */
-import { checkLog, type LogCheck } from '../schemas/log'
+import { checkLog, type LogCheck, type LogOutput } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import type { LogKeys } from '../shared/log-order'
+import { summarize, type LogSummary } from '../summary/summary'
 import { conflict, invalid, notFound } from '../shared/problem'
 import { RPC_VALUE_BYTES, joinedBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import type { ActiveProject, Projects } from './projects'
@@ -26,8 +27,8 @@ export class Logs {
    * sent (SPEC §4: kept exactly as sent) without parsing them again. The keys are taken as given:
    * only this service's worker calls the workspace.
    */
-  insertChecked(json: Uint8Array, keys: LogKeys) {
-    this.#insert(this.projects.requireActive(), keys, json)
+  insertChecked(json: Uint8Array, keys: LogKeys, summary: string) {
+    this.#insert(this.projects.requireActive(), keys, json, summary)
   }
 
   /** Any other log: parsed and checked here, where the project's custom fields are known. */
@@ -36,7 +37,8 @@ export class Logs {
     const { log, details } = checkLog(body, active.schemas)
     if (details.length) throw invalid(details)
     // A log kept as it came is stored as sent, not stringified again.
-    this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)))
+    const summary = JSON.stringify(summarize(log as LogOutput))
+    this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
   }
 
   /** `{"logs": [...]}` from stored bytes, nothing parsed or decoded; a stream past RPC's limit. */
@@ -69,7 +71,8 @@ export class Logs {
     if (log.id !== id && this.store.hasLog(projectId, log.id as string)) throw conflict('Log already exists')
     const text = JSON.stringify(log)
     const bytes = utf8Bytes(text)
-    this.transaction(() => this.store.putLog(projectId, log as LogKeys, bytes, id))
+    const summary = JSON.stringify(summarize(log as LogOutput))
+    this.transaction(() => this.store.putLog(projectId, log as LogKeys, bytes, summary, id))
     return bytes.byteLength > RPC_VALUE_BYTES ? streamOf([bytes]) : text
   }
 
@@ -77,13 +80,24 @@ export class Logs {
     if (!this.store.deleteLog(this.projects.requireForLogs(), id)) throw notFound('Log')
   }
 
-  /** 404 unless every one of the logs exists: a report or a message names only logs that do. */
-  requireAll(projectId: string, ids: string[]) {
-    for (const id of ids) if (!this.store.hasLog(projectId, id)) throw notFound('Log')
+  /**
+   * The stored summaries of the logs, in the order asked; 404 unless every one exists, since a
+   * report or a message names only logs that do. A log stored before summaries were kept is
+   * summarised now, once.
+   */
+  summaries(projectId: string, ids: string[]): LogSummary[] {
+    return ids.map((id) => {
+      const text = this.store.summaryText(projectId, id)
+      if (text === undefined) throw notFound('Log')
+      if (text !== null) return JSON.parse(text) as LogSummary
+      const summary = summarize(JSON.parse(this.store.requireLogText(projectId, id)) as LogOutput)
+      this.store.setSummary(projectId, id, JSON.stringify(summary))
+      return summary
+    })
   }
 
-  #insert(active: ActiveProject, keys: LogKeys, json: Uint8Array) {
-    if (!this.store.insertLog(active.row.id, keys, json)) throw conflict('Log already exists')
+  #insert(active: ActiveProject, keys: LogKeys, json: Uint8Array, summary: string) {
+    if (!this.store.insertLog(active.row.id, keys, json, summary)) throw conflict('Log already exists')
   }
 }
 

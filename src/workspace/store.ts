@@ -32,6 +32,7 @@ const logsTable = (name: string) => `
     pieces INTEGER NOT NULL,
     head TEXT NOT NULL,
     updated_at TEXT NOT NULL,
+    summary TEXT,
     PRIMARY KEY (project, id)
   );`
 
@@ -45,7 +46,7 @@ const logPiecesTable = (name: string) => `
   );`
 
 /** The layout this code reads and writes, kept in meta as `schema`. */
-const SCHEMA_VERSION = '2'
+const SCHEMA_VERSION = '3'
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -98,6 +99,8 @@ export class Store {
     const version = this.#hasTable('meta') ? this.getMeta('schema') : undefined
     // A first-layout store has every table but no `schema` entry in meta.
     if (version === undefined && this.#hasTable('projects')) sql.exec(FROM_PROJECT_IDS)
+    // Schema 3 keeps each log's summary beside it; a log of an older store gets its own when first asked.
+    if (version === '2') sql.exec('ALTER TABLE logs ADD COLUMN summary TEXT')
     sql.exec(SCHEMA)
     if (version !== SCHEMA_VERSION) this.setMeta('schema', SCHEMA_VERSION)
   }
@@ -260,12 +263,12 @@ export class Store {
    * Stores a new log from its JSON's UTF-8 bytes; false, with nothing written, when the project has
    * one with its id. SQLite takes the bytes as text (CAST): stored as before, with no string made.
    */
-  insertLog(projectId: string, log: LogKeys, json: Uint8Array): boolean {
+  insertLog(projectId: string, log: LogKeys, json: Uint8Array, summary: string): boolean {
     const project = this.#requireKeyOf(projectId)
     const pieces = cutBytes(json, CHUNK_BYTES)
     const inserted =
       this.sql.exec(
-        'INSERT INTO logs (project, id, day, date, pieces, head, updated_at) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?) ON CONFLICT DO NOTHING',
+        'INSERT INTO logs (project, id, day, date, pieces, head, updated_at, summary) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?) ON CONFLICT DO NOTHING',
         project,
         log.id,
         log.day,
@@ -273,6 +276,7 @@ export class Store {
         pieces.length,
         pieces[0]!,
         new Date().toISOString(),
+        summary,
       ).rowsWritten > 0
     // Every piece after the first (the row's `head`), numbered from 1.
     for (let seq = 1; inserted && seq < pieces.length; seq++) {
@@ -288,10 +292,28 @@ export class Store {
   }
 
   /** Replaces a log; `previousId` renames. Call it inside a transaction: it deletes, then inserts. */
-  putLog(projectId: string, log: LogKeys, json: Uint8Array, previousId = log.id) {
+  putLog(projectId: string, log: LogKeys, json: Uint8Array, summary: string, previousId = log.id) {
     this.deleteLog(projectId, previousId)
     // The caller has checked that a new id is free; a clash here must not pass silently.
-    if (!this.insertLog(projectId, log, json)) throw conflict('Log already exists')
+    if (!this.insertLog(projectId, log, json, summary)) throw conflict('Log already exists')
+  }
+
+  /** A log's stored summary (JSON); null for a log stored before summaries were kept, undefined for none. */
+  summaryText(projectId: string, id: string): string | null | undefined {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    return this.sql
+      .exec<{ summary: string | null }>('SELECT summary FROM logs WHERE project = ? AND id = ?', project, id)
+      .toArray()[0]?.summary
+  }
+
+  setSummary(projectId: string, id: string, summary: string) {
+    this.sql.exec(
+      'UPDATE logs SET summary = ? WHERE project = ? AND id = ?',
+      summary,
+      this.#requireKeyOf(projectId),
+      id,
+    )
   }
 
   deleteLog(projectId: string, id: string): boolean {

@@ -1,5 +1,6 @@
 import { userBodyTemplate, userReportTemplate, type EmailPreset, type Settings } from '../schemas/settings'
 import { Problem, conflict, notFound } from '../shared/problem'
+import type { LogSummary } from '../summary/summary'
 
 /**
  * Send windows (SPEC §9): an e-mail the operator still has to check and send. They live in the
@@ -59,11 +60,11 @@ export type SendWindowListing = SendWindowRecord & {
   pdfPresets: Array<{ id: string; label: string; replaces: string | null }>
 }
 
-/** A window with what rendering it needs; its logs the worker reads one at a time. */
-export type WindowSource = { window: SendWindowListing; settings: Settings }
+/** A window with what rendering it needs: its logs' summaries; their clips the worker reads one log at a time. */
+export type WindowSource = { window: SendWindowListing; settings: Settings; summaries: LogSummary[] }
 
-/** What opening a window needs besides its logs: the project, its settings, the e-mail preset if any. */
-export type MailSource = { projectId: string; settings: Settings; preset: EmailPreset | null }
+/** What opening a window needs: the project, its settings, the e-mail preset if any, the logs' summaries. */
+export type MailSource = { projectId: string; settings: Settings; preset: EmailPreset | null; summaries: LogSummary[] }
 
 export function listingOf(record: SendWindowRecord, settings: Settings): SendWindowListing {
   const preset = settings.emails?.find((p) => p.id === record.presetId)

@@ -1,0 +1,165 @@
+// Every log's summary is kept beside it when it is written (what the data report, the e-mail's day
+// summary and tags read); it must always be what the whole log gives, after every POST, PATCH and
+// rename, and a store written before summaries were kept gets them when first asked.
+import { env } from 'cloudflare:workers'
+import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { summarize } from '../src/summary/summary'
+import type { Workspace } from '../src/workspace/Workspace'
+import { call, makeLog, withProject } from './helpers'
+
+const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+
+/** The summaries stored for the active project's logs, by id; null where none is stored yet. */
+const storedSummaries = () =>
+  runInDurableObject(stub(), (_: Workspace, state) =>
+    Object.fromEntries(
+      state.storage.sql
+        .exec<{ id: string; summary: string | null }>('SELECT id, summary FROM logs ORDER BY id')
+        .toArray()
+        .map((row) => [row.id, row.summary === null ? null : JSON.parse(row.summary)]),
+    ),
+  )
+
+const RATES = [23.976, 24, 25, 29.97, 48, 50, 59.94] as const
+const VOLUMES = ['SSD_01', 'RAID_A', 'LTO_0001'] as const
+
+/** A timecode whose frames stay below every rate above (24 frames at 23.976 is refused). */
+const timecode = fc
+  .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }))
+  .chain(([h, m, s]) =>
+    fc.integer({ min: 0, max: 23 }).map((f) => [h, m, s, f].map((n) => String(n).padStart(2, '0')).join(':')),
+  )
+
+const copies = fc.array(
+  fc.record(
+    {
+      volume: fc.constantFrom(...VOLUMES),
+      hash: fc.oneof(fc.constant(null), fc.constant(''), fc.stringMatching(/^[0-9a-f]{1,16}$/)),
+    },
+    { requiredKeys: ['volume'] },
+  ),
+  { maxLength: 4 },
+)
+
+const ocfClip = fc.record(
+  {
+    clip: fc.string({ minLength: 1, maxLength: 12 }),
+    size: fc.integer({ min: 0, max: 2 ** 40 }),
+    copies,
+    fps: fc.constantFrom(...RATES),
+    tc_start: timecode,
+    tc_end: timecode,
+    duration: timecode,
+    reel: fc.constantFrom('A001', 'A002', 'B001', ''),
+  },
+  { requiredKeys: ['clip', 'size', 'copies'] },
+)
+
+const soundClip = fc.record(
+  { clip: fc.string({ minLength: 1, maxLength: 12 }), size: fc.integer({ min: 0, max: 2 ** 32 }), copies },
+  { requiredKeys: ['clip', 'size', 'copies'] },
+)
+
+const proxyClip = fc.record({
+  clip: fc.string({ minLength: 1, maxLength: 12 }),
+  size: fc.integer({ min: 0, max: 2 ** 32 }),
+  format: fc.constant('mov'),
+  codec: fc.constant('ProRes 422 Proxy'),
+  resolution: fc.constant('1920x1080'),
+})
+
+const parts = {
+  unit: fc.constantFrom('Main Unit', 'Second Unit', ''),
+  ocf: fc.record(
+    {
+      files: fc.nat({ max: 5000 }),
+      size: fc.integer({ min: 0, max: 2 ** 44 }),
+      duration: timecode,
+      reels: fc.array(fc.constantFrom('A001', 'A002', 'C001'), { maxLength: 3 }),
+      copies: fc.uniqueArray(fc.constantFrom(...VOLUMES), { maxLength: 3 }),
+      clips: fc.array(ocfClip, { maxLength: 8 }),
+    },
+    { requiredKeys: [] },
+  ),
+  sound: fc.record(
+    {
+      files: fc.nat({ max: 500 }),
+      size: fc.integer({ min: 0, max: 2 ** 36 }),
+      copies: fc.uniqueArray(fc.constantFrom(...VOLUMES), { maxLength: 3 }),
+      clips: fc.array(soundClip, { maxLength: 5 }),
+    },
+    { requiredKeys: [] },
+  ),
+  proxy: fc.record(
+    {
+      files: fc.nat({ max: 5000 }),
+      size: fc.integer({ min: 0, max: 2 ** 40 }),
+      clips: fc.array(proxyClip, { maxLength: 4 }),
+    },
+    { requiredKeys: [] },
+  ),
+}
+
+const logBody = fc.record(parts, { requiredKeys: [] })
+
+describe('summaries kept beside the logs', () => {
+  it('are what the whole log gives, after every POST and every PATCH', async () => {
+    const { token } = await withProject()
+    let n = 0
+    await fc.assert(
+      fc.asyncProperty(logBody, logBody, fc.boolean(), async (first, patch, withCustom) => {
+        const id = `D${String(++n).padStart(3, '0')}`
+        // A `custom` entry sends the log down the workspace's own check, not the worker's fast path.
+        const log = { id, day: n, date: '2025-06-14', ...first, ...(withCustom ? { custom: [] } : {}) }
+        const posted = await call('POST', '/log', { token, body: log })
+        expect(posted.status, JSON.stringify(posted.body)).toBe(201)
+        const stored = (await call('GET', `/log/${id}`, { token })).body
+        expect((await storedSummaries())[id]).toEqual(summarize(stored))
+
+        const patched = await call('PATCH', `/log/${id}`, { token, body: patch })
+        expect(patched.status, JSON.stringify(patched.body)).toBe(200)
+        expect((await storedSummaries())[id]).toEqual(summarize(patched.body.data))
+      }),
+      { numRuns: 100 },
+    )
+  })
+
+  it('follow a rename and a new day or date, and go with a deleted log', async () => {
+    const { token } = await withProject()
+    await call('POST', '/log', { token, body: makeLog('D001', 3) })
+    const renamed = await call('PATCH', '/log/D001', { token, body: { id: 'D001B', day: 2, date: '2024-01-02' } })
+    expect(renamed.status).toBe(200)
+    const summaries = await storedSummaries()
+    expect(Object.keys(summaries)).toEqual(['D001B'])
+    expect(summaries.D001B).toEqual(summarize(renamed.body.data))
+    expect(summaries.D001B).toMatchObject({ id: 'D001B', day: 2, date: '2024-01-02', clips: 3 })
+    expect((await call('DELETE', '/log/D001B', { token })).status).toBe(200)
+    expect(await storedSummaries()).toEqual({})
+  })
+
+  it('are made for the logs of a store kept before them, when a report first needs them', async () => {
+    const { token } = await withProject()
+    const pdfs = [{ id: 'WRAPS', label: 'Wrap', output_name: 'wrap.pdf', template: 'data-report', enabled: true }]
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs } })).status).toBe(200)
+    const logs = [makeLog('D001', 2), makeLog('D002', 5, { day: 2, date: '2024-01-02' })]
+    for (const log of logs) expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
+    await runInDurableObject(stub(), (_: Workspace, state) => {
+      // The layout before summaries: no column for them, schema 2.
+      state.storage.sql.exec(`ALTER TABLE logs DROP COLUMN summary; UPDATE meta SET value = '2' WHERE key = 'schema'`)
+    })
+    await abortAllDurableObjects()
+
+    expect(await storedSummaries()).toEqual({ D001: null, D002: null })
+    const pdf = await call('POST', '/generate-pdf', { token, body: { presetId: 'WRAPS', logId: ['D001', 'D002'] } })
+    expect(pdf.status, JSON.stringify(pdf.body)).toBe(200)
+    expect(await storedSummaries()).toEqual({ D001: summarize(logs[0] as never), D002: summarize(logs[1] as never) })
+    const schema = await runInDurableObject(
+      stub(),
+      (_: Workspace, state) =>
+        state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").one().value,
+    )
+    expect(schema).toBe('3')
+  })
+})
