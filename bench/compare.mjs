@@ -1,6 +1,6 @@
 // Two builds side by side, for performance work: which one costs less per request?
 //
-//   node bench/compare.mjs [--scenario=get|post] [--rounds=5] [configA] [configB]
+//   node bench/compare.mjs [--scenario=get|post|list] [--rounds=5] [configA] [configB]
 //
 // Defaults: the ceiling (bench/ceiling/wrangler.toml) against the service (wrangler.toml). To try a
 // change, copy the tree (src, wrangler.toml, package.json, node_modules as a link) elsewhere, edit
@@ -48,6 +48,10 @@ async function serve(config, port) {
     await request('POST', '/project/create', { token, body: { project_name: 'Compare' } })
   }
   await request('POST', '/log', { token, body: makeLog('B0001', 20) })
+  // `list`: GET /logs of a year of days, as `npm run bench` lists them (the ceiling has no listing).
+  if (SCENARIO === 'list')
+    for (let day = 1; day <= 365; day++)
+      await request('POST', '/log', { token, body: makeLog(`Y${String(day).padStart(3, '0')}`, 20, day) })
   return {
     name: config.replace(`${ROOT}/`, ''),
     port,
@@ -67,7 +71,7 @@ const scenario = () =>
         path: '/log',
         setupRequest: (r) => Object.assign(r, { body: `${before}c${(posted++).toString(36)}${after}` }),
       }
-    : { method: 'GET', path: '/log/B0001' }
+    : { method: 'GET', path: SCENARIO === 'list' ? '/logs' : '/log/B0001' }
 
 const servers = [await serve(A, 5780), await serve(B, 5781)]
 try {
@@ -88,7 +92,7 @@ try {
       s.runs.push({ rps: r.requests.total / r.duration, us: ((cpuMsOf(s.workerd) - cpu[i]) * 1000) / r.requests.total })
     })
   }
-  console.log(`${SCENARIO.toUpperCase()} /log, ${ROUNDS} rounds of ${SECONDS} s, both loaded at once`)
+  console.log(`${scenario().method} ${scenario().path}, ${ROUNDS} rounds of ${SECONDS} s, both loaded at once`)
   for (const s of servers) {
     console.log(
       `  ${s.name.padEnd(36)} ${Math.round(median(s.runs.map((r) => r.us)))} µs CPU per request (${s.runs.map((r) => Math.round(r.us)).join(' ')})`,

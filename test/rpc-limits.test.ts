@@ -5,18 +5,20 @@ import { BASE, call, clip, fetchWorker, makeLog, operator, withProject } from '.
 
 const MiB = 1024 * 1024
 
-/** A day whose JSON is about `mib` MiB: clips with long notes. */
-function bigDay(id: string, day: number, mib: number) {
-  const clips = Array.from({ length: Math.round((mib * MiB) / 1800) }, (_, i) =>
-    clip(i + 1, { notes: `Take ${i} ${'x'.repeat(1300)}` }),
-  )
-  return makeLog(id, 0, { day, date: `2024-01-${String(day).padStart(2, '0')}`, ocf: { reels: ['A001'], clips } })
+/** A day of `clips` clips, each with a note long enough to make a clip about 850 bytes of JSON. */
+function dayOf(id: string, day: number, clips: number) {
+  const list = Array.from({ length: clips }, (_, i) => clip(i + 1, { notes: `Take ${i} ${'x'.repeat(500)}` }))
+  const date = new Date(Date.UTC(2024, 0, day)).toISOString().slice(0, 10)
+  return makeLog(id, 0, { day, date, ocf: { reels: ['A001'], clips: list } })
 }
 
+/** A day whose JSON is at least `mib` MiB. */
+const bigDay = (id: string, day: number, mib: number) => dayOf(id, day, Math.ceil((mib * MiB) / 840))
+
 describe('values over 32 MiB between the worker and the workspace', () => {
-  it('lists two 20 MiB days (over 32 MiB together) and reports and mails them', { timeout: 120_000 }, async () => {
+  it('lists two 20,000-clip days (over 32 MiB together) and reports and mails them', { timeout: 120_000 }, async () => {
     const { token } = await withProject()
-    const days = [bigDay('D001', 1, 20), bigDay('D002', 2, 20)]
+    const days = [dayOf('D001', 1, 20_000), dayOf('D002', 2, 20_000)]
     for (const day of days) expect(await call('POST', '/log', { token, body: day })).toMatchObject({ status: 201 })
 
     const listing = await fetchWorker(new Request(`${BASE}/logs`, { headers: { 'x-api-token': token } }))
@@ -26,7 +28,10 @@ describe('values over 32 MiB between the worker and the workspace', () => {
     expect(JSON.parse(text)).toEqual({ logs: days })
 
     const presets = {
-      pdfs: [{ id: 'DATA1', label: 'Data', output_name: 'data.pdf', template: 'data-report' }],
+      pdfs: [
+        { id: 'DATA1', label: 'Data', output_name: 'data.pdf', template: 'data-report' },
+        { id: 'CLIPS', label: 'Clips', output_name: 'clips.pdf', template: 'clips-report' },
+      ],
       emails: [
         { id: 'WRAP1', label: 'Wrap', recipients: ['p@example.com'], subject: 'Days <d>', attachments: ['DATA1'] },
       ],
@@ -37,6 +42,8 @@ describe('values over 32 MiB between the worker and the workspace', () => {
       status: 200,
       body: { success: true, data: { filename: 'data.pdf', mimeType: 'application/pdf' } },
     })
+    const clips = await call('POST', '/generate-pdf', { token, body: { presetId: 'CLIPS', logId: ['D001', 'D002'] } })
+    expect(clips).toMatchObject({ status: 200, body: { success: true, data: { filename: 'clips.pdf' } } })
     expect(await call('POST', '/open-email-window', { token, body: { logId: ['D001', 'D002'] } })).toMatchObject({
       status: 200,
       body: { success: true },
@@ -52,11 +59,26 @@ describe('values over 32 MiB between the worker and the workspace', () => {
     expect(await eml.text()).toContain('Subject: Days 1-2')
   })
 
-  it('stores, reads and patches one 40 MiB log', { timeout: 120_000 }, async () => {
+  it('lists a project of 40 logs, 66 MiB together, byte for byte', { timeout: 120_000 }, async () => {
     const { token } = await withProject()
-    const day = bigDay('D001', 1, 40)
+    const raws: string[] = []
+    for (let day = 1; day <= 40; day++) {
+      const raw = JSON.stringify(dayOf(`D${String(day).padStart(3, '0')}`, day, 2000))
+      raws.push(raw)
+      expect((await call('POST', '/log', { token, raw })).status).toBe(201)
+    }
+    const listing = await fetchWorker(new Request(`${BASE}/logs`, { headers: { 'x-api-token': token } }))
+    expect(listing.status).toBe(200)
+    const text = await listing.text()
+    expect(text.length).toBeGreaterThan(64 * MiB)
+    expect(text).toBe(`{"logs":[${raws.join(',')}]}`)
+  })
+
+  it('stores, reads and patches one 60 MiB log', { timeout: 120_000 }, async () => {
+    const { token } = await withProject()
+    const day = bigDay('D001', 1, 60)
     const raw = JSON.stringify(day)
-    expect(raw.length).toBeGreaterThan(32 * MiB)
+    expect(raw.length).toBeGreaterThan(60 * MiB)
     expect(await call('POST', '/log', { token, raw })).toMatchObject({ status: 201, body: { success: true } })
     const read = await fetchWorker(new Request(`${BASE}/log/D001`, { headers: { 'x-api-token': token } }))
     expect(read.status).toBe(200)

@@ -14,7 +14,7 @@ export const utf8Text = (bytes: Uint8Array): string => decoder.decode(bytes)
 export const concatBytes = (parts: Uint8Array[]) => joinedBytes(parts, '', '', '')
 
 /** `open` + the parts separated by `separator` + `close`, in one buffer (all ASCII punctuation). */
-export function joinedBytes(parts: Uint8Array[], open: string, separator: string, close: string): Uint8Array {
+function joinedBytes(parts: Uint8Array[], open: string, separator: string, close: string): Uint8Array {
   let size = open.length + close.length + Math.max(0, parts.length - 1) * separator.length
   for (const part of parts) size += part.byteLength
   const out = new Uint8Array(size)
@@ -58,6 +58,47 @@ export function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
     pull(controller) {
       if (next < slices.length) controller.enqueue(slices[next++]!)
       else controller.close()
+    },
+  })
+}
+
+/** Bytes an answer collects before it sends them on, and what it is sent on in. */
+const CHUNK = 1024 * 1024
+
+/**
+ * The parts joined: in one buffer when they come to at most 1 MiB, else as a stream that takes
+ * them from `parts` 1 MiB at a time as it is read, so that nothing holds the whole. Cancelling the
+ * stream ends the generator (its `finally` runs).
+ */
+export function bytesOrStream(parts: Generator<Uint8Array>): Uint8Array | ReadableStream<Uint8Array> {
+  const take = () => {
+    const taken: Uint8Array[] = []
+    let size = 0
+    while (size < CHUNK) {
+      const next = parts.next()
+      if (next.done) return { taken, done: true }
+      taken.push(next.value)
+      size += next.value.byteLength
+    }
+    return { taken, done: false }
+  }
+  const one = (taken: Uint8Array[]) => (taken.length === 1 ? taken[0]! : concatBytes(taken))
+  const first = take()
+  if (first.done) return one(first.taken)
+  let pending: Uint8Array[] | undefined = first.taken
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pending) {
+        controller.enqueue(one(pending))
+        pending = undefined
+        return
+      }
+      const { taken, done } = take()
+      if (taken.length) controller.enqueue(one(taken))
+      if (done) controller.close()
+    },
+    cancel() {
+      parts.return(undefined)
     },
   })
 }

@@ -8,9 +8,9 @@ import { certainlyValidLog } from '../schemas/plain-log'
 import type { LogKeys } from '../shared/log-order'
 import { summarize, type LogSummary } from '../summary/summary'
 import { conflict, invalid, notFound } from '../shared/problem'
-import { RPC_VALUE_BYTES, joinedBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
+import { RPC_VALUE_BYTES, bytesOrStream, streamOf, utf8Bytes } from '../shared/utf8'
 import type { ActiveProject, Projects } from './projects'
-import type { Store } from './store'
+import type { OpenLog, Store } from './store'
 
 /** What a log's JSON travels as: text, bytes, or a stream when it would pass RPC's 32 MiB. */
 export type LogBody = string | Uint8Array | ReadableStream<Uint8Array>
@@ -41,21 +41,21 @@ export class Logs {
     this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
   }
 
-  /** `{"logs": [...]}` from stored bytes, nothing parsed or decoded; a stream past RPC's limit. */
+  /**
+   * `{"logs": [...]}` from stored bytes, nothing parsed or decoded. Past 1 MiB a stream that reads
+   * the logs as it is read: a project's logs are never all in memory, nor in one RPC value. Each
+   * log is as stored when the answer reaches it; one deleted before then is left out.
+   */
   listing(): Uint8Array | ReadableStream<Uint8Array> {
     const active = this.projects.active
-    const logs = active ? this.store.logsBytes(active.row.id) : []
-    if (logs.reduce((size, log) => size + log.byteLength, 0) <= RPC_VALUE_BYTES)
-      return joinedBytes(logs, '{"logs":[', ',', ']}')
-    const comma = utf8Bytes(',')
-    return streamOf([utf8Bytes('{"logs":['), ...logs.flatMap((log, i) => (i ? [comma, log] : [log])), utf8Bytes(']}')])
+    return bytesOrStream(listingParts(this.store, active?.row.id))
   }
 
-  /** A log of any project as stored. */
+  /** A log of any project as stored: past 1 MiB, a stream of its pieces. */
   read(projectId: string, id: string): LogBody {
-    const json = this.store.logJson(projectId, id)
-    if (!json) throw notFound('Log')
-    return typeof json === 'string' ? json : rpcSafe(json)
+    const log = this.store.openLog(projectId, id)
+    if (!log) throw notFound('Log')
+    return typeof log === 'string' ? log : bytesOrStream(partsOf(log))
   }
 
   /** Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames. */
@@ -99,6 +99,35 @@ export class Logs {
   #insert(active: ActiveProject, keys: LogKeys, json: Uint8Array, summary: string) {
     if (!this.store.insertLog(active.row.id, keys, json, summary)) throw conflict('Log already exists')
   }
+}
+
+const OPEN = utf8Bytes('{"logs":[')
+const COMMA = utf8Bytes(',')
+const CLOSE = utf8Bytes(']}')
+
+function* partsOf(log: OpenLog): Generator<Uint8Array> {
+  try {
+    yield log.head
+    for (let piece = log.rest?.next(); piece; piece = log.rest?.next()) yield piece
+  } finally {
+    log.rest?.close()
+  }
+}
+
+function* listingParts(store: Store, projectId: string | undefined): Generator<Uint8Array> {
+  yield OPEN
+  if (projectId !== undefined) {
+    let first = true
+    for (const log of store.openLogs(
+      projectId,
+      store.logKeys(projectId).map((keys) => keys.id),
+    )) {
+      if (!first) yield COMMA
+      first = false
+      yield* partsOf(log)
+    }
+  }
+  yield CLOSE
 }
 
 /** checkLog, skipped for a log that certainly passes it. */

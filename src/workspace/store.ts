@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../shared/problem'
 import { inLogOrder, type LogKeys } from '../shared/log-order'
-import { concatBytes, cutBytes } from '../shared/utf8'
+import { cutBytes } from '../shared/utf8'
 
 /**
  * Cloudflare limits a SQLite row, string or BLOB to 2 MB. Logs are stored as JSON text cut into
@@ -8,6 +8,18 @@ import { concatBytes, cutBytes } from '../shared/utf8'
  * before kept pieces of 256K UTF-16 units; both read the same.
  */
 export const CHUNK_BYTES = 512 * 1024
+
+/**
+ * A stored log as an answer streams it: its first piece, and a reader of the others (none for a
+ * log of one piece). Close the reader when done with it, read to its end or not.
+ */
+export type OpenLog = { head: Uint8Array; rest?: PieceReader }
+export type PieceReader = { next(): Uint8Array | undefined; close(): void }
+
+type Reading = { project: number; id: string; seq: number; pieces: number; retired?: number }
+
+/** Ids per query when reading many logs: Durable Object SQL binds at most 100 values. */
+const IDS_PER_QUERY = 64
 
 export type ProjectRow = { id: string; path: string; created_at: string; settings: string }
 
@@ -55,6 +67,15 @@ const SCHEMA = `
   -- The order of a listing is sorted in code (logTexts): one index less to write for every log.
   DROP INDEX IF EXISTS logs_in_order;
   ${logPiecesTable('log_pieces')}
+  -- Pieces of a log replaced or deleted while an answer was still streaming them (Store.openLogs).
+  -- Only a running object reads them: emptied at every start.
+  CREATE TABLE IF NOT EXISTS retired_pieces (
+    reader INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (reader, seq)
+  );
+  DELETE FROM retired_pieces;
   CREATE TABLE IF NOT EXISTS tokens (
     id TEXT PRIMARY KEY,
     digest TEXT NOT NULL,
@@ -94,6 +115,11 @@ const FROM_PROJECT_IDS = `
 export class Store {
   // Project id → the key its logs are stored under. Keys never change and projects are never removed.
   readonly #keys = new Map<string, number>()
+  // Logs whose pieces an answer is streaming, by `project/id`. The object runs other requests
+  // between two pieces: a log replaced or deleted meanwhile keeps its old pieces for those readers
+  // (retired_pieces), so no answer mixes two versions of a log.
+  readonly #readings = new Map<string, Set<Reading>>()
+  #nextReader = 1
 
   constructor(private readonly sql: SqlStorage) {
     const version = this.#hasTable('meta') ? this.getMeta('schema') : undefined
@@ -182,7 +208,7 @@ export class Store {
     )
   }
 
-  /** The stored JSON text of a log, or undefined. */
+  /** The stored JSON text of a log, or undefined: for the work that parses a log whole. */
   logText(projectId: string, id: string): string | undefined {
     const project = this.#keyOf(projectId)
     if (project === undefined) return undefined
@@ -190,55 +216,8 @@ export class Store {
       .exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project = ? AND id = ?', project, id)
       .toArray()[0]
     if (!row) return undefined
-    return row.pieces === 1 ? row.head : row.head + this.#rest(project, id)
-  }
-
-  requireLogText(projectId: string, id: string): string {
-    const text = this.logText(projectId, id)
-    if (text === undefined) throw notFound('Log')
-    return text
-  }
-
-  /**
-   * What GET /log/:id answers. A log of one piece as text: for the small logs clients read all day,
-   * a string is the cheapest way through RPC to the socket. A longer one as bytes (read as a BLOB,
-   * SQLite hands over its UTF-8 as it is): its pieces joined as strings were copied twice more and
-   * left megabytes on V8's heap until the next full collection.
-   */
-  logJson(projectId: string, id: string): string | Uint8Array | undefined {
-    const project = this.#keyOf(projectId)
-    if (project === undefined) return undefined
-    // One read, the head in the form it will be answered in.
-    const row = this.sql
-      .exec<{ text: string | null; bytes: ArrayBuffer | null }>(
-        'SELECT CASE WHEN pieces = 1 THEN head END AS text, CASE WHEN pieces > 1 THEN CAST(head AS BLOB) END AS bytes FROM logs WHERE project = ? AND id = ?',
-        project,
-        id,
-      )
-      .toArray()[0]
-    if (!row) return undefined
-    return row.text ?? this.#wholeBytes(project, id, row.bytes!)
-  }
-
-  /** Every log of a project as JSON bytes, ordered by day, date, id (SPEC §4). */
-  logsBytes(projectId: string): Uint8Array[] {
-    const project = this.#keyOf(projectId)
-    if (project === undefined) return []
-    // Sorted here, not by SQL: without an index on the order, SQLite would sort the texts themselves.
-    const rows = this.sql
-      .exec<LogKeys & { head: ArrayBuffer; pieces: number }>(
-        'SELECT id, day, date, CAST(head AS BLOB) AS head, pieces FROM logs WHERE project = ?',
-        project,
-      )
-      .toArray()
-      .sort(inLogOrder)
-    return rows.map((row) =>
-      row.pieces === 1 ? new Uint8Array(row.head) : this.#wholeBytes(project, row.id, row.head),
-    )
-  }
-
-  #rest(project: number, id: string): string {
-    let text = ''
+    if (row.pieces === 1) return row.head
+    let text = row.head
     for (const { body } of this.sql.exec<{ body: string }>(
       'SELECT body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq',
       project,
@@ -248,15 +227,131 @@ export class Store {
     return text
   }
 
-  #wholeBytes(project: number, id: string, head: ArrayBuffer): Uint8Array {
-    const rest = this.sql
-      .exec<{ body: ArrayBuffer }>(
-        'SELECT CAST(body AS BLOB) AS body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq',
+  requireLogText(projectId: string, id: string): string {
+    const text = this.logText(projectId, id)
+    if (text === undefined) throw notFound('Log')
+    return text
+  }
+
+  /**
+   * A log of one piece as text: for the small logs clients read all day, a string is the cheapest
+   * way through RPC to the socket. A longer one opened for reading piece by piece, as bytes (read as
+   * a BLOB, SQLite hands over its UTF-8 as it is).
+   */
+  openLog(projectId: string, id: string): string | OpenLog | undefined {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    const row = this.sql
+      .exec<{ text: string | null; bytes: ArrayBuffer | null; pieces: number }>(
+        'SELECT pieces, CASE WHEN pieces = 1 THEN head END AS text, CASE WHEN pieces > 1 THEN CAST(head AS BLOB) END AS bytes FROM logs WHERE project = ? AND id = ?',
         project,
         id,
       )
+      .toArray()[0]
+    if (!row) return undefined
+    return row.text ?? { head: new Uint8Array(row.bytes!), rest: this.#reader(project, id, row.pieces) }
+  }
+
+  /** The keys of a project's logs, ordered by day, date, id (SPEC §4). */
+  logKeys(projectId: string): LogKeys[] {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return []
+    // Sorted here, not by SQL: without an index on the order, SQLite would sort a temporary table.
+    return this.sql
+      .exec<LogKeys>('SELECT id, day, date FROM logs WHERE project = ?', project)
       .toArray()
-    return concatBytes([head, ...rest.map((r) => r.body)].map((b) => new Uint8Array(b)))
+      .sort(inLogOrder)
+  }
+
+  /**
+   * Logs opened for reading, in the order of `ids`; an id no longer stored is left out. Each read
+   * takes a few dozen heads in one query.
+   */
+  *openLogs(projectId: string, ids: string[]): Generator<OpenLog> {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return
+    for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
+      const batch = ids.slice(at, at + IDS_PER_QUERY)
+      const rows = new Map(
+        this.sql
+          .exec<{ id: string; head: ArrayBuffer; pieces: number }>(
+            `SELECT id, CAST(head AS BLOB) AS head, pieces FROM logs WHERE project = ? AND id IN (${batch.map(() => '?').join(',')})`,
+            project,
+            ...batch,
+          )
+          .toArray()
+          .map((row) => [row.id, row]),
+      )
+      // Readers opened with their heads, in one step: a log replaced before it is reached keeps
+      // the version its head came from.
+      const logs = batch.flatMap((id) => {
+        const row = rows.get(id)
+        return row ? [{ head: new Uint8Array(row.head), rest: this.#reader(project, id, row.pieces) }] : []
+      })
+      try {
+        yield* logs
+      } finally {
+        for (const log of logs) log.rest?.close()
+      }
+    }
+  }
+
+  #reader(project: number, id: string, pieces: number): PieceReader | undefined {
+    if (pieces === 1) return undefined
+    const key = `${project}/${id}`
+    const reading: Reading = { project, id, seq: 1, pieces }
+    const readings = this.#readings.get(key) ?? new Set()
+    this.#readings.set(key, readings.add(reading))
+    const close = () => {
+      if (!readings.delete(reading)) return
+      if (!readings.size && this.#readings.get(key) === readings) this.#readings.delete(key)
+      if (reading.retired !== undefined) this.sql.exec('DELETE FROM retired_pieces WHERE reader = ?', reading.retired)
+    }
+    return {
+      next: () => {
+        if (!readings.has(reading) || reading.seq >= reading.pieces) {
+          close()
+          return undefined
+        }
+        const row =
+          reading.retired === undefined
+            ? this.sql
+                .exec<{ body: ArrayBuffer }>(
+                  'SELECT CAST(body AS BLOB) AS body FROM log_pieces WHERE project = ? AND log_id = ? AND seq = ?',
+                  project,
+                  id,
+                  reading.seq,
+                )
+                .one()
+            : this.sql
+                .exec<{ body: ArrayBuffer }>(
+                  'SELECT CAST(body AS BLOB) AS body FROM retired_pieces WHERE reader = ? AND seq = ?',
+                  reading.retired,
+                  reading.seq,
+                )
+                .one()
+        reading.seq++
+        return new Uint8Array(row.body)
+      },
+      close,
+    }
+  }
+
+  /** Before a log's pieces go: each answer still streaming them keeps its own copy of the rest. */
+  #retirePieces(project: number, id: string) {
+    const readings = this.#readings.get(`${project}/${id}`)
+    if (!readings) return
+    this.#readings.delete(`${project}/${id}`)
+    for (const reading of readings) {
+      reading.retired = this.#nextReader++
+      this.sql.exec(
+        'INSERT INTO retired_pieces (reader, seq, body) SELECT ?, seq, body FROM log_pieces WHERE project = ? AND log_id = ? AND seq >= ?',
+        reading.retired,
+        project,
+        id,
+        reading.seq,
+      )
+    }
   }
 
   /**
@@ -320,7 +415,10 @@ export class Store {
     const project = this.#keyOf(projectId)
     if (project === undefined) return false
     const removed = this.sql.exec('DELETE FROM logs WHERE project = ? AND id = ?', project, id).rowsWritten > 0
-    if (removed) this.sql.exec('DELETE FROM log_pieces WHERE project = ? AND log_id = ?', project, id)
+    if (removed) {
+      this.#retirePieces(project, id)
+      this.sql.exec('DELETE FROM log_pieces WHERE project = ? AND log_id = ?', project, id)
+    }
     return removed
   }
 
