@@ -11,7 +11,7 @@ export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text)
 /** Bytes the worker has already found to be valid UTF-8. */
 export const utf8Text = (bytes: Uint8Array): string => decoder.decode(bytes)
 
-export const concatBytes = (parts: Uint8Array[]) => joinedBytes(parts, '', '', '')
+const concatBytes = (parts: Uint8Array[]) => joinedBytes(parts, '', '', '')
 
 /** `open` + the parts separated by `separator` + `close`, in one buffer (all ASCII punctuation). */
 function joinedBytes(parts: Uint8Array[], open: string, separator: string, close: string): Uint8Array {
