@@ -1,5 +1,5 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → mail, reports, http → workspace → summary → schemas, console → shared.
+// bottom: index → router → routes → mail, reports, http, piecewise → workspace → summary → schemas, console → shared.
 // A folder uses only those below it (and mail uses reports); formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
 
@@ -19,22 +19,27 @@ export default [
   { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
   only(
     ['src/shared/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'summary', 'schemas', 'console'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'piecewise', 'workspace', 'summary', 'schemas', 'console'],
     'shared/ is the bottom layer: it uses nothing else of the service',
   ),
   only(
     ['src/schemas/**', 'src/console/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'summary'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'piecewise', 'workspace', 'summary'],
     'schemas/ and console/ use only shared/',
   ),
   only(
     ['src/summary/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'piecewise', 'workspace', 'console'],
     'a summary is computed from a log alone: schemas/ and shared/ only',
   ),
   only(
+    ['src/piecewise/**'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'console'],
+    'piecewise/ checks a log from its bytes alone: schemas/, summary/ and shared/ only',
+  ),
+  only(
     ['src/workspace/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'console'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'piecewise', 'console'],
     'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
   ),
   only(

@@ -27,8 +27,11 @@ const BODY_BASE_MS = 10_000
 const BODY_MS_PER_MIB = 1000
 const tooSlow = () => new StatusError(408, { error: 'Request body timed out' })
 
-/** A JSON body as the client sent it: its UTF-8 bytes (without a leading BOM) and their text. */
-export type JsonBody = { bytes: Uint8Array; text: string }
+/**
+ * A JSON body as the client sent it: its UTF-8 bytes (without a leading BOM) and their text,
+ * decoded when first asked for (a body too large to parse whole is never decoded whole).
+ */
+export type JsonBody = { bytes: Uint8Array; readonly text: string }
 
 const EMPTY: JsonBody = { bytes: new Uint8Array(0), text: '' }
 
@@ -122,18 +125,26 @@ async function readChunked(body: ReadableStream<Uint8Array>, limit: number): Pro
   return decoded(all)
 }
 
-// One decoder for every body: a non-streaming decode() starts afresh, also after a failure.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+// One decoder for every body: a non-streaming decode() starts afresh, also after a failure. The
+// leading byte order mark is cut off before it; a second one is text.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 function decoded(bytes: Uint8Array): JsonBody {
   refuseDeepNesting(bytes)
-  let text: string
-  try {
-    text = utf8.decode(bytes)
-  } catch {
-    throw invalidBody('the body is not valid UTF-8')
-  }
-  // The decoder drops a byte order mark; the stored bytes must match the text.
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
-  return { bytes: bom ? bytes.subarray(3) : bytes, text }
+  const body = bom ? bytes.subarray(3) : bytes
+  let text: string | undefined
+  return {
+    bytes: body,
+    get text() {
+      if (text === undefined) {
+        try {
+          text = utf8.decode(body)
+        } catch {
+          throw invalidBody('the body is not valid UTF-8')
+        }
+      }
+      return text
+    },
+  }
 }

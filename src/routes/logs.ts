@@ -9,6 +9,8 @@ import { certainlyValidLog } from '../schemas/plain-log'
 import { parseOrThrow } from '../schemas/requests'
 import { framedStream, rpcSafe, utf8Bytes } from '../shared/utf8'
 import { summarize } from '../summary/summary'
+import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
+import { invalid } from '../shared/problem'
 import { workspace } from '../workspace/client'
 
 import { tokenForBody } from './token'
@@ -21,7 +23,9 @@ function logIdOf(request: IRequest): string {
 
 export async function createLog(request: IRequest, env: Env) {
   const token = await tokenForBody(request, env)
-  const { bytes, text } = await readJsonBody(request)
+  const sent = await readJsonBody(request)
+  if (sent.bytes.length > PIECEWISE_BYTES) return createLargeLog(sent.bytes, token, env)
+  const { bytes, text } = sent
   const log = parseObject(text)
   // Checked here, outside the single-threaded workspace, when no project state is needed: the
   // workspace then stores the bytes as they came. Anything else it parses and checks itself.
@@ -30,6 +34,19 @@ export async function createLog(request: IRequest, env: Env) {
   await (certainlyValidLog(log)
     ? ws.createCheckedLog(token, body, log.id, log.day, log.date, JSON.stringify(summarize(log)))
     : ws.createLog(token, body))
+  return jsonAnswer('{"success":true}', 201)
+}
+
+/**
+ * A log too large to parse whole, checked and summed up a clip at a time: V8's heap holds one clip
+ * of it, not the 300 MB of objects JSON.parse built of a 60 MiB log.
+ */
+async function createLargeLog(bytes: Uint8Array, token: string, env: Env) {
+  const { skeleton, summary, details, custom } = checkPiecewise(bytes)
+  if (details.length) throw invalid(details)
+  const hasVersion = (JSON.parse(skeleton) as { version?: unknown }).version !== undefined
+  const json = rpcSafe(hasVersion ? bytes : withVersion(bytes))
+  await workspace(env).createScannedLog(token, json, skeleton, JSON.stringify(summary), custom)
   return jsonAnswer('{"success":true}', 201)
 }
 

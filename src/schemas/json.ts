@@ -3,7 +3,7 @@
  * prototype-polluting keys, and with no string that is not well-formed Unicode. Read by the worker
  * for most bodies and by the workspace for the text of a PATCH.
  */
-import { invalidBody } from '../shared/problem'
+import { Problem, invalid, invalidBody } from '../shared/problem'
 
 const MAX_DEPTH = 64
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
@@ -40,6 +40,19 @@ export function parseObject(text: string): Record<string, unknown> {
     throw invalidBody(`expected a JSON object, received ${describe(value)}`)
   }
   return value as Record<string, unknown>
+}
+
+/**
+ * parseJson for one piece of a body read piece by piece (src/piecewise), `path` being where the
+ * piece sits in the body: a refusal names the property from the body's root.
+ */
+export function parseJsonAt(text: string, path: string): unknown {
+  try {
+    return parseJson(text)
+  } catch (err) {
+    if (!(err instanceof Problem) || !err.details) throw err
+    throw invalid(err.details.map((d) => ({ prop: join(path, d.prop), message: d.message })))
+  }
 }
 
 /**
@@ -138,7 +151,7 @@ function checkShape(root: unknown) {
   }
 }
 
-const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
+const join = (path: string, key: string) => (path && key ? `${path}.${key}` : path || key)
 
 function describe(value: unknown): string {
   if (value === null) return 'null'

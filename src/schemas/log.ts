@@ -154,21 +154,36 @@ export type ProxyClip = v.InferOutput<typeof ProxyClipSchema>
  * Frames must stay below the clip's own rate. Kept outside the schema so it is reported together
  * with every other issue: valibot skips pipe checks on an object that already has issues.
  */
+function clipFrameIssues(clip: unknown, path: string): IssueDetail[] {
+  const fps = (clip as { fps?: unknown })?.fps
+  if (typeof fps !== 'number' || !(fps > 0)) return []
+  const limit = framesPerSecond(fps)
+  const details: IssueDetail[] = []
+  for (const field of ['tc_start', 'tc_end', 'duration'] as const) {
+    const frames = framesOf((clip as Record<string, unknown>)[field])
+    if (frames !== undefined && frames >= limit) {
+      details.push({ prop: `${path}.${field}`, message: `frames must be below ${limit} at ${fps} fps` })
+    }
+  }
+  return details
+}
+
 function frameIssues(log: unknown): IssueDetail[] {
   const clips = (log as { ocf?: { clips?: unknown } })?.ocf?.clips
   if (!Array.isArray(clips)) return []
-  const details: IssueDetail[] = []
-  clips.forEach((clip, i) => {
-    const fps = (clip as { fps?: unknown })?.fps
-    if (typeof fps !== 'number' || !(fps > 0)) return
-    const limit = framesPerSecond(fps)
-    for (const field of ['tc_start', 'tc_end', 'duration'] as const) {
-      const frames = framesOf((clip as Record<string, unknown>)[field])
-      if (frames !== undefined && frames >= limit) {
-        details.push({ prop: `ocf.clips.${i}.${field}`, message: `frames must be below ${limit} at ${fps} fps` })
-      }
-    }
-  })
+  return clips.flatMap((clip, i) => clipFrameIssues(clip, `ocf.clips.${i}`))
+}
+
+const CLIP_SCHEMAS = { ocf: OcfClipSchema, sound: SoundClipSchema, proxy: ProxyClipSchema }
+
+/**
+ * One clip of a log's `part`, as checkLog checks it inside a whole log, named by `path`
+ * (`ocf.clips.7`): for a log checked a clip at a time (src/piecewise).
+ */
+export function checkClip(part: keyof typeof CLIP_SCHEMAS, clip: unknown, path: string): IssueDetail[] {
+  const result = v.safeParse(CLIP_SCHEMAS[part], clip)
+  const details = result.success ? [] : toDetails(result.issues, path)
+  if (part === 'ocf') details.push(...clipFrameIssues(clip, path))
   return details
 }
 

@@ -62,32 +62,6 @@ function durationText(seconds: number, fps: number) {
 /** Clips a volume holds out of `total`, and how many of those copies carry a hash. */
 export type VolumeCount = { volume: string; copied: number; total: number; hashed: number }
 
-/**
- * Clips held by each volume, and of those how many copies carry a hash. Volumes the log lists come
- * first, then the others as clips name them; a clip counts once per volume however many copies it
- * has there.
- */
-function volumeCounts(clips: ReadonlyArray<{ copies?: unknown }>, listed: readonly string[] = []): VolumeCount[] {
-  const counts = new Map<string, { copied: number; hashed: number }>()
-  for (const volume of listed) counts.set(volume, { copied: 0, hashed: 0 })
-  for (const clip of clips) {
-    const copies = clip.copies
-    if (!Array.isArray(copies)) continue
-    for (let i = 0; i < copies.length; i++) {
-      const { volume, hash } = (copies[i] ?? {}) as { volume?: unknown; hash?: unknown }
-      if (typeof volume !== 'string') continue
-      let seen = false
-      for (let j = 0; j < i; j++) if ((copies[j] as { volume?: unknown })?.volume === volume) seen = true
-      if (seen) continue
-      const count = counts.get(volume) ?? { copied: 0, hashed: 0 }
-      count.copied++
-      if (typeof hash === 'string' && hash) count.hashed++
-      counts.set(volume, count)
-    }
-  }
-  return [...counts].map(([volume, { copied, hashed }]) => ({ volume, copied, total: clips.length, hashed }))
-}
-
 export type Media = { files: number; size: number }
 
 /** A log's summary as stored beside it. `unit` is the log's own; the project's stands in when read. */
@@ -108,59 +82,133 @@ export type LogSummary = {
   soundCopies: VolumeCount[]
 }
 
-type Sized = { size?: unknown }
+/** What the clips of one part (ocf, sound, proxy) add up to, taken one clip at a time. */
+class ClipTotals {
+  count = 0
+  size = 0
+  /** Clips held by each volume, in the order clips first name them; a clip counts once per volume. */
+  readonly volumes = new Map<string, { copied: number; hashed: number }>()
+  readonly reels = new Set<string>()
+  readonly #rates = new Map<number, number>()
+  /** The rate most clips run at; the first to lead keeps a tie. */
+  fps = DEFAULT_FPS
+  #fpsCount = 0
+  /** Seconds of the clips with their own rate; the others wait for the common rate. */
+  seconds = 0
+  readonly #unrated: TimedClip[] = []
 
-function sizeOf(clips: readonly Sized[] | undefined) {
-  let total = 0
-  for (const clip of clips ?? []) if (typeof clip.size === 'number') total += clip.size
-  return total
+  add(clip: Record<string, unknown>) {
+    this.count++
+    if (typeof clip.size === 'number') this.size += clip.size
+    if (typeof clip.reel === 'string' && clip.reel) this.reels.add(clip.reel)
+    const copies = clip.copies
+    if (Array.isArray(copies)) {
+      for (let i = 0; i < copies.length; i++) {
+        const { volume, hash } = (copies[i] ?? {}) as { volume?: unknown; hash?: unknown }
+        if (typeof volume !== 'string') continue
+        let seen = false
+        for (let j = 0; j < i; j++) if ((copies[j] as { volume?: unknown })?.volume === volume) seen = true
+        if (seen) continue
+        const count = this.volumes.get(volume) ?? { copied: 0, hashed: 0 }
+        count.copied++
+        if (typeof hash === 'string' && hash) count.hashed++
+        this.volumes.set(volume, count)
+      }
+    }
+    const rate = clip.fps
+    if (typeof rate === 'number' && rate > 0) {
+      const n = (this.#rates.get(rate) ?? 0) + 1
+      this.#rates.set(rate, n)
+      if (n > this.#fpsCount) {
+        this.fps = rate
+        this.#fpsCount = n
+      }
+      const frames = clipFrames(clip, rate)
+      if (frames !== undefined) this.seconds += frames / framesPerSecond(rate)
+    } else if (clip.duration !== undefined || clip.tc_start !== undefined) {
+      const { duration, tc_start, tc_end } = clip
+      this.#unrated.push({ duration, tc_start, tc_end })
+    }
+  }
+
+  /** Seconds of every clip, those without a rate of their own at the common one. */
+  totalSeconds(): number {
+    let seconds = this.seconds
+    for (const clip of this.#unrated) {
+      const frames = clipFrames(clip, this.fps)
+      if (frames !== undefined) seconds += frames / framesPerSecond(this.fps)
+    }
+    return seconds
+  }
+
+  /** Volumes the log lists first, then the others as clips name them; each out of every clip. */
+  volumeCounts(listed: readonly string[] = []): VolumeCount[] {
+    const counts = new Map<string, { copied: number; hashed: number }>()
+    for (const volume of listed) counts.set(volume, this.volumes.get(volume) ?? { copied: 0, hashed: 0 })
+    for (const [volume, count] of this.volumes) if (!counts.has(volume)) counts.set(volume, count)
+    return [...counts].map(([volume, { copied, hashed }]) => ({ volume, copied, total: this.count, hashed }))
+  }
 }
 
-function media(part: { files?: number; size?: number; clips?: readonly Sized[] } | undefined): Media | undefined {
+type Part = { files?: number; size?: number; clips?: unknown[] }
+
+function media(part: Part | undefined, totals: ClipTotals): Media | undefined {
   if (!part) return undefined
-  return { files: part.files ?? part.clips?.length ?? 0, size: part.size ?? sizeOf(part.clips) }
+  return { files: part.files ?? (part.clips ? totals.count : 0), size: part.size ?? totals.size }
+}
+
+/**
+ * A summary made one clip at a time, for a log too large to hold whole (src/piecewise): the clips
+ * go in with addClip, then `of` takes the rest of the log, its clip lists left out or empty.
+ */
+export class Summing {
+  readonly #parts = { ocf: new ClipTotals(), sound: new ClipTotals(), proxy: new ClipTotals() }
+
+  addClip(part: 'ocf' | 'sound' | 'proxy', clip: Record<string, unknown>) {
+    this.#parts[part].add(clip)
+  }
+
+  of(log: LogOutput): LogSummary {
+    const { ocf, sound, proxy } = this.#parts
+    const fps = ocf.fps
+    let duration: Duration | undefined
+    if (log.ocf?.duration) {
+      const frames = timecodeToFrames(log.ocf.duration, fps)
+      if (frames !== undefined) duration = { seconds: frames / framesPerSecond(fps), fps, text: log.ocf.duration }
+    }
+    if (!duration && ocf.count) {
+      const seconds = ocf.totalSeconds()
+      duration = { seconds, fps, text: durationText(seconds, fps) }
+    }
+    const summary: LogSummary = {
+      id: log.id,
+      day: log.day,
+      date: log.date,
+      clips: ocf.count,
+      fps,
+      reels: [...new Set([...(log.ocf?.reels ?? []), ...ocf.reels])],
+      copies: [],
+      soundCopies: [],
+    }
+    if (typeof log.unit === 'string' && log.unit) summary.unit = log.unit
+    if (duration) summary.duration = duration
+    const ocfMedia = media(log.ocf, ocf)
+    const proxyMedia = media(log.proxy, proxy)
+    const soundMedia = media(log.sound, sound)
+    if (ocfMedia) summary.ocf = ocfMedia
+    if (proxyMedia) summary.proxy = proxyMedia
+    if (soundMedia) summary.sound = soundMedia
+    summary.copies = ocf.volumeCounts(log.ocf?.copies)
+    summary.soundCopies = sound.volumeCounts(log.sound?.copies)
+    return summary
+  }
 }
 
 export function summarize(log: LogOutput): LogSummary {
-  const clips = log.ocf?.clips ?? []
-  const fps = commonFps(clips)
-  let duration: Duration | undefined
-  if (log.ocf?.duration) {
-    const frames = timecodeToFrames(log.ocf.duration, fps)
-    if (frames !== undefined) duration = { seconds: frames / framesPerSecond(fps), fps, text: log.ocf.duration }
-  }
-  if (!duration && clips.length) {
-    let seconds = 0
-    for (const clip of clips) {
-      const rate = clipFps(clip, fps)
-      const frames = clipFrames(clip, rate)
-      if (frames !== undefined) seconds += frames / framesPerSecond(rate)
-    }
-    duration = { seconds, fps, text: durationText(seconds, fps) }
-  }
-  const reels = new Set(log.ocf?.reels ?? [])
-  for (const clip of clips) if (typeof clip.reel === 'string' && clip.reel) reels.add(clip.reel)
-  const summary: LogSummary = {
-    id: log.id,
-    day: log.day,
-    date: log.date,
-    clips: clips.length,
-    fps,
-    reels: [...reels],
-    copies: [],
-    soundCopies: [],
-  }
-  if (typeof log.unit === 'string' && log.unit) summary.unit = log.unit
-  if (duration) summary.duration = duration
-  const ocf = media(log.ocf)
-  const proxy = media(log.proxy)
-  const sound = media(log.sound)
-  if (ocf) summary.ocf = ocf
-  if (proxy) summary.proxy = proxy
-  if (sound) summary.sound = sound
-  summary.copies = volumeCounts(clips, log.ocf?.copies)
-  summary.soundCopies = volumeCounts(log.sound?.clips ?? [], log.sound?.copies)
-  return summary
+  const summing = new Summing()
+  for (const part of ['ocf', 'sound', 'proxy'] as const)
+    for (const clip of log[part]?.clips ?? []) summing.addClip(part, clip as Record<string, unknown>)
+  return summing.of(log)
 }
 
 /** The unit a log is reported under: its own, else the project's. */

@@ -144,6 +144,25 @@ export class Workspace extends DurableObject<Env> {
     return this.#commits.run(() => this.#clientWithBody(token, utf8Text(json), (body) => this.#logs.insert(body, json)))
   }
 
+  /**
+   * A log the worker checked a clip at a time (src/piecewise): `skeleton` is the log with its clip
+   * lists empty, checked here again with the project's custom schemas. Should some custom entries
+   * go, `custom` is where they are in the bytes.
+   */
+  createScannedLog(
+    token: string,
+    json: Uint8Array | ReadableStream<Uint8Array>,
+    skeleton: string,
+    summary: string,
+    custom?: [number, number],
+  ): Promise<void | Problem> {
+    if (!(json instanceof Uint8Array))
+      return bytesOf(json).then((bytes) => this.createScannedLog(token, bytes, skeleton, summary, custom))
+    return this.#commits.run(() =>
+      this.#clientWithBody(token, skeleton, (body) => this.#logs.insertScanned(body, json, summary, custom)),
+    )
+  }
+
   logsJson(token: string) {
     return this.#client(token, () => this.#logs.listing())
   }

@@ -41,6 +41,16 @@ export class Logs {
     this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
   }
 
+  /** A log checked a clip at a time by the worker; its skeleton is checked here for custom entries. */
+  insertScanned(skeleton: Record<string, unknown>, json: Uint8Array, summary: string, custom?: [number, number]) {
+    const active = this.projects.requireActive()
+    const { log, details } = checkLog(skeleton, active.schemas)
+    if (details.length) throw invalid(details)
+    // Entries of schemas the project does not have are dropped (seed §2.8): written over in the bytes.
+    if (log !== skeleton && custom) json = spliced(json, custom, utf8Bytes(JSON.stringify(log.custom)))
+    this.#insert(active, log as LogKeys, json, summary)
+  }
+
   /**
    * `{"logs": [...]}` from stored bytes, nothing parsed or decoded. Past 1 MiB a stream that reads
    * the logs as it is read: a project's logs are never all in memory, nor in one RPC value. Each
@@ -99,6 +109,15 @@ export class Logs {
   #insert(active: ActiveProject, keys: LogKeys, json: Uint8Array, summary: string) {
     if (!this.store.insertLog(active.row.id, keys, json, summary)) throw conflict('Log already exists')
   }
+}
+
+/** `bytes` with the span [from, to) replaced by `by`. */
+function spliced(bytes: Uint8Array, [from, to]: [number, number], by: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length - (to - from) + by.length)
+  out.set(bytes.subarray(0, from))
+  out.set(by, from)
+  out.set(bytes.subarray(to), from + by.length)
+  return out
 }
 
 const OPEN = utf8Bytes('{"logs":[')

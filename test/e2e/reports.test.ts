@@ -15,7 +15,18 @@ vi.mock('../../src/reports/font-files', async () => {
   return { FONT_FILES: { regular: file('DejaVuSansCondensed.ttf'), bold: file('DejaVuSansCondensed-Bold.ttf') } }
 })
 
-const { renderReport, reportFilename } = await import('../../src/reports/index')
+const reports = await import('../../src/reports/index')
+const { summarize } = await import('../../src/summary/summary')
+
+/** A report of these logs, as the service makes one: from their summaries, each log read when drawn. */
+type Logs = { settings: never; preset: never; logs: Array<{ id: string }> }
+const rangeOf = ({ logs, ...rest }: Logs) => ({
+  ...rest,
+  summaries: logs.map((log) => summarize(log as never)),
+  readLog: async (id: string) => logs.find((log) => log.id === id) as never,
+})
+const renderReport = (source: Logs) => reports.renderReport(rangeOf(source))
+const reportFilename = (source: Logs) => reports.reportFilename(rangeOf(source))
 
 const dir = mkdtempSync(join(tmpdir(), 'reports-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

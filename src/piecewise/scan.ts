@@ -1,0 +1,155 @@
+/**
+ * A log's JSON split where it is large, without parsing it whole: the elements of its clip lists
+ * (`ocf.clips`, `sound.clips`, `proxy.clips`) as byte spans, and the rest of the log, its
+ * "skeleton", with those lists left empty. JSON.parse of a 60 MiB log built some 300 MB of objects
+ * on V8's heap; parsed a clip at a time, a log needs what one clip takes.
+ *
+ * Only the structure is read here: strings are skipped, not decoded, and every byte ends up in
+ * the skeleton or in one clip, which JSON.parse then reads with its own strictness. What lies
+ * between clips (commas, white space) is checked here. A clip list named twice (`"ocf"` twice at
+ * the top, or `"clips"` twice in one part) is refused: JSON.parse keeps the last, and a summary made
+ * clip by clip would count both.
+ */
+import { invalidBody } from '../shared/problem'
+
+type ClipPart = 'ocf' | 'sound' | 'proxy'
+
+/** One clip list: where each clip's JSON starts and ends in the log's bytes. */
+type ClipSpans = { part: ClipPart; starts: number[]; ends: number[] }
+
+/** `custom`: the byte span of the top-level `custom` value (the last one, as JSON.parse reads it). */
+export type ScannedLog = { skeleton: Uint8Array; lists: ClipSpans[]; custom?: [number, number] }
+
+const PARTS = new Set<string>(['ocf', 'sound', 'proxy'])
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+const COLON = 0x3a
+const OPEN_OBJECT = 0x7b
+const CLOSE_OBJECT = 0x7d
+const OPEN_ARRAY = 0x5b
+const CLOSE_ARRAY = 0x5d
+
+const malformed = (at: number, what: string) => invalidBody(`malformed JSON: ${what} at byte ${at}`)
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+export function scanLog(bytes: Uint8Array): ScannedLog {
+  const b = bytes
+  const n = b.length
+  const lists: ClipSpans[] = []
+  // Byte ranges left out of the skeleton: the inside of each clip list.
+  const cuts: Array<[number, number]> = []
+
+  const space = (i: number) => {
+    while (i < n && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i++
+    return i
+  }
+  const expect = (i: number, byte: number, what: string) => {
+    if (b[i] !== byte) throw malformed(i, `expected ${what}`)
+    return i + 1
+  }
+  const skipString = (i: number) => {
+    for (i++; i < n; i++) {
+      if (b[i] === BACKSLASH) i++
+      else if (b[i] === QUOTE) return i + 1
+    }
+    throw malformed(n, 'unterminated string')
+  }
+  /** Past one value: a string, an object or array (brackets counted outside strings), a literal. */
+  const skipValue = (i: number) => {
+    if (i >= n) throw malformed(i, 'expected a value')
+    const first = b[i]
+    if (first === QUOTE) return skipString(i)
+    if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
+      let depth = 0
+      for (; i < n; i++) {
+        const c = b[i]
+        if (c === QUOTE) i = skipString(i) - 1
+        else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++
+        else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1
+      }
+      throw malformed(n, 'unterminated object or array')
+    }
+    const start = i
+    while (i < n && b[i] !== COMMA && b[i] !== CLOSE_OBJECT && b[i] !== CLOSE_ARRAY && space(i) === i) i++
+    if (i === start) throw malformed(i, 'expected a value')
+    return i
+  }
+  /** A key as JSON.parse reads it (escapes and all): small, so parsed on its own. */
+  const key = (i: number): [string, number] => {
+    if (b[i] !== QUOTE) throw malformed(i, 'expected a property name')
+    const end = skipString(i)
+    let name: unknown
+    try {
+      name = JSON.parse(decoder.decode(b.subarray(i, end)))
+    } catch {
+      throw malformed(i, 'bad property name')
+    }
+    return [name as string, end]
+  }
+  /** The members of an object starting at `i`, each value handed to `member`; past the object. */
+  const members = (i: number, member: (name: string, at: number) => number) => {
+    i = space(expect(i, OPEN_OBJECT, '{'))
+    if (b[i] === CLOSE_OBJECT) return i + 1
+    for (;;) {
+      const [name, after] = key(i)
+      i = space(expect(space(after), COLON, ':'))
+      i = space(member(name, i))
+      if (b[i] === CLOSE_OBJECT) return i + 1
+      i = space(expect(i, COMMA, ', or }'))
+    }
+  }
+  const clipList = (part: ClipPart, i: number) => {
+    const open = i + 1
+    const list: ClipSpans = { part, starts: [], ends: [] }
+    i = space(open)
+    if (b[i] !== CLOSE_ARRAY) {
+      for (;;) {
+        const end = skipValue(i)
+        list.starts.push(i)
+        list.ends.push(end)
+        i = space(end)
+        if (b[i] === CLOSE_ARRAY) break
+        i = space(expect(i, COMMA, ', or ]'))
+      }
+    }
+    lists.push(list)
+    cuts.push([open, i])
+    return i + 1
+  }
+  const seenParts = new Set<string>()
+  let custom: [number, number] | undefined
+  let i = members(space(0), (name, at) => {
+    if (name === 'custom') {
+      custom = [at, skipValue(at)]
+      return custom[1]
+    }
+    if (!PARTS.has(name) || b[at] !== OPEN_OBJECT) return skipValue(at)
+    if (seenParts.has(name)) throw invalidBody(`"${name}" is given twice`, name)
+    seenParts.add(name)
+    let hasClips = false
+    return members(at, (inner, valueAt) => {
+      if (inner !== 'clips' || b[valueAt] !== OPEN_ARRAY) return skipValue(valueAt)
+      if (hasClips) throw invalidBody('"clips" is given twice', `${name}.clips`)
+      hasClips = true
+      return clipList(name as ClipPart, valueAt)
+    })
+  })
+  i = space(i)
+  if (i !== n) throw malformed(i, 'unexpected data after the log')
+
+  let size = n
+  for (const [from, to] of cuts) size -= to - from
+  const skeleton = new Uint8Array(size)
+  let at = 0
+  let from = 0
+  for (const [start, end] of cuts) {
+    skeleton.set(b.subarray(from, start), at)
+    at += start - from
+    from = end
+  }
+  skeleton.set(b.subarray(from), at)
+  return { skeleton, lists, ...(custom && { custom }) }
+}
