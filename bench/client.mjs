@@ -25,7 +25,8 @@ export function keyIn(file) {
 /** JSON over HTTP against `base`; a non-2xx answer throws with its status and body. */
 export function api(base) {
   base = base.replace(/\/$/, '')
-  return async function request(method, path, { token, body, text, headers = {}, ok = true } = {}) {
+  // `raw`: the answer's text as it came, not parsed.
+  return async function request(method, path, { token, body, text, headers = {}, ok = true, raw = false } = {}) {
     const payload = text ?? (body === undefined ? undefined : JSON.stringify(body))
     const res = await fetch(`${base}${path}`, {
       method,
@@ -38,7 +39,8 @@ export function api(base) {
     })
     const answer = await res.text()
     if (ok && !res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${answer.slice(0, 300)}`)
-    const json = (res.headers.get('content-type') ?? '').includes('json') && answer ? JSON.parse(answer) : answer
+    const json =
+      !raw && (res.headers.get('content-type') ?? '').includes('json') && answer ? JSON.parse(answer) : answer
     return ok ? json : { status: res.status, body: json }
   }
 }

@@ -5,11 +5,13 @@
 // of 365 shooting days is listed, once at a time and then by ten clients for 10 s. Prints the time
 // of each step and the workerd process's memory (VmRSS sampled every 20 ms during the step, VmHWM
 // at the end), and how each grows per clip.
-// Writes bench/results/scale.{json,md}.
+// Then bench/heap.mjs: what each big operation needs of V8's heap, against Cloudflare's 128 MB.
+// Writes bench/results/scale.{json,md}. `--only=heap` runs the heap table alone.
 import autocannon from 'autocannon'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT, api, approvedToken, machine, makeLog, memoryOf, sampleMemory, startServer } from './client.mjs'
+import { heapMarkdown, heapTable } from './heap.mjs'
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')))
 const SIZES = (args.sizes ?? '5000,10000,20000').split(',').map(Number)
@@ -182,6 +184,7 @@ const mib = (m) => `${Math.round(m)} MiB`
 
 async function main() {
   const host = machine()
+  if (args.only === 'heap') return heapOnly(host)
   console.log(`Scale: logs of ${SIZES.join(' / ')} clips and a ${LIST_LOGS}-log project, served by npm start`)
   console.log(
     `${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.load.join(' ')}\n`,
@@ -222,6 +225,8 @@ async function main() {
   ).join(', ')
   const firstPeak = (r) => r.passHwmMiB - r.idleMiB
   const hwmGrowth = firstPeak(last) / firstPeak(first)
+  console.log('\nV8 heap needed by each big operation (bench/heap.mjs):')
+  const heap = await heapTable()
   const markdown = [
     `Served by \`npm start\`, a fresh service per size, warmed up with a 500-clip log; each time is the median of ${REPS} passes, one request each from a client on 127.0.0.1 (per 1,000 clips in brackets).`,
     '',
@@ -240,15 +245,24 @@ async function main() {
     `GET /logs on a project of ${LIST_LOGS} logs of 20 clips (${(list.list.bytes / 2 ** 20).toFixed(1)} MiB): ${s(list.list.ms)} (median of ${REPS}), workerd peak ${mib(list.list.peakMiB)} (VmHWM ${mib(list.hwmMiB)}). ` +
       `Ten clients listing it over and over for ${list.sustained.seconds} s: ${list.sustained.rps.toFixed(0)} req/s, workerd peak ${mib(list.sustained.peakMiB)}, ${mib(list.sustained.afterMiB)} resident after.`,
     '',
+    heapMarkdown(heap),
     `Machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB RAM, Node ${host.node}; ${host.date.slice(0, 16).replace('T', ' ')} UTC; load average at start ${host.load.join(' / ')}.`,
     '',
   ].join('\n')
   console.log(`\n${markdown}`)
   const dir = join(ROOT, 'bench/results')
   mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'scale.json'), JSON.stringify({ machine: host, sizes, list }, null, 2) + '\n')
+  writeFileSync(join(dir, 'scale.json'), JSON.stringify({ machine: host, sizes, list, heap }, null, 2) + '\n')
   writeFileSync(join(dir, 'scale.md'), markdown)
   console.log('Written to bench/results/scale.json and scale.md')
+}
+
+async function heapOnly(host) {
+  const markdown = heapMarkdown(await heapTable())
+  console.log(`\n${markdown}`)
+  const dir = join(ROOT, 'bench/results')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'heap.md'), `${markdown}\nMachine: ${host.cpu}, ${host.cores} cores, Node ${host.node}.\n`)
 }
 
 await main()
