@@ -8,7 +8,16 @@ import { approvedToken, call, makeLog, utf8, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
 
-const summaryOf = (log: ReturnType<typeof makeLog>) => JSON.stringify(summarize(log as never))
+/** A certainly valid log as the worker hands it over: its bytes, keys and summary. */
+const checkedWrite = (workspace: Workspace, token: string, log: ReturnType<typeof makeLog>) =>
+  workspace.createCheckedLog(
+    token,
+    utf8(JSON.stringify(log)),
+    log.id,
+    log.day,
+    log.date,
+    JSON.stringify(summarize(log as never)),
+  )
 
 const storedIds = (state: DurableObjectState) =>
   state.storage.sql
@@ -59,15 +68,8 @@ describe('log writes committed together', () => {
     const bytes = (log: object) => utf8(JSON.stringify(log))
     const answers = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
       const pending = [
-        workspace.createCheckedLog(token, bytes(first), 'D001', 1, '2024-01-01', summaryOf(first)),
-        workspace.createCheckedLog(
-          token,
-          bytes(makeLog('D001', 2)),
-          'D001',
-          1,
-          '2024-01-01',
-          summaryOf(makeLog('D001', 2)),
-        ),
+        checkedWrite(workspace, token, first),
+        checkedWrite(workspace, token, makeLog('D001', 2)),
         workspace.createLog(token, bytes({ ...makeLog('D002'), day: 'one' })),
         workspace.createLog(token, bytes(makeLog('D003'))),
       ]
@@ -97,22 +99,8 @@ describe('log writes committed together', () => {
     const revoked = await approvedToken('Rushes Script')
     const answers = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
       const pending = [
-        workspace.createCheckedLog(
-          token,
-          utf8(JSON.stringify(makeLog('D001'))),
-          'D001',
-          1,
-          '2024-01-01',
-          summaryOf(makeLog('D001')),
-        ),
-        workspace.createCheckedLog(
-          revoked,
-          utf8(JSON.stringify(makeLog('D002'))),
-          'D002',
-          1,
-          '2024-01-01',
-          summaryOf(makeLog('D002')),
-        ),
+        checkedWrite(workspace, token, makeLog('D001')),
+        checkedWrite(workspace, revoked, makeLog('D002')),
       ]
       workspace.revokeToken(revoked.split('_')[1]!)
       const answers = await Promise.all(pending)
