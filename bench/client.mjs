@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { operatorKeyOf } from '../scripts/local.mjs'
 
 export const ROOT = resolve(import.meta.dirname, '..')
 const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
@@ -16,8 +17,8 @@ export function operatorKey() {
 /** The OPERATOR_KEY line of a .dev.vars file. */
 export function keyIn(file) {
   try {
-    const key = /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(readFileSync(file, 'utf8'))?.[1]
-    if (key) return key.trim()
+    const key = operatorKeyOf(readFileSync(file, 'utf8'))
+    if (key) return key
   } catch {}
   throw new Error(`no OPERATOR_KEY in ${file} (npm start creates one)`)
 }

@@ -3,20 +3,9 @@
 import { spawn } from 'node:child_process'
 import { createConnection, createServer } from 'node:net'
 import { resolve } from 'node:path'
-import {
-  PORT,
-  ROOT,
-  STATE_DIR,
-  assertHardened,
-  ensureOperatorKey,
-  keepStatePrivate,
-  printConsoleUrl,
-  quietWranglerEnv,
-} from './local.mjs'
+import { PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv } from './local.mjs'
 
-assertHardened()
-keepStatePrivate()
-const key = ensureOperatorKey()
+const key = prepareLocal()
 const wrangler = spawn(
   process.execPath,
   [

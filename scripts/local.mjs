@@ -15,7 +15,7 @@ export const STATE_DIR = resolve(ROOT, process.env.MEDIA_LOG_STATE ?? '.wrangler
  * inherited by wrangler and workerd, so every file they create is 0600 and every folder 0700;
  * what an older version left readable is closed here.
  */
-export function keepStatePrivate() {
+function keepStatePrivate() {
   process.umask(0o077)
   for (const dir of new Set([STATE_DIR, resolve(ROOT, '.wrangler')])) restrict(dir)
 }
@@ -41,7 +41,7 @@ function restrict(path) {
  * inspectors that run code for any page on localhost; `patches/` closes both and `npm ci` applies
  * it (postinstall). Without it, refuse to start rather than open those ports.
  */
-export function assertHardened() {
+function assertHardened() {
   const require = createRequire(import.meta.url)
   const marks = [
     ['miniflare', require.resolve('miniflare'), 'injectRequestHeaders: [{ name: LOOPBACK_SECRET_HEADER'],
@@ -58,10 +58,13 @@ export function assertHardened() {
   process.exit(1)
 }
 
+/** The value of the OPERATOR_KEY line of a .dev.vars file's text, if it has one. */
+export const operatorKeyOf = (text) => /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text)?.[1]?.trim()
+
 /** Creates .dev.vars with a fresh operator key when it has none; returns the key. */
-export function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
+function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
-  const found = /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text)?.[1]?.trim()
+  const found = operatorKeyOf(text)
   if (found && found.length >= 16) return found
   const key = randomBytes(24).toString('base64url')
   const line = `OPERATOR_KEY=${key}\n`
@@ -74,6 +77,16 @@ export function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
   )
   console.log(`Created an operator key in ${file}`)
   return key
+}
+
+/**
+ * What both commands do before they open a port: refuse an install without the patches, keep the
+ * state readable by this user only, and make sure of the operator key, which they return.
+ */
+export function prepareLocal() {
+  assertHardened()
+  keepStatePrivate()
+  return ensureOperatorKey()
 }
 
 export function printConsoleUrl(key, port = PORT) {

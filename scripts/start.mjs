@@ -5,20 +5,9 @@ import { rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Miniflare } from 'miniflare'
-import {
-  PORT,
-  ROOT,
-  STATE_DIR,
-  assertHardened,
-  ensureOperatorKey,
-  keepStatePrivate,
-  printConsoleUrl,
-  quietWranglerEnv,
-} from './local.mjs'
+import { PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv } from './local.mjs'
 
-assertHardened()
-keepStatePrivate()
-const key = ensureOperatorKey()
+const key = prepareLocal()
 // One bundle directory per process: a benchmark and a test may start the service side by side.
 const outdir = resolve(ROOT, '.wrangler/bundle', String(process.pid))
 rmSync(outdir, { recursive: true, force: true })
