@@ -15,11 +15,7 @@ import {
   showCount,
 } from './core.browser.js'
 
-/**
- * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
- * (GET /approve/state), tick runs every second. Its markup (heading, #<id>-list, #<id>-empty,
- * #<id>-count) comes from the page.
- */
+/** @returns {import('./live.browser.js').Section} */
 export function appsSection() {
   const revoked = new Set()
   let tokens = []

@@ -126,10 +126,10 @@ async function request(method, path, body, options) {
   }
 }
 
-/** One JSON call to the service: {status, body}; status 0 when the service cannot be reached. */
-export async function api(method, path, body, options) {
-  const response = await request(method, path, body, options)
-  if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
+const unreachable = () => ({ status: 0, body: { error: 'The service cannot be reached' } })
+
+/** An answer as {status, body}: its JSON, or {} when it has none. */
+async function answerOf(response) {
   let data = null
   try {
     data = await response.json()
@@ -137,6 +137,12 @@ export async function api(method, path, body, options) {
     data = null
   }
   return { status: response.status, body: data || {} }
+}
+
+/** One JSON call to the service: {status, body}; status 0 when the service cannot be reached. */
+export async function api(method, path, body, options) {
+  const response = await request(method, path, body, options)
+  return response ? answerOf(response) : unreachable()
 }
 
 /** The file name a Content-Disposition header gives, preferring the exact UTF-8 one. */
@@ -159,16 +165,8 @@ function filenameOf(disposition, fallback) {
  */
 export async function download(path, fallbackName) {
   const response = await request('GET', path)
-  if (!response) return { status: 0, body: { error: 'The service cannot be reached' } }
-  if (!response.ok) {
-    let data = null
-    try {
-      data = await response.json()
-    } catch (_) {
-      data = null
-    }
-    return { status: response.status, body: data || {} }
-  }
+  if (!response) return unreachable()
+  if (!response.ok) return answerOf(response)
   const blob = await response.blob()
   const url = URL.createObjectURL(blob)
   const link = el('a', {

@@ -5,7 +5,14 @@
  */
 import { $, api, problemText, notify, storedToken, storeToken, forgetToken } from './core.browser.js'
 
-/** @param {Array<{id: string, render: (state: any, now: number) => void, tick?: (now: number) => void}>} sections */
+/**
+ * A section of the console: `render` gets the whole state the service sent (GET /approve/state),
+ * `tick` runs every second. Its markup (heading, #<id>-list, #<id>-empty, #<id>-count) comes from
+ * the page.
+ * @typedef {{id: string, render: (state: any, now: number) => void, tick?: (now: number) => void}} Section
+ */
+
+/** @param {Section[]} sections */
 export function startConsole(sections) {
   let state = null
 

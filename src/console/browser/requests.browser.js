@@ -16,11 +16,7 @@ import {
   showCount,
 } from './core.browser.js'
 
-/**
- * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
- * (GET /approve/state), tick runs every second. Its markup (heading, #<id>-list, #<id>-empty,
- * #<id>-count) comes from the page.
- */
+/** @returns {import('./live.browser.js').Section} */
 export function requestsSection() {
   // Decided here but maybe still in a state answer that was already on its way.
   const decided = new Set()

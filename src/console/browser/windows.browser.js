@@ -6,11 +6,7 @@
  */
 import { $, el, api, download, problemText, notify, dayAndTime, shortTime, syncList, setBusy } from './core.browser.js'
 
-/**
- * A section is {id, render(state, now), tick(now)?}: render gets the whole state the service sent
- * (GET /approve/state), tick runs every second. Its markup (heading, #<id>-list, #<id>-empty,
- * #<id>-count) comes from the page.
- */
+/** @returns {import('./live.browser.js').Section} */
 export function windowsSection() {
   // Typing pauses this long before a draft is saved; leaving the field saves at once.
   const SAVE_DELAY_MS = 700
