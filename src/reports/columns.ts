@@ -5,25 +5,8 @@ import { clipDuration } from '../summary/summary'
 import { formatBytes, formatFps, textOf } from './model'
 import type { Column } from './table'
 
-const DEFAULT_COLUMNS = [
-  'clip',
-  'tc_start',
-  'tc_end',
-  'duration',
-  'fps',
-  'size',
-  'camera_model',
-  'reel',
-  'lens',
-  'resolution',
-  'codec',
-  'gamma',
-  'ei',
-  'wb',
-  'tint',
-  'lut',
-  'copies',
-] as const
+/** Without a preset's `columns`: every built-in column but sensor FPS and shutter, which a preset names to get. */
+const DEFAULT_COLUMNS = CLIP_COLUMNS.filter((name) => name !== 'sensor_fps' && name !== 'shutter')
 
 type BuiltIn = (typeof CLIP_COLUMNS)[number]
 
