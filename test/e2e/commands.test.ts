@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { launch, type Launched } from './launch'
+import { ONE_CLIP_LOG, launch, type Launched } from './launch'
 import { approvedToken, jsonCaller } from './server'
 
 const PORT = 5601
@@ -17,13 +17,7 @@ afterAll(async () => {
 })
 
 describe('npm start and npm run dev', () => {
-  const log = {
-    id: 'D001',
-    day: 1,
-    date: '2024-03-01',
-    ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] },
-    version: 1,
-  }
+  const log = ONE_CLIP_LOG
   let token = ''
 
   it('npm start serves on loopback, prints the console URL, and a client gets a token through approval', async () => {

@@ -12,6 +12,15 @@ const ROOT = resolve(import.meta.dirname, '../..')
 
 export type Command = 'start' | 'dev'
 
+/** The smallest log a started service must store and answer back exactly. */
+export const ONE_CLIP_LOG = {
+  id: 'D001',
+  day: 1,
+  date: '2024-03-01',
+  ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] },
+  version: 1,
+}
+
 export type Launched = Service & {
   child: ChildProcess
   /** Where the command runs: its scripts find wrangler.toml, src/ and .dev.vars here. */

@@ -12,7 +12,15 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openBrowser } from './browser'
-import { copyOfTree, launch, listeningSockets, type Command, type Launched, type Listening } from './launch'
+import {
+  ONE_CLIP_LOG,
+  copyOfTree,
+  launch,
+  listeningSockets,
+  type Command,
+  type Launched,
+  type Listening,
+} from './launch'
 import { approvedToken, jsonCaller } from './server'
 
 type Answer = { status: number; body: string } | { error: string }
@@ -98,13 +106,7 @@ describe.each<[Command, number]>([
     entry.service = service
     const call = jsonCaller(service)
     const token = await approvedToken(call)
-    const log = {
-      id: 'D001',
-      day: 1,
-      date: '2024-03-01',
-      ocf: { clips: [{ clip: 'A001C001', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] },
-      version: 1,
-    }
+    const log = ONE_CLIP_LOG
     expect((await call('POST', '/project/create', { token, body: { project_name: 'Ways In' } })).status).toBe(201)
     expect(await call('POST', '/log', { token, body: log })).toEqual({ status: 201, body: { success: true } })
     expect(await call('GET', '/log/D001', { token })).toEqual({ status: 200, body: log })
