@@ -1,6 +1,7 @@
 import { StatusError } from 'itty-router'
-import { DEPTH_SCAN_BYTES, parseObject, refuseDeepNesting } from '../schemas/json'
+import { DEPTH_SCAN_BYTES, bodyText, parseObject, refuseDeepNesting } from '../schemas/json'
 import { invalidBody } from '../shared/problem'
+import { concatBytes } from '../shared/utf8'
 
 /**
  * Body limits (413 beyond). Logs and settings: 64 MiB (SPEC §10; a 20,000-clip log is about 15 MB).
@@ -115,19 +116,8 @@ async function readChunked(body: ReadableStream<Uint8Array>, limit: number): Pro
     }
     chunks.push(value)
   }
-  if (chunks.length === 1) return decoded(chunks[0]!)
-  const all = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    all.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return decoded(all)
+  return decoded(chunks.length === 1 ? chunks[0]! : concatBytes(chunks))
 }
-
-// One decoder for every body: a non-streaming decode() starts afresh, also after a failure. The
-// leading byte order mark is cut off before it; a second one is text.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 function decoded(bytes: Uint8Array): JsonBody {
   refuseDeepNesting(bytes)
@@ -137,14 +127,7 @@ function decoded(bytes: Uint8Array): JsonBody {
   return {
     bytes: body,
     get text() {
-      if (text === undefined) {
-        try {
-          text = utf8.decode(body)
-        } catch {
-          throw invalidBody('the body is not valid UTF-8')
-        }
-      }
-      return text
+      return (text ??= bodyText(body))
     },
   }
 }

@@ -7,10 +7,10 @@
  * the skeleton's issues come before the clips'. The project's custom entries are left to the
  * workspace, which knows its schemas; checkLog of the skeleton there costs nothing.
  */
-import { parseJsonAt, parseObject } from '../schemas/json'
+import { bodyText, parseJsonAt, parseObject } from '../schemas/json'
 import { checkClip, checkLog, type LogOutput } from '../schemas/log'
 import { CustomSchemas } from '../schemas/custom'
-import { invalidBody, type IssueDetail } from '../shared/problem'
+import type { IssueDetail } from '../shared/problem'
 import { Summing, type LogSummary } from '../summary/summary'
 import { scanLog } from './scan'
 
@@ -19,7 +19,9 @@ export const PIECEWISE_BYTES = 8 * 1024 * 1024
 
 /** `custom`: where the log's custom entries are in its bytes, should the workspace drop some. */
 export type PiecewiseCheck = {
+  /** The log without its clips, as text and parsed. */
   skeleton: string
+  log: Record<string, unknown>
   summary: LogSummary
   details: IssueDetail[]
   custom?: [number, number]
@@ -28,30 +30,20 @@ export type PiecewiseCheck = {
 // Custom entries are the workspace's to check: here none is known, and none refused.
 const NO_SCHEMAS = new CustomSchemas({})
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
-function text(bytes: Uint8Array): string {
-  try {
-    return utf8.decode(bytes)
-  } catch {
-    throw invalidBody('the body is not valid UTF-8')
-  }
-}
-
 export function checkPiecewise(bytes: Uint8Array): PiecewiseCheck {
   const { skeleton, lists, custom } = scanLog(bytes)
-  const skeletonText = text(skeleton)
+  const skeletonText = bodyText(skeleton)
   const log = parseObject(skeletonText)
   const { details } = checkLog(log, NO_SCHEMAS)
   const summing = new Summing()
   for (const { part, starts, ends } of lists) {
     for (let i = 0; i < starts.length; i++) {
       const path = `${part}.clips.${i}`
-      const clip = parseJsonAt(text(bytes.subarray(starts[i], ends[i])), path)
+      const clip = parseJsonAt(bodyText(bytes.subarray(starts[i], ends[i])), path)
       const problems = checkClip(part, clip, path)
       if (problems.length) details.push(...problems)
       else summing.addClip(part, clip as Record<string, unknown>)
     }
   }
-  return { skeleton: skeletonText, summary: summing.of(log as LogOutput), details, ...(custom && { custom }) }
+  return { skeleton: skeletonText, log, summary: summing.of(log as LogOutput), details, ...(custom && { custom }) }
 }

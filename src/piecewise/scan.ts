@@ -10,6 +10,7 @@
  * the top, or `"clips"` twice in one part) is refused: JSON.parse keeps the last, and a summary made
  * clip by clip would count both.
  */
+import { bodyText } from '../schemas/json'
 import { invalidBody } from '../shared/problem'
 
 type ClipPart = 'ocf' | 'sound' | 'proxy'
@@ -32,8 +33,6 @@ const OPEN_ARRAY = 0x5b
 const CLOSE_ARRAY = 0x5d
 
 const malformed = (at: number, what: string) => invalidBody(`malformed JSON: ${what} at byte ${at}`)
-
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 export function scanLog(bytes: Uint8Array): ScannedLog {
   const b = bytes
@@ -81,13 +80,12 @@ export function scanLog(bytes: Uint8Array): ScannedLog {
   const key = (i: number): [string, number] => {
     if (b[i] !== QUOTE) throw malformed(i, 'expected a property name')
     const end = skipString(i)
-    let name: unknown
+    const text = bodyText(b.subarray(i, end))
     try {
-      name = JSON.parse(decoder.decode(b.subarray(i, end)))
+      return [JSON.parse(text) as string, end]
     } catch {
       throw malformed(i, 'bad property name')
     }
-    return [name as string, end]
   }
   /** The members of an object starting at `i`, each value handed to `member`; past the object. */
   const members = (i: number, member: (name: string, at: number) => number) => {

@@ -42,10 +42,9 @@ export async function createLog(request: IRequest, env: Env) {
  * of it, not the 300 MB of objects JSON.parse built of a 60 MiB log.
  */
 async function createLargeLog(bytes: Uint8Array, token: string, env: Env) {
-  const { skeleton, summary, details, custom } = checkPiecewise(bytes)
+  const { skeleton, log, summary, details, custom } = checkPiecewise(bytes)
   if (details.length) throw invalid(details)
-  const hasVersion = (JSON.parse(skeleton) as { version?: unknown }).version !== undefined
-  const json = rpcSafe(hasVersion ? bytes : withVersion(bytes))
+  const json = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
   await workspace(env).createScannedLog(token, json, skeleton, JSON.stringify(summary), custom)
   return jsonAnswer('{"success":true}', 201)
 }

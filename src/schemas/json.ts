@@ -14,6 +14,19 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
  */
 export const DEPTH_SCAN_BYTES = 1024 * 1024
 
+// One decoder for every body: a non-streaming decode() starts afresh, also after a failure. A
+// leading byte order mark is cut off before (http/body.ts); a second one is text.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** A body's bytes (or a piece of them) as text; 400 unless they are valid UTF-8. */
+export function bodyText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    throw invalidBody('the body is not valid UTF-8')
+  }
+}
+
 /** Parse, then refuse deep nesting, prototype keys and lone surrogates. */
 function parseJson(text: string): unknown {
   if (text.trim() === '') throw invalidBody('a JSON body is required')

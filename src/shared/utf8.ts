@@ -11,20 +11,16 @@ export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text)
 /** Bytes the worker has already found to be valid UTF-8. */
 export const utf8Text = (bytes: Uint8Array): string => decoder.decode(bytes)
 
-const concatBytes = (parts: Uint8Array[]) => joinedBytes(parts, '', '', '')
-
-/** `open` + the parts separated by `separator` + `close`, in one buffer (all ASCII punctuation). */
-function joinedBytes(parts: Uint8Array[], open: string, separator: string, close: string): Uint8Array {
-  let size = open.length + close.length + Math.max(0, parts.length - 1) * separator.length
+/** The parts in one buffer. */
+export function concatBytes(parts: Uint8Array[]): Uint8Array {
+  let size = 0
   for (const part of parts) size += part.byteLength
   const out = new Uint8Array(size)
-  let at = encoder.encodeInto(open, out).written
-  parts.forEach((part, i) => {
-    if (i > 0) at += encoder.encodeInto(separator, out.subarray(at)).written
+  let at = 0
+  for (const part of parts) {
     out.set(part, at)
     at += part.byteLength
-  })
-  encoder.encodeInto(close, out.subarray(at))
+  }
   return out
 }
 

@@ -131,17 +131,16 @@ export class Workspace extends DurableObject<Env> {
     date: string,
     summary: string,
   ): Promise<void | Problem> {
-    if (!(json instanceof Uint8Array))
-      return bytesOf(json).then((bytes) => this.createCheckedLog(token, bytes, id, day, date, summary))
-    return this.#commits.run(() =>
-      this.#client(token, () => this.#logs.insertChecked(json, { id, day, date }, summary)),
+    return withBytes(json, (bytes) =>
+      this.#commits.run(() => this.#client(token, () => this.#logs.insertChecked(bytes, { id, day, date }, summary))),
     )
   }
 
   /** Any other log: parsed and checked here, where the project's custom fields are known. */
   createLog(token: string, json: Uint8Array | ReadableStream<Uint8Array>): Promise<void | Problem> {
-    if (!(json instanceof Uint8Array)) return bytesOf(json).then((bytes) => this.createLog(token, bytes))
-    return this.#commits.run(() => this.#clientWithBody(token, utf8Text(json), (body) => this.#logs.insert(body, json)))
+    return withBytes(json, (bytes) =>
+      this.#commits.run(() => this.#clientWithBody(token, utf8Text(bytes), (body) => this.#logs.insert(body, bytes))),
+    )
   }
 
   /**
@@ -156,10 +155,10 @@ export class Workspace extends DurableObject<Env> {
     summary: string,
     custom?: [number, number],
   ): Promise<void | Problem> {
-    if (!(json instanceof Uint8Array))
-      return bytesOf(json).then((bytes) => this.createScannedLog(token, bytes, skeleton, summary, custom))
-    return this.#commits.run(() =>
-      this.#clientWithBody(token, skeleton, (body) => this.#logs.insertScanned(body, json, summary, custom)),
+    return withBytes(json, (bytes) =>
+      this.#commits.run(() =>
+        this.#clientWithBody(token, skeleton, (body) => this.#logs.insertScanned(body, bytes, summary, custom)),
+      ),
     )
   }
 
@@ -176,8 +175,7 @@ export class Workspace extends DurableObject<Env> {
     id: string,
     patchText: string | ReadableStream<Uint8Array>,
   ): Promise<string | ReadableStream<Uint8Array> | Problem> {
-    if (typeof patchText !== 'string')
-      return bytesOf(patchText).then((bytes) => this.patchLog(token, id, utf8Text(bytes)))
+    if (typeof patchText !== 'string') return withBytes(patchText, (bytes) => this.patchLog(token, id, utf8Text(bytes)))
     return this.#commits.run(() => this.#clientWithBody(token, patchText, (patch) => this.#logs.patch(id, patch)))
   }
 
@@ -371,6 +369,13 @@ function answer<T>(work: () => T): T | Problem {
     throw err
   }
 }
+
+/**
+ * The work on a body's bytes: at once when they came as bytes, and once read when RPC brought them
+ * as a stream (over RPC_VALUE_BYTES). Small bodies get no extra turn before their write is queued.
+ */
+const withBytes = <T>(json: Uint8Array | ReadableStream<Uint8Array>, work: (bytes: Uint8Array) => Promise<T>) =>
+  json instanceof Uint8Array ? work(json) : bytesOf(json).then(work)
 
 /** `answer` for work that waits. */
 const answerLater = <T>(work: Promise<T>): Promise<T | Problem> =>

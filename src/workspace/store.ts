@@ -16,7 +16,8 @@ export const CHUNK_BYTES = 512 * 1024
 export type OpenLog = { head: Uint8Array; rest?: PieceReader }
 export type PieceReader = { next(): Uint8Array | undefined; close(): void }
 
-type Reading = { project: number; id: string; seq: number; pieces: number; retired?: number }
+/** A reader's place: the next piece, how many there are, and its copy's number once retired. */
+type Reading = { seq: number; pieces: number; retired?: number }
 
 /** Ids per query when reading many logs: Durable Object SQL binds at most 100 values. */
 const IDS_PER_QUERY = 64
@@ -299,7 +300,7 @@ export class Store {
   #reader(project: number, id: string, pieces: number): PieceReader | undefined {
     if (pieces === 1) return undefined
     const key = `${project}/${id}`
-    const reading: Reading = { project, id, seq: 1, pieces }
+    const reading: Reading = { seq: 1, pieces }
     const readings = this.#readings.get(key) ?? new Set()
     this.#readings.set(key, readings.add(reading))
     const close = () => {
