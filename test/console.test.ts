@@ -85,6 +85,24 @@ describe('console sign-in', () => {
     })
   })
 
+  it('marks the session cookie Secure when the service is reached over HTTPS, as deployed', async () => {
+    const https = (method: string, path: string, headers: Record<string, string> = {}) =>
+      fetchWorker(new Request(`https://localhost${path}`, { method, redirect: 'manual', headers }))
+    const link = await https('GET', `/approve?key=${OPERATOR_KEY}`)
+    await link.arrayBuffer()
+    expect(link.status).toBe(303)
+    expect(link.headers.get('set-cookie')!.split('; ').slice(1)).toEqual([
+      'Path=/',
+      'HttpOnly',
+      'SameSite=Strict',
+      'Max-Age=604800',
+      'Secure',
+    ])
+    const out = await https('DELETE', '/approve/session', { 'x-operator-key': OPERATOR_KEY })
+    expect(await out.json()).toEqual({ success: true })
+    expect(out.headers.get('set-cookie')).toBe('mls_operator=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure')
+  })
+
   it('shows the session only the page shell: no token, no state, the service version', async () => {
     const session = await signIn()
     const { id, answer } = await ask('Offload Tool')

@@ -105,13 +105,22 @@ async function wrongKeyTurn() {
  * A signed, stateless session: `<issued>.<nonce>.<mac>`. Changing OPERATOR_KEY ends every session.
  * Nothing about it is stored, so the key never touches storage.
  */
-export async function createSession(env: Env): Promise<{ cookie: string; csrf: string }> {
+export async function createSession(request: Request, env: Env): Promise<{ cookie: string; csrf: string }> {
   const issued = Date.now().toString(36)
   const nonce = crypto.randomUUID().replace(/-/g, '')
   const mac = await hmac(operatorKey(env), `session:${issued}.${nonce}`)
-  const cookie = `${SESSION_COOKIE}=${issued}.${nonce}.${mac}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_DAYS * 86400}`
+  const cookie = sessionCookie(request, `${issued}.${nonce}.${mac}`, SESSION_DAYS * 86400)
   return { cookie, csrf: await hmac(operatorKey(env), `csrf:${nonce}`) }
 }
+
+/**
+ * The session cookie's header. Over HTTPS (deployed) it is `Secure`, so the browser never sends it
+ * over plain HTTP; on the laptop the service speaks HTTP on loopback, where a Secure cookie would
+ * not be kept by every browser.
+ */
+const sessionCookie = (request: Request, value: string, maxAge: number) =>
+  `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}` +
+  (new URL(request.url).protocol === 'https:' ? '; Secure' : '')
 
 /**
  * The nonce of a valid session cookie, or undefined. Every cookie of that name is tried: a page on
@@ -132,7 +141,7 @@ export async function sessionOf(request: Request, env: Env): Promise<string | un
 
 const csrfFor = (nonce: string, env: Env) => hmac(operatorKey(env), `csrf:${nonce}`)
 
-export const clearSessionCookie = `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`
+export const clearedSessionCookie = (request: Request) => sessionCookie(request, '', 0)
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

@@ -5,7 +5,7 @@ import { CONSOLE_CSP, consolePage, signInPage } from '../console/page'
 import { CONSOLE_SCRIPTS, CONSOLE_STYLE } from '../console/assets'
 import { OPEN_BODY_BYTES, readObject } from '../http/body'
 import { invalid, unauthorized } from '../shared/problem'
-import { clearSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
+import { clearedSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
 import { mailConfig } from '../mail/config'
 import type { MailSummary } from '../mail/summary'
 import { windowView } from '../mail/view'
@@ -55,7 +55,7 @@ export async function openConsole(request: IRequest, env: Env) {
   const key = request.query.key
   if (key !== undefined) {
     if (typeof key === 'string' && (await isOperatorKey(key, env))) {
-      const { cookie, csrf } = await createSession(env)
+      const { cookie, csrf } = await createSession(request, env)
       return new Response(null, {
         status: 303,
         headers: { location: `/approve#session=${csrf}`, 'set-cookie': cookie },
@@ -96,12 +96,12 @@ export async function signIn(request: IRequest, env: Env) {
   refuseCrossOrigin(request)
   const { key } = parseOrThrow(SignInSchema, await readObject(request, OPEN_BODY_BYTES))
   if (!(await isOperatorKey(key, env))) throw unauthorized()
-  const { cookie, csrf } = await createSession(env)
+  const { cookie, csrf } = await createSession(request, env)
   return json({ success: true, csrf }, { 'set-cookie': cookie })
 }
 
 /** DELETE /approve/session (behind withOperator): the browser forgets its session cookie. */
-export const signOut = () => json({ success: true }, { 'set-cookie': clearSessionCookie })
+export const signOut = (request: IRequest) => json({ success: true }, { 'set-cookie': clearedSessionCookie(request) })
 
 function wholeNumber(request: IRequest, name: string, max: number): number | undefined {
   const text = request.query[name]

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { cp, mkdtemp, rm, symlink } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -133,20 +134,35 @@ export type Call = (
   options?: { token?: string; body?: unknown; operator?: boolean },
 ) => Promise<{ status: number; body: any }>
 
-/** JSON calls to a started service, as an application (`token`) or as the operator; every body is read. */
-export function jsonCaller(service: Service): Call {
+/**
+ * JSON calls to a started service, as an application (`token`) or as the operator; every body is
+ * read. With `host`, the requests name that host, as they do when the service is reached by a name
+ * of its own (fetch always sends the address it connects to, so node:http carries these).
+ */
+export function jsonCaller(service: Service, host?: string): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = {}
     if (options.token) headers['x-api-token'] = options.token
     if (options.operator) headers['x-operator-key'] = service.operatorKey
     if (options.body !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(`${service.base}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    })
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
+    if (host) return requestAs(host, `${service.base}${path}`, method, headers, body)
+    const response = await fetch(`${service.base}${path}`, { method, headers, body })
     return { status: response.status, body: await response.json() }
   }
+}
+
+function requestAs(host: string, url: string, method: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const sent = httpRequest(url, { method, headers: { ...headers, host } }, (response) => {
+      let text = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }))
+    })
+    sent.on('error', reject)
+    sent.end(body)
+  })
 }
 
 /** The approval flow end to end: the application asks, the operator approves, the token arrives. */
