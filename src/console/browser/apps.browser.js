@@ -13,6 +13,7 @@ import {
   syncList,
   setBusy,
   showCount,
+  askFirst,
 } from './core.browser.js'
 
 /** @returns {import('./live.browser.js').Section} */
@@ -65,16 +66,7 @@ export function appsSection() {
       el('div', { class: 'actions main-actions' }, revoke),
       question,
     )
-    revoke.addEventListener('click', () => {
-      question.hidden = false
-      revoke.hidden = true
-      confirm.focus()
-    })
-    keep.addEventListener('click', () => {
-      question.hidden = true
-      revoke.hidden = false
-      revoke.focus()
-    })
+    revoke.addEventListener('click', askFirst(revoke, question, confirm, keep))
     confirm.addEventListener('click', () => revokeToken(token, item))
     return item
   }

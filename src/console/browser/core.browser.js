@@ -303,3 +303,20 @@ export function showCount(id, count, words) {
   $('#' + id + '-empty').hidden = count > 0
   $('#' + id + '-count').textContent = count > 0 ? count + ' ' + (count === 1 ? words[0] : words[1]) : ''
 }
+
+/**
+ * An action asked twice: the returned handler hides `trigger` and shows `question`, focused on
+ * `confirm`; `keep` puts the trigger back. Wire `confirm` to the action itself.
+ */
+export function askFirst(trigger, question, confirm, keep) {
+  keep.addEventListener('click', () => {
+    question.hidden = true
+    trigger.hidden = false
+    trigger.focus()
+  })
+  return () => {
+    question.hidden = false
+    trigger.hidden = true
+    confirm.focus()
+  }
+}

@@ -4,7 +4,19 @@
  * they type), checks in the preview, then sends, downloads as .eml, opens in the mail app or
  * discards. A field being typed in is never overwritten by the live state.
  */
-import { $, el, api, download, problemText, notify, dayAndTime, shortTime, syncList, setBusy } from './core.browser.js'
+import {
+  $,
+  el,
+  api,
+  download,
+  problemText,
+  notify,
+  dayAndTime,
+  shortTime,
+  syncList,
+  setBusy,
+  askFirst,
+} from './core.browser.js'
 
 /** @returns {import('./live.browser.js').Section} */
 export function windowsSection() {
@@ -196,20 +208,9 @@ export function windowsSection() {
         if (ok) location.href = item.window.mailto
       })
     })
-    discard.addEventListener('click', () => {
-      if (item.window.status === 'sent') {
-        discardWindow(item)
-        return
-      }
-      question.hidden = false
-      discard.hidden = true
-      confirm.focus()
-    })
-    keep.addEventListener('click', () => {
-      question.hidden = true
-      discard.hidden = false
-      discard.focus()
-    })
+    const ask = askFirst(discard, question, confirm, keep)
+    // A sent message's window goes at once: nothing unsent is lost.
+    discard.addEventListener('click', () => (item.window.status === 'sent' ? discardWindow(item) : ask()))
     confirm.addEventListener('click', () => discardWindow(item))
     return item
   }
