@@ -9,6 +9,8 @@
  * between clips (commas, white space) is checked here. A clip list named twice (`"ocf"` twice at
  * the top, or `"clips"` twice in one part) is refused: JSON.parse keeps the last, and a summary made
  * clip by clip would count both.
+ *
+ * membersOf reads the top-level members of an object the same way, for a PATCH merged in bytes.
  */
 import { bodyText } from '../schemas/json'
 import { invalidBody } from '../shared/problem'
@@ -34,13 +36,15 @@ const CLOSE_ARRAY = 0x5d
 
 const malformed = (at: number, what: string) => invalidBody(`malformed JSON: ${what} at byte ${at}`)
 
-export function scanLog(bytes: Uint8Array): ScannedLog {
-  const b = bytes
-  const n = b.length
-  const lists: ClipSpans[] = []
-  // Byte ranges left out of the skeleton: the inside of each clip list.
-  const cuts: Array<[number, number]> = []
+/** Reads one member: its name, where its value starts, its key's span; returns the offset past the value. */
+type Visit = (name: string, at: number, key: [number, number]) => number
 
+/**
+ * A reader of JSON's structure over bytes: white space, values skipped whole, property names, the
+ * members of an object. Each takes a byte offset and gives the one past what it read.
+ */
+function structureOf(b: Uint8Array) {
+  const n = b.length
   const space = (i: number) => {
     while (i < n && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i++
     return i
@@ -87,18 +91,53 @@ export function scanLog(bytes: Uint8Array): ScannedLog {
       throw malformed(i, 'bad property name')
     }
   }
-  /** The members of an object starting at `i`, each value handed to `member`; past the object. */
-  const members = (i: number, member: (name: string, at: number) => number) => {
+  /**
+   * The members of an object starting at `i`, each handed to `member` with where its value starts
+   * and its key's span; past the object.
+   */
+  const members = (i: number, member: Visit) => {
     i = space(expect(i, OPEN_OBJECT, '{'))
     if (b[i] === CLOSE_OBJECT) return i + 1
     for (;;) {
       const [name, after] = key(i)
+      const keyAt = i
       i = space(expect(space(after), COLON, ':'))
-      i = space(member(name, i))
+      i = space(member(name, i, [keyAt, after]))
       if (b[i] === CLOSE_OBJECT) return i + 1
       i = space(expect(i, COMMA, ', or }'))
     }
   }
+  /** `members` of the whole text, which must be one object with nothing after it. */
+  const root = (member: Visit) => {
+    const end = space(members(space(0), member))
+    if (end !== n) throw malformed(end, 'unexpected data after the object')
+  }
+  return { space, expect, skipValue, members, root }
+}
+
+/** One member of a JSON object: its name, and the bytes of its key and of its value. */
+export type Member = { name: string; key: Uint8Array; value: Uint8Array }
+
+/** The members of the object `bytes` holds, in their order, repeated names as often as they come. */
+export function membersOf(bytes: Uint8Array): Member[] {
+  const { skipValue, root } = structureOf(bytes)
+  const found: Member[] = []
+  root((name, at, [keyAt, keyEnd]) => {
+    const end = skipValue(at)
+    found.push({ name, key: bytes.subarray(keyAt, keyEnd), value: bytes.subarray(at, end) })
+    return end
+  })
+  return found
+}
+
+export function scanLog(bytes: Uint8Array): ScannedLog {
+  const b = bytes
+  const n = b.length
+  const { space, expect, skipValue, members, root } = structureOf(b)
+  const lists: ClipSpans[] = []
+  // Byte ranges left out of the skeleton: the inside of each clip list.
+  const cuts: Array<[number, number]> = []
+
   const clipList = (part: ClipPart, i: number) => {
     const open = i + 1
     const list: ClipSpans = { part, starts: [], ends: [] }
@@ -119,7 +158,7 @@ export function scanLog(bytes: Uint8Array): ScannedLog {
   }
   const seenParts = new Set<string>()
   let custom: [number, number] | undefined
-  let i = members(space(0), (name, at) => {
+  root((name, at) => {
     if (name === 'custom') {
       custom = [at, skipValue(at)]
       return custom[1]
@@ -135,8 +174,6 @@ export function scanLog(bytes: Uint8Array): ScannedLog {
       return clipList(name as ClipPart, valueAt)
     })
   })
-  i = space(i)
-  if (i !== n) throw malformed(i, 'unexpected data after the log')
 
   let size = n
   for (const [from, to] of cuts) size -= to - from

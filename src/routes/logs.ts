@@ -7,7 +7,7 @@ import { pathParam } from '../http/params'
 import { LogIdSchema } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { parseOrThrow } from '../schemas/requests'
-import { framedStream, rpcSafe, utf8Bytes } from '../shared/utf8'
+import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { summarize } from '../summary/summary'
 import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
 import { invalid } from '../shared/problem'
@@ -82,13 +82,14 @@ export async function getLog(request: IRequest, env: Env) {
 export async function patchLog(request: IRequest, env: Env) {
   const id = logIdOf(request)
   const token = await tokenForBody(request, env)
-  const { bytes, text } = await readJsonBody(request)
-  const sent = rpcSafe(bytes)
-  const merged = await workspace(env).patchLog(token, id, sent instanceof Uint8Array ? text : sent)
+  const sent = await readJsonBody(request)
+  // A large patch goes to the workspace as bytes, merged there without being parsed whole.
+  const patch = sent.bytes.length > PIECEWISE_BYTES ? rpcSafe(sent.bytes) : sent.text
+  const merged = await workspace(env).patchLog(token, id, patch)
   return jsonAnswer(
     typeof merged === 'string'
       ? `{"success":true,"data":${merged}}`
-      : framedStream('{"success":true,"data":', merged, '}'),
+      : framedStream('{"success":true,"data":', merged instanceof Uint8Array ? streamOf([merged]) : merged, '}'),
   )
 }
 

@@ -15,6 +15,7 @@ import { parseObject } from '../schemas/json'
 import { isEnabled } from '../schemas/settings'
 import { Problem, notFound } from '../shared/problem'
 import { bytesOf, utf8Text } from '../shared/utf8'
+import { membersOf } from '../piecewise/scan'
 import { Approvals, Tokens } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
@@ -170,13 +171,26 @@ export class Workspace extends DurableObject<Env> {
     return this.#client(token, () => this.#logs.read(this.#projects.requireForLogs(), id))
   }
 
+  /**
+   * A patch as text is parsed here; one over PIECEWISE_BYTES comes as bytes (or, past RPC's limit,
+   * a stream of them) and is merged into the stored log without being parsed whole.
+   */
   patchLog(
     token: string,
     id: string,
-    patchText: string | ReadableStream<Uint8Array>,
-  ): Promise<string | ReadableStream<Uint8Array> | Problem> {
-    if (typeof patchText !== 'string') return withBytes(patchText, (bytes) => this.patchLog(token, id, utf8Text(bytes)))
-    return this.#commits.run(() => this.#clientWithBody(token, patchText, (patch) => this.#logs.patch(id, patch)))
+    patch: string | Uint8Array | ReadableStream<Uint8Array>,
+  ): Promise<LogBody | Problem> {
+    if (typeof patch === 'string')
+      return this.#commits.run(() => this.#clientWithBody(token, patch, (body) => this.#logs.patch(id, body)))
+    return withBytes(patch, (bytes) =>
+      this.#commits.run(() =>
+        answer(() => {
+          const members = membersOf(bytes)
+          this.#tokens.verify(token)
+          return this.#logs.patch(id, members)
+        }),
+      ),
+    )
   }
 
   deleteLog(token: string, id: string) {

@@ -8,7 +8,11 @@ import { certainlyValidLog } from '../schemas/plain-log'
 import type { LogKeys } from '../shared/log-order'
 import { summarize, type LogSummary } from '../summary/summary'
 import { conflict, invalid, notFound } from '../shared/problem'
-import { RPC_VALUE_BYTES, bytesOrStream, streamOf, utf8Bytes } from '../shared/utf8'
+import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
+import { bodyText } from '../schemas/json'
+import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
+import { mergedLog, membersOfObject } from '../piecewise/merge'
+import type { Member } from '../piecewise/scan'
 import type { ActiveProject, Projects } from './projects'
 import type { OpenLog, Store } from './store'
 
@@ -44,11 +48,7 @@ export class Logs {
   /** A log checked a clip at a time by the worker; its skeleton is checked here for custom entries. */
   insertScanned(skeleton: Record<string, unknown>, json: Uint8Array, summary: string, custom?: [number, number]) {
     const active = this.projects.requireActive()
-    const { log, details } = checkLog(skeleton, active.schemas)
-    if (details.length) throw invalid(details)
-    // Entries of schemas the project does not have are dropped (seed §2.8): written over in the bytes.
-    if (log !== skeleton && custom) json = spliced(json, custom, utf8Bytes(JSON.stringify(log.custom)))
-    this.#insert(active, log as LogKeys, json, summary)
+    this.#insert(active, skeleton as LogKeys, withCustomChecked(active, skeleton, json, custom), summary)
   }
 
   /**
@@ -68,22 +68,48 @@ export class Logs {
     return typeof log === 'string' ? log : bytesOrStream(partsOf(log))
   }
 
-  /** Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames. */
-  patch(id: string, patch: Record<string, unknown>): string | ReadableStream<Uint8Array> {
+  /**
+   * Seed endpoint 8: top-level properties replace the stored ones; an `id` that differs renames.
+   * A patch that came as bytes (a large body), or a stored log over PIECEWISE_BYTES, is merged in
+   * bytes and checked a clip at a time: neither is ever parsed whole.
+   */
+  patch(id: string, patch: Record<string, unknown> | Member[]): LogBody {
     const projectId = this.projects.requireForLogs()
     const active = this.projects.active!
-    const stored = JSON.parse(this.store.requireLogText(projectId, id)) as Record<string, unknown>
-    const merged = { ...stored, ...patch }
+    const stored = this.#stored(projectId, id)
+    if (Array.isArray(patch) || isLarge(stored))
+      return this.#patchBytes(
+        active,
+        id,
+        typeof stored === 'string' ? utf8Bytes(stored) : stored,
+        Array.isArray(patch) ? patch : membersOfObject(patch),
+      )
+
+    const merged = { ...parsed(stored), ...patch }
     // SPEC §4: a log without `version` is stored with `version: 1` (a log stored before that rule too).
     if (merged.version === undefined) merged.version = 1
     const { log, details } = checkedLog(merged, active)
     if (details.length) throw invalid(details)
-    if (log.id !== id && this.store.hasLog(projectId, log.id as string)) throw conflict('Log already exists')
     const text = JSON.stringify(log)
-    const bytes = utf8Bytes(text)
-    const summary = JSON.stringify(summarize(log as LogOutput))
-    this.transaction(() => this.store.putLog(projectId, log as LogKeys, bytes, summary, id))
-    return bytes.byteLength > RPC_VALUE_BYTES ? streamOf([bytes]) : text
+    const json = utf8Bytes(text)
+    this.#put(active, id, log as LogKeys, json, JSON.stringify(summarize(log as LogOutput)))
+    return json.byteLength > RPC_VALUE_BYTES ? streamOf([json]) : text
+  }
+
+  #patchBytes(active: ActiveProject, id: string, stored: Uint8Array, patch: Member[]): LogBody {
+    const merged = mergedLog(stored, patch)
+    const { log, summary, details, custom } = checkPiecewise(merged)
+    if (details.length) throw invalid(details)
+    const json = withCustomChecked(active, log, merged, custom)
+    this.#put(active, id, log as LogKeys, json, JSON.stringify(summary))
+    return rpcSafe(json)
+  }
+
+  /** The merged log in place of log `id`; under its new id when that differs (a rename). */
+  #put(active: ActiveProject, id: string, keys: LogKeys, json: Uint8Array, summary: string) {
+    const projectId = active.row.id
+    if (keys.id !== id && this.store.hasLog(projectId, keys.id)) throw conflict('Log already exists')
+    this.transaction(() => this.store.putLog(projectId, keys, json, summary, id))
   }
 
   delete(id: string) {
@@ -100,15 +126,39 @@ export class Logs {
       const text = this.store.summaryText(projectId, id)
       if (text === undefined) throw notFound('Log')
       if (text !== null) return JSON.parse(text) as LogSummary
-      const summary = summarize(JSON.parse(this.store.requireLogText(projectId, id)) as LogOutput)
+      const stored = this.#stored(projectId, id)
+      const summary = isLarge(stored) ? checkPiecewise(stored).summary : summarize(parsed(stored) as LogOutput)
       this.store.setSummary(projectId, id, JSON.stringify(summary))
       return summary
     })
   }
 
+  /** A stored log: its text when it is one piece, else its bytes. */
+  #stored(projectId: string, id: string): string | Uint8Array {
+    const log = this.store.openLog(projectId, id)
+    if (!log) throw notFound('Log')
+    return typeof log === 'string' ? log : concatBytes([...partsOf(log)])
+  }
+
   #insert(active: ActiveProject, keys: LogKeys, json: Uint8Array, summary: string) {
     if (!this.store.insertLog(active.row.id, keys, json, summary)) throw conflict('Log already exists')
   }
+}
+
+/**
+ * A log checked a clip at a time, whose skeleton is checked here against the project's custom
+ * schemas: entries of schemas the project does not have are dropped (seed §2.8), written over in
+ * the bytes.
+ */
+function withCustomChecked(
+  active: ActiveProject,
+  skeleton: Record<string, unknown>,
+  json: Uint8Array,
+  custom: [number, number] | undefined,
+): Uint8Array {
+  const { log, details } = checkLog(skeleton, active.schemas)
+  if (details.length) throw invalid(details)
+  return log !== skeleton && custom ? spliced(json, custom, utf8Bytes(JSON.stringify(log.custom))) : json
 }
 
 /** `bytes` with the span [from, to) replaced by `by`. */
@@ -148,6 +198,13 @@ function* listingParts(store: Store, projectId: string | undefined): Generator<U
   }
   yield CLOSE
 }
+
+/** Above PIECEWISE_BYTES a log is never parsed whole (piecewise/). One piece is far below it. */
+const isLarge = (stored: string | Uint8Array): stored is Uint8Array =>
+  typeof stored !== 'string' && stored.length > PIECEWISE_BYTES
+
+const parsed = (stored: string | Uint8Array) =>
+  JSON.parse(typeof stored === 'string' ? stored : bodyText(stored)) as Record<string, unknown>
 
 /** checkLog, skipped for a log that certainly passes it. */
 const checkedLog = (log: Record<string, unknown>, active: ActiveProject): LogCheck =>

@@ -65,7 +65,7 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   ${projectsTable('projects')}
   ${logsTable('logs')}
-  -- The order of a listing is sorted in code (logTexts): one index less to write for every log.
+  -- The order of a listing is sorted in code (logKeys): one index less to write for every log.
   DROP INDEX IF EXISTS logs_in_order;
   ${logPiecesTable('log_pieces')}
   -- Pieces of a log replaced or deleted while an answer was still streaming them (Store.openLogs).
@@ -207,31 +207,6 @@ export class Store {
       project !== undefined &&
       this.sql.exec('SELECT 1 FROM logs WHERE project = ? AND id = ?', project, id).toArray().length > 0
     )
-  }
-
-  /** The stored JSON text of a log, or undefined: for the work that parses a log whole. */
-  logText(projectId: string, id: string): string | undefined {
-    const project = this.#keyOf(projectId)
-    if (project === undefined) return undefined
-    const row = this.sql
-      .exec<{ head: string; pieces: number }>('SELECT head, pieces FROM logs WHERE project = ? AND id = ?', project, id)
-      .toArray()[0]
-    if (!row) return undefined
-    if (row.pieces === 1) return row.head
-    let text = row.head
-    for (const { body } of this.sql.exec<{ body: string }>(
-      'SELECT body FROM log_pieces WHERE project = ? AND log_id = ? ORDER BY seq',
-      project,
-      id,
-    ))
-      text += body
-    return text
-  }
-
-  requireLogText(projectId: string, id: string): string {
-    const text = this.logText(projectId, id)
-    if (text === undefined) throw notFound('Log')
-    return text
   }
 
   /**
