@@ -1,4 +1,5 @@
 /** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
+import type { LazyLog } from '../piecewise/read'
 import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
 import type { Settings } from '../schemas/settings'
 import { dayTitle } from '../shared/log-order'
@@ -77,13 +78,13 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
 ]
 
 /** A day of a clips report: its stored summary, and the log itself, read only when its turn comes. */
-export type ReportDay = { summary: LogSummary; log: () => Promise<LogOutput> }
+export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog> }
 
 /** One section per day; each day's log is read when its section is drawn and let go after it. */
 export async function clipsReport(report: ReportDocument, project: string, days: ReportDay[], ctx: ReportContext) {
   for (const day of days) {
     const s = day.summary
-    const log = await day.log()
+    const { log, ocf: clips, sound, proxy: proxies } = await day.log()
     const unit = unitOf(s, ctx.settings.unit)
     const title = dayTitle(s)
     await report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
@@ -96,23 +97,20 @@ export async function clipsReport(report: ReportDocument, project: string, days:
       unit,
     })
     infoGrid(report, infoPairs(ctx.settings, log))
-    const clips = log.ocf?.clips ?? []
     cards(report, summaryCards(s))
     copiesLine(report, 'OCF copies', s.copies)
     copiesLine(report, 'Sound copies', s.soundCopies)
 
     if (clips.length) {
       await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)
-      await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips)
+      await drawTable(report, clipColumns(ctx.columns, log, clips, ctx.settings, s.fps), clips)
       report.y += 14
     }
-    const sound = log.sound?.clips ?? []
     if (sound.length) {
       await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${formatBytes(s.sound?.size ?? 0)}`)
       await drawTable(report, SOUND_COLUMNS, sound)
       report.y += 14
     }
-    const proxies = log.proxy?.clips ?? []
     if (proxies.length) {
       await heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${formatBytes(s.proxy?.size ?? 0)}`)
       await drawTable(report, PROXY_COLUMNS, proxies)

@@ -134,6 +134,7 @@ const splitCustom = (name: string): [string, string] => {
 export function clipColumns(
   chosen: readonly string[] | undefined,
   log: LogOutput,
+  clips: Iterable<OcfClip>,
   settings: Settings,
   fps: number,
 ): Column<OcfClip>[] {
@@ -142,6 +143,11 @@ export function clipColumns(
     name.startsWith('custom:') ? custom(name, log, settings) : builtIn(name as BuiltIn, fps),
   )
   if (chosen) return columns
-  const clips = log.ocf?.clips ?? []
-  return columns.filter((c, i) => names[i] === 'clip' || clips.some((clip) => c.value(clip) !== ''))
+  // One pass over the clips for all columns: a large log's clips are parsed each time they are gone through.
+  const filled = columns.map((_, i) => names[i] === 'clip')
+  for (const clip of clips) {
+    for (let i = 0; i < columns.length; i++) if (!filled[i] && columns[i]!.value(clip) !== '') filled[i] = true
+    if (filled.every(Boolean)) break
+  }
+  return columns.filter((_, i) => filled[i])
 }

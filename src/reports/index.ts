@@ -1,5 +1,5 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
-import type { LogOutput } from '../schemas/log'
+import type { LazyLog } from '../piecewise/read'
 import { reportOf, type PdfPreset, type Settings } from '../schemas/settings'
 import { inLogOrder, rangeTitle } from '../shared/log-order'
 import { fillTags } from '../shared/tags'
@@ -12,7 +12,7 @@ import { ReportDocument } from './document'
  * The logs of a report or an e-mail: their stored summaries, and a way to read one log. A data
  * report reads no log; a clips report reads one day at a time.
  */
-export type Range = { summaries: LogSummary[]; readLog: (id: string) => Promise<LogOutput> }
+export type Range = { summaries: LogSummary[]; readLog: (id: string) => Promise<LazyLog> }
 
 /** A report's input: the project's settings, the preset and the range. */
 export type ReportSource = Range & { settings: Settings; preset: PdfPreset }

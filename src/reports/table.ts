@@ -37,7 +37,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
  * the columns grow to the page (a little); if they fit at a smaller size, the text shrinks; else
  * fixed columns keep their width and wrap columns share the rest, narrowest needs served first.
  */
-function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: readonly R[], available: number, footer?: R): Layout {
+function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: Iterable<R>, available: number, footer?: R): Layout {
   const label = columns.map((c) => fonts.bold.run(c.label).width)
   const word = columns.map((c) => Math.max(...c.label.split(' ').map((w) => fonts.bold.run(w).width)))
   const value = columns.map(() => 0)
@@ -101,7 +101,7 @@ type Cell = { lines: Run[] }
 export async function drawTable<R>(
   report: ReportDocument,
   columns: Column<R>[],
-  rows: readonly R[],
+  rows: Iterable<R>,
   options: TableOptions<R> = {},
 ) {
   const { regular, bold } = report.fonts

@@ -129,12 +129,6 @@ export async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8
   return new Uint8Array(await new Response(stream).arrayBuffer())
 }
 
-/** A value that may have come as text, bytes or a stream, as text. */
-export async function textOf(value: string | Uint8Array | ReadableStream<Uint8Array>): Promise<string> {
-  if (typeof value === 'string') return value
-  return utf8Text(value instanceof Uint8Array ? value : await bytesOf(value))
-}
-
 /** Bytes as they may cross RPC: as they are, or as a stream when they are too large for it. */
 export const rpcSafe = (bytes: Uint8Array): Uint8Array | ReadableStream<Uint8Array> =>
   bytes.byteLength > RPC_VALUE_BYTES ? streamOf([bytes]) : bytes

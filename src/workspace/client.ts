@@ -1,6 +1,6 @@
-import type { LogOutput } from '../schemas/log'
+import { lazyLog, type LazyLog } from '../piecewise/read'
 import { problemFrom, type Problem } from '../shared/problem'
-import { textOf } from '../shared/utf8'
+import { bytesOf } from '../shared/utf8'
 import type { Workspace } from './Workspace'
 
 /** The workspace's methods. */
@@ -47,5 +47,7 @@ export function workspace(env: Env): WorkspaceClient {
  */
 export const logReader =
   (ws: WorkspaceClient, projectId: string) =>
-  async (id: string): Promise<LogOutput> =>
-    JSON.parse(await textOf(await ws.storedLog(projectId, id))) as LogOutput
+  async (id: string): Promise<LazyLog> => {
+    const stored = await ws.storedLog(projectId, id)
+    return lazyLog(stored instanceof ReadableStream ? await bytesOf(stored) : stored)
+  }

@@ -17,13 +17,14 @@ vi.mock('../../src/reports/font-files', async () => {
 
 const reports = await import('../../src/reports/index')
 const { summarize } = await import('../../src/summary/summary')
+const { lazyLog } = await import('../../src/piecewise/read')
 
 /** A report of these logs, as the service makes one: from their summaries, each log read when drawn. */
 type Logs = { settings: never; preset: never; logs: Array<{ id: string }> }
 const rangeOf = ({ logs, ...rest }: Logs) => ({
   ...rest,
   summaries: logs.map((log) => summarize(log as never)),
-  readLog: async (id: string) => logs.find((log) => log.id === id) as never,
+  readLog: async (id: string) => lazyLog(JSON.stringify(logs.find((log) => log.id === id))),
 })
 const renderReport = (source: Logs) => reports.renderReport(rangeOf(source))
 const reportFilename = (source: Logs) => reports.reportFilename(rangeOf(source))
@@ -317,6 +318,46 @@ describe('clips report, read back with poppler', () => {
     const text = pages(file).join('\n')
     expect(text).toMatch(/Clip\s+Scene\s+tags\s+Reel/)
     expect(text).toMatch(new RegExp(`${clips[1]!.clip}\\s+12A\\s+night, rain\\s+A002`))
+  })
+
+  it('draws a day over 8 MiB from its clips read one at a time, page for page as the day parsed whole', async () => {
+    // A LUT on the last clip only: the default table shows the column once any clip fills it.
+    const clips = clipsOf(9000, (i) => ({ notes: 'n'.repeat(700), ...(i === 9000 ? { lut: 'Rec709_Show.cube' } : {}) }))
+    const day = {
+      ...(log('D001', 1, '2024-01-01', clips, {
+        custom: [{ schema: 'notes', clips: [{ clip: clips[8999]!.clip, scene: '44C' }] }],
+      }) as object),
+      sound: { clips: [{ clip: 'S001T01.wav', size: 1000, copies: [{ volume: 'SSD_01', hash: null }] }] },
+      proxy: { clips: [{ clip: 'A001C0001.mov', size: 2000, format: 'mov', codec: 'ProRes' }] },
+    }
+    const json = JSON.stringify(day)
+    expect(json.length).toBeGreaterThan(8 * 1024 * 1024)
+    const schemas = [{ id: 'notes', sync: 'clip', active: true, clip_fields: [{ type: 'text', key_name: 'scene' }] }]
+    const render = async (stored: string | Uint8Array, columns?: string[]) =>
+      pages(
+        write(
+          await reports.renderReport({
+            settings: settings({ custom_schemas: schemas }),
+            preset: preset('clips-report', columns ? { options: { columns } } : {}),
+            summaries: [summarize(day as never)],
+            readLog: async () => lazyLog(stored),
+          }),
+        ),
+      ).map((page) => page.replace(/generated \d{4}-\d\d-\d\d \d\d:\d\d/, 'generated'))
+
+    const clipByClip = await render(new TextEncoder().encode(json))
+    expect(clipByClip).toEqual(await render(json))
+    const text = clipByClip.join('\n')
+    expect(text).toMatch(/Camera clips\s+9,000 clips/)
+    expect(text).toMatch(/LUT/)
+    expect(text).toContain('Rec709_Show.cube')
+    expect(text).toContain('S001T01.wav')
+    expect(text).toContain('A001C0001.mov')
+
+    const chosen = ['clip', 'custom:notes.scene', 'reel']
+    const custom = await render(new TextEncoder().encode(json), chosen)
+    expect(custom).toEqual(await render(json, chosen))
+    expect(custom.join('\n')).toMatch(new RegExp(`${clips[8999]!.clip}\\s+44C\\s+B001`))
   })
 })
 
