@@ -1,10 +1,11 @@
-// The quick check that lets a POST or PATCH of an ordinary log skip valibot must never say yes
-// where LogSchema says no: checked against checkLog on mutations of valid logs, with a fixed seed.
+// The quick check that lets a POST or PATCH of an ordinary log (or a large log's clip) skip
+// valibot must never say yes where LogSchema says no: checked against checkLog on mutations of
+// valid logs, with a fixed seed.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { CustomSchemas } from '../src/schemas/custom'
-import { checkLog } from '../src/schemas/log'
-import { certainlyValidLog } from '../src/schemas/plain-log'
+import { checkClip, checkLog } from '../src/schemas/log'
+import { certainlyValidClip, certainlyValidLog } from '../src/schemas/plain-log'
 import { BASE, call, clip, fetchWorker, getAsSent, makeLog, withProject } from './helpers'
 
 const SEED = 20_26_11_22
@@ -179,6 +180,27 @@ describe('the quick check of a plain log', () => {
           const checked = checkLog(log, noSchemas)
           expect(checked.details, JSON.stringify(mutations)).toEqual([])
           expect(checked.log).toBe(log)
+        },
+      ),
+      { seed: SEED, numRuns: 3000 },
+    )
+  })
+
+  it('never says yes to a clip checkClip finds a problem in (a log read a clip at a time)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...PATHS.filter((p) => p.includes('.clips.'))), awkward, fc.boolean()), {
+          minLength: 1,
+          maxLength: 2,
+        }),
+        (mutations) => {
+          const log = full() as unknown as Record<string, Record<string, unknown[]>>
+          for (const [path, value, remove] of mutations) mutate(log, path, value, remove)
+          for (const part of ['ocf', 'sound', 'proxy'] as const)
+            log[part]!.clips!.forEach((clip, i) => {
+              if (certainlyValidClip(part, clip))
+                expect(checkClip(part, clip, `${part}.clips.${i}`), JSON.stringify(mutations)).toEqual([])
+            })
         },
       ),
       { seed: SEED, numRuns: 3000 },

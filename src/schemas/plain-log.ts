@@ -132,6 +132,11 @@ const ocfExtra = (s: Fields) =>
 const soundExtra = (s: Fields) => optional(s.copies, isTextList)
 const proxyExtra = () => true
 
+const CLIPS = { ocf: isOcfClip, sound: isSoundClip, proxy: isProxyClip }
+
+/** True only when checkClip (a log read a clip at a time) would certainly find nothing to report. */
+export const certainlyValidClip = (part: keyof typeof CLIPS, clip: unknown): boolean => CLIPS[part](clip)
+
 /** True only when checkLog would certainly find nothing to report and keep the log as it is. */
 export function certainlyValidLog(log: Fields): log is Fields & LogKeys {
   return (
