@@ -103,7 +103,7 @@ export async function clipsReport(report: ReportDocument, project: string, days:
 
     if (clips.length) {
       await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)
-      await drawTable(report, clipColumns(ctx.columns, log, clips, ctx.settings, s.fps), clips)
+      await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips)
       report.y += 14
     }
     if (sound.length) {

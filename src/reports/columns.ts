@@ -134,7 +134,6 @@ const splitCustom = (name: string): [string, string] => {
 export function clipColumns(
   chosen: readonly string[] | undefined,
   log: LogOutput,
-  clips: Iterable<OcfClip>,
   settings: Settings,
   fps: number,
 ): Column<OcfClip>[] {
@@ -142,12 +141,5 @@ export function clipColumns(
   const columns = names.map((name) =>
     name.startsWith('custom:') ? custom(name, log, settings) : builtIn(name as BuiltIn, fps),
   )
-  if (chosen) return columns
-  // One pass over the clips for all columns: a large log's clips are parsed each time they are gone through.
-  const filled = columns.map((_, i) => names[i] === 'clip')
-  for (const clip of clips) {
-    for (let i = 0; i < columns.length; i++) if (!filled[i] && columns[i]!.value(clip) !== '') filled[i] = true
-    if (filled.every(Boolean)) break
-  }
-  return columns.filter((_, i) => filled[i])
+  return chosen ? columns : columns.map((c, i) => (names[i] === 'clip' ? c : { ...c, optional: true }))
 }

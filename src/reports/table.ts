@@ -14,6 +14,8 @@ export type Column<R> = {
   wrap?: boolean
   /** Points a wrap column keeps before others give up theirs (the clip name reads best on one line). */
   min?: number
+  /** Left out when no row has a value for it (a log without lens metadata prints no Lens column). */
+  optional?: boolean
   value: (row: R) => string
 }
 
@@ -28,7 +30,7 @@ const MAX_LINES = 3
 const MIN_WRAP_WIDTH = 34
 const MAX_GROW = 1.7
 
-export type Layout = { size: number; header: number; line: number; widths: number[] }
+export type Layout<R> = { columns: Column<R>[]; size: number; header: number; line: number; widths: number[] }
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
 
@@ -36,17 +38,25 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
  * Natural widths are the widest value or label of each column (measured at 1 pt). If they fit,
  * the columns grow to the page (a little); if they fit at a smaller size, the text shrinks; else
  * fixed columns keep their width and wrap columns share the rest, narrowest needs served first.
+ * Rows are gone through once here (and once more to draw them): a large log's clips are parsed
+ * each time.
  */
-function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: Iterable<R>, available: number, footer?: R): Layout {
-  const label = columns.map((c) => fonts.bold.run(c.label).width)
-  const word = columns.map((c) => Math.max(...c.label.split(' ').map((w) => fonts.bold.run(w).width)))
-  const value = columns.map(() => 0)
+function fitLayout<R>(fonts: Fonts, offered: Column<R>[], rows: Iterable<R>, available: number, footer?: R): Layout<R> {
+  const widest = offered.map(() => 0)
+  const filled = offered.map((c) => !c.optional)
   for (const row of rows) {
-    for (let i = 0; i < columns.length; i++) {
-      const w = fonts.regular.run(printable(columns[i]!.value(row))).width
-      if (w > value[i]!) value[i] = w
+    for (let i = 0; i < offered.length; i++) {
+      const text = offered[i]!.value(row)
+      if (text === '') continue
+      filled[i] = true
+      const w = fonts.regular.run(printable(text)).width
+      if (w > widest[i]!) widest[i] = w
     }
   }
+  const columns = offered.filter((_, i) => filled[i])
+  const value = widest.filter((_, i) => filled[i])
+  const label = columns.map((c) => fonts.bold.run(c.label).width)
+  const word = columns.map((c) => Math.max(...c.label.split(' ').map((w) => fonts.bold.run(w).width)))
   if (footer)
     for (let i = 0; i < columns.length; i++)
       value[i] = Math.max(value[i]!, fonts.bold.run(printable(columns[i]!.value(footer))).width)
@@ -55,7 +65,7 @@ function fitLayout<R>(fonts: Fonts, columns: Column<R>[], rows: Iterable<R>, ava
   const fitting = (available - padding) / sum(natural)
   const size = Math.max(MIN_SIZE, Math.min(SIZE, fitting))
   const line = size * 1.23
-  const layout = (widths: number[]): Layout => ({ size, header: size * 0.97, line, widths })
+  const layout = (widths: number[]): Layout<R> => ({ columns, size, header: size * 0.97, line, widths })
   const want = natural.map((w) => w * size + 2 * PAD_X)
   if (sum(want) <= available + 0.01) {
     // Spread over the page, but a table of a few short columns stays compact rather than gappy.
@@ -100,17 +110,18 @@ type Cell = { lines: Run[] }
 /** Draws the table from the document's cursor down, over as many pages as it needs. */
 export async function drawTable<R>(
   report: ReportDocument,
-  columns: Column<R>[],
+  offered: Column<R>[],
   rows: Iterable<R>,
   options: TableOptions<R> = {},
 ) {
   const { regular, bold } = report.fonts
   const {
+    columns,
     size,
     header: headerSize,
     line,
     widths,
-  } = fitLayout(report.fonts, columns, rows, report.contentWidth, options.footer)
+  } = fitLayout(report.fonts, offered, rows, report.contentWidth, options.footer)
   const lefts: number[] = []
   let x = report.left
   for (const w of widths) {
