@@ -1,5 +1,5 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → mail, reports, http → workspace → piecewise → summary → schemas, console → shared.
+// bottom: index → router → routes → mail, reports, http → workspace, checks → piecewise → summary → schemas, console → shared.
 // A folder uses only those below it (and mail uses reports); formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
 
@@ -19,32 +19,50 @@ export default [
   { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
   only(
     ['src/shared/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'piecewise', 'workspace', 'summary', 'schemas', 'console'],
+    [
+      'index',
+      'router',
+      'routes',
+      'mail',
+      'reports',
+      'http',
+      'checks',
+      'piecewise',
+      'workspace',
+      'summary',
+      'schemas',
+      'console',
+    ],
     'shared/ is the bottom layer: it uses nothing else of the service',
   ),
   only(
     ['src/schemas/**', 'src/console/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'piecewise', 'workspace', 'summary'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'summary'],
     'schemas/ and console/ use only shared/',
   ),
   only(
     ['src/summary/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'piecewise', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'console'],
     'a summary is computed from a log alone: schemas/ and shared/ only',
   ),
   only(
     ['src/piecewise/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'workspace', 'console'],
     'piecewise/ checks a log from its bytes alone: schemas/, summary/ and shared/ only',
   ),
   only(
+    ['src/checks/**'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'console'],
+    'checks/ tell what a log holds from the log alone: piecewise/, summary/, schemas/ and shared/ only',
+  ),
+  only(
     ['src/workspace/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'console'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'console'],
     'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
   ),
   only(
     ['src/http/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'mail', 'reports', 'checks', 'workspace', 'console'],
     'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
   ),
   only(

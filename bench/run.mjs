@@ -1,4 +1,4 @@
-// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf]
+// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf,checks]
 //
 // Starts the service as users run it (`npm start`, or `npm run dev` with --dev) on its own port and
 // state, gets a token through the approval endpoints, and loads it with autocannon on 127.0.0.1
@@ -23,13 +23,39 @@ const DURATION = Number(args.duration ?? 10)
 const WARMUP = Number(args.warmup ?? 2)
 const ROUNDS = Number(args.rounds ?? 1)
 const CONNECTIONS = 10
-const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf').split(','))
+const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf,checks').split(','))
 // 5700–5799 belong to the benchmarks: ours, then the ceiling.
 const PORT = Number(args.port ?? (DEV ? 5710 : 5700))
 
 const LOG_CLIPS = 20
 const LIST_LOGS = 365
 const PDF_CLIPS = 1000
+const CHECK_DAYS = [2000, 20_000]
+
+/** A day for the checks: the benchmark's clips, each with a proxy and a sound clip running with it. */
+function checkedDay(id, clips) {
+  const log = makeLog(id, clips)
+  const copies = [{ volume: 'SSD_01', hash: null }]
+  log.proxy = {
+    clips: log.ocf.clips.map((c) => ({
+      clip: `${c.clip}.mov`,
+      size: 1e6,
+      format: 'mov',
+      codec: 'ProRes',
+      resolution: 'HD',
+    })),
+  }
+  log.sound = {
+    clips: log.ocf.clips.map((c, i) => ({
+      clip: `S${i}.wav`,
+      size: 1e6,
+      tc_start: c.tc_start,
+      tc_end: c.tc_end,
+      copies,
+    })),
+  }
+  return log
+}
 
 /**
  * One autocannon run. Latencies are taken from every response (autocannon's own histogram keeps
@@ -161,6 +187,7 @@ async function prepareWorkingProject({ request, token }) {
   await request('POST', '/log', { token, body: makeLog('B0001', LOG_CLIPS) })
   for (let i = 0; i < CONNECTIONS; i++) await request('POST', '/log', { token, body: makeLog(`P${i}`, LOG_CLIPS) })
   await request('POST', '/log', { token, body: makeLog('PDF1000', PDF_CLIPS) })
+  for (const clips of CHECK_DAYS) await request('POST', '/log', { token, body: checkedDay(`CHECK${clips}`, clips) })
 }
 
 /** The same GET answers the same bytes on both servers, else the comparison means nothing. */
@@ -293,6 +320,20 @@ async function main() {
           }),
         )
       }
+      if (ONLY.has('checks'))
+        for (const clips of CHECK_DAYS)
+          push(
+            'ours',
+            `checks${clips}`,
+            await load(ours, {
+              title: `ours: GET /log/:id/checks (${clips.toLocaleString('en-US')} clips)`,
+              method: 'GET',
+              path: `/log/CHECK${clips}/checks`,
+              token,
+              duration: Math.max(DURATION, 15),
+              timeout: 120,
+            }),
+          )
     }
     // What the POST runs stored is really there, intact.
     for (const id of ['o0-0', 'o0-1f']) {
@@ -344,6 +385,10 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     ['patch', `PATCH /log/:id (${LOG_CLIPS} clips, \`ocf\` replaced)`],
     ['list', `GET /logs (${LIST_LOGS} logs, ${(listBytes / 2 ** 20).toFixed(1)} MiB)`],
     ['pdf', `POST /generate-pdf (${PDF_CLIPS.toLocaleString('en-US')} clips)`],
+    ...CHECK_DAYS.map((clips) => [
+      `checks${clips}`,
+      `GET /log/:id/checks (${clips.toLocaleString('en-US')} clips, proxies, sound)`,
+    ]),
   ]
   const rows = []
   const json = {

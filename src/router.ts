@@ -3,6 +3,7 @@ import { errorResponse } from './http/errors'
 import { withAllowedHost, withOperator } from './http/guards'
 import { JsonAnswer, withStandardHeaders } from './http/headers'
 import { requestToken } from './routes/auth'
+import * as checks from './routes/checks'
 import * as operatorConsole from './routes/console'
 import * as logs from './routes/logs'
 import * as mail from './routes/mail'
@@ -24,6 +25,9 @@ router
   .patch('/log/:id', logs.patchLog)
   .delete('/log/:id', logs.deleteLog)
   .get('/logs', logs.listLogs)
+  // what the logs promise, computed: copies and hashes, numbering, proxies, sound (one day, or a range)
+  .get('/log/:id/checks', checks.logChecks)
+  .get('/checks', checks.rangeChecks)
   // liveness and version (no token)
   .get('/ping', meta.ping)
   .get('/version', meta.version)

@@ -16,7 +16,7 @@ import { workspace } from '../workspace/client'
 import { tokenForBody } from './token'
 
 /** The `{id}` of /log/{id}, decoded and held to the seed's 1–50 characters (valibot words the refusal). */
-function logIdOf(request: IRequest): string {
+export function logIdOf(request: IRequest): string {
   const id = pathParam(request, 'id')
   return id.length >= 1 && id.length <= 50 ? id : parseOrThrow(LogIdSchema, id, 'id')
 }

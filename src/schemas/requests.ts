@@ -50,6 +50,18 @@ export const DecisionSchema = v.object({
   decision: v.picklist(['approve', 'deny'], 'must be "approve" or "deny"'),
 })
 
+/** One end of a range of days: a day number (1–999) or a date `YYYY-MM-DD`, as a query gives it. */
+const DayOrDate = v.union(
+  [
+    v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.number(), v.minValue(1)),
+    v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/)),
+  ],
+  'must be a day number from 1 to 999 or a date YYYY-MM-DD',
+)
+
+/** `GET /checks?from=…&to=…`: either end may be left out. */
+export const ChecksQuerySchema = v.object({ from: v.optional(DayOrDate), to: v.optional(DayOrDate) })
+
 /** Parses a request value or throws the seed's 400 with every failing property. */
 export function parseOrThrow<const S extends v.GenericSchema>(
   schema: S,

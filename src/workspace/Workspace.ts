@@ -19,7 +19,7 @@ import { membersOf } from '../piecewise/scan'
 import { Approvals, Tokens } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
-import { Logs, type LogBody } from './logs'
+import { Logs, type DayRange, type LogBody } from './logs'
 import { Projects } from './projects'
 import { Store } from './store'
 import {
@@ -39,6 +39,9 @@ import type { LogSummary } from '../summary/summary'
 
 /** What a report needs besides its logs' clips, which the worker reads one log at a time (storedLog). */
 type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string; summaries: LogSummary[] }
+
+/** What the checks of some days need besides their clips (checkPlan). */
+type CheckPlan = { projectId: string; matchSound: boolean; summaries: LogSummary[] }
 
 /** Everything the console shows, at one version of it. */
 export type ConsoleState = {
@@ -211,6 +214,20 @@ export class Workspace extends DurableObject<Env> {
       const preset = settings.pdfs?.find((p) => p.id === presetId)
       if (!preset) throw notFound('Preset')
       return { settings, preset, projectId, summaries }
+    })
+  }
+
+  /**
+   * What the checks of some days need besides the days' clips: the project's `match_sound` and the
+   * days' summaries, in day order. Days are named (`logIds`, every one must exist) or taken from a
+   * range of day numbers or dates, both ends included.
+   */
+  checkPlan(token: string, days: { logIds: string[] } | DayRange) {
+    return this.#client(token, (): CheckPlan => {
+      const projectId = this.#projects.requireForLogs()
+      const ids = 'logIds' in days ? days.logIds : this.#logs.idsIn(projectId, days)
+      const matchSound = this.#projects.active!.settings.match_sound !== false
+      return { projectId, matchSound, summaries: this.#logs.summaries(projectId, ids) }
     })
   }
 

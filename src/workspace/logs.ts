@@ -16,6 +16,9 @@ import type { Member } from '../piecewise/scan'
 import type { ActiveProject, Projects } from './projects'
 import type { OpenLog, Store } from './store'
 
+/** Days from and to a day number or a date, both ends included; an end left out is open. */
+export type DayRange = { from?: number | string; to?: number | string }
+
 /** What a log's JSON travels as: text, bytes, or a stream when it would pass RPC's 32 MiB. */
 export type LogBody = string | Uint8Array | ReadableStream<Uint8Array>
 
@@ -114,6 +117,16 @@ export class Logs {
 
   delete(id: string) {
     if (!this.store.deleteLog(this.projects.requireForLogs(), id)) throw notFound('Log')
+  }
+
+  /** The ids of the logs in a range of days, in log order (day, date, id). */
+  idsIn(projectId: string, { from, to }: DayRange): string[] {
+    const at = (keys: LogKeys, end: number | string) =>
+      typeof end === 'number' ? keys.day - end : keys.date < end ? -1 : keys.date > end ? 1 : 0
+    return this.store
+      .logKeys(projectId)
+      .filter((keys) => (from === undefined || at(keys, from) >= 0) && (to === undefined || at(keys, to) <= 0))
+      .map((keys) => keys.id)
   }
 
   /**

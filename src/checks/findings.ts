@@ -1,0 +1,67 @@
+/** What a check finds, how serious each kind is, and the counts an answer gives with them. */
+
+type Severity = 'error' | 'warning' | 'info'
+
+/** Every kind, in the order findings are listed within their severity. */
+const KINDS = {
+  'hash-mismatch': 'error',
+  'copy-missing': 'error',
+  'zero-size': 'error',
+  'duplicate-clip': 'error',
+  'not-verified': 'warning',
+  'clip-gap': 'warning',
+  'reel-gap': 'warning',
+  'duplicate-across-days': 'warning',
+  'no-proxy': 'warning',
+  'proxy-without-clip': 'warning',
+  'size-mismatch': 'warning',
+  'hash-not-comparable': 'info',
+  'no-sound': 'info',
+  'sound-without-clip': 'info',
+} as const satisfies Record<string, Severity>
+
+export type Kind = keyof typeof KINDS
+
+/** `log`: the day a finding is about, in an answer over several days. */
+export type Finding = {
+  kind: Kind
+  severity: Severity
+  log?: string
+  clip?: string
+  volume?: string
+  reel?: string
+  message: string
+}
+
+export type FindingsSummary = { errors: number; warnings: number; info: number; kinds: Partial<Record<Kind, number>> }
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
+const KIND_ORDER = Object.fromEntries(Object.keys(KINDS).map((kind, i) => [kind, i])) as Record<Kind, number>
+
+export const finding = (
+  kind: Kind,
+  message: string,
+  about: Omit<Finding, 'kind' | 'severity' | 'message'> = {},
+): Finding => ({
+  kind,
+  severity: KINDS[kind],
+  ...about,
+  message,
+})
+
+/** Most serious first, kinds together, each kind in the order it was found (a stable sort). */
+export const ordered = (findings: Finding[]): Finding[] =>
+  findings.sort(
+    (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
+  )
+
+export function summaryOf(findings: readonly Finding[]): FindingsSummary {
+  const summary: FindingsSummary = { errors: 0, warnings: 0, info: 0, kinds: {} }
+  for (const { kind, severity } of findings) {
+    if (severity === 'error') summary.errors++
+    else if (severity === 'warning') summary.warnings++
+    else summary.info++
+    summary.kinds[kind] = (summary.kinds[kind] ?? 0) + 1
+  }
+  return summary
+}

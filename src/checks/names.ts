@@ -1,0 +1,41 @@
+/**
+ * Clip names as cameras write them, and names as two lists of one day compare.
+ *
+ * Camera naming: a camera letter and a three-digit reel, then `C` and the clip number, as ARRI,
+ * Sony, Canon and RED write them (`A001C007_240101_R1AB`, `A001_C007_0101XY`), or with the date and
+ * time between (`A001_01011230_C007`, Blackmagic). Other names are not numbered clips: no gap is
+ * looked for among them.
+ */
+
+export type CameraClip = { camera: string; reel: number; clip: number; digits: number }
+
+const CAMERA_CLIP = /^([A-Z])(\d{3})_?(?:\d{8}_)?C(\d{3,4})(?![0-9])/i
+
+export function cameraClipOf(name: string): CameraClip | undefined {
+  const m = CAMERA_CLIP.exec(name)
+  if (!m) return undefined
+  return { camera: m[1]!.toUpperCase(), reel: Number(m[2]), clip: Number(m[3]), digits: m[3]!.length }
+}
+
+/** A reel as the log names it (`A001`): its camera letter and number. */
+export function cameraReelOf(name: string): { camera: string; reel: number } | undefined {
+  const m = /^([A-Z])(\d{3})$/i.exec(name.trim())
+  return m ? { camera: m[1]!.toUpperCase(), reel: Number(m[2]) } : undefined
+}
+
+export const reelName = (camera: string, reel: number) => `${camera}${String(reel).padStart(3, '0')}`
+
+/**
+ * What makes two lists' names the same clip: Unicode composed alike (macOS writes decomposed
+ * file names), a file extension left off (a proxy `A001C001.mov` is the clip `A001C001`), case
+ * ignored.
+ */
+export function nameKey(name: string): string {
+  const composed = name.normalize('NFC').trim()
+  const dot = composed.lastIndexOf('.')
+  const stem =
+    dot > 0 && composed.length - dot <= 5 && /^\.[A-Za-z0-9]+$/.test(composed.slice(dot))
+      ? composed.slice(0, dot)
+      : composed
+  return stem.toUpperCase()
+}

@@ -1,0 +1,75 @@
+/**
+ * The checks of a range of days: each day's own (day.ts), and what shows only across days: a
+ * camera reel never logged between two that were (`A002` missing between `A001` and `A003`), and a
+ * clip logged on two days. Days are read one at a time, as a report reads them.
+ */
+import type { LazyLog } from '../piecewise/read'
+import type { LogSummary } from '../summary/summary'
+import { checkDay, type DayCheckOptions } from './day'
+import { finding, ordered, summaryOf, type Finding, type FindingsSummary } from './findings'
+import { cameraClipOf, cameraReelOf, nameKey, reelName } from './names'
+
+/** A day of the range: its stored summary, and its log, read when its turn comes. */
+export type CheckedDay = { summary: LogSummary; log: () => Promise<LazyLog> }
+
+export type RangeChecks = {
+  checks: Finding[]
+  summary: FindingsSummary
+  days: Array<{ log: string; day: number; date: string; summary: FindingsSummary }>
+}
+
+export async function checkRange(days: readonly CheckedDay[], options: DayCheckOptions): Promise<RangeChecks> {
+  const checks: Finding[] = []
+  const answer: RangeChecks['days'] = []
+  // Camera → reel number → the first day that logged it.
+  const reels = new Map<string, Map<number, string>>()
+  const firstDayOf = new Map<string, string>()
+  for (const { summary, log } of days) {
+    const day = await log()
+    const own: Finding[] = (await checkDay(day, options)).map((f) => ({ ...f, log: summary.id }))
+    const logReel = (camera: string, reel: number) => {
+      const byNumber = reels.get(camera) ?? new Map<number, string>()
+      if (!byNumber.has(reel)) byNumber.set(reel, summary.id)
+      reels.set(camera, byNumber)
+    }
+    for (const name of summary.reels) {
+      const reel = cameraReelOf(name)
+      if (reel) logReel(reel.camera, reel.reel)
+    }
+    const seenToday = new Set<string>()
+    for (const clip of day.ocf) {
+      const name = typeof clip.clip === 'string' ? clip.clip : ''
+      const numbered = cameraClipOf(name)
+      if (numbered) logReel(numbered.camera, numbered.reel)
+      const key = nameKey(name)
+      if (seenToday.has(key)) continue
+      seenToday.add(key)
+      const first = firstDayOf.get(key)
+      if (first === undefined) firstDayOf.set(key, summary.id)
+      else
+        own.push(finding('duplicate-across-days', `${name} is also in log ${first}`, { log: summary.id, clip: name }))
+    }
+    answer.push({ log: summary.id, day: summary.day, date: summary.date, summary: summaryOf(own) })
+    checks.push(...ordered(own))
+  }
+  for (const [camera, byNumber] of reels) {
+    const numbers = [...byNumber.keys()].sort((a, b) => a - b)
+    for (let i = 1; i < numbers.length; i++) {
+      const [before, after] = [numbers[i - 1]!, numbers[i]!]
+      if (after - before < 2) continue
+      const missing =
+        after - before === 2
+          ? `${reelName(camera, before + 1)} was`
+          : `${reelName(camera, before + 1)}–${reelName(camera, after - 1)} were`
+      const [from, to] = [reelName(camera, before), reelName(camera, after)]
+      checks.push(
+        finding(
+          'reel-gap',
+          `${missing} never logged between ${from} (log ${byNumber.get(before)}) and ${to} (log ${byNumber.get(after)})`,
+          { reel: reelName(camera, before + 1) },
+        ),
+      )
+    }
+  }
+  return { checks: ordered(checks), summary: summaryOf(checks), days: answer }
+}
