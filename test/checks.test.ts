@@ -115,6 +115,19 @@ describe('checks of one day', () => {
     ])
   })
 
+  it('hash-mismatch: one bad copy among three is one finding, on the bad copy', async () => {
+    const day = cleanDay()
+    day.ocf.copies = ['SSD_01', 'RAID_A', 'LTO_0042']
+    for (const [i, clip] of ocfClips(day).entries())
+      clip.copies = ['SSD_01', 'RAID_A', 'LTO_0042'].map((volume) => ({
+        volume,
+        hash: i === 1 && volume === 'RAID_A' ? `xxh64:${hex16(99)}` : `xxh64:${hex16(i + 1)}`,
+      }))
+    expect((await check(day)).map(({ kind, clip, volume }) => [kind, clip, volume])).toEqual([
+      ['hash-mismatch', 'A001C002_240101_R1AB', 'RAID_A'],
+    ])
+  })
+
   it('hash-not-comparable: different unlabelled strings, or two algorithms', async () => {
     for (const [a, b] of [
       ['0123456789abcdef', 'fedcba9876543210'],
@@ -259,6 +272,12 @@ describe('checks of one day', () => {
       },
     ])
     expect(await check(day, false)).toEqual([])
+  })
+
+  it('matches nothing by timecode when no sound clip has one', async () => {
+    const day = cleanDay()
+    for (const clip of day.sound!.clips as Clip[]) delete clip.tc_start
+    expect(await check(day)).toEqual([])
   })
 })
 

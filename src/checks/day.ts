@@ -91,35 +91,31 @@ function checkCopies(clips: readonly Clip[], listed: readonly string[] | undefin
       if (hash) hashed.push({ volume, hash })
       else found.push(finding('not-verified', `${name} on ${volume} has no hash: not verified`, { clip: name, volume }))
     }
+    // Each copy against the first earlier copy it can be compared with: one bad copy is one
+    // finding, not one for every copy after it too.
     for (let j = 1; j < hashed.length; j++) {
       const b = hashed[j]!
-      for (let i = 0; i < j; i++) {
-        const a = hashed[i]!
-        const comparison = compareHashes(a.hash, b.hash)
-        if (comparison === 'disagree') {
-          found.push(
-            finding(
-              'hash-mismatch',
-              `${name}: the hash on ${b.volume} (${b.hash}) differs from ${a.volume}'s (${a.hash})`,
-              {
-                clip: name,
-                volume: b.volume,
-              },
-            ),
-          )
-          break
-        }
-        if (comparison === 'cannot compare') {
-          found.push(
-            finding(
-              'hash-not-comparable',
-              `${name}: the hashes on ${a.volume} (${a.hash}) and ${b.volume} (${b.hash}) cannot be compared`,
-              { clip: name, volume: b.volume },
-            ),
-          )
-          break
-        }
-      }
+      const a = hashed.slice(0, j).find((earlier) => compareHashes(earlier.hash, b.hash) !== 'cannot compare')
+      if (!a) {
+        const first = hashed[0]!
+        found.push(
+          finding(
+            'hash-not-comparable',
+            `${name}: the hashes on ${first.volume} (${first.hash}) and ${b.volume} (${b.hash}) cannot be compared`,
+            { clip: name, volume: b.volume },
+          ),
+        )
+      } else if (compareHashes(a.hash, b.hash) === 'disagree')
+        found.push(
+          finding(
+            'hash-mismatch',
+            `${name}: the hash on ${b.volume} (${b.hash}) differs from ${a.volume}'s (${a.hash})`,
+            {
+              clip: name,
+              volume: b.volume,
+            },
+          ),
+        )
     }
   }
 }
@@ -203,6 +199,8 @@ function checkSound(ocf: readonly Clip[], sound: readonly Clip[], found: Finding
   const rateOf = ({ fps }: Clip['timing']) => (typeof fps === 'number' && fps > 0 ? fps : rate)
   const cameraSpans = ocf.map((clip) => SoundMatch.spanOf(clip.timing, rateOf(clip.timing)))
   const soundSpans = sound.map((clip) => SoundMatch.spanOf(clip.timing, rate))
+  // Without a timecode on any sound clip there is nothing to match by.
+  if (!soundSpans.some(Boolean)) return
   const soundRuns = new SoundMatch(soundSpans)
   ocf.forEach(({ name }, i) => {
     const span = cameraSpans[i]

@@ -22,6 +22,35 @@ const KINDS = {
 
 export type Kind = keyof typeof KINDS
 
+/** Each kind as a heading over its findings (reports, e-mail). */
+export const KIND_TITLES: Record<Kind, string> = {
+  'hash-mismatch': 'Hashes that disagree',
+  'copy-missing': 'Missing copies',
+  'zero-size': 'Zero-byte clips',
+  'duplicate-clip': 'Clips listed twice',
+  'not-verified': 'Copies without a hash (not verified)',
+  'clip-gap': 'Gaps in clip numbers',
+  'reel-gap': 'Reels never logged',
+  'duplicate-across-days': 'Clips logged on another day too',
+  'no-proxy': 'Clips without a proxy',
+  'proxy-without-clip': 'Proxies without a camera clip',
+  'size-mismatch': 'Totals that are not the sum of their clips',
+  'hash-not-comparable': 'Hashes that cannot be compared',
+  'no-sound': 'Camera clips without sound',
+  'sound-without-clip': 'Sound without a camera clip',
+}
+
+/** A kind's findings together, in the order `ordered` gives them. */
+export function byKind(findings: readonly Finding[]): Array<{ kind: Kind; severity: Severity; findings: Finding[] }> {
+  const groups = new Map<Kind, Finding[]>()
+  for (const f of findings) {
+    const group = groups.get(f.kind)
+    if (group) group.push(f)
+    else groups.set(f.kind, [f])
+  }
+  return [...groups].map(([kind, list]) => ({ kind, severity: KINDS[kind], findings: list }))
+}
+
 /** `log`: the day a finding is about, in an answer over several days. */
 export type Finding = {
   kind: Kind

@@ -17,6 +17,7 @@ export const CARD = '0.955 0.965 0.98'
 export const WHITE = '1 1 1'
 export const GOOD = '0.1 0.48 0.25'
 export const WARN = '0.72 0.4 0.02'
+export const BAD = '0.72 0.13 0.11'
 
 const n = (v: number) => String(Math.round(v * 100) / 100)
 

@@ -1,5 +1,7 @@
 /** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
+import { checkDay } from '../checks/day'
 import type { LazyLog } from '../piecewise/read'
+import { checksBlock } from './checks-block'
 import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
 import type { Settings } from '../schemas/settings'
 import { dayTitle } from '../shared/log-order'
@@ -82,9 +84,9 @@ export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog> }
 
 /** One section per day; each day's log is read when its section is drawn and let go after it. */
 export async function clipsReport(report: ReportDocument, project: string, days: ReportDay[], ctx: ReportContext) {
-  for (const day of days) {
-    const s = day.summary
-    const { log, ocf: clips, sound, proxy: proxies } = await day.log()
+  for (const { summary: s, log: readDay } of days) {
+    const day = await readDay()
+    const { log, ocf: clips, sound, proxy: proxies } = day
     const unit = unitOf(s, ctx.settings.unit)
     const title = dayTitle(s)
     await report.section(runningHeader(project, unit ? `${title} · ${unit}` : title, ctx.label))
@@ -100,6 +102,8 @@ export async function clipsReport(report: ReportDocument, project: string, days:
     cards(report, summaryCards(s))
     copiesLine(report, 'OCF copies', s.copies)
     copiesLine(report, 'Sound copies', s.soundCopies)
+    if (clips.length || sound.length || proxies.length)
+      await checksBlock(report, await checkDay(day, { matchSound: ctx.settings.match_sound !== false }))
 
     if (clips.length) {
       await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)

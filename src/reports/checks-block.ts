@@ -1,0 +1,72 @@
+/**
+ * The "Checks" block of a clips report, after a day's cards: one green line when nothing was
+ * found, else each kind of finding on a line of its own, most serious first, with what it is
+ * about: the volumes and how many clips each misses, or the first clips and how many more.
+ */
+import { byKind, KIND_TITLES, summaryOf, type Finding } from '../checks/findings'
+import { BAD, GOOD, INK, MUTED, WARN } from './canvas'
+import type { ReportDocument } from './document'
+import { printable } from './fonts'
+import { formatCount } from './model'
+import { wrap } from './text'
+
+const MARK = { error: ['✕', BAD], warning: ['!', WARN], info: ['i', MUTED] } as const
+const SHOWN = 4
+
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
+
+/** What a kind's findings are about, in a line. */
+function detailOf(findings: Finding[]): string {
+  if (findings.every((f) => f.volume !== undefined && f.clip !== undefined) && findings[0]!.kind !== 'hash-mismatch') {
+    const perVolume = new Map<string, number>()
+    for (const f of findings) perVolume.set(f.volume!, (perVolume.get(f.volume!) ?? 0) + 1)
+    return [...perVolume].map(([volume, n]) => `${volume}: ${plural(n, 'clip')}`).join(' · ')
+  }
+  const shown = findings.slice(0, SHOWN).map((f) => f.message)
+  const more = findings.length - shown.length
+  return shown.join(' · ') + (more ? ` · and ${formatCount(more)} more` : '')
+}
+
+export async function checksBlock(report: ReportDocument, findings: Finding[]) {
+  const { canvas, fonts } = report
+  const { regular, bold } = fonts
+  await report.ensure(40)
+  if (!findings.length) {
+    const text = bold.run('✓  Checks: nothing found. Copies, hashes, clip numbers, proxies, sound and sizes agree.')
+    canvas.text(bold, 8.5, GOOD, report.left, report.y + 10, text)
+    report.y += 20
+    return
+  }
+  const { errors, warnings, info } = summaryOf(findings)
+  const counts = [
+    errors && plural(errors, 'error'),
+    warnings && plural(warnings, 'warning'),
+    info && plural(info, 'note'),
+  ]
+  const title = bold.run('Checks')
+  canvas.text(bold, 9.5, INK, report.left, report.y + 10, title)
+  canvas.text(
+    regular,
+    8,
+    MUTED,
+    report.left + title.width * 9.5 + 8,
+    report.y + 10,
+    regular.run(counts.filter(Boolean).join(' · ')),
+  )
+  report.y += 16
+  for (const { kind, severity, findings: group } of byKind(findings)) {
+    const lines = wrap(regular, printable(detailOf(group)), 7.5, report.contentWidth - 24, 2)
+    await report.ensure(12 + lines.length * 9.5)
+    const [mark, color] = MARK[severity]
+    canvas.text(bold, 8.5, color, report.left + 2, report.y + 9, bold.run(mark))
+    const head = bold.run(`${KIND_TITLES[kind]}: ${formatCount(group.length)}`)
+    canvas.text(bold, 8.5, INK, report.left + 14, report.y + 9, head)
+    report.y += 12
+    for (const line of lines) {
+      canvas.text(regular, 7.5, MUTED, report.left + 14, report.y + 7, line)
+      report.y += 9.5
+    }
+    report.y += 3
+  }
+  report.y += 6
+}
