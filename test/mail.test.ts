@@ -92,10 +92,14 @@ const DAY1_SUMMARY = [
   'NightShoot',
   '',
   'Day 1 — 2024-01-01 · Main Unit',
-  '  OCF:        3 files · 3.70 GB · duration 00:03:00:00',
-  '  Reels:      A001',
-  '  OCF copies: SSD_01: 3/3 clips, 3 with checksum',
-  '              RAID_A: 3/3 clips',
+  '  OCF:          3 files · 3.70 GB · duration 00:03:00:00',
+  '  Reels:        A001',
+  '  OCF copies:   SSD_01: 3/3 clips, 3 with checksum',
+  '                RAID_A: 3/3 clips',
+  // Computed from the copies: RAID_A's copies carry no hash.
+  '  Verification: SSD_01: verified',
+  '                RAID_A: 3 clips not verified (no hash)',
+  '  Checks:       nothing else found',
 ].join('\n')
 
 const isPdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 5)) === '%PDF-'
@@ -175,29 +179,63 @@ describe('POST /open-email-window', () => {
           'NightShoot',
           '',
           'Day 1 — 2024-01-01 · Main Unit',
-          '  OCF:          3 files · 3.70 GB · duration 00:03:00:00',
-          '  Reels:        A001',
-          '  OCF copies:   SSD_01: 3/3 clips, 3 with checksum',
-          '                RAID_A: 3/3 clips',
+          '  OCF:                3 files · 3.70 GB · duration 00:03:00:00',
+          '  Reels:              A001',
+          '  OCF copies:         SSD_01: 3/3 clips, 3 with checksum',
+          '                      RAID_A: 3/3 clips',
+          '  Verification:       SSD_01: verified',
+          '                      RAID_A: 3 clips not verified (no hash)',
+          '  Checks:             nothing else found',
           '',
           'Day 2 — 2024-01-02 · Main Unit',
-          '  OCF:          2 files · 2.47 GB · duration 00:02:00:00',
-          '  Reels:        A002–A003, B001',
-          '  OCF copies:   SSD_01: 2/2 clips, 1 with checksum',
-          '                RAID_A: 1/2 clips',
-          '  Proxy:        1 file · 120.00 MB',
-          '  Sound:        1 file · 5.00 MB',
-          '  Sound copies: SSD_01: 1/1 clips, 1 with checksum',
+          '  OCF:                2 files · 2.47 GB · duration 00:02:00:00',
+          '  Reels:              A002–A003, B001',
+          '  OCF copies:         SSD_01: 2/2 clips, 1 with checksum',
+          '                      RAID_A: 1/2 clips',
+          '  Verification:       SSD_01: 1 clip not verified (no hash)',
+          '                      RAID_A: 1 clip missing, 1 clip not verified (no hash)',
+          '  Proxy:              1 file · 120.00 MB',
+          '  Sound:              1 file · 5.00 MB',
+          '  Sound copies:       SSD_01: 1/1 clips, 1 with checksum',
+          '  Sound verification: 1 copy, all verified',
+          '  Checks:             Clips without a proxy: 2',
+          '                      Proxies without a camera clip: 1',
           '',
           'Total — Days 1–2 — 2024-01-01 – 2024-01-02',
-          '  OCF:          5 files · 6.17 GB · duration 00:05:00:00',
-          '  Reels:        A001–A003, B001',
-          '  OCF copies:   SSD_01: 5/5 clips, 4 with checksum',
-          '                RAID_A: 4/5 clips',
-          '  Proxy:        1 file · 120.00 MB',
-          '  Sound:        1 file · 5.00 MB',
+          '  OCF:                5 files · 6.17 GB · duration 00:05:00:00',
+          '  Reels:              A001–A003, B001',
+          '  OCF copies:         SSD_01: 5/5 clips, 4 with checksum',
+          '                      RAID_A: 4/5 clips',
+          '  Verification:       SSD_01: 1 clip not verified (no hash)',
+          '                      RAID_A: 1 clip missing, 4 clips not verified (no hash)',
+          '  Proxy:              1 file · 120.00 MB',
+          '  Sound:              1 file · 5.00 MB',
+          '  Checks:             Clips without a proxy: 2',
+          '                      Proxies without a camera clip: 1',
         ].join('\n') +
         '\n',
+    )
+  })
+
+  it('states verification as the checks compute it: all verified, or which copy disagrees', async () => {
+    const { token } = await withProject('Verified')
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs: PDFS, emails: [DAILY] } })).status).toBe(200)
+    const hashed = (i: number, raid = `xxh64:${String(i).padStart(16, '0')}`) =>
+      clip(i, {
+        copies: [
+          { volume: 'SSD_01', hash: `xxh64:${String(i).padStart(16, '0')}` },
+          { volume: 'RAID_A', hash: raid },
+        ],
+      })
+    const day = makeLog('D001', 0, { ocf: { copies: ['SSD_01', 'RAID_A'], clips: [hashed(1), hashed(2)] } })
+    expect((await call('POST', '/log', { token, body: day })).status).toBe(201)
+    expect((await openWindow(token)).preview.text).toContain(
+      ['  Verification: 2 copies, all verified', '  Checks:       nothing else found'].join('\n'),
+    )
+    const bad = { ocf: { ...day.ocf, clips: [hashed(1), hashed(2, 'xxh64:00000000deadbeef')] } }
+    expect((await call('PATCH', '/log/D001', { token, body: bad })).status).toBe(200)
+    expect((await openWindow(token)).preview.text).toContain(
+      ['  Verification: SSD_01: verified', '                RAID_A: 1 clip whose hash disagrees'].join('\n'),
     )
   })
 

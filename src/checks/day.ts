@@ -60,8 +60,8 @@ export async function checkDay(day: LazyLog, options: DayCheckOptions): Promise<
   const proxy = taken(day.proxy)
   await nextTurn()
   const found: Finding[] = []
-  checkCopies(ocf, log.ocf?.copies, found)
-  checkCopies(sound, log.sound?.copies, found)
+  checkCopies('ocf', ocf, log.ocf?.copies, found)
+  checkCopies('sound', sound, log.sound?.copies, found)
   checkSizes('OCF', log.ocf?.size, ocf, found)
   checkSizes('Sound', log.sound?.size, sound, found)
   checkSizes('Proxies', log.proxy?.size, proxy, found)
@@ -78,18 +78,26 @@ export async function checkDay(day: LazyLog, options: DayCheckOptions): Promise<
  * Per clip and volume: a copy on every volume the day names (its `copies`, or else every volume
  * any clip is on), each with a hash, and the hashes agreeing where they can be compared.
  */
-function checkCopies(clips: readonly Clip[], listed: readonly string[] | undefined, found: Finding[]) {
+function checkCopies(
+  part: 'ocf' | 'sound',
+  clips: readonly Clip[],
+  listed: readonly string[] | undefined,
+  found: Finding[],
+) {
   const volumes = listed?.length
     ? [...new Set(listed)]
     : [...new Set(clips.flatMap((c) => c.copies.map((copy) => copy.volume)))]
   for (const { name, copies } of clips) {
     for (const volume of volumes)
       if (!copies.some((copy) => copy.volume === volume))
-        found.push(finding('copy-missing', `${name} is not on ${volume}`, { clip: name, volume }))
+        found.push(finding('copy-missing', `${name} is not on ${volume}`, { part, clip: name, volume }))
     const hashed: Array<{ volume: string; hash: string }> = []
     for (const { volume, hash } of copies) {
       if (hash) hashed.push({ volume, hash })
-      else found.push(finding('not-verified', `${name} on ${volume} has no hash: not verified`, { clip: name, volume }))
+      else
+        found.push(
+          finding('not-verified', `${name} on ${volume} has no hash: not verified`, { part, clip: name, volume }),
+        )
     }
     // Each copy against the first earlier copy it can be compared with: one bad copy is one
     // finding, not one for every copy after it too.
@@ -102,7 +110,7 @@ function checkCopies(clips: readonly Clip[], listed: readonly string[] | undefin
           finding(
             'hash-not-comparable',
             `${name}: the hashes on ${first.volume} (${first.hash}) and ${b.volume} (${b.hash}) cannot be compared`,
-            { clip: name, volume: b.volume },
+            { part, clip: name, volume: b.volume },
           ),
         )
       } else if (compareHashes(a.hash, b.hash) === 'disagree')
@@ -110,10 +118,7 @@ function checkCopies(clips: readonly Clip[], listed: readonly string[] | undefin
           finding(
             'hash-mismatch',
             `${name}: the hash on ${b.volume} (${b.hash}) differs from ${a.volume}'s (${a.hash})`,
-            {
-              clip: name,
-              volume: b.volume,
-            },
+            { part, clip: name, volume: b.volume },
           ),
         )
     }

@@ -51,11 +51,15 @@ export function byKind(findings: readonly Finding[]): Array<{ kind: Kind; severi
   return [...groups].map(([kind, list]) => ({ kind, severity: KINDS[kind], findings: list }))
 }
 
-/** `log`: the day a finding is about, in an answer over several days. */
+/**
+ * `log`: the day a finding is about, in an answer over several days; `part`: whether a copy's
+ * finding is of the camera clips or the sound.
+ */
 export type Finding = {
   kind: Kind
   severity: Severity
   log?: string
+  part?: 'ocf' | 'sound'
   clip?: string
   volume?: string
   reel?: string

@@ -49,9 +49,12 @@ function rowsOf(day: DaySummary): Row[] {
     rows.push(['OCF', [[media(day.ocf), day.duration ? `duration ${day.duration}` : ''].filter(Boolean).join(' · ')]])
   if (day.reels) rows.push(['Reels', [day.reels]])
   if (day.copies.length) rows.push(['OCF copies', describeCopies(day.copies)])
+  if (day.verification) rows.push(['Verification', day.verification])
   if (day.proxy) rows.push(['Proxy', [media(day.proxy)]])
   if (day.sound) rows.push(['Sound', [media(day.sound)]])
   if (day.soundCopies.length) rows.push(['Sound copies', describeCopies(day.soundCopies)])
+  if (day.soundVerification) rows.push(['Sound verification', day.soundVerification])
+  if (day.checks) rows.push(['Checks', day.checks])
   if (!rows.length) rows.push(['Media', ['nothing logged yet']])
   return rows
 }

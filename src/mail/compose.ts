@@ -1,4 +1,5 @@
 import { StatusError } from 'itty-router'
+import { checkRange } from '../checks/range'
 import { notFound } from '../shared/problem'
 import { renderReport, reportFilename, type Range, type ReportSource } from '../reports'
 import { bodyOf, type Settings } from '../schemas/settings'
@@ -28,7 +29,7 @@ const oneLine = (text: string) =>
     .trim()
 
 /** The window as the preset fills it for these logs (their summaries), tags replaced (SPEC §5, §9). */
-export function draftFrom(source: MailSource, summaries: LogSummary[]): NewSendWindow {
+export function draftFrom(source: MailSource, summaries: LogSummary[], summary: MailSummary): NewSendWindow {
   const { settings, preset } = source
   const context = tagContext(settings, summaries)
   return {
@@ -41,17 +42,26 @@ export function draftFrom(source: MailSource, summaries: LogSummary[]): NewSendW
       oneLine(fillTags(preset?.subject ?? DEFAULT_SUBJECT, context)) || oneLine(fillTags(DEFAULT_SUBJECT, context)),
     message: fillTags(preset?.message ?? '', context),
     attachments: attachmentsFor(settings, summaries, preset?.attachments ?? []),
-    summary: JSON.stringify(summaryOf(settings, summaries)),
+    summary: JSON.stringify(summary),
   }
 }
-
-const summaryOf = (settings: Settings, summaries: LogSummary[]): MailSummary =>
-  summarize(settings.project_name, settings.unit, summaries)
 
 function presetOf(settings: Settings, presetId: string) {
   const preset = settings.pdfs?.find((p) => p.id === presetId)
   if (!preset) throw notFound('Preset')
   return preset
+}
+
+/**
+ * The `day-summary` figures of a range of days, with their checks as computed now: each day's
+ * log read in turn, as a report reads them.
+ */
+export async function mailSummary(settings: Settings, range: Range): Promise<MailSummary> {
+  const checks = await checkRange(
+    range.summaries.map((summary) => ({ summary, log: () => range.readLog(summary.id) })),
+    { matchSound: settings.match_sound !== false },
+  )
+  return summarize(settings.project_name, settings.unit, range.summaries, checks)
 }
 
 /** PDF presets to attach, each with the file name its `output_name` gives; names made unique. */
@@ -102,7 +112,7 @@ export async function outgoingMessage(
   range: Range,
   from: Mailbox | null,
 ) {
-  const summary = summaryOf(settings, range.summaries)
+  const summary = await mailSummary(settings, range)
   const gone = window.attachments.find((a) => !settings.pdfs?.some((p) => p.id === a.presetId))
   if (gone)
     throw new StatusError(409, { error: `The PDF preset of ${gone.filename} no longer exists: remove that attachment` })

@@ -1,4 +1,6 @@
-import { formatBytes, mergeReels } from '../reports/model'
+import { byKind, KIND_TITLES, type Finding } from '../checks/findings'
+import type { RangeChecks } from '../checks/range'
+import { formatBytes, formatCount, mergeReels } from '../reports/model'
 import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
 import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 
@@ -18,13 +20,27 @@ export type DaySummary = {
   reels: string
   copies: VolumeCopies[]
   soundCopies: VolumeCopies[]
+  /** What the checks found of the copies, in words; absent from windows opened before checks. */
+  verification?: string[]
+  soundVerification?: string[]
+  /** The checks' other findings, a line per kind. */
+  checks?: string[]
 }
 
 /** Clips a volume holds out of the day's clips, and how many of those copies carry a checksum. */
 export type VolumeCopies = VolumeCount
 
-export function summarize(projectName: string, projectUnit: string | undefined, summaries: LogSummary[]): MailSummary {
+/** The kinds that are about copies: the verification lines say them; the checks line the rest. */
+const COPY_KINDS = new Set(['copy-missing', 'not-verified', 'hash-mismatch', 'hash-not-comparable'])
+
+export function summarize(
+  projectName: string,
+  projectUnit: string | undefined,
+  summaries: LogSummary[],
+  checks?: RangeChecks,
+): MailSummary {
   const ordered = [...summaries].sort(inLogOrder)
+  const findingsOf = (id?: string) => checks?.checks.filter((f) => (id === undefined ? true : f.log === id)) ?? []
   const days = ordered.map((s): DaySummary => ({
     title: dayTitle(s),
     unit: unitOf(s, projectUnit),
@@ -35,13 +51,54 @@ export function summarize(projectName: string, projectUnit: string | undefined, 
     reels: mergeReels(s.reels),
     copies: s.copies,
     soundCopies: s.soundCopies,
+    ...(checks && checkLines(s.copies, s.soundCopies, findingsOf(s.id))),
   }))
-  return { projectName, days, total: ordered.length > 1 ? totalOf(ordered) : null }
+  return { projectName, days, total: ordered.length > 1 ? totalOf(ordered, checks && findingsOf()) : null }
 }
 
-function totalOf(ordered: LogSummary[]): DaySummary {
+/**
+ * The verification of a day's copies as computed: "2 copies, all verified", or per volume what
+ * is missing, not verified or disagrees; then the other findings, a line per kind.
+ */
+function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], findings: Finding[]) {
+  const clips = (n: number) => `${formatCount(n)} ${n === 1 ? 'clip' : 'clips'}`
+  const verification = (counts: VolumeCount[], part: 'ocf' | 'sound') => {
+    const disagreeing = new Map<string, number>()
+    let incomparable = 0
+    for (const f of findings) {
+      if (f.part !== part) continue
+      if (f.kind === 'hash-mismatch' && f.volume) disagreeing.set(f.volume, (disagreeing.get(f.volume) ?? 0) + 1)
+      if (f.kind === 'hash-not-comparable') incomparable++
+    }
+    const volumes = counts.map(({ volume, copied, total, hashed }) => ({
+      volume,
+      problems: [
+        total > copied && `${clips(total - copied)} missing`,
+        copied > hashed && `${clips(copied - hashed)} not verified (no hash)`,
+        disagreeing.has(volume) && `${clips(disagreeing.get(volume)!)} whose hash disagrees`,
+      ].filter(Boolean),
+    }))
+    const lines = volumes.every((v) => !v.problems.length)
+      ? [`${counts.length} ${counts.length === 1 ? 'copy' : 'copies'}, all verified`]
+      : volumes.map(({ volume, problems }) => `${volume}: ${problems.length ? problems.join(', ') : 'verified'}`)
+    if (incomparable)
+      lines.push(`${formatCount(incomparable)} ${incomparable === 1 ? 'hash' : 'hashes'} could not be compared`)
+    return lines
+  }
+  const others = byKind(findings.filter((f) => !COPY_KINDS.has(f.kind))).map(
+    ({ kind, findings: group }) => `${KIND_TITLES[kind]}: ${formatCount(group.length)}`,
+  )
+  return {
+    ...(copies.length && { verification: verification(copies, 'ocf') }),
+    ...(soundCopies.length && { soundVerification: verification(soundCopies, 'sound') }),
+    checks: others.length ? others : ['nothing else found'],
+  }
+}
+
+function totalOf(ordered: LogSummary[], findings: Finding[] | undefined): DaySummary {
   const sum = total(ordered)
   return {
+    ...(findings && checkLines(sum.copies, [], findings)),
     title: `Total — ${rangeTitle(ordered)}`,
     unit: '',
     duration: sum.duration?.text ?? null,

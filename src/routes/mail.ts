@@ -2,7 +2,7 @@ import { StatusError, type IRequest } from 'itty-router'
 import { readObject } from '../http/body'
 import { apiToken } from '../http/guards'
 import { pathParam } from '../http/params'
-import { attachmentsFor, draftFrom, outgoingMessage, renderAttachment } from '../mail/compose'
+import { attachmentsFor, draftFrom, mailSummary, outgoingMessage, renderAttachment } from '../mail/compose'
 import { mailConfig } from '../mail/config'
 import { toEml } from '../mail/mime'
 import { deliver } from '../mail/providers'
@@ -26,7 +26,8 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   // The same day named twice is one day of the message.
   const logIds = [...new Set(logIdsOf(logId))]
   const source = await ws.mailSource(token, logIds, presetId)
-  await ws.openSendWindow(draftFrom(source, source.summaries))
+  const range = { summaries: source.summaries, readLog: logReader(ws, source.projectId) }
+  await ws.openSendWindow(draftFrom(source, source.summaries, await mailSummary(source.settings, range)))
   return { success: true }
 }
 
