@@ -8,7 +8,13 @@ import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '..
  * What the `day-summary` body shows, taken from the logs' stored summaries as the PDF reports are,
  * so both say the same figures. It is small (no clips), so the window keeps it.
  */
-export type MailSummary = { projectName: string; days: DaySummary[]; total: DaySummary | null }
+export type MailSummary = {
+  projectName: string
+  days: DaySummary[]
+  total: DaySummary | null
+  /** How many findings the days' checks gave, by severity; absent from windows opened before checks. */
+  findings?: { errors: number; warnings: number; info: number }
+}
 
 export type DaySummary = {
   title: string
@@ -40,7 +46,10 @@ export function summarize(
   checks?: RangeChecks,
 ): MailSummary {
   const ordered = [...summaries].sort(inLogOrder)
-  const findingsOf = (id?: string) => checks?.checks.filter((f) => (id === undefined ? true : f.log === id)) ?? []
+  // Findings of no one day (reel gaps) go with the total, or with the day when there is one.
+  const findingsOf = (id?: string) =>
+    checks?.checks.filter((f) => id === undefined || f.log === id || (f.log === undefined && ordered.length === 1)) ??
+    []
   const days = ordered.map((s): DaySummary => ({
     title: dayTitle(s),
     unit: unitOf(s, projectUnit),
@@ -53,7 +62,10 @@ export function summarize(
     soundCopies: s.soundCopies,
     ...(checks && checkLines(s.copies, s.soundCopies, findingsOf(s.id))),
   }))
-  return { projectName, days, total: ordered.length > 1 ? totalOf(ordered, checks && findingsOf()) : null }
+  const total = ordered.length > 1 ? totalOf(ordered, checks && findingsOf()) : null
+  if (!checks) return { projectName, days, total }
+  const { errors, warnings, info } = checks.summary
+  return { projectName, days, total, findings: { errors, warnings, info } }
 }
 
 /**

@@ -17,6 +17,11 @@ export type WindowView = {
   subject: string
   message: string
   preview: Body
+  /**
+   * The days' checks as computed when the window opened: counts, and per day (and the total) the
+   * verification and findings in words; null for a window opened before checks.
+   */
+  checks: { errors: number; warnings: number; info: number; days: Array<{ title: string; lines: string[] }> } | null
   /** Said when the preset names a template of the user's: the built-in body is shown instead. */
   bodyNote: string | null
   /** `note`: said when the preset names a template of the user's, which the built-in report replaces. */
@@ -51,6 +56,19 @@ export function windowView(window: SendWindowListing, config: MailConfig): Windo
     subject: window.subject,
     message: window.message,
     preview,
+    checks: summary.findings
+      ? {
+          ...summary.findings,
+          days: [...summary.days, ...(summary.total ? [summary.total] : [])].map((day) => ({
+            title: day.title,
+            lines: [
+              ...(day.verification ?? []),
+              ...(day.soundVerification ?? []).map((line) => `Sound: ${line}`),
+              ...(day.checks ?? []),
+            ],
+          })),
+        }
+      : null,
     bodyNote: window.bodyReplaces
       ? `The built-in ${window.template === 'plain' ? 'plain' : 'day summary'} body, in place of ${window.bodyReplaces}`
       : null,

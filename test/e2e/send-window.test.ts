@@ -181,6 +181,10 @@ describe('send window with a provider', () => {
     expect(await day1.locator('.delivery').textContent()).toBe(`Sends as ${FROM}.`)
     expect(await day1.getByRole('button', { name: 'Send', exact: true }).isEnabled()).toBe(true)
     expect(await page.locator('#windows-count').textContent()).toBe('1 to send')
+    expect(await day1.locator('.checks-title').textContent()).toBe('Checks: nothing found')
+    expect(await day1.locator('.checks-day').allInnerTexts()).toEqual([
+      expect.stringMatching(/^Day 1 — 2024-01-01\s+1 copy, all verified\s+nothing else found$/),
+    ])
 
     // The preview renders the mail HTML with its styles, in a frame that may run no script.
     const frame = day1.locator('iframe.preview-frame')
@@ -292,15 +296,55 @@ describe('send window with a provider', () => {
     expect(received.at(-1)!.body.subject).toBe('Day 2 wrap')
   })
 
+  it('shows the days’ checks above Send, and asks once more before sending with errors', async () => {
+    const { page, call, openWindow } = env
+    const token = await approvedToken(call, 'Checks')
+    const hash = `xxh64:${'0'.repeat(15)}1`
+    const copies = (...volumes: string[]) => volumes.map((volume) => ({ volume, hash }))
+    const clips = [
+      { clip: 'A002C001_240103_R1AB', size: 1000, copies: copies('SSD_01', 'RAID_A') },
+      { clip: 'A002C002_240103_R1AB', size: 1000, copies: copies('SSD_01') },
+    ]
+    const day3 = { id: 'D003', day: 3, date: '2024-01-03', ocf: { copies: ['SSD_01', 'RAID_A'], clips } }
+    expect((await call('POST', '/log', { token, body: day3 })).status).toBe(201)
+    expect((await openWindow('D003')).status).toBe(200)
+    const card3 = card(page, 'Day 3 — 2024-01-03')
+    await card3.waitFor()
+    expect(await card3.locator('.checks-title').textContent()).toBe('Checks: 1 error')
+    expect(await card3.locator('.window-checks').getAttribute('data-state')).toBe('errors')
+    expect(await card3.locator('.checks-lines li').allTextContents()).toEqual([
+      'SSD_01: verified',
+      'RAID_A: 1 clip missing',
+      'nothing else found',
+    ])
+    await shoot(page, '4-checks')
+
+    const sent = received.length
+    await card3.getByRole('button', { name: 'Send', exact: true }).click()
+    const question = card3.getByRole('group', { name: 'Confirm sending despite errors' })
+    await question.waitFor()
+    expect(await question.locator('p').textContent()).toBe(
+      'The checks of these days found 1 error (listed above). Send this e-mail anyway?',
+    )
+    await question.getByRole('button', { name: 'Not yet' }).click()
+    await question.waitFor({ state: 'hidden' })
+    expect(received.length).toBe(sent)
+    await card3.getByRole('button', { name: 'Send', exact: true }).click()
+    await question.getByRole('button', { name: 'Send anyway' }).click()
+    await card3.locator('.status', { hasText: /^Sent \d\d:\d\d$/ }).waitFor()
+    expect(received.length).toBe(sent + 1)
+    expect(received.at(-1)!.body.text).toContain('Verification: SSD_01: verified')
+  })
+
   it('keeps the windows across a reload, and Close takes a sent one away', async () => {
     const { page, windows } = env
     await page.reload()
     await card(page, 'Day 1 — 2024-01-01').waitFor()
     await card(page, 'Day 2 — 2024-01-02').waitFor()
-    expect(await page.locator('#windows-list > li').count()).toBe(2)
+    expect(await page.locator('#windows-list > li').count()).toBe(3)
     await card(page, 'Day 1 — 2024-01-01').getByRole('button', { name: 'Close' }).click()
     await card(page, 'Day 1 — 2024-01-01').waitFor({ state: 'detached' })
-    expect((await windows()).map((w) => w.logIds)).toEqual([['D002']])
+    expect((await windows()).map((w) => w.logIds)).toEqual([['D002'], ['D003']])
   })
 })
 

@@ -18,6 +18,9 @@ import {
   askFirst,
 } from './core.browser.js'
 
+/** `3 errors`, `1 warning`. @param {number} n @param {string} noun */
+const countOf = (n, noun) => n.toLocaleString('en-US') + ' ' + noun + (n === 1 ? '' : 's')
+
 /** @returns {import('./live.browser.js').Section} */
 export function windowsSection() {
   // Typing pauses this long before a draft is saved; leaving the field saves at once.
@@ -102,6 +105,14 @@ export function windowsSection() {
     const discard = el('button', { type: 'button', class: 'danger discard', text: 'Discard' })
     const confirm = el('button', { type: 'button', class: 'danger-solid confirm-discard', text: 'Yes, discard' })
     const keep = el('button', { type: 'button', class: 'quiet keep', text: 'Keep it' })
+    const sendAnyway = el('button', { type: 'button', class: 'primary send-anyway', text: 'Send anyway' })
+    const notYet = el('button', { type: 'button', class: 'quiet not-yet', text: 'Not yet' })
+    const sendQuestion = el(
+      'div',
+      { class: 'confirm confirm-send', role: 'group', 'aria-label': 'Confirm sending despite errors', hidden: true },
+      el('p', { class: 'confirm-send-text' }),
+      el('div', { class: 'actions' }, sendAnyway, notYet),
+    )
     const question = el(
       'div',
       { class: 'confirm', role: 'group', 'aria-label': 'Confirm discarding this e-mail', hidden: true },
@@ -162,12 +173,19 @@ export function windowsSection() {
         ),
       ),
       el(
+        'section',
+        { class: 'window-checks', 'aria-labelledby': base + '-checks', hidden: true },
+        el('h4', { class: 'checks-title', id: base + '-checks' }),
+        el('ul', { class: 'checks-days' }),
+      ),
+      el(
         'div',
         { class: 'window-foot' },
         el('p', { class: 'delivery', id: base + '-delivery' }),
         el('p', { class: 'save-state', role: 'status' }),
         el('div', { class: 'actions' }, send, eml, mailApp, discard),
       ),
+      sendQuestion,
       question,
     )
 
@@ -198,7 +216,14 @@ export function windowsSection() {
       picker.value = ''
       if (presetId) changeAttachments(item, item.window.attachments.map((a) => a.presetId).concat([presetId]))
     })
-    send.addEventListener('click', () => sendWindow(item))
+    // A message whose days' checks found errors is sent only when asked a second time.
+    const askSend = askFirst(send, sendQuestion, sendAnyway, notYet)
+    send.addEventListener('click', () => (item.window.checks?.errors ? askSend() : sendWindow(item)))
+    sendAnyway.addEventListener('click', () => {
+      sendQuestion.hidden = true
+      send.hidden = false
+      sendWindow(item)
+    })
     eml.addEventListener('click', () => downloadEml(item))
     mailApp.addEventListener('click', (event) => {
       if (!item.dirty.size) return
@@ -285,6 +310,13 @@ export function windowsSection() {
     picker.hidden = locked(w) || w.pdfPresets.length === 0
     picker.disabled = offered.length === 0
 
+    showChecks($in('.window-checks'), w.checks)
+    $in('.confirm-send-text').textContent = w.checks?.errors
+      ? 'The checks of these days found ' +
+        countOf(w.checks.errors, 'error') +
+        ' (listed above). Send this e-mail anyway?'
+      : ''
+
     const send = $in('.send')
     const canSend = w.delivery.configured && !locked(w)
     send.disabled = !canSend
@@ -311,6 +343,33 @@ export function windowsSection() {
     discard.hidden = w.status === 'sending' || !$in('.confirm').hidden
     if (!item.dirty.size && !item.saving && !item.saveProblem)
       showSaveState(item, w.status === 'sent' ? 'none' : 'saved')
+  }
+
+  /** The days' checks above Send: a green line when nothing was found, else each day's lines. */
+  function showChecks(section, checks) {
+    section.hidden = !checks
+    if (!checks) return
+    const found = [
+      checks.errors && countOf(checks.errors, 'error'),
+      checks.warnings && countOf(checks.warnings, 'warning'),
+      checks.info && countOf(checks.info, 'note'),
+    ].filter(Boolean)
+    section.dataset.state = checks.errors ? 'errors' : checks.warnings ? 'warnings' : 'clear'
+    section.querySelector('.checks-title').textContent = found.length
+      ? 'Checks: ' + found.join(' · ')
+      : 'Checks: nothing found'
+    section
+      .querySelector('.checks-days')
+      .replaceChildren(
+        ...checks.days.map((day) =>
+          el(
+            'li',
+            { class: 'checks-day' },
+            el('span', { class: 'checks-day-title', text: day.title }),
+            el('ul', { class: 'checks-lines' }, ...day.lines.map((line) => el('li', { text: line }))),
+          ),
+        ),
+      )
   }
 
   function createAttachment(item, a) {
