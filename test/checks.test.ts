@@ -9,6 +9,9 @@ import { checkRange } from '../src/checks/range'
 import { lazyLog } from '../src/piecewise/read'
 import { summarize } from '../src/summary/summary'
 import { call, withProject } from './helpers'
+import { env } from 'cloudflare:workers'
+import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
+import type { Workspace } from '../src/workspace/Workspace'
 
 type Clip = Record<string, unknown>
 type Day = { id: string; day: number; date: string; ocf: Clip; sound?: Clip; proxy?: Clip; [k: string]: unknown }
@@ -67,6 +70,7 @@ describe('checks of one day', () => {
       {
         kind: 'copy-missing',
         severity: 'error',
+        part: 'ocf',
         clip: 'A001C003_240101_R1AB',
         volume: 'RAID_A',
         message: 'A001C003_240101_R1AB is not on RAID_A',
@@ -91,6 +95,7 @@ describe('checks of one day', () => {
       {
         kind: 'not-verified',
         severity: 'warning',
+        part: 'ocf',
         clip: 'A001C002_240101_R1AB',
         volume: 'RAID_A',
         message: 'A001C002_240101_R1AB on RAID_A has no hash: not verified',
@@ -108,6 +113,7 @@ describe('checks of one day', () => {
       {
         kind: 'hash-mismatch',
         severity: 'error',
+        part: 'ocf',
         clip: 'A001C001_240101_R1AB',
         volume: 'RAID_A',
         message: `A001C001_240101_R1AB: the hash on RAID_A (xxh64:${hex16(99)}) differs from SSD_01's (xxh64:${hex16(1)})`,
@@ -501,6 +507,7 @@ describe('GET /log/{id}/checks and GET /checks', () => {
     const copyMissing = {
       kind: 'copy-missing',
       severity: 'error',
+      part: 'ocf',
       clip: 'A001C002_240101_R1AB',
       volume: 'RAID_A',
       message: 'A001C002_240101_R1AB is not on RAID_A',
@@ -585,5 +592,58 @@ describe('GET /log/{id}/checks and GET /checks', () => {
       },
     })
     expect((await call('GET', '/checks?to=yesterday', { token })).status).toBe(400)
+  })
+})
+
+describe('check counts kept for data reports', () => {
+  const cached = () =>
+    runInDurableObject(env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace')), (_: Workspace, state) =>
+      Object.fromEntries(
+        state.storage.sql
+          .exec<{ id: string; checks: string | null }>('SELECT id, checks FROM logs ORDER BY id')
+          .toArray()
+          .map((row) => [row.id, row.checks === null ? null : JSON.parse(row.checks)]),
+      ),
+    )
+
+  it('are computed by the first data report, kept, and dropped when the log is written again', async () => {
+    const { token } = await withProject()
+    const pdfs = [{ id: 'DATA1', label: 'Data', output_name: 'data.pdf', template: 'data-report' }]
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs } })).status).toBe(200)
+    const missing = cleanDay(4, 'D002')
+    ocfClips(missing)[0]!.copies = [{ volume: 'SSD_01', hash: `xxh64:${hex16(1)}` }]
+    for (const day of [cleanDay(4, 'D001'), missing])
+      expect((await call('POST', '/log', { token, body: day })).status).toBe(201)
+    expect(await cached()).toEqual({ D001: null, D002: null })
+
+    const report = () => call('POST', '/generate-pdf', { token, body: { presetId: 'DATA1', logId: ['D001', 'D002'] } })
+    expect((await report()).status).toBe(200)
+    expect(await cached()).toEqual({ D001: {}, D002: { 'copy-missing': 1 } })
+
+    expect((await call('PATCH', '/log/D002', { token, body: { unit: 'B' } })).status).toBe(200)
+    expect(await cached()).toEqual({ D001: {}, D002: null })
+    expect((await report()).status).toBe(200)
+    expect(await cached()).toEqual({ D001: {}, D002: { 'copy-missing': 1 } })
+  })
+
+  it('start empty in a store kept before them (schema 3), and work from there', async () => {
+    const { token } = await withProject()
+    const pdfs = [{ id: 'DATA1', label: 'Data', output_name: 'data.pdf', template: 'data-report' }]
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs } })).status).toBe(200)
+    expect((await call('POST', '/log', { token, body: cleanDay(2, 'D001') })).status).toBe(201)
+    const stub = env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+    await runInDurableObject(stub, (_: Workspace, state) => {
+      state.storage.sql.exec(
+        `ALTER TABLE logs DROP COLUMN revision; ALTER TABLE logs DROP COLUMN checks; UPDATE meta SET value = '3' WHERE key = 'schema'`,
+      )
+    })
+    await abortAllDurableObjects()
+    expect(await cached()).toEqual({ D001: null })
+    expect((await call('POST', '/generate-pdf', { token, body: { presetId: 'DATA1', logId: 'D001' } })).status).toBe(
+      200,
+    )
+    expect(await cached()).toEqual({ D001: {} })
+    expect((await call('POST', '/log', { token, body: cleanDay(2, 'D002') })).status).toBe(201)
+    expect(await cached()).toEqual({ D001: {}, D002: null })
   })
 })

@@ -129,6 +129,17 @@ describe('POST /open-email-window', () => {
         html: expect.any(String),
         text: `Hello,\n\nthe report of day 1, Monday, is attached.\n\nBest\n\n${DAY1_SUMMARY}\n`,
       },
+      checks: {
+        errors: 0,
+        warnings: 3,
+        info: 0,
+        days: [
+          {
+            title: 'Day 1 — 2024-01-01',
+            lines: ['SSD_01: verified', 'RAID_A: 3 clips not verified (no hash)', 'nothing else found'],
+          },
+        ],
+      },
       bodyNote: null,
       attachments: [
         {

@@ -66,7 +66,9 @@ describe('summaries kept beside the logs', () => {
     for (const log of logs) expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
     await runInDurableObject(stub(), (_: Workspace, state) => {
       // The layout before summaries: no column for them, schema 2.
-      state.storage.sql.exec(`ALTER TABLE logs DROP COLUMN summary; UPDATE meta SET value = '2' WHERE key = 'schema'`)
+      state.storage.sql.exec(
+        `ALTER TABLE logs DROP COLUMN summary; ALTER TABLE logs DROP COLUMN revision; ALTER TABLE logs DROP COLUMN checks; UPDATE meta SET value = '2' WHERE key = 'schema'`,
+      )
     })
     await abortAllDurableObjects()
 
@@ -79,6 +81,6 @@ describe('summaries kept beside the logs', () => {
       (_: Workspace, state) =>
         state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").one().value,
     )
-    expect(schema).toBe('3')
+    expect(schema).toBe('4')
   })
 })

@@ -88,6 +88,24 @@ export const ordered = (findings: Finding[]): Finding[] =>
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
   )
 
+/** The kinds that need `match_sound` on. */
+const SOUND_KINDS: ReadonlySet<string> = new Set(['no-sound', 'sound-without-clip'])
+
+export type Counts = { errors: number; warnings: number; info: number }
+
+/** Counts by severity of a day's findings counted by kind (as cached with `match_sound` on). */
+export function countsOf(kinds: Partial<Record<string, number>>, matchSound: boolean): Counts {
+  const counts: Counts = { errors: 0, warnings: 0, info: 0 }
+  for (const [kind, n] of Object.entries(kinds)) {
+    if (!n || !(kind in KINDS) || (!matchSound && SOUND_KINDS.has(kind))) continue
+    const severity = KINDS[kind as Kind]
+    if (severity === 'error') counts.errors += n
+    else if (severity === 'warning') counts.warnings += n
+    else counts.info += n
+  }
+  return counts
+}
+
 export function summaryOf(findings: readonly Finding[]): FindingsSummary {
   const summary: FindingsSummary = { errors: 0, warnings: 0, info: 0, kinds: {} }
   for (const { kind, severity } of findings) {

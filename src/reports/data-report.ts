@@ -7,6 +7,7 @@ import type { ReportDocument } from './document'
 import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 import { formatBytes, formatCount, mergeReels } from './model'
 import { drawTable, type Column } from './table'
+import type { Counts } from '../checks/findings'
 
 type Row = Record<
   | 'day'
@@ -20,7 +21,8 @@ type Row = Record<
   | 'soundFiles'
   | 'soundSize'
   | 'reels'
-  | 'copies',
+  | 'copies'
+  | 'checks',
   string
 >
 
@@ -32,7 +34,7 @@ const copies = (counts: VolumeCount[]) =>
 /** The cells a log's row and the totals row share. */
 const figures = (
   f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'reels' | 'copies'>,
-): Omit<Row, 'day' | 'date' | 'unit'> => ({
+): Omit<Row, 'day' | 'date' | 'unit' | 'checks'> => ({
   duration: f.duration?.text ?? '—',
   ocfFiles: files(f.ocf),
   ocfSize: size(f.ocf),
@@ -44,7 +46,28 @@ const figures = (
   copies: copies(f.copies) || '—',
 })
 
-export async function dataReport(report: ReportDocument, project: string, summaries: LogSummary[], ctx: ReportContext) {
+/** A day's checks in a cell: `OK` when nothing was found, else the counts most serious first. */
+function status(counts: Counts | undefined): string {
+  if (!counts) return '—'
+  const parts = [
+    counts.errors && `${formatCount(counts.errors)} error${counts.errors === 1 ? '' : 's'}`,
+    counts.warnings && `${formatCount(counts.warnings)} warning${counts.warnings === 1 ? '' : 's'}`,
+    counts.info && `${formatCount(counts.info)} note${counts.info === 1 ? '' : 's'}`,
+  ].filter(Boolean)
+  return parts.length ? parts.join(' · ') : 'OK'
+}
+
+/**
+ * `checks`: each day's check counts (its own findings; the range's reel gaps are for GET /checks).
+ * Without them (a caller that has none) the column is left out.
+ */
+export async function dataReport(
+  report: ReportDocument,
+  project: string,
+  summaries: LogSummary[],
+  ctx: ReportContext,
+  checks?: Map<string, Counts>,
+) {
   const { firstDate, lastDate } = spanOf(summaries)
   const single = summaries.length === 1
   const title = rangeTitle(summaries)
@@ -65,12 +88,26 @@ export async function dataReport(report: ReportDocument, project: string, summar
   cards(report, summaryCards(totals))
   copiesLine(report, 'OCF copies', totals.copies)
 
-  const rows: Row[] = summaries.map((s, i) => ({ day: String(s.day), date: s.date, unit: unitsOf[i]!, ...figures(s) }))
+  const rows: Row[] = summaries.map((s, i) => ({
+    day: String(s.day),
+    date: s.date,
+    unit: unitsOf[i]!,
+    ...figures(s),
+    checks: status(checks?.get(s.id)),
+  }))
+  const all = checks && [...checks.values()]
   const footer: Row = {
     day: 'Total',
     date: firstDate === lastDate ? firstDate : `${firstDate} – ${lastDate}`,
     unit: units.length === 1 ? units[0]! : '',
     ...figures(totals),
+    checks: all
+      ? status({
+          errors: all.reduce((n, c) => n + c.errors, 0),
+          warnings: all.reduce((n, c) => n + c.warnings, 0),
+          info: all.reduce((n, c) => n + c.info, 0),
+        })
+      : '',
   }
   const columns: Array<Column<Row> & { key: keyof Row }> = [
     { key: 'day', label: 'Day', value: (r) => r.day },
@@ -85,8 +122,9 @@ export async function dataReport(report: ReportDocument, project: string, summar
     { key: 'soundSize', label: 'Sound size', align: 'right', value: (r) => r.soundSize },
     { key: 'reels', label: 'Reels', wrap: true, value: (r) => r.reels },
     { key: 'copies', label: 'Copies', wrap: true, value: (r) => r.copies },
+    { key: 'checks', label: 'Checks', wrap: true, value: (r) => r.checks },
   ]
-  const shown = units.length ? columns : columns.filter((c) => c.key !== 'unit')
+  const shown = columns.filter((c) => (c.key !== 'unit' || units.length) && (c.key !== 'checks' || checks))
   await heading(report, 'Shooting days', summaries.length === 1 ? '1 log' : `${summaries.length} logs`)
   await drawTable(report, shown, rows, { footer })
 }

@@ -1,4 +1,5 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
+import type { Counts } from '../checks/findings'
 import type { LazyLog } from '../piecewise/read'
 import { reportOf, type PdfPreset, type Settings } from '../schemas/settings'
 import { inLogOrder, rangeTitle } from '../shared/log-order'
@@ -9,10 +10,15 @@ import { dataReport } from './data-report'
 import { ReportDocument } from './document'
 
 /**
- * The logs of a report or an e-mail: their stored summaries, and a way to read one log. A data
- * report reads no log; a clips report reads one day at a time.
+ * The logs of a report or an e-mail: their stored summaries, a way to read one log, and the days'
+ * check counts (cached beside the logs). A data report reads no log; a clips report reads one day
+ * at a time.
  */
-export type Range = { summaries: LogSummary[]; readLog: (id: string) => Promise<LazyLog> }
+export type Range = {
+  summaries: LogSummary[]
+  readLog: (id: string) => Promise<LazyLog>
+  dayChecks?: (summaries: LogSummary[]) => Promise<Map<string, Counts>>
+}
 
 /** A report's input: the project's settings, the preset and the range. */
 export type ReportSource = Range & { settings: Settings; preset: PdfPreset }
@@ -29,7 +35,7 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   })
   const project = settings.project_name
   const context = { settings, label: preset.label, columns: options.columns }
-  if (kind === 'data-report') await dataReport(report, project, summaries, context)
+  if (kind === 'data-report') await dataReport(report, project, summaries, context, await source.dayChecks?.(summaries))
   else
     await clipsReport(
       report,

@@ -1,10 +1,13 @@
 import type { IRequest } from 'itty-router'
 import { checkDay } from '../checks/day'
-import { summaryOf } from '../checks/findings'
+import { countsOf, summaryOf, type Counts } from '../checks/findings'
 import { checkRange } from '../checks/range'
 import { apiToken } from '../http/guards'
 import { ChecksQuerySchema, parseOrThrow } from '../schemas/requests'
-import { logReader, workspace } from '../workspace/client'
+import { logReader, workspace, type WorkspaceClient } from '../workspace/client'
+import type { LogSummary } from '../summary/summary'
+import type { Range } from '../reports'
+import type { Settings } from '../schemas/settings'
 import { logIdOf } from './logs'
 
 /** The checks of one day: run here in the worker, its log read like a report reads it. */
@@ -32,3 +35,40 @@ export async function rangeChecks(request: IRequest, env: Env) {
     { matchSound },
   )
 }
+
+/**
+ * Each day's check counts, for a data report's status column: cached beside the log once computed
+ * (with `match_sound` on, by kind, so either setting reads them), computed from the log where its
+ * last write left none. A wrap report over a project reads the counts, not the clips, after the
+ * first time.
+ */
+const dayChecks =
+  (ws: WorkspaceClient, projectId: string, matchSound: boolean) =>
+  async (summaries: LogSummary[]): Promise<Map<string, Counts>> => {
+    const ids = summaries.map((s) => s.id)
+    const cached = await ws.cachedChecks(projectId, ids)
+    const read = logReader(ws, projectId)
+    const counts = new Map<string, Counts>()
+    for (const [i, id] of ids.entries()) {
+      const { revision, checks } = cached[i]!
+      let kinds = checks === null ? undefined : (JSON.parse(checks) as Record<string, number>)
+      if (!kinds) {
+        kinds = summaryOf(await checkDay(await read(id), { matchSound: true })).kinds
+        await ws.cacheChecks(projectId, id, revision, JSON.stringify(kinds))
+      }
+      counts.set(id, countsOf(kinds, matchSound))
+    }
+    return counts
+  }
+
+/** The logs of a report or a message: summaries, each log read when drawn, each day's check counts. */
+export const rangeOf = (
+  ws: WorkspaceClient,
+  projectId: string,
+  settings: Settings,
+  summaries: LogSummary[],
+): Range => ({
+  summaries,
+  readLog: logReader(ws, projectId),
+  dayChecks: dayChecks(ws, projectId, settings.match_sound !== false),
+})

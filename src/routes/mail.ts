@@ -10,7 +10,8 @@ import { WindowEditSchema } from '../mail/schemas'
 import { windowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
 import { conflict, notFound } from '../shared/problem'
-import { logReader, workspace } from '../workspace/client'
+import { workspace } from '../workspace/client'
+import { rangeOf } from './checks'
 import type { SendOutcome, WindowEdit } from '../workspace/windows'
 
 const windowIdOf = (request: IRequest) => pathParam(request, 'id')
@@ -26,7 +27,7 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   // The same day named twice is one day of the message.
   const logIds = [...new Set(logIdsOf(logId))]
   const source = await ws.mailSource(token, logIds, presetId)
-  const range = { summaries: source.summaries, readLog: logReader(ws, source.projectId) }
+  const range = rangeOf(ws, source.projectId, source.settings, source.summaries)
   await ws.openSendWindow(draftFrom(source, source.summaries, await mailSummary(source.settings, range)))
   return { success: true }
 }
@@ -77,7 +78,7 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
   // composed (a PDF preset gone, a report failing) answers with that failure's own status.
   const work = (async (): Promise<{ outcome: SendOutcome; status: number }> => {
     try {
-      const range = { summaries, readLog: logReader(ws, window.projectId) }
+      const range = rangeOf(ws, window.projectId, settings, summaries)
       const composed = await outgoingMessage(window, settings, range, config.from)
       const result = await deliver(config, composed.message)
       if (result.ok)
@@ -106,7 +107,7 @@ export async function downloadAttachment(request: IRequest, env: Env) {
   if (!attachment) throw notFound('Attachment')
   // The name as it would be sent now: the logs may have changed since the window opened.
   const [current] = attachmentsFor(settings, summaries, [presetId])
-  const range = { summaries, readLog: logReader(ws, window.projectId) }
+  const range = rangeOf(ws, window.projectId, settings, summaries)
   const pdf = await renderAttachment(settings, range, current!)
   return download(pdf.content, 'application/pdf', pdf.filename)
 }
@@ -116,7 +117,7 @@ export async function downloadEml(request: IRequest, env: Env) {
   const config = mailConfig(env)
   const ws = workspace(env)
   const { window, settings, summaries } = await ws.windowSource(windowIdOf(request))
-  const range = { summaries, readLog: logReader(ws, window.projectId) }
+  const range = rangeOf(ws, window.projectId, settings, summaries)
   const { message } = await outgoingMessage(window, settings, range, config.from)
   return download(
     toEml(message, { unsent: true }),

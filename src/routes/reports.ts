@@ -4,7 +4,8 @@ import { apiToken } from '../http/guards'
 import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
 import { toBase64 } from '../shared/base64'
-import { logReader, workspace } from '../workspace/client'
+import { workspace } from '../workspace/client'
+import { rangeOf } from './checks'
 
 /** Seed endpoint 10: the report is drawn here in the worker, not in the workspace's single thread. */
 export async function generatePdf(request: IRequest, env: Env) {
@@ -13,7 +14,7 @@ export async function generatePdf(request: IRequest, env: Env) {
   const ws = workspace(env)
   const logIds = logIdsOf(logId)
   const { settings, preset, projectId, summaries } = await ws.reportPlan(token, presetId, logIds)
-  const source: ReportSource = { settings, preset, summaries, readLog: logReader(ws, projectId) }
+  const source: ReportSource = { settings, preset, ...rangeOf(ws, projectId, settings, summaries) }
   const pdf = await renderReport(source)
   return {
     success: true,

@@ -231,6 +231,16 @@ export class Workspace extends DurableObject<Env> {
     })
   }
 
+  /** The cached check counts of some logs (null where not computed since their last write). */
+  cachedChecks(projectId: string, ids: string[]) {
+    return ids.map((id) => this.#store.cachedChecks(projectId, id) ?? { revision: -1, checks: null })
+  }
+
+  /** Caches a log's check counts, unless it was written again since `revision`. */
+  cacheChecks(projectId: string, id: string, revision: number, checks: string) {
+    this.#store.cacheChecks(projectId, id, revision, checks)
+  }
+
   // ---- connection approval (the worker checks the operator first)
 
   /** Held open until the operator decides or the request expires. */

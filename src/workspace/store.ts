@@ -46,6 +46,8 @@ const logsTable = (name: string) => `
     head TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     summary TEXT,
+    revision INTEGER,
+    checks TEXT,
     PRIMARY KEY (project, id)
   );`
 
@@ -59,7 +61,7 @@ const logPiecesTable = (name: string) => `
   );`
 
 /** The layout this code reads and writes, kept in meta as `schema`. */
-const SCHEMA_VERSION = '3'
+const SCHEMA_VERSION = '4'
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -121,6 +123,8 @@ export class Store {
   // (retired_pieces), so no answer mixes two versions of a log.
   readonly #readings = new Map<string, Set<Reading>>()
   #nextReader = 1
+  /** The last write's number: every write of a log takes the next, so a cached result names its version. */
+  #revision: number
 
   constructor(private readonly sql: SqlStorage) {
     const version = this.#hasTable('meta') ? this.getMeta('schema') : undefined
@@ -128,8 +132,12 @@ export class Store {
     if (version === undefined && this.#hasTable('projects')) sql.exec(FROM_PROJECT_IDS)
     // Schema 3 keeps each log's summary beside it; a log of an older store gets its own when first asked.
     if (version === '2') sql.exec('ALTER TABLE logs ADD COLUMN summary TEXT')
+    // Schema 4 numbers each write of a log and keeps the counts of its checks, once computed.
+    if (version === '2' || version === '3')
+      sql.exec('ALTER TABLE logs ADD COLUMN revision INTEGER; ALTER TABLE logs ADD COLUMN checks TEXT')
     sql.exec(SCHEMA)
     if (version !== SCHEMA_VERSION) this.setMeta('schema', SCHEMA_VERSION)
+    this.#revision = sql.exec<{ last: number | null }>('SELECT MAX(revision) AS last FROM logs').one().last ?? 0
   }
 
   #hasTable(name: string): boolean {
@@ -339,7 +347,7 @@ export class Store {
     const pieces = cutBytes(json, CHUNK_BYTES)
     const inserted =
       this.sql.exec(
-        'INSERT INTO logs (project, id, day, date, pieces, head, updated_at, summary) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?) ON CONFLICT DO NOTHING',
+        'INSERT INTO logs (project, id, day, date, pieces, head, updated_at, summary, revision) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?) ON CONFLICT DO NOTHING',
         project,
         log.id,
         log.day,
@@ -348,6 +356,7 @@ export class Store {
         pieces[0]!,
         new Date().toISOString(),
         summary,
+        ++this.#revision,
       ).rowsWritten > 0
     // Every piece after the first (the row's `head`), numbered from 1.
     for (let seq = 1; inserted && seq < pieces.length; seq++) {
@@ -384,6 +393,36 @@ export class Store {
       summary,
       this.#requireKeyOf(projectId),
       id,
+    )
+  }
+
+  /**
+   * The counts of a log's checks as cached (JSON), null when not computed since its last write,
+   * with the revision they must be stored under; undefined for a log that does not exist.
+   */
+  cachedChecks(projectId: string, id: string): { revision: number; checks: string | null } | undefined {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    const row = this.sql
+      .exec<{ revision: number | null; checks: string | null }>(
+        'SELECT revision, checks FROM logs WHERE project = ? AND id = ?',
+        project,
+        id,
+      )
+      .toArray()[0]
+    return row && { revision: row.revision ?? 0, checks: row.checks }
+  }
+
+  /** Caches a log's check counts, unless the log was written again since they were computed. */
+  cacheChecks(projectId: string, id: string, revision: number, checks: string) {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return
+    this.sql.exec(
+      'UPDATE logs SET checks = ? WHERE project = ? AND id = ? AND COALESCE(revision, 0) = ?',
+      checks,
+      project,
+      id,
+      revision,
     )
   }
 

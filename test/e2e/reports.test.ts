@@ -405,4 +405,24 @@ describe('data report, read back with poppler', () => {
     expect(expectPageNumbers(file)).toBe(text.length)
     expect(info(file).Subject).toBe('Data report')
   })
+
+  it('gives each day the status its checks computed, and the totals of them', async () => {
+    const logs = [log('D001', 1, '2024-01-01', clipsOf(5)), log('D002', 2, '2024-01-02', clipsOf(5))]
+    const counts = new Map([
+      ['D001', { errors: 0, warnings: 0, info: 0 }],
+      ['D002', { errors: 1, warnings: 2, info: 1 }],
+    ])
+    const file = write(
+      await reports.renderReport({
+        ...rangeOf({ settings: settings(), preset: preset('data-report'), logs }),
+        dayChecks: async () => counts,
+      }),
+    )
+    const rows = pages(file).join('\n').split('\n')
+    const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
+    expect(row(/^\s*Day\s/)).toMatch(/ Copies Checks$/)
+    expect(row(/^\s*1\s+2024-01-01/)).toMatch(/ OK$/)
+    expect(row(/^\s*2\s+2024-01-02/)).toMatch(/ 1 error · 2 warnings · 1 note$/)
+    expect(row(/^\s*Total\s/)).toMatch(/ 1 error · 2 warnings · 1 note$/)
+  })
 })
