@@ -1,6 +1,6 @@
 // Two builds side by side, for performance work: which one costs less per request?
 //
-//   node bench/compare.mjs [--scenario=get|post|list] [--rounds=5] [configA] [configB]
+//   node bench/compare.mjs [--scenario=get|post|patch|list] [--rounds=5] [configA] [configB]
 //
 // Defaults: the ceiling (bench/ceiling/wrangler.toml) against the service (wrangler.toml). To try a
 // change, copy the tree (src, wrangler.toml, package.json, node_modules as a link) elsewhere, edit
@@ -71,7 +71,10 @@ const scenario = () =>
         path: '/log',
         setupRequest: (r) => Object.assign(r, { body: `${before}c${(posted++).toString(36)}${after}` }),
       }
-    : { method: 'GET', path: SCENARIO === 'list' ? '/logs' : '/log/B0001' }
+    : SCENARIO === 'patch'
+      ? // The whole clip list again, as an offload tool updates a day's copies.
+        { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('B0001', 20).ocf }) }
+      : { method: 'GET', path: SCENARIO === 'list' ? '/logs' : '/log/B0001' }
 
 const servers = [await serve(A, 5780), await serve(B, 5781)]
 try {
