@@ -1,5 +1,5 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → mail, reports, http → workspace, checks → piecewise → summary → schemas, console → shared.
+// bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → piecewise → summary → schemas, console → shared.
 // A folder uses only those below it (and mail uses reports); formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
 
@@ -37,39 +37,48 @@ export default [
   ),
   only(
     ['src/schemas/**', 'src/console/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'summary'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'summary'],
     'schemas/ and console/ use only shared/',
   ),
   only(
     ['src/summary/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'console'],
     'a summary is computed from a log alone: schemas/ and shared/ only',
   ),
   only(
     ['src/piecewise/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'workspace', 'console'],
     'piecewise/ checks a log from its bytes alone: schemas/, summary/ and shared/ only',
   ),
   only(
     ['src/checks/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'workspace', 'console'],
     'checks/ tell what a log holds from the log alone: piecewise/, summary/, schemas/ and shared/ only',
   ),
   only(
     ['src/workspace/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'http', 'checks', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'console'],
     'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
   ),
   only(
     ['src/http/**'],
-    ['index', 'router', 'routes', 'mail', 'reports', 'checks', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'checks', 'workspace', 'console'],
     'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
   ),
   only(
     ['src/reports/**'],
-    ['index', 'router', 'routes', 'mail', 'http', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'http', 'workspace', 'console'],
     'reports draw what they are given',
   ),
-  only(['src/mail/**'], ['index', 'router', 'routes', 'http', 'console'], 'mail composes and sends; routes call it'),
+  only(
+    ['src/mail/**'],
+    ['index', 'router', 'routes', 'openapi', 'http', 'console'],
+    'mail composes and sends; routes call it',
+  ),
+  only(
+    ['src/openapi/**'],
+    ['index', 'router', 'routes', 'http', 'workspace', 'console'],
+    'openapi/ describes the contract from the schemas; routes serve it',
+  ),
   only(['src/routes/**'], ['index', 'router'], 'routes are called by the router'),
 ]

@@ -28,9 +28,10 @@ router
   // what the logs promise, computed: copies and hashes, numbering, proxies, sound (one day, or a range)
   .get('/log/:id/checks', checks.logChecks)
   .get('/checks', checks.rangeChecks)
-  // liveness and version (no token)
+  // liveness, version and the contract (no token)
   .get('/ping', meta.ping)
   .get('/version', meta.version)
+  .get('/openapi.json', meta.openApi)
   // an application asks the operator for a token (no token)
   .post('/auth', requestToken)
   // projects: create-and-load, load by path, list, the active one and its settings

@@ -1,5 +1,4 @@
 import { StatusError, type IRequest } from 'itty-router'
-import * as v from 'valibot'
 import pkg from '../../package.json'
 import { CONSOLE_CSP, consolePage, signInPage } from '../console/page'
 import { CONSOLE_SCRIPTS, CONSOLE_STYLE } from '../console/assets'
@@ -9,7 +8,7 @@ import { clearedSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, 
 import { mailConfig } from '../mail/config'
 import type { MailSummary } from '../mail/summary'
 import { windowView } from '../mail/view'
-import { parseOrThrow } from '../schemas/requests'
+import { parseOrThrow, SignInSchema } from '../schemas/requests'
 import { workspace } from '../workspace/client'
 
 /** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
@@ -78,14 +77,6 @@ export function script(request: IRequest) {
 }
 
 export const style = () => new Response(CONSOLE_STYLE, { headers: { 'content-type': 'text/css; charset=utf-8' } })
-
-const SignInSchema = v.object({
-  key: v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'must not be empty'),
-    v.maxLength(1000, 'must be at most 1000 characters'),
-  ),
-})
 
 /**
  * POST /approve/session {key}: the sign-in form, sent by the page's own script. JSON only and

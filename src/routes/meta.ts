@@ -1,4 +1,5 @@
 import pkg from '../../package.json'
+import { openApiDocument } from '../openapi/document'
 import { workspace } from '../workspace/client'
 
 const API_VERSION = '0.1.0'
@@ -10,3 +11,6 @@ export const ping = async (_request: Request, env: Env) => ({
 })
 
 export const version = () => ({ version: { app: pkg.version, api: API_VERSION } })
+
+/** The contract as OpenAPI 3.1, built from the schemas the routes validate with: no token needed. */
+export const openApi = () => openApiDocument(pkg.version)

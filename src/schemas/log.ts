@@ -125,7 +125,7 @@ const ProxySchema = looseObject(
 )
 
 /** Seed §2.1. Unknown properties anywhere are kept as sent (SPEC §4). */
-const LogSchema = looseObject(
+export const LogSchema = looseObject(
   {
     id: LogIdSchema,
     day: v.pipe(

@@ -50,6 +50,15 @@ export const DecisionSchema = v.object({
   decision: v.picklist(['approve', 'deny'], 'must be "approve" or "deny"'),
 })
 
+/** POST /approve/session: the operator key, typed into the sign-in form. */
+export const SignInSchema = v.object({
+  key: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(1000, 'must be at most 1000 characters'),
+  ),
+})
+
 /** One end of a range of days: a day number (1–999) or a date `YYYY-MM-DD`, as a query gives it. */
 const DayOrDate = v.union(
   [

@@ -230,7 +230,7 @@ const EmailPresetSchema = looseObject({
 export const isEnabled = (preset: { enabled?: boolean }) => preset.enabled !== false
 
 /** SPEC §5. Unknown settings are kept: other tools of the reference app store their own. */
-const SettingsSchema = looseObject({
+export const SettingsSchema = looseObject({
   project_name: ProjectNameSchema,
   logid_template: v.optional(
     v.pipe(

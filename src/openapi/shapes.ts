@@ -1,0 +1,86 @@
+/**
+ * The answers' shapes, as valibot schemas the document converts like the request schemas. The
+ * service does not validate its own answers; these describe them, and the contract test holds
+ * every answer it gets to them.
+ */
+import * as v from 'valibot'
+import { LogSchema } from '../schemas/log'
+import { SettingsSchema } from '../schemas/settings'
+
+const text = v.string()
+const count = v.pipe(v.number(), v.integer(), v.minValue(0))
+
+/** Every refusal: `error`, and for 400 every failing property. */
+export const ErrorSchema = v.object({
+  error: text,
+  details: v.optional(v.array(v.object({ prop: text, message: text }))),
+})
+
+export const SuccessSchema = v.object({ success: v.literal(true) })
+
+export const TokenSchema = v.object({ token: text })
+
+export const CreatedProjectSchema = v.object({ id: text, project_name: text, path: text, created_at: text })
+
+export const LogListSchema = v.object({ logs: v.array(LogSchema) })
+
+export const PatchedLogSchema = v.object({ success: v.literal(true), data: LogSchema })
+
+export const PatchedSettingsSchema = v.object({ success: v.literal(true), data: SettingsSchema })
+
+export const PdfSchema = v.object({
+  success: v.literal(true),
+  data: v.object({ filename: text, mimeType: v.literal('application/pdf'), base64: text }),
+})
+
+export const PingSchema = v.object({ status: v.literal('ok'), active: v.boolean() })
+
+export const VersionSchema = v.object({ version: v.object({ app: text, api: text }) })
+
+export const ProjectListSchema = v.array(v.object({ label: text, path: text, active: v.boolean(), project_name: text }))
+
+export const ActiveProjectSchema = v.looseObject({
+  project_name: text,
+  id: text,
+  path: text,
+  created_at: text,
+  activeLog: v.null(),
+})
+
+export const PresetListSchema = v.array(v.object({ id: text, label: text, enabled: v.boolean() }))
+
+const Counts = { errors: count, warnings: count, info: count }
+
+const FindingSchema = v.object({
+  kind: text,
+  severity: v.picklist(['error', 'warning', 'info']),
+  log: v.optional(text),
+  part: v.optional(v.picklist(['ocf', 'sound'])),
+  clip: v.optional(text),
+  volume: v.optional(text),
+  reel: v.optional(text),
+  message: text,
+})
+
+const FindingsSummarySchema = v.object({ ...Counts, kinds: v.record(text, count) })
+
+export const DayChecksSchema = v.object({ checks: v.array(FindingSchema), summary: FindingsSummarySchema })
+
+export const RangeChecksSchema = v.object({
+  checks: v.array(FindingSchema),
+  summary: FindingsSummarySchema,
+  days: v.array(v.object({ log: text, day: count, date: text, summary: FindingsSummarySchema })),
+})
+
+export const SignedInSchema = v.object({ success: v.literal(true), csrf: text })
+
+const RequestSchema = v.looseObject({ id: text, appName: text })
+const ApprovedTokenSchema = v.looseObject({ id: text, appName: text })
+const WindowSchema = v.looseObject({ id: text, logIds: v.array(text), subject: text, status: text })
+
+export const RequestListSchema = v.object({ requests: v.array(RequestSchema) })
+export const TokenListSchema = v.object({ tokens: v.array(ApprovedTokenSchema) })
+export const WindowListSchema = v.object({ windows: v.array(WindowSchema) })
+export const WindowAnswerSchema = v.object({ window: WindowSchema })
+export const EditedWindowSchema = v.object({ success: v.literal(true), window: WindowSchema })
+export const LiveStateSchema = v.looseObject({ version: count })
