@@ -1,6 +1,7 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
 // bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → piecewise → summary → schemas, console → shared.
-// A folder uses only those below it (and mail uses reports); formatting is Prettier's job.
+// A folder uses only those below it (and mail uses reports); client/, for applications, takes the
+// types of schemas/ and openapi/shapes only. Formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
 
 /** `files` may not import from any of `folders` (paths as written in src/, e.g. '../http/body'). */
@@ -80,5 +81,10 @@ export default [
     ['index', 'router', 'routes', 'http', 'workspace', 'console'],
     'openapi/ describes the contract from the schemas; routes serve it',
   ),
-  only(['src/routes/**'], ['index', 'router'], 'routes are called by the router'),
+  only(['src/routes/**'], ['index', 'router', 'client'], 'routes are called by the router'),
+  only(
+    ['src/client/**'],
+    ['index', 'router', 'routes', 'http', 'workspace', 'mail', 'reports', 'console', 'checks', 'piecewise', 'summary'],
+    'the client runs in applications: it takes only the types of the schemas and the answer shapes',
+  ),
 ]

@@ -1,0 +1,147 @@
+/**
+ * A typed client of the service, for applications, scripts and tests: the approval handshake,
+ * every application endpoint, and one error type for every refusal. Runs wherever `fetch` does
+ * (Node 18+, browsers, Workers). Types come from the schemas the service validates with and the
+ * answer shapes its OpenAPI document is made of, never written twice.
+ *
+ *   const client = await MediaLogClient.connect({ appName: 'Offload Tool' })  // the DIT approves
+ *   await client.createProject('Feature Film')
+ *   await client.createLog({ id: 'D001', day: 1, date: '2024-03-01', ocf: { clips: [] } })
+ *   const { checks } = await client.checks('D001')
+ */
+import type * as v from 'valibot'
+import type * as shapes from '../openapi/shapes'
+import type { LogSchema } from '../schemas/log'
+import type { SettingsSchema } from '../schemas/settings'
+
+export type LogInput = v.InferInput<typeof LogSchema>
+export type LogOutput = v.InferOutput<typeof LogSchema>
+export type SettingsInput = v.InferInput<typeof SettingsSchema>
+export type Settings = v.InferOutput<typeof SettingsSchema>
+type Answer<S extends v.GenericSchema> = v.InferOutput<S>
+
+/** Every refusal of the service: its status, its `error` text and, for 400, each failing property. */
+export class MediaLogError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly details: Array<{ prop: string; message: string }> = [],
+  ) {
+    super(
+      details.length
+        ? `${status} ${error}: ${details.map((d) => `${d.prop || 'body'} ${d.message}`).join('; ')}`
+        : `${status} ${error}`,
+    )
+    this.name = 'MediaLogError'
+  }
+}
+
+export type ClientOptions = {
+  /** Where the service runs; `http://localhost:5252` unless said. */
+  baseUrl?: string
+  /** A token from an earlier approval. */
+  token?: string
+  fetch?: typeof fetch
+}
+
+export class MediaLogClient {
+  readonly baseUrl: string
+  token: string | undefined
+  readonly #fetch: typeof fetch
+
+  constructor(options: ClientOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? 'http://localhost:5252').replace(/\/+$/, '')
+    this.token = options.token
+    this.#fetch = options.fetch ?? fetch
+  }
+
+  /**
+   * The approval handshake: asks for a token as `appName` and resolves once the operator approves
+   * it in the console (the request waits there, up to the service's approval timeout). Refused or
+   * timed out: a MediaLogError with 403 or 408.
+   */
+  static async connect(options: ClientOptions & { appName: string }): Promise<MediaLogClient> {
+    const client = new MediaLogClient(options)
+    const { token } = await client.#call<Answer<typeof shapes.TokenSchema>>('POST', '/auth', {
+      appName: options.appName,
+    })
+    client.token = token
+    return client
+  }
+
+  // ---- service
+
+  ping = () => this.#call<Answer<typeof shapes.PingSchema>>('GET', '/ping')
+  version = () => this.#call<Answer<typeof shapes.VersionSchema>>('GET', '/version')
+
+  // ---- projects
+
+  createProject = (project_name: string) =>
+    this.#call<Answer<typeof shapes.CreatedProjectSchema>>('POST', '/project/create', { project_name })
+  loadProject = (path: string) => this.#call<Answer<typeof shapes.SuccessSchema>>('POST', '/project/load', { path })
+  projects = () => this.#call<Answer<typeof shapes.ProjectListSchema>>('GET', '/projects')
+  project = () => this.#call<Answer<typeof shapes.ActiveProjectSchema>>('GET', '/project')
+  config = () => this.#call<Settings>('GET', '/project/config')
+  patchConfig = (patch: Partial<SettingsInput>) =>
+    this.#call<Answer<typeof shapes.PatchedSettingsSchema>>('PATCH', '/project/config', patch)
+  pdfPresets = (enabled?: boolean) =>
+    this.#call<Answer<typeof shapes.PresetListSchema>>('GET', `/pdf-presets${enabledQuery(enabled)}`)
+  emailPresets = (enabled?: boolean) =>
+    this.#call<Answer<typeof shapes.PresetListSchema>>('GET', `/email-presets${enabledQuery(enabled)}`)
+
+  // ---- logs
+
+  createLog = (log: LogInput) => this.#call<Answer<typeof shapes.SuccessSchema>>('POST', '/log', log)
+  log = (id: string) => this.#call<LogOutput>('GET', `/log/${encodeURIComponent(id)}`)
+  logs = () => this.#call<Answer<typeof shapes.LogListSchema>>('GET', '/logs')
+  patchLog = (id: string, patch: Partial<LogInput>) =>
+    this.#call<Answer<typeof shapes.PatchedLogSchema>>('PATCH', `/log/${encodeURIComponent(id)}`, patch)
+  deleteLog = (id: string) =>
+    this.#call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/log/${encodeURIComponent(id)}`)
+
+  // ---- checks, reports, e-mail
+
+  checks = (id: string) =>
+    this.#call<Answer<typeof shapes.DayChecksSchema>>('GET', `/log/${encodeURIComponent(id)}/checks`)
+  rangeChecks = (range: { from?: number | string; to?: number | string } = {}) => {
+    const query = new URLSearchParams(
+      Object.entries(range).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+    ).toString()
+    return this.#call<Answer<typeof shapes.RangeChecksSchema>>('GET', `/checks${query ? `?${query}` : ''}`)
+  }
+  generatePdf = (presetId: string, logId: string | string[]) =>
+    this.#call<Answer<typeof shapes.PdfSchema>>('POST', '/generate-pdf', { presetId, logId })
+  openEmailWindow = (logId: string | string[], presetId?: string) =>
+    this.#call<Answer<typeof shapes.SuccessSchema>>('POST', '/open-email-window', {
+      logId,
+      ...(presetId !== undefined && { presetId }),
+    })
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = {}
+    if (this.token) headers['x-api-token'] = this.token
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const response = await this.#fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    })
+    const text = await response.text()
+    let answer: unknown
+    try {
+      answer = JSON.parse(text)
+    } catch {
+      throw new MediaLogError(response.status, text.slice(0, 200) || response.statusText)
+    }
+    if (!response.ok) {
+      const { error, details } = (answer ?? {}) as {
+        error?: string
+        details?: Array<{ prop: string; message: string }>
+      }
+      throw new MediaLogError(response.status, error ?? response.statusText, details)
+    }
+    return answer as T
+  }
+}
+
+const enabledQuery = (enabled?: boolean) => (enabled === undefined ? '' : `?enabled=${enabled}`)

@@ -1,0 +1,51 @@
+// The typed client, imported as applications import it (`media-log-service/client`), against the
+// worker's own fetch handler: the approval handshake, endpoints answering typed values, and every
+// refusal as one MediaLogError with status and details.
+import { describe, expect, it } from 'vitest'
+import { MediaLogClient, MediaLogError } from 'media-log-service/client'
+import { BASE, fetchWorker, makeLog, operator, pendingRequestOf } from './helpers'
+
+const viaWorker = ((input: RequestInfo | URL, init?: RequestInit) =>
+  fetchWorker(new Request(input, init))) as typeof fetch
+
+describe('MediaLogClient', () => {
+  it('gets a token through the approval, then works the active project', async () => {
+    const connecting = MediaLogClient.connect({ baseUrl: BASE, appName: 'Client Test', fetch: viaWorker })
+    const id = await pendingRequestOf('Client Test')
+    expect((await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })).status).toBe(200)
+    const client = await connecting
+    expect(client.token).toMatch(/^mls_/)
+
+    expect(await client.createProject('Client Film')).toMatchObject({ project_name: 'Client Film' })
+    expect(await client.createLog(makeLog('D001', 2))).toEqual({ success: true })
+    expect(await client.log('D001')).toEqual(makeLog('D001', 2))
+    expect((await client.patchLog('D001', { unit: 'B' })).data.unit).toBe('B')
+    expect((await client.logs()).logs.map((l) => l.id)).toEqual(['D001'])
+    expect((await client.checks('D001')).summary).toMatchObject({ errors: 0 })
+    expect((await client.rangeChecks({ from: 1 })).days.map((d) => d.log)).toEqual(['D001'])
+    expect(await client.ping()).toEqual({ status: 'ok', active: true })
+    expect(await client.deleteLog('D001')).toEqual({ success: true })
+  })
+
+  it('throws one error type: status, error text and every failing property', async () => {
+    const anonymous = new MediaLogClient({ baseUrl: BASE, fetch: viaWorker })
+    await expect(anonymous.logs()).rejects.toMatchObject({ name: 'MediaLogError', status: 401, error: 'Unauthorized' })
+
+    const connecting = MediaLogClient.connect({ baseUrl: BASE, appName: 'Client Errors', fetch: viaWorker })
+    const id = await pendingRequestOf('Client Errors')
+    await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })
+    const client = await connecting
+    await client.createProject('Errors')
+    const refused = await client.createLog({ id: 'D001', day: 0, date: '2024-02-30' }).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(MediaLogError)
+    expect(refused).toMatchObject({
+      status: 400,
+      error: 'Validation Error',
+      details: [
+        { prop: 'day', message: 'must be a whole number from 1 to 999' },
+        { prop: 'date', message: 'must be a real calendar date' },
+      ],
+    })
+    await expect(client.log('nope')).rejects.toMatchObject({ status: 404, error: 'Log not found' })
+  })
+})
