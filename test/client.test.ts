@@ -3,10 +3,7 @@
 // refusal as one MediaLogError with status and details.
 import { describe, expect, it } from 'vitest'
 import { MediaLogClient, MediaLogError } from 'media-log-service/client'
-import { BASE, fetchWorker, makeLog, operator, pendingRequestOf } from './helpers'
-
-const viaWorker = ((input: RequestInfo | URL, init?: RequestInit) =>
-  fetchWorker(new Request(input, init))) as typeof fetch
+import { BASE, makeLog, operator, pendingRequestOf, viaWorker } from './helpers'
 
 describe('MediaLogClient', () => {
   it('gets a token through the approval, then works the active project', async () => {

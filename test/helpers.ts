@@ -1,5 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
+import { approvedClient } from '../src/client'
 import worker from '../src/index'
 
 export const BASE = 'http://localhost:5252'
@@ -63,15 +64,14 @@ export async function pendingRequestOf(appName: string): Promise<string> {
   throw new Error(`no pending request from ${appName}`)
 }
 
-/** The whole approval flow: ask, let the operator approve, return the token. */
+/** The worker's fetch handler as a `fetch`, for the typed client. */
+export const viaWorker = ((input: RequestInfo | URL, init?: RequestInit) =>
+  fetchWorker(new Request(input, init))) as typeof fetch
+
+/** The whole approval flow, through the typed client: ask, let the operator approve, return the token. */
 export async function approvedToken(appName = 'Offload Tool'): Promise<string> {
-  const asked = call('POST', '/auth', { body: { appName } })
-  const id = await pendingRequestOf(appName)
-  const decided = await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })
-  if (decided.status !== 200) throw new Error(`approve answered ${decided.status}`)
-  const { status, body } = await asked
-  if (status !== 200) throw new Error(`/auth answered ${status}`)
-  return body.token
+  const client = await approvedClient({ baseUrl: BASE, appName, operatorKey: OPERATOR_KEY, fetch: viaWorker })
+  return client.token!
 }
 
 /** A token and a freshly created, loaded project. */

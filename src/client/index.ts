@@ -62,7 +62,7 @@ export class MediaLogClient {
    */
   static async connect(options: ClientOptions & { appName: string }): Promise<MediaLogClient> {
     const client = new MediaLogClient(options)
-    const { token } = await client.#call<Answer<typeof shapes.TokenSchema>>('POST', '/auth', {
+    const { token } = await client.call<Answer<typeof shapes.TokenSchema>>('POST', '/auth', {
       appName: options.appName,
     })
     client.token = token
@@ -71,53 +71,53 @@ export class MediaLogClient {
 
   // ---- service
 
-  ping = () => this.#call<Answer<typeof shapes.PingSchema>>('GET', '/ping')
-  version = () => this.#call<Answer<typeof shapes.VersionSchema>>('GET', '/version')
+  ping = () => this.call<Answer<typeof shapes.PingSchema>>('GET', '/ping')
+  version = () => this.call<Answer<typeof shapes.VersionSchema>>('GET', '/version')
 
   // ---- projects
 
   createProject = (project_name: string) =>
-    this.#call<Answer<typeof shapes.CreatedProjectSchema>>('POST', '/project/create', { project_name })
-  loadProject = (path: string) => this.#call<Answer<typeof shapes.SuccessSchema>>('POST', '/project/load', { path })
-  projects = () => this.#call<Answer<typeof shapes.ProjectListSchema>>('GET', '/projects')
-  project = () => this.#call<Answer<typeof shapes.ActiveProjectSchema>>('GET', '/project')
-  config = () => this.#call<Settings>('GET', '/project/config')
+    this.call<Answer<typeof shapes.CreatedProjectSchema>>('POST', '/project/create', { project_name })
+  loadProject = (path: string) => this.call<Answer<typeof shapes.SuccessSchema>>('POST', '/project/load', { path })
+  projects = () => this.call<Answer<typeof shapes.ProjectListSchema>>('GET', '/projects')
+  project = () => this.call<Answer<typeof shapes.ActiveProjectSchema>>('GET', '/project')
+  config = () => this.call<Settings>('GET', '/project/config')
   patchConfig = (patch: Partial<SettingsInput>) =>
-    this.#call<Answer<typeof shapes.PatchedSettingsSchema>>('PATCH', '/project/config', patch)
+    this.call<Answer<typeof shapes.PatchedSettingsSchema>>('PATCH', '/project/config', patch)
   pdfPresets = (enabled?: boolean) =>
-    this.#call<Answer<typeof shapes.PresetListSchema>>('GET', `/pdf-presets${enabledQuery(enabled)}`)
+    this.call<Answer<typeof shapes.PresetListSchema>>('GET', `/pdf-presets${enabledQuery(enabled)}`)
   emailPresets = (enabled?: boolean) =>
-    this.#call<Answer<typeof shapes.PresetListSchema>>('GET', `/email-presets${enabledQuery(enabled)}`)
+    this.call<Answer<typeof shapes.PresetListSchema>>('GET', `/email-presets${enabledQuery(enabled)}`)
 
   // ---- logs
 
-  createLog = (log: LogInput) => this.#call<Answer<typeof shapes.SuccessSchema>>('POST', '/log', log)
-  log = (id: string) => this.#call<LogOutput>('GET', `/log/${encodeURIComponent(id)}`)
-  logs = () => this.#call<Answer<typeof shapes.LogListSchema>>('GET', '/logs')
+  createLog = (log: LogInput) => this.call<Answer<typeof shapes.SuccessSchema>>('POST', '/log', log)
+  log = (id: string) => this.call<LogOutput>('GET', `/log/${encodeURIComponent(id)}`)
+  logs = () => this.call<Answer<typeof shapes.LogListSchema>>('GET', '/logs')
   patchLog = (id: string, patch: Partial<LogInput>) =>
-    this.#call<Answer<typeof shapes.PatchedLogSchema>>('PATCH', `/log/${encodeURIComponent(id)}`, patch)
-  deleteLog = (id: string) =>
-    this.#call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/log/${encodeURIComponent(id)}`)
+    this.call<Answer<typeof shapes.PatchedLogSchema>>('PATCH', `/log/${encodeURIComponent(id)}`, patch)
+  deleteLog = (id: string) => this.call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/log/${encodeURIComponent(id)}`)
 
   // ---- checks, reports, e-mail
 
   checks = (id: string) =>
-    this.#call<Answer<typeof shapes.DayChecksSchema>>('GET', `/log/${encodeURIComponent(id)}/checks`)
+    this.call<Answer<typeof shapes.DayChecksSchema>>('GET', `/log/${encodeURIComponent(id)}/checks`)
   rangeChecks = (range: { from?: number | string; to?: number | string } = {}) => {
     const query = new URLSearchParams(
       Object.entries(range).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
     ).toString()
-    return this.#call<Answer<typeof shapes.RangeChecksSchema>>('GET', `/checks${query ? `?${query}` : ''}`)
+    return this.call<Answer<typeof shapes.RangeChecksSchema>>('GET', `/checks${query ? `?${query}` : ''}`)
   }
   generatePdf = (presetId: string, logId: string | string[]) =>
-    this.#call<Answer<typeof shapes.PdfSchema>>('POST', '/generate-pdf', { presetId, logId })
+    this.call<Answer<typeof shapes.PdfSchema>>('POST', '/generate-pdf', { presetId, logId })
   openEmailWindow = (logId: string | string[], presetId?: string) =>
-    this.#call<Answer<typeof shapes.SuccessSchema>>('POST', '/open-email-window', {
+    this.call<Answer<typeof shapes.SuccessSchema>>('POST', '/open-email-window', {
       logId,
       ...(presetId !== undefined && { presetId }),
     })
 
-  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** Any endpoint: the answer as JSON, or a MediaLogError. */
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {}
     if (this.token) headers['x-api-token'] = this.token
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -145,3 +145,51 @@ export class MediaLogClient {
 }
 
 const enabledQuery = (enabled?: boolean) => (enabled === undefined ? '' : `?enabled=${enabled}`)
+
+/**
+ * The operator's side, with the operator key (`x-operator-key`): approving applications, their
+ * tokens, and the e-mail windows. For scripts and tests; people use the console.
+ */
+export class MediaLogOperator {
+  readonly #client: MediaLogClient
+  readonly #key: string
+
+  constructor(options: Omit<ClientOptions, 'token'> & { key: string }) {
+    this.#key = options.key
+    const keyed: typeof fetch = (input, init) =>
+      (options.fetch ?? fetch)(input, { ...init, headers: { ...init?.headers, 'x-operator-key': this.#key } })
+    this.#client = new MediaLogClient({ ...options, fetch: keyed })
+  }
+
+  requests = () => this.#client.call<Answer<typeof shapes.RequestListSchema>>('GET', '/approve/requests')
+  decide = (id: string, decision: 'approve' | 'deny') =>
+    this.#client.call<Answer<typeof shapes.SuccessSchema>>('POST', `/approve/requests/${encodeURIComponent(id)}`, {
+      decision,
+    })
+  tokens = () => this.#client.call<Answer<typeof shapes.TokenListSchema>>('GET', '/approve/tokens')
+  revoke = (id: string) =>
+    this.#client.call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/approve/tokens/${encodeURIComponent(id)}`)
+  windows = () => this.#client.call<Answer<typeof shapes.WindowListSchema>>('GET', '/approve/windows')
+
+  /** Approves the request `appName` is making, once it shows (polled every 20 ms, up to `timeoutMs`). */
+  async approve(appName: string, timeoutMs = 10_000): Promise<void> {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+      const waiting = (await this.requests()).requests.find((r) => r.appName === appName)
+      if (waiting) {
+        await this.decide(waiting.id, 'approve')
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    throw new Error(`no request from ${appName} within ${timeoutMs} ms`)
+  }
+}
+
+/** An application approved by the operator, end to end: for scripts and tests that are both. */
+export async function approvedClient(
+  options: ClientOptions & { appName: string; operatorKey: string },
+): Promise<MediaLogClient> {
+  const connecting = MediaLogClient.connect(options)
+  await new MediaLogOperator({ ...options, key: options.operatorKey }).approve(options.appName)
+  return connecting
+}
