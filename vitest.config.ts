@@ -1,6 +1,10 @@
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers'
 import { defineConfig } from 'vitest/config'
 
+// Tests import the typed client by the package's name, as applications do, but its source, not
+// the build in dist/ (made on install, so it may lag behind an edit).
+const resolve = { alias: { 'media-log-service/client': '/src/client/index.ts' } }
+
 export default defineConfig({
   test: {
     projects: [
@@ -14,6 +18,7 @@ export default defineConfig({
             },
           }),
         ],
+        resolve,
         test: {
           name: 'worker',
           include: ['test/**/*.test.ts'],
@@ -23,6 +28,7 @@ export default defineConfig({
       },
       {
         // End to end, from Node: the real server, a real browser, poppler reading the PDFs.
+        resolve,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

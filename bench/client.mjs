@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { approvedClient } from 'media-log-service/client'
 import { operatorKeyOf } from '../scripts/local.mjs'
 
 export const ROOT = resolve(import.meta.dirname, '..')
@@ -26,8 +27,9 @@ export function keyIn(file) {
 /** JSON over HTTP against `base`; a non-2xx answer throws with its status and body. */
 export function api(base) {
   base = base.replace(/\/$/, '')
+  return Object.assign(request, { base })
   // `raw`: the answer's text as it came, not parsed.
-  return async function request(method, path, { token, body, text, headers = {}, ok = true, raw = false } = {}) {
+  async function request(method, path, { token, body, text, headers = {}, ok = true, raw = false } = {}) {
     const payload = text ?? (body === undefined ? undefined : JSON.stringify(body))
     const res = await fetch(`${base}${path}`, {
       method,
@@ -46,20 +48,9 @@ export function api(base) {
   }
 }
 
-/** The approval flow a client goes through, with the caller acting as the operator too. */
+/** The approval flow a client goes through, the caller acting as the operator too: the typed client's. */
 export async function approvedToken(request, key, appName = `bench-${process.pid}`) {
-  const asked = request('POST', '/auth', { body: { appName } })
-  const op = { 'x-operator-key': key }
-  for (let i = 0; i < 400; i++) {
-    const { requests } = await request('GET', '/approve/requests', { headers: op })
-    const mine = requests.find((r) => r.appName === appName)
-    if (mine) {
-      await request('POST', `/approve/requests/${mine.id}`, { headers: op, body: { decision: 'approve' } })
-      return (await asked).token
-    }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the approval request never appeared')
+  return (await approvedClient({ baseUrl: request.base, operatorKey: key, appName })).token
 }
 
 const pad = (n, width) => String(n).padStart(width, '0')
