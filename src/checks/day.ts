@@ -7,7 +7,7 @@
 import type { LazyLog } from '../piecewise/read'
 import { finding, ordered, type Finding } from './findings'
 import { compareHashes } from './hashes'
-import { cameraClipOf, nameKey } from './names'
+import { cameraClipOf, gapsIn, missingIn, nameKey, reelName } from './names'
 import { SoundMatch } from './sound'
 
 export type DayCheckOptions = {
@@ -52,13 +52,21 @@ function taken(clips: Iterable<Record<string, unknown>>): Clip[] {
  */
 const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0))
 
-export async function checkDay(day: LazyLog, options: DayCheckOptions): Promise<Finding[]> {
-  const { log } = day
+/** A day's clip lists, each gone through once into what the checks need of its clips. */
+export type ReadDay = { log: LazyLog['log']; ocf: Clip[]; sound: Clip[]; proxy: Clip[] }
+
+export async function readDay(day: LazyLog): Promise<ReadDay> {
   const ocf = taken(day.ocf)
   await nextTurn()
-  const sound = taken(day.sound)
-  const proxy = taken(day.proxy)
+  const read = { log: day.log, ocf, sound: taken(day.sound), proxy: taken(day.proxy) }
   await nextTurn()
+  return read
+}
+
+export const checkDay = async (day: LazyLog, options: DayCheckOptions) => checkRead(await readDay(day), options)
+
+/** The findings of a day already read (readDay), most serious first. */
+export async function checkRead({ log, ocf, sound, proxy }: ReadDay, options: DayCheckOptions): Promise<Finding[]> {
   const found: Finding[] = []
   checkCopies('ocf', ocf, log.ocf?.copies, found)
   checkCopies('sound', sound, log.sound?.copies, found)
@@ -161,7 +169,7 @@ function checkNumbering(clips: readonly Clip[], found: Finding[]) {
     else seen.set(key, { name, times: 1 })
     const numbered = cameraClipOf(name)
     if (!numbered) continue
-    const reel = `${numbered.camera}${String(numbered.reel).padStart(3, '0')}`
+    const reel = reelName(numbered.camera, numbered.reel)
     const run = reels.get(reel) ?? { name: reel, numbers: new Set(), digits: numbered.digits }
     run.numbers.add(numbered.clip)
     reels.set(reel, run)
@@ -169,13 +177,18 @@ function checkNumbering(clips: readonly Clip[], found: Finding[]) {
   for (const { name, times } of seen.values())
     if (times > 1) found.push(finding('duplicate-clip', `${name} is listed ${times} times`, { clip: name }))
   for (const { name: reel, numbers, digits } of reels.values()) {
-    const sorted = [...numbers].sort((a, b) => a - b)
     const c = (n: number) => `C${String(n).padStart(digits, '0')}`
-    for (let i = 1; i < sorted.length; i++) {
-      const [before, after] = [sorted[i - 1]!, sorted[i]!]
-      if (after - before < 2) continue
-      const missing = after - before === 2 ? `${c(before + 1)} is` : `${c(before + 1)}–${c(after - 1)} are`
-      found.push(finding('clip-gap', `${reel}: ${missing} missing between ${c(before)} and ${c(after)}`, { reel }))
+    for (const gap of gapsIn(numbers)) {
+      const [before, after] = gap
+      found.push(
+        finding(
+          'clip-gap',
+          `${reel}: ${missingIn(gap, c, ['is', 'are'])} missing between ${c(before)} and ${c(after)}`,
+          {
+            reel,
+          },
+        ),
+      )
     }
   }
 }

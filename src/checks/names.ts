@@ -25,6 +25,18 @@ export function cameraReelOf(name: string): { camera: string; reel: number } | u
 
 export const reelName = (camera: string, reel: number) => `${camera}${String(reel).padStart(3, '0')}`
 
+/** The gaps in a set of numbers (clips of a reel, reels of a camera): the numbers either side of each. */
+export function gapsIn(numbers: Iterable<number>): Array<[before: number, after: number]> {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b)
+  const gaps: Array<[number, number]> = []
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]! - sorted[i - 1]! > 1) gaps.push([sorted[i - 1]!, sorted[i]!])
+  return gaps
+}
+
+/** What a gap misses, named: `C004 is` or `C004–C006 are` (`verbs`: for one, for several). */
+export const missingIn = ([before, after]: [number, number], name: (n: number) => string, verbs: [string, string]) =>
+  after - before === 2 ? `${name(before + 1)} ${verbs[0]}` : `${name(before + 1)}–${name(after - 1)} ${verbs[1]}`
+
 /**
  * What makes two lists' names the same clip: Unicode composed alike (macOS writes decomposed
  * file names), a file extension left off (a proxy `A001C001.mov` is the clip `A001C001`), case

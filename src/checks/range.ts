@@ -5,9 +5,9 @@
  */
 import type { LazyLog } from '../piecewise/read'
 import type { LogSummary } from '../summary/summary'
-import { checkDay, type DayCheckOptions } from './day'
+import { checkRead, readDay, type DayCheckOptions } from './day'
 import { finding, ordered, summaryOf, type Finding, type FindingsSummary } from './findings'
-import { cameraClipOf, cameraReelOf, nameKey, reelName } from './names'
+import { cameraClipOf, cameraReelOf, gapsIn, missingIn, nameKey, reelName } from './names'
 
 /** A day of the range: its stored summary, and its log, read when its turn comes. */
 export type CheckedDay = { summary: LogSummary; log: () => Promise<LazyLog> }
@@ -25,8 +25,9 @@ export async function checkRange(days: readonly CheckedDay[], options: DayCheckO
   const reels = new Map<string, Map<number, string>>()
   const firstDayOf = new Map<string, string>()
   for (const { summary, log } of days) {
-    const day = await log()
-    const own: Finding[] = (await checkDay(day, options)).map((f) => ({ ...f, log: summary.id }))
+    // Each day read once: its own checks and the names and reels the range needs come from it.
+    const day = await readDay(await log())
+    const own: Finding[] = (await checkRead(day, options)).map((f) => ({ ...f, log: summary.id }))
     const logReel = (camera: string, reel: number) => {
       const byNumber = reels.get(camera) ?? new Map<number, string>()
       if (!byNumber.has(reel)) byNumber.set(reel, summary.id)
@@ -37,8 +38,7 @@ export async function checkRange(days: readonly CheckedDay[], options: DayCheckO
       if (reel) logReel(reel.camera, reel.reel)
     }
     const seenToday = new Set<string>()
-    for (const clip of day.ocf) {
-      const name = typeof clip.clip === 'string' ? clip.clip : ''
+    for (const { name } of day.ocf) {
       const numbered = cameraClipOf(name)
       if (numbered) logReel(numbered.camera, numbered.reel)
       const key = nameKey(name)
@@ -50,23 +50,17 @@ export async function checkRange(days: readonly CheckedDay[], options: DayCheckO
         own.push(finding('duplicate-across-days', `${name} is also in log ${first}`, { log: summary.id, clip: name }))
     }
     answer.push({ log: summary.id, day: summary.day, date: summary.date, summary: summaryOf(own) })
-    checks.push(...ordered(own))
+    checks.push(...own)
   }
   for (const [camera, byNumber] of reels) {
-    const numbers = [...byNumber.keys()].sort((a, b) => a - b)
-    for (let i = 1; i < numbers.length; i++) {
-      const [before, after] = [numbers[i - 1]!, numbers[i]!]
-      if (after - before < 2) continue
-      const missing =
-        after - before === 2
-          ? `${reelName(camera, before + 1)} was`
-          : `${reelName(camera, before + 1)}–${reelName(camera, after - 1)} were`
-      const [from, to] = [reelName(camera, before), reelName(camera, after)]
+    const reel = (n: number) => reelName(camera, n)
+    for (const gap of gapsIn(byNumber.keys())) {
+      const [before, after] = gap
       checks.push(
         finding(
           'reel-gap',
-          `${missing} never logged between ${from} (log ${byNumber.get(before)}) and ${to} (log ${byNumber.get(after)})`,
-          { reel: reelName(camera, before + 1) },
+          `${missingIn(gap, reel, ['was', 'were'])} never logged between ${reel(before)} (log ${byNumber.get(before)}) and ${reel(after)} (log ${byNumber.get(after)})`,
+          { reel: reel(before + 1) },
         ),
       )
     }
