@@ -3,7 +3,7 @@
  * found, else each kind of finding on a line of its own, most serious first, with what it is
  * about: the volumes and how many clips each misses, or the first clips and how many more.
  */
-import { byKind, KIND_TITLES, summaryOf, type Finding } from '../checks/findings'
+import { byKind, KIND_TITLES, summaryOf, type Counts, type Finding } from '../checks/findings'
 import { BAD, GOOD, INK, MUTED, WARN } from './canvas'
 import type { ReportDocument } from './document'
 import { printable } from './fonts'
@@ -14,6 +14,12 @@ const MARK = { error: ['✕', BAD], warning: ['!', WARN], info: ['i', MUTED] } a
 const SHOWN = 4
 
 const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
+
+/** `1 error · 2 warnings · 1 note`, most serious first; empty when there are none. */
+export const countsText = ({ errors, warnings, info }: Counts) =>
+  [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning'), info && plural(info, 'note')]
+    .filter(Boolean)
+    .join(' · ')
 
 /** What a kind's findings are about, in a line. */
 function detailOf(findings: Finding[]): string {
@@ -37,22 +43,10 @@ export async function checksBlock(report: ReportDocument, findings: Finding[]) {
     report.y += 20
     return
   }
-  const { errors, warnings, info } = summaryOf(findings)
-  const counts = [
-    errors && plural(errors, 'error'),
-    warnings && plural(warnings, 'warning'),
-    info && plural(info, 'note'),
-  ]
+  const counts = countsText(summaryOf(findings))
   const title = bold.run('Checks')
   canvas.text(bold, 9.5, INK, report.left, report.y + 10, title)
-  canvas.text(
-    regular,
-    8,
-    MUTED,
-    report.left + title.width * 9.5 + 8,
-    report.y + 10,
-    regular.run(counts.filter(Boolean).join(' · ')),
-  )
+  canvas.text(regular, 8, MUTED, report.left + title.width * 9.5 + 8, report.y + 10, regular.run(counts))
   report.y += 16
   for (const { kind, severity, findings: group } of byKind(findings)) {
     const lines = wrap(regular, printable(detailOf(group)), 7.5, report.contentWidth - 24, 2)

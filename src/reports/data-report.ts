@@ -2,6 +2,7 @@
 import { rangeTitle, spanOf } from '../shared/log-order'
 import { weekdayOf } from '../shared/tags'
 import { cards, copiesLine, heading, infoGrid, runningHeader, titleBlock } from './blocks'
+import { countsText } from './checks-block'
 import { infoPairs, summaryCards, type ReportContext } from './clips-report'
 import type { ReportDocument } from './document'
 import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
@@ -47,15 +48,7 @@ const figures = (
 })
 
 /** A day's checks in a cell: `OK` when nothing was found, else the counts most serious first. */
-function status(counts: Counts | undefined): string {
-  if (!counts) return '—'
-  const parts = [
-    counts.errors && `${formatCount(counts.errors)} error${counts.errors === 1 ? '' : 's'}`,
-    counts.warnings && `${formatCount(counts.warnings)} warning${counts.warnings === 1 ? '' : 's'}`,
-    counts.info && `${formatCount(counts.info)} note${counts.info === 1 ? '' : 's'}`,
-  ].filter(Boolean)
-  return parts.length ? parts.join(' · ') : 'OK'
-}
+const status = (counts: Counts | undefined) => (counts ? countsText(counts) || 'OK' : '—')
 
 /**
  * `checks`: each day's check counts (its own findings; the range's reel gaps are for GET /checks).
