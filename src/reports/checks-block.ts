@@ -7,13 +7,11 @@ import { byKind, KIND_TITLES, summaryOf, type Counts, type Finding } from '../ch
 import { BAD, GOOD, INK, MUTED, WARN } from './canvas'
 import type { ReportDocument } from './document'
 import { printable } from './fonts'
-import { formatCount } from './model'
+import { formatCount, plural } from './model'
 import { wrap } from './text'
 
 const MARK = { error: ['✕', BAD], warning: ['!', WARN], info: ['i', MUTED] } as const
 const SHOWN = 4
-
-const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
 
 /** `1 error · 2 warnings · 1 note`, most serious first; empty when there are none. */
 export const countsText = ({ errors, warnings, info }: Counts) =>

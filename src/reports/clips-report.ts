@@ -10,12 +10,10 @@ import { cards, copiesLine, heading, infoGrid, note, runningHeader, titleBlock, 
 import { clipColumns, volumesOf } from './columns'
 import type { ReportDocument } from './document'
 import { unitOf, type Duration, type LogSummary, type Media } from '../summary/summary'
-import { formatBytes, formatCount, formatFps, mergeReels, textOf } from './model'
+import { formatBytes, formatFps, mergeReels, plural, textOf } from './model'
 import { drawTable, type Column } from './table'
 
 export type ReportContext = { settings: Settings; label: string; columns: readonly string[] | undefined }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
 
 const mediaCard = (label: string, media: Media | undefined, noun: string): Card =>
   media

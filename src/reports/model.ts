@@ -18,6 +18,9 @@ export const formatFps = (fps: number) => String(Math.round(fps * 1000) / 1000)
 
 export const formatCount = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 
+/** `1 clip`, `2,000 clips`. */
+export const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`
+
 /** Any JSON value as one line of text: lists joined, maps as `key: value`. */
 export function textOf(value: unknown): string {
   if (value === undefined || value === null) return ''
