@@ -10,6 +10,7 @@ import * as mail from './routes/mail'
 import * as meta from './routes/meta'
 import * as operator from './routes/operator'
 import * as projects from './routes/projects'
+import { importFiles } from './routes/import'
 import { generatePdf } from './routes/reports'
 
 type Args = [env: Env, ctx: ExecutionContext]
@@ -25,6 +26,8 @@ router
   .patch('/log/:id', logs.patchLog)
   .delete('/log/:id', logs.deleteLog)
   .get('/logs', logs.listLogs)
+  // what offload tools and cameras wrote (MHL, ASC MHL, ALE), merged into a day's log
+  .post('/log/:id/import', importFiles)
   // what the logs promise, computed: copies and hashes, numbering, proxies, sound (one day, or a range)
   .get('/log/:id/checks', checks.logChecks)
   .get('/checks', checks.rangeChecks)

@@ -15,7 +15,7 @@ export type DayCheckOptions = {
   matchSound: boolean
 }
 
-type Copy = { volume?: unknown; hash?: unknown }
+type Copy = { volume?: unknown; hash?: unknown; action?: unknown }
 
 /**
  * What the checks need of a clip, taken in one pass over its list: a large log's lists are parsed
@@ -25,7 +25,7 @@ type Copy = { volume?: unknown; hash?: unknown }
 type Clip = {
   name: string
   size: unknown
-  copies: Array<{ volume: string; hash: string | undefined }>
+  copies: Array<{ volume: string; hash: string | undefined; failed: boolean }>
   timing: { tc_start?: unknown; tc_end?: unknown; duration?: unknown; fps?: unknown }
 }
 
@@ -100,8 +100,16 @@ function checkCopies(
       if (!copies.some((copy) => copy.volume === volume))
         found.push(finding('copy-missing', `${name} is not on ${volume}`, { part, clip: name, volume }))
     const hashed: Array<{ volume: string; hash: string }> = []
-    for (const { volume, hash } of copies) {
-      if (hash) hashed.push({ volume, hash })
+    for (const { volume, hash, failed } of copies) {
+      if (failed)
+        found.push(
+          finding('verification-failed', `${name} on ${volume} failed verification${hash ? ` (${hash})` : ''}`, {
+            part,
+            clip: name,
+            volume,
+          }),
+        )
+      else if (hash) hashed.push({ volume, hash })
       else
         found.push(
           finding('not-verified', `${name} on ${volume} has no hash: not verified`, { part, clip: name, volume }),
@@ -133,15 +141,19 @@ function checkCopies(
   }
 }
 
-/** A clip's copies with a volume, one per volume (the first), hash `null` or empty as none. */
+/**
+ * A clip's copies with a volume, one per volume (the first), hash `null` or empty as none. A copy
+ * whose `action` is `failed` (ASC MHL: hashed again and found different) never counts as verified.
+ */
 function copiesOf(copies: unknown): Clip['copies'] {
   if (!Array.isArray(copies)) return []
-  const byVolume = new Map<string, string | undefined>()
+  const byVolume = new Map<string, Clip['copies'][number]>()
   for (const copy of copies as Copy[]) {
     if (typeof copy?.volume !== 'string' || byVolume.has(copy.volume)) continue
-    byVolume.set(copy.volume, typeof copy.hash === 'string' && copy.hash.trim() ? copy.hash : undefined)
+    const hash = typeof copy.hash === 'string' && copy.hash.trim() ? copy.hash : undefined
+    byVolume.set(copy.volume, { volume: copy.volume, hash, failed: copy.action === 'failed' })
   }
-  return [...byVolume].map(([volume, hash]) => ({ volume, hash }))
+  return [...byVolume.values()]
 }
 
 /** Zero-byte clips, and a day's size that is not the sum of its clips'. */

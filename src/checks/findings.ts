@@ -5,6 +5,7 @@ type Severity = 'error' | 'warning' | 'info'
 /** Every kind, in the order findings are listed within their severity. */
 const KINDS = {
   'hash-mismatch': 'error',
+  'verification-failed': 'error',
   'copy-missing': 'error',
   'zero-size': 'error',
   'duplicate-clip': 'error',
@@ -25,6 +26,7 @@ export type Kind = keyof typeof KINDS
 /** Each kind as a heading over its findings (reports, e-mail). */
 export const KIND_TITLES: Record<Kind, string> = {
   'hash-mismatch': 'Hashes that disagree',
+  'verification-failed': 'Copies that failed verification',
   'copy-missing': 'Missing copies',
   'zero-size': 'Zero-byte clips',
   'duplicate-clip': 'Clips listed twice',

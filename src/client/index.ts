@@ -12,12 +12,14 @@
 import type * as v from 'valibot'
 import type * as shapes from '../openapi/shapes'
 import type { LogSchema } from '../schemas/log'
+import type { ImportSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
 
 export type LogInput = v.InferInput<typeof LogSchema>
 export type LogOutput = v.InferOutput<typeof LogSchema>
 export type SettingsInput = v.InferInput<typeof SettingsSchema>
 export type Settings = v.InferOutput<typeof SettingsSchema>
+export type ImportInput = v.InferInput<typeof ImportSchema>
 type Answer<S extends v.GenericSchema> = v.InferOutput<S>
 
 /** Every refusal of the service: its status, its `error` text and, for 400, each failing property. */
@@ -97,6 +99,9 @@ export class MediaLogClient {
   patchLog = (id: string, patch: Partial<LogInput>) =>
     this.call<Answer<typeof shapes.PatchedLogSchema>>('PATCH', `/log/${encodeURIComponent(id)}`, patch)
   deleteLog = (id: string) => this.call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/log/${encodeURIComponent(id)}`)
+  /** MHL, ASC MHL and ALE files merged into log `id` (made when new); what was added, changed, unread. */
+  importFiles = (id: string, files: ImportInput) =>
+    this.call<Answer<typeof shapes.ImportAnswerSchema>>('POST', `/log/${encodeURIComponent(id)}/import`, files)
 
   // ---- checks, reports, e-mail
 

@@ -37,7 +37,7 @@ export type DaySummary = {
 export type VolumeCopies = VolumeCount
 
 /** The kinds that are about copies: the verification lines say them; the checks line the rest. */
-const COPY_KINDS = new Set(['copy-missing', 'not-verified', 'hash-mismatch', 'hash-not-comparable'])
+const COPY_KINDS = new Set(['copy-missing', 'not-verified', 'verification-failed', 'hash-mismatch', 'hash-not-comparable'])
 
 export function summarize(
   projectName: string,
@@ -76,10 +76,12 @@ function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], findings:
   const clips = (n: number) => `${formatCount(n)} ${n === 1 ? 'clip' : 'clips'}`
   const verification = (counts: VolumeCount[], part: 'ocf' | 'sound') => {
     const disagreeing = new Map<string, number>()
+    const failed = new Map<string, number>()
     let incomparable = 0
     for (const f of findings) {
       if (f.part !== part) continue
       if (f.kind === 'hash-mismatch' && f.volume) disagreeing.set(f.volume, (disagreeing.get(f.volume) ?? 0) + 1)
+      if (f.kind === 'verification-failed' && f.volume) failed.set(f.volume, (failed.get(f.volume) ?? 0) + 1)
       if (f.kind === 'hash-not-comparable') incomparable++
     }
     const volumes = counts.map(({ volume, copied, total, hashed }) => ({
@@ -87,6 +89,7 @@ function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], findings:
       problems: [
         total > copied && `${clips(total - copied)} missing`,
         copied > hashed && `${clips(copied - hashed)} not verified (no hash)`,
+        failed.has(volume) && `${clips(failed.get(volume)!)} failed verification`,
         disagreeing.has(volume) && `${clips(disagreeing.get(volume)!)} whose hash disagrees`,
       ].filter(Boolean),
     }))

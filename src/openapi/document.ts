@@ -14,6 +14,7 @@ import {
   CreateProjectSchema,
   DecisionSchema,
   GeneratePdfSchema,
+  ImportSchema,
   LoadProjectSchema,
   OpenEmailWindowSchema,
   SignInSchema,
@@ -34,6 +35,8 @@ type Operation = {
   body?: v.GenericSchema | Record<string, unknown>
   query?: Record<string, { description: string; schema: object }>
   ok: [status: number, body: v.GenericSchema | string]
+  /** Another success status with the same body, and what it means. */
+  alsoOk?: [status: number, description: string]
   errors: number[]
   example?: { request?: unknown; response?: unknown }
 }
@@ -61,6 +64,18 @@ const EXAMPLE_LOG = {
   },
   version: 1,
 }
+
+/** A classic MHL of the example log's one clip, as an offload tool writes it after copying to a shuttle. */
+const EXAMPLE_MHL = `<?xml version="1.0" encoding="UTF-8"?>
+<hashlist version="1.1">
+  <creatorinfo><tool>offload</tool><startdate>2024-03-01T19:00:00Z</startdate></creatorinfo>
+  <hash>
+    <file>A001C001_240301_R1AB.mxf</file>
+    <size>1234567890</size>
+    <xxhash64be>ef46db3751d8e999</xxhash64be>
+  </hash>
+</hashlist>
+`
 
 /** A query parameter as ChecksQuerySchema reads it: the text, before it is turned into a number. */
 const dayQuery = (name: 'from' | 'to') =>
@@ -110,6 +125,37 @@ const OPERATIONS: Operation[] = [
     who: 'application',
     ok: [200, shapes.SuccessSchema],
     errors: [400, 401, 404],
+  },
+  {
+    method: 'post',
+    path: '/log/{id}/import',
+    summary:
+      'Merge what offload tools and cameras wrote (ASC MHL folders, classic MHL, ALE) into a log, made when new; files as text or base64',
+    tag: 'Logs',
+    who: 'application',
+    body: ImportSchema,
+    ok: [201, shapes.ImportAnswerSchema],
+    alsoOk: [200, 'Merged into a log that existed (nothing written when nothing changed)'],
+    errors: [400, 401, 409, 413, 415],
+    example: {
+      request: {
+        files: [
+          {
+            name: '/Volumes/SHUTTLE_A/D001/A001.mhl',
+            content: EXAMPLE_MHL,
+          },
+        ],
+      },
+      response: {
+        success: true,
+        created: false,
+        added: [],
+        changed: [{ part: 'ocf', clip: 'A001C001_240301_R1AB', fields: ['copies'] }],
+        files: [{ name: '/Volumes/SHUTTLE_A/D001/A001.mhl', format: 'mhl', volume: 'SHUTTLE_A', clips: 1 }],
+        unreadable: [],
+        notes: [],
+      },
+    },
   },
   {
     method: 'get',
@@ -539,6 +585,7 @@ function operationObject(op: Operation) {
     }),
     responses: {
       [status]: { description: 'Success', content },
+      ...(op.alsoOk && { [op.alsoOk[0]]: { description: op.alsoOk[1], content } }),
       ...Object.fromEntries(op.errors.map((s) => [s, errorResponse(s)])),
     },
   }

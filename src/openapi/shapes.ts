@@ -84,3 +84,23 @@ export const WindowListSchema = v.object({ windows: v.array(WindowSchema) })
 export const WindowAnswerSchema = v.object({ window: WindowSchema })
 export const EditedWindowSchema = v.object({ success: v.literal(true), window: WindowSchema })
 export const LiveStateSchema = v.looseObject({ version: count })
+
+const ClipRef = { part: v.picklist(['ocf', 'sound']), clip: text }
+
+/** POST /log/{id}/import: what the files gave the log, and what they could not. */
+export const ImportAnswerSchema = v.object({
+  success: v.literal(true),
+  created: v.boolean(),
+  added: v.array(v.object(ClipRef)),
+  changed: v.array(v.object({ ...ClipRef, fields: v.array(text) })),
+  files: v.array(
+    v.object({
+      name: text,
+      format: v.picklist(['ascmhl', 'ascmhl-chain', 'mhl', 'ale']),
+      volume: v.optional(text),
+      clips: v.optional(count),
+    }),
+  ),
+  unreadable: v.array(v.object({ name: text, reason: text })),
+  notes: v.array(v.object({ name: v.optional(text), message: text })),
+})

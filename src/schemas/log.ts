@@ -29,7 +29,14 @@ export const LogIdSchema = v.pipe(
   v.maxLength(50, 'must be 1 to 50 characters'),
 )
 
-const IsoDate = v.pipe(
+export const DayNumber = v.pipe(
+  v.number('must be a whole number from 1 to 999'),
+  v.integer('must be a whole number from 1 to 999'),
+  v.minValue(1, 'must be a whole number from 1 to 999'),
+  v.maxValue(999, 'must be a whole number from 1 to 999'),
+)
+
+export const IsoDate = v.pipe(
   v.string('must be a date YYYY-MM-DD'),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD'),
   v.check(isCalendarDate, 'must be a real calendar date'),
@@ -128,12 +135,7 @@ const ProxySchema = looseObject(
 export const LogSchema = looseObject(
   {
     id: LogIdSchema,
-    day: v.pipe(
-      v.number('must be a whole number from 1 to 999'),
-      v.integer('must be a whole number from 1 to 999'),
-      v.minValue(1, 'must be a whole number from 1 to 999'),
-      v.maxValue(999, 'must be a whole number from 1 to 999'),
-    ),
+    day: DayNumber,
     date: IsoDate,
     unit: v.optional(Text),
     ocf: v.optional(OcfSchema),

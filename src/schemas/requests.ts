@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { invalid } from '../shared/problem'
 import { toDetails } from './issues'
-import { LogIdSchema } from './log'
+import { DayNumber, IsoDate, LogIdSchema } from './log'
 import { ProjectNameSchema } from './settings'
 
 export const AuthRequestSchema = v.object({
@@ -12,6 +12,13 @@ export const AuthRequestSchema = v.object({
     v.maxLength(100, 'must be 1 to 100 characters'),
   ),
 })
+
+const VolumeName = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.minLength(1, 'must be 1 to 200 characters'),
+  v.maxLength(200, 'must be 1 to 200 characters'),
+)
 
 export const CreateProjectSchema = v.object({ project_name: ProjectNameSchema })
 
@@ -57,6 +64,31 @@ export const SignInSchema = v.object({
     v.minLength(1, 'must not be empty'),
     v.maxLength(1000, 'must be at most 1000 characters'),
   ),
+})
+
+/** One file of an import: its path as the laptop names it, its content as text or in base64. */
+const ImportFileSchema = v.object({
+  name: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'must be 1 to 4096 characters'),
+    v.maxLength(4096, 'must be 1 to 4096 characters'),
+  ),
+  content: v.string('must be a string'),
+  encoding: v.optional(v.picklist(['text', 'base64'], 'must be "text" or "base64"')),
+  volume: v.optional(VolumeName),
+})
+
+/** `POST /log/{id}/import`: MHL, ASC MHL and ALE files merged into a day's log. */
+export const ImportSchema = v.object({
+  files: v.pipe(
+    v.array(ImportFileSchema, 'must be an array of files {name, content}'),
+    v.minLength(1, 'must hold at least one file'),
+    v.maxLength(10000, 'must hold at most 10000 files'),
+  ),
+  volume: v.optional(VolumeName),
+  kind: v.optional(v.picklist(['ocf', 'sound'], 'must be "ocf" or "sound"')),
+  day: v.optional(DayNumber),
+  date: v.optional(IsoDate),
 })
 
 /** One end of a range of days: a day number (1–999) or a date `YYYY-MM-DD`, as a query gives it. */

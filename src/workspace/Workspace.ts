@@ -35,6 +35,8 @@ import {
   type WindowSource,
 } from './windows'
 import type { PdfPreset, Settings } from '../schemas/settings'
+import type { ImportKeys } from '../import/merge'
+import type { ImportedDay } from '../import/read'
 import type { LogSummary } from '../summary/summary'
 
 /** What a report needs besides its logs' clips, which the worker reads one log at a time (storedLog). */
@@ -194,6 +196,11 @@ export class Workspace extends DurableObject<Env> {
         }),
       ),
     )
+  }
+
+  /** An offload's files, read by the worker, merged into a log (created when it does not exist). */
+  importLog(token: string, imported: ImportedDay, keys: ImportKeys) {
+    return this.#commits.run(() => this.#client(token, () => this.#logs.import(imported, keys)))
   }
 
   deleteLog(token: string, id: string) {

@@ -13,6 +13,8 @@ import { bodyText } from '../schemas/json'
 import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
 import { mergedLog, membersOfObject } from '../piecewise/merge'
 import type { Member } from '../piecewise/scan'
+import { mergeImport, type ImportKeys, type MergeOutcome } from '../import/merge'
+import type { ImportedDay } from '../import/read'
 import type { ActiveProject, Projects } from './projects'
 import type { OpenLog, Store } from './store'
 
@@ -113,6 +115,27 @@ export class Logs {
     const projectId = active.row.id
     if (keys.id !== id && this.store.hasLog(projectId, keys.id)) throw conflict('Log already exists')
     this.transaction(() => this.store.putLog(projectId, keys, json, summary, id))
+  }
+
+  /**
+   * What the worker read of an offload's files (src/import), merged into log `keys.id`, which is
+   * created when it does not exist. Nothing is written when the merge changed nothing. A log over
+   * PIECEWISE_BYTES is parsed whole here: an import is a rare, deliberate act, not a day's traffic.
+   */
+  import(imported: ImportedDay, keys: ImportKeys): MergeOutcome {
+    const projectId = this.projects.requireForLogs()
+    const active = this.projects.active!
+    const found = this.store.openLog(projectId, keys.id)
+    const stored = found && parsed(typeof found === 'string' ? found : concatBytes([...partsOf(found)]))
+    const { log, outcome, written } = mergeImport(stored || undefined, imported, keys)
+    if (!written) return outcome
+    const { log: checked, details } = checkedLog(log, active)
+    if (details.length) throw invalid(details)
+    const json = utf8Bytes(JSON.stringify(checked))
+    const summary = JSON.stringify(summarize(checked as LogOutput))
+    if (stored) this.#put(active, keys.id, checked as LogKeys, json, summary)
+    else this.#insert(active, checked as LogKeys, json, summary)
+    return outcome
   }
 
   delete(id: string) {

@@ -1,0 +1,110 @@
+/**
+ * From the files a manifest lists to the clips of a log: media told apart from sidecars by
+ * extension, frames of an image sequence (ARRIRAW, DNG, EXR, DPX) and segments of a RED clip
+ * gathered into one clip, and each clip's copy on the manifest's volume with its hash labelled by
+ * algorithm. Frames are one sequence only when they share a folder, a name before the number, the
+ * number's width and the extension: `A001C001.mov` and `A001C002.mov` stay two clips.
+ */
+import type { Action, HashEntry, ManifestFile } from './mhl'
+
+export type Part = 'ocf' | 'sound'
+
+/** A clip's copy on one volume, as the log stores it. */
+export type ImportedCopy = { volume: string; hash: string | null; action?: Action; files?: number }
+
+/** A clip as one volume's manifests show it; `hashes` every labelled digest of it, preferred first. */
+export type ImportedClip = { part: Part; clip: string; size: number; copy: ImportedCopy; hashes: string[] }
+
+/** A file of a manifest with its folder resolved, and what the generations after it said. */
+export type CopiedFile = ManifestFile & { folder: string; name: string; action?: Action }
+
+const OCF = new Set(
+  'mxf mov mp4 m4v avi mts m2ts ari arx braw r3d crm cri rmf dng exr dpx tif tiff cine nev vrw insv'.split(' '),
+)
+const SOUND = new Set('wav bwf rf64 aif aiff flac'.split(' '))
+const SEQUENCE = new Set('ari arx dng exr dpx tif tiff r3d cri'.split(' '))
+
+/** Digests in the order a copy's `hash` takes them: the fast ones offload tools default to first. */
+const PREFERRED = ['xxh64', 'xxhash64be', 'xxh128', 'xxh3', 'xxhash64', 'md5', 'sha1', 'c4', 'xxhash']
+
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.')
+  return dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
+}
+
+export function partOf(name: string, kind?: Part): Part | undefined {
+  const ext = extensionOf(name)
+  if (!OCF.has(ext) && !SOUND.has(ext)) return undefined
+  return kind ?? (SOUND.has(ext) ? 'sound' : 'ocf')
+}
+
+const labelled = (hash: HashEntry) => `${hash.algorithm}:${hash.value}`
+
+/** Labelled digests, preferred algorithm first. */
+export function hashesInOrder(hashes: readonly HashEntry[]): string[] {
+  const rank = (h: HashEntry) => {
+    const i = PREFERRED.indexOf(h.algorithm)
+    return i < 0 ? PREFERRED.length : i
+  }
+  return [...hashes].sort((a, b) => rank(a) - rank(b)).map(labelled)
+}
+
+/** The worst a file's digests, or a clip's files, were found: one failure fails the whole. */
+export function worstAction(actions: Array<Action | undefined>): Action | undefined {
+  if (actions.includes('failed')) return 'failed'
+  if (actions.includes('verified')) return 'verified'
+  return actions.includes('original') ? 'original' : undefined
+}
+
+const stem = (name: string) => name.slice(0, name.length - extensionOf(name).length - 1)
+
+/**
+ * The clips of one volume's files. `folders` are the manifest's content hashes of whole folders:
+ * a sequence that is all its folder holds takes its folder's digest as its hash.
+ */
+export function clipsOf(
+  files: readonly CopiedFile[],
+  folders: ReadonlyMap<string, HashEntry[]>,
+  volume: string,
+  kind?: Part,
+): { clips: ImportedClip[]; other: number } {
+  const sequences = new Map<string, { part: Part; clip: string; folder: string; files: CopiedFile[] }>()
+  const clips: ImportedClip[] = []
+  const perFolder = new Map<string, number>()
+  let other = 0
+  for (const file of files) perFolder.set(file.folder, (perFolder.get(file.folder) ?? 0) + 1)
+  for (const file of files) {
+    const part = partOf(file.name, kind)
+    if (!part) {
+      other++
+      continue
+    }
+    const ext = extensionOf(file.name)
+    const frame = SEQUENCE.has(ext) ? /^(.*?)([._-]?)(\d{3,})$/.exec(stem(file.name)) : null
+    if (frame) {
+      const [, prefix, separator, number] = frame
+      const key = `${file.folder}\u0000${prefix}\u0000${separator}\u0000${number!.length}\u0000${ext}`
+      const sequence = sequences.get(key)
+      if (sequence) sequence.files.push(file)
+      else sequences.set(key, { part, clip: prefix || lastSegment(file.folder), folder: file.folder, files: [file] })
+      continue
+    }
+    const copy: ImportedCopy = { volume, hash: null }
+    const hashes = hashesInOrder(file.hashes)
+    copy.hash = hashes[0] ?? null
+    if (file.action) copy.action = file.action
+    clips.push({ part, clip: stem(file.name), size: file.size ?? 0, copy, hashes })
+  }
+  for (const { part, clip, folder, files: frames } of sequences.values()) {
+    const whole = perFolder.get(folder) === frames.length
+    const hashes = whole ? hashesInOrder(folders.get(folder) ?? []) : []
+    const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, files: frames.length }
+    const action = worstAction(frames.map((f) => f.action))
+    if (action) copy.action = action
+    const size = frames.reduce((sum, f) => sum + (f.size ?? 0), 0)
+    clips.push({ part, clip, size, copy, hashes })
+  }
+  return { clips, other }
+}
+
+const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)

@@ -1,0 +1,190 @@
+/**
+ * An import merged into a day's log: clips found by name as the checks compare names (Unicode
+ * composed alike, extension and case aside), each volume's copy added or brought up to date, ALE
+ * fields set on the camera clips they name. Merging the same files again finds everything as it
+ * is and changes nothing; the caller then writes nothing either.
+ */
+import { nameKey } from '../checks/names'
+import { invalid, type IssueDetail } from '../shared/problem'
+import type { ImportedClip, ImportedCopy, Part } from './clips'
+import type { ImportedDay } from './read'
+
+export type ClipRef = { part: Part; clip: string }
+export type ClipChange = ClipRef & { fields: string[] }
+export type MergeNote = { name?: string; message: string }
+export type MergeOutcome = { created: boolean; added: ClipRef[]; changed: ClipChange[]; notes: MergeNote[] }
+
+type Clip = Record<string, unknown> & { clip: string; copies?: unknown }
+type Log = Record<string, unknown>
+
+/** What the caller names besides the files: the log, and its day and date when given. */
+export type ImportKeys = { id: string; day?: number; date?: string }
+
+export function mergeImport(stored: Log | undefined, imported: ImportedDay, keys: ImportKeys) {
+  const log: Log = stored ? { ...stored } : newLog(imported, keys)
+  const outcome: MergeOutcome = { created: !stored, added: [], changed: [], notes: [] }
+  const changes = new Map<Clip, { ref: ClipRef; fields: Set<string> }>()
+  const changed = (clip: Clip, ref: ClipRef, field: string) => {
+    const entry = changes.get(clip) ?? { ref, fields: new Set<string>() }
+    entry.fields.add(field)
+    changes.set(clip, entry)
+  }
+  let rekeyed = false
+  if (stored)
+    for (const key of ['day', 'date'] as const)
+      if (keys[key] !== undefined && log[key] !== keys[key]) {
+        log[key] = keys[key]
+        outcome.notes.push({ message: `${key} set to ${keys[key]}` })
+        rekeyed = true
+      }
+
+  const parts = { ocf: new PartClips(log, 'ocf'), sound: new PartClips(log, 'sound') }
+  for (const found of imported.clips) {
+    const part = parts[found.part]
+    let clip = part.find(found.clip)
+    const ref = { part: found.part, clip: found.clip }
+    if (!clip) {
+      clip = part.add({ clip: found.clip, size: found.size, copies: [] })
+      outcome.added.push(ref)
+    } else if (found.copy.action !== 'failed' && found.size && clip.size !== found.size) {
+      clip.size = found.size
+      changed(clip, ref, 'size')
+    }
+    if (mergeCopy(clip, found)) changed(clip, ref, 'copies')
+  }
+
+  for (const row of imported.metadata) {
+    const clip = row.names.map((name) => parts.ocf.find(name)).find((c) => c !== undefined)
+    if (!clip) {
+      outcome.notes.push({ ...(row.file && { name: row.file }), message: `line ${row.line}: no camera clip ${row.names[0]} in the log` })
+      continue
+    }
+    for (const [field, value] of Object.entries(row.fields)) {
+      if (clip[field] === value) continue
+      clip[field] = value
+      changed(clip, { part: 'ocf', clip: clip.clip }, field)
+    }
+  }
+
+  let totals = false
+  for (const part of Object.values(parts)) totals = part.close() || totals
+  const added = new Set(outcome.added.map((ref) => `${ref.part}\u0000${ref.clip}`))
+  for (const { ref, fields } of changes.values())
+    if (!added.has(`${ref.part}\u0000${ref.clip}`)) outcome.changed.push({ ...ref, fields: [...fields] })
+  const written = !stored || rekeyed || totals || changes.size > 0 || outcome.added.length > 0
+  return { log, outcome, written }
+}
+
+function newLog(imported: ImportedDay, { id, day, date }: ImportKeys): Log {
+  const details: IssueDetail[] = []
+  const number = day ?? dayOfId(id)
+  if (number === undefined)
+    details.push({ prop: 'day', message: `is required: the log ${id} does not exist and its id names no day number` })
+  const when = date ?? imported.date
+  if (when === undefined)
+    details.push({ prop: 'date', message: `is required: the log ${id} does not exist and no manifest is dated` })
+  if (details.length) throw invalid(details)
+  return { id, day: number, date: when, version: 1 }
+}
+
+/** The day an id like `D012`, `Day 3` or `day_045` names, when it is one the seed allows. */
+function dayOfId(id: string): number | undefined {
+  const m = /(\d{1,3})$/.exec(id.trim())
+  const n = m ? Number(m[1]) : NaN
+  return n >= 1 && n <= 999 ? n : undefined
+}
+
+/** Puts the volume's copy on the clip; whether that changed anything. */
+function mergeCopy(clip: Clip, found: ImportedClip): boolean {
+  const copies = (Array.isArray(clip.copies) ? clip.copies : (clip.copies = [])) as Array<Record<string, unknown>>
+  const copy = withComparableHash(found, copies)
+  const at = copies.findIndex((c) => c?.volume === copy.volume)
+  if (at < 0) {
+    copies.push({ ...copy })
+    return true
+  }
+  const before = copies[at]!
+  const next = { ...before, ...copy }
+  if (copy.action === undefined) delete next.action
+  if (copy.files === undefined) delete next.files
+  if (JSON.stringify(next) === JSON.stringify(before)) return false
+  copies[at] = next
+  return true
+}
+
+/**
+ * The copy with the digest of an algorithm the clip's other copies were hashed with, where the
+ * volume has one: a clip hashed XXH64 on one shuttle and MD5 and XXH64 on the other compares.
+ */
+function withComparableHash(found: ImportedClip, copies: Array<Record<string, unknown>>): ImportedCopy {
+  const others = copies.filter((c) => c?.volume !== found.copy.volume && typeof c?.hash === 'string')
+  const algorithmOf = (hash: string) => hash.slice(0, Math.max(hash.indexOf(':'), 0))
+  for (const other of others) {
+    const match = found.hashes.find((h) => algorithmOf(h) === algorithmOf(other.hash as string))
+    if (match) return { ...found.copy, hash: match }
+  }
+  return found.copy
+}
+
+/** One part's clip list, indexed by name key, and its totals kept to the clips. */
+class PartClips {
+  readonly #byKey = new Map<string, Clip>()
+  #clips: Clip[] | undefined
+  #touched = false
+
+  constructor(
+    private readonly log: Log,
+    private readonly part: Part,
+  ) {
+    const clips = (log[part] as { clips?: unknown } | undefined)?.clips
+    if (Array.isArray(clips))
+      for (const clip of clips as Clip[])
+        if (typeof clip?.clip === 'string' && !this.#byKey.has(nameKey(clip.clip))) this.#byKey.set(nameKey(clip.clip), clip)
+  }
+
+  find(name: string): Clip | undefined {
+    const clip = this.#byKey.get(nameKey(name))
+    if (clip) this.#touched = true
+    return clip
+  }
+
+  add(clip: Clip): Clip {
+    this.#list().push(clip)
+    this.#byKey.set(nameKey(clip.clip), clip)
+    this.#touched = true
+    return clip
+  }
+
+  /** The part's clip list, made the log's own on first use: the stored log's objects stay as read. */
+  #list(): Clip[] {
+    if (this.#clips) return this.#clips
+    const part = (this.log[this.part] = { ...((this.log[this.part] as Log | undefined) ?? {}) })
+    return (this.#clips = part.clips = Array.isArray(part.clips) ? [...(part.clips as Clip[])] : [])
+  }
+
+  /**
+   * The part's totals as its clips now add up, where it states them: a day that lists a size
+   * of 0 after clips were imported would fail its own checks. Volumes are listed as clips name them.
+   */
+  close(): boolean {
+    if (!this.#touched) return false
+    const clips = this.#list()
+    const part = this.log[this.part] as Log
+    const size = clips.reduce((sum, c) => sum + (typeof c.size === 'number' ? c.size : 0), 0)
+    const volumes = new Set(Array.isArray(part.copies) ? (part.copies as string[]) : [])
+    for (const clip of clips)
+      if (Array.isArray(clip.copies))
+        for (const copy of clip.copies as Array<{ volume?: unknown }>)
+          if (typeof copy?.volume === 'string') volumes.add(copy.volume)
+    const files = set(part, 'files', clips.length)
+    const bytes = set(part, 'size', size)
+    return set(part, 'copies', [...volumes]) || files || bytes
+  }
+}
+
+/** Sets a total only when it differs, so a log merged again compares equal. */
+function set(part: Log, key: string, value: unknown): boolean {
+  if (JSON.stringify(part[key]) === JSON.stringify(value)) return false
+  part[key] = value
+  return true
+}

@@ -1,0 +1,187 @@
+/**
+ * What a set of files an offload left behind says about a day: the clips each volume holds, with
+ * their hashes, and the camera metadata of ALEs. Every file is read on its own: one that cannot be
+ * read is named with the reason and the others are read all the same.
+ *
+ * ASC MHL generations are grouped by their `ascmhl/` folder and read in order, a later generation's
+ * word on a file replacing an earlier one's; where the folder's `ascmhl_chain.xml` came too, each
+ * generation's C4 must be the one the chain recorded for it.
+ */
+import { base58 } from '@scure/base'
+import { readAle, type AleRow } from './ale'
+import { clipsOf, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
+import { readChain, readManifest, type ChainLink, type HashEntry, type Manifest } from './mhl'
+import { decodeText } from './text'
+
+export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
+export type ImportOptions = { volume?: string; kind?: Part }
+
+/** What the files give a log: clips with one volume's copy each, ALE rows, the day's date. */
+export type ImportedDay = { clips: ImportedClip[]; metadata: AleRow[]; date?: string }
+
+export type FileRead = { name: string; format: 'ascmhl' | 'ascmhl-chain' | 'mhl' | 'ale'; volume?: string; clips?: number }
+export type Unreadable = { name: string; reason: string }
+export type Note = { name: string; message: string }
+
+export type ReadFiles = { day: ImportedDay; files: FileRead[]; unreadable: Unreadable[]; notes: Note[] }
+
+/** A generation or a classic manifest, read. */
+type ReadManifest = { file: ImportFile; manifest: Manifest; volume: string; folder: string; generation: number }
+
+export async function readFiles(files: readonly ImportFile[], options: ImportOptions = {}): Promise<ReadFiles> {
+  const read: FileRead[] = []
+  const unreadable: Unreadable[] = []
+  const notes: Note[] = []
+  const chains = new Map<string, { name: string; links: ChainLink[] }>()
+  const manifests: ReadManifest[] = []
+  const metadata: AleRow[] = []
+
+  for (const file of files) {
+    const name = file.name.replace(/\\/g, '/')
+    const base = lastSegment(name).normalize('NFC')
+    try {
+      if (base.toLowerCase() === 'ascmhl_chain.xml') {
+        chains.set(folderOf(name), { name: file.name, links: readChain(decodeText(file.bytes).text) })
+        read.push({ name: file.name, format: 'ascmhl-chain' })
+      } else if (base.toLowerCase().endsWith('.mhl')) {
+        const manifest = readManifest(decodeText(file.bytes).text)
+        const folder = folderOf(name)
+        const volume = file.volume ?? volumeOf(name) ?? volumeOf(manifest.files[0]?.path ?? '') ?? options.volume
+        if (!volume) throw new Error('names no volume (no /Volumes/NAME in its path): give the volume')
+        const generation = manifest.format === 'ascmhl' ? Number(/^(\d+)_/.exec(base)?.[1] ?? 0) : 0
+        manifests.push({ file, manifest, volume, folder, generation })
+      } else if (base.toLowerCase().endsWith('.ale')) {
+        const ale = readAle(decodeText(file.bytes).text)
+        metadata.push(...ale.rows.map((row) => ({ ...row, file: file.name })))
+        for (const message of ale.notes) notes.push({ name: file.name, message })
+        read.push({ name: file.name, format: 'ale', clips: ale.rows.length })
+      } else {
+        throw new Error('not an MHL, ascmhl_chain.xml or ALE file')
+      }
+    } catch (err) {
+      unreadable.push({ name: file.name, reason: err instanceof Error ? err.message : String(err) })
+    }
+  }
+
+  const checked = await checkedAgainstChains(manifests, chains, unreadable, notes)
+  const clips: ImportedClip[] = []
+  for (const group of groupsOf(checked)) {
+    const { volume, folder } = group[0]!
+    const { files, folders } = latestOf(group, folder)
+    const { clips: found, other } = clipsOf(files, folders, volume, options.kind)
+    clips.push(...found)
+    for (const { file, manifest } of group) {
+      read.push({ name: file.name, format: manifest.format, volume, clips: found.length })
+    }
+    if (other)
+      notes.push({
+        name: group.at(-1)!.file.name,
+        message: other === 1 ? '1 file that is not media left out (a sidecar)' : `${other} files that are not media left out (sidecars)`,
+      })
+  }
+  const dates = checked.flatMap(({ manifest }) => (manifest.created ? [manifest.created.slice(0, 10)] : []))
+  const date = dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()[0]
+  const day: ImportedDay = date ? { clips, metadata, date } : { clips, metadata }
+  return { day, files: read, unreadable, notes }
+}
+
+/**
+ * The manifests whose C4 is the one their folder's chain recorded, or that have no chain to be
+ * held to. A generation the chain does not list is read, with a note.
+ */
+async function checkedAgainstChains(
+  manifests: ReadManifest[],
+  chains: Map<string, { name: string; links: ChainLink[] }>,
+  unreadable: Unreadable[],
+  notes: Note[],
+): Promise<ReadManifest[]> {
+  const checked: ReadManifest[] = []
+  for (const entry of manifests) {
+    const chain = entry.manifest.format === 'ascmhl' ? chains.get(entry.folder) : undefined
+    if (!chain) {
+      checked.push(entry)
+      continue
+    }
+    const base = lastSegment(entry.file.name.replace(/\\/g, '/'))
+    const link = chain.links.find((l) => l.path.normalize('NFC') === base.normalize('NFC'))
+    if (!link) {
+      notes.push({ name: entry.file.name, message: `not listed in ${chain.name}` })
+      checked.push(entry)
+      continue
+    }
+    const c4 = await c4Of(entry.file.bytes)
+    if (c4 !== link.c4) {
+      unreadable.push({
+        name: entry.file.name,
+        reason: `its C4 (${c4}) is not the one ascmhl_chain.xml recorded for generation ${link.generation}: the manifest changed after it was written`,
+      })
+      continue
+    }
+    checked.push({ ...entry, generation: link.generation })
+  }
+  return checked
+}
+
+/** One group per history: an `ascmhl/` folder's generations, or one classic manifest alone. */
+function groupsOf(manifests: ReadManifest[]): ReadManifest[][] {
+  const groups = new Map<string, ReadManifest[]>()
+  manifests.forEach((entry, i) => {
+    const key = entry.manifest.format === 'ascmhl' ? `${entry.volume}\u0000${entry.folder}` : `classic\u0000${i}`
+    groups.set(key, [...(groups.get(key) ?? []), entry])
+  })
+  return [...groups.values()].map((group) => group.sort((a, b) => a.generation - b.generation))
+}
+
+/**
+ * Each file as the last generation that lists it has it; an ASC MHL's paths are relative to the
+ * folder that holds `ascmhl/`, a classic manifest's to its own folder unless absolute.
+ */
+function latestOf(group: ReadManifest[], manifestFolder: string) {
+  const root = group[0]!.manifest.format === 'ascmhl' ? folderOf(manifestFolder) : manifestFolder
+  const files = new Map<string, CopiedFile>()
+  const folders = new Map<string, HashEntry[]>()
+  for (const { manifest } of group) {
+    for (const entry of manifest.files) {
+      const path = resolved(root, entry.path)
+      const action = worstAction(entry.hashes.map((h) => h.action))
+      const before = files.get(path)
+      const hashes = before ? mergedHashes(before.hashes, entry.hashes) : entry.hashes
+      const file: CopiedFile = { ...entry, hashes, path, folder: folderOf(path), name: lastSegment(path) }
+      if (entry.size === undefined && before?.size !== undefined) file.size = before.size
+      if (action) file.action = action
+      files.set(path, file)
+    }
+    for (const folder of manifest.folders) folders.set(resolved(root, folder.path), folder.hashes)
+  }
+  return { files: [...files.values()], folders }
+}
+
+/** A later generation's digests, and the earlier ones of algorithms it did not hash again. */
+const mergedHashes = (before: HashEntry[], after: HashEntry[]) => [
+  ...after,
+  ...before.filter((h) => !after.some((a) => a.algorithm === h.algorithm)),
+]
+
+const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+const folderOf = (path: string) => {
+  const slash = path.lastIndexOf('/')
+  return slash < 0 ? '' : path.slice(0, slash)
+}
+function resolved(root: string, path: string): string {
+  const clean = path.replace(/\\/g, '/').normalize('NFC')
+  if (clean.startsWith('/') || /^[A-Za-z]:\//.test(clean) || !root) return clean
+  return `${root}/${clean}`
+}
+
+/** A volume a path names: a mount point's folder on macOS (/Volumes) or Linux (/media, /run/media, /mnt). */
+export function volumeOf(path: string): string | undefined {
+  const m = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)\//.exec(path.replace(/\\/g, '/'))
+  return m?.[1]?.normalize('NFC')
+}
+
+/** C4 ID (SMPTE ST 2114): the SHA-512 of the bytes in Base58, padded with `1` to 88 digits after `c4`. */
+export async function c4Of(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-512', bytes))
+  // Base58 as Bitcoin writes it keeps a `1` per leading zero byte; C4 pads the number to a width.
+  return `c4${base58.encode(digest).replace(/^1+/, '').padStart(88, '1')}`
+}

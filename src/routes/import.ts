@@ -1,0 +1,62 @@
+import type { IRequest } from 'itty-router'
+import { readJsonBody } from '../http/body'
+import { jsonAnswer } from '../http/headers'
+import { readFiles, type ImportFile } from '../import/read'
+import { parseObject } from '../schemas/json'
+import { ImportSchema, parseOrThrow } from '../schemas/requests'
+import { fromBase64 } from '../shared/base64'
+import { invalid, type IssueDetail } from '../shared/problem'
+import { utf8Bytes } from '../shared/utf8'
+import { workspace } from '../workspace/client'
+import { logIdOf } from './logs'
+import { tokenForBody } from './token'
+
+/**
+ * Files an offload left (ASC MHL folders, classic MHL, ALE), read here in the worker and merged
+ * into the log in the workspace. 201 when the import made the log, else 200; a file that could not
+ * be read is in the answer's `unreadable`, and only when none could is the import refused.
+ */
+export async function importFiles(request: IRequest, env: Env) {
+  const id = logIdOf(request)
+  const token = await tokenForBody(request, env)
+  const body = parseOrThrow(ImportSchema, parseObject((await readJsonBody(request)).text))
+  const files = body.files.map((file, i): ImportFile => {
+    const bytes = file.encoding === 'base64' ? base64Content(file.content, i) : utf8Bytes(file.content)
+    return file.volume === undefined ? { name: file.name, bytes } : { name: file.name, bytes, volume: file.volume }
+  })
+  const read = await readFiles(files, {
+    ...(body.volume !== undefined && { volume: body.volume }),
+    ...(body.kind !== undefined && { kind: body.kind }),
+  })
+  if (read.unreadable.length === files.length) throw invalid(read.unreadable.map(unreadableDetail(body.files)))
+  const outcome = await workspace(env).importLog(token, read.day, {
+    id,
+    ...(body.day !== undefined && { day: body.day }),
+    ...(body.date !== undefined && { date: body.date }),
+  })
+  const answer = {
+    success: true,
+    created: outcome.created,
+    added: outcome.added,
+    changed: outcome.changed,
+    files: read.files,
+    unreadable: read.unreadable,
+    notes: [...read.notes, ...outcome.notes],
+  }
+  return jsonAnswer(JSON.stringify(answer), outcome.created ? 201 : 200)
+}
+
+function base64Content(content: string, i: number): Uint8Array {
+  try {
+    return fromBase64(content.replace(/\s+/g, ''))
+  } catch {
+    throw invalid([{ prop: `files.${i}.content`, message: 'must be base64, as its encoding says' }])
+  }
+}
+
+const unreadableDetail =
+  (files: Array<{ name: string }>) =>
+  ({ name, reason }: { name: string; reason: string }): IssueDetail => ({
+    prop: `files.${files.findIndex((f) => f.name === name)}`,
+    message: `${name}: ${reason}`,
+  })

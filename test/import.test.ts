@@ -1,0 +1,424 @@
+// POST /log/{id}/import: offload files (ASC MHL histories, classic MHL, ALE) merged into a day's
+// log, with what was added and changed and every file that could not be read; the readers of each
+// format on their own (encodings, one-element lists, sequences, blank cells); C4 against the
+// specification's own value.
+import { describe, expect, it } from 'vitest'
+import { readAle } from '../src/import/ale'
+import { clipsOf, type CopiedFile } from '../src/import/clips'
+import { readManifest } from '../src/import/mhl'
+import { c4Of } from '../src/import/read'
+import { decodeText } from '../src/import/text'
+import { call, makeLog, withProject } from './helpers'
+import {
+  CARD,
+  ale,
+  ascManifest,
+  base64,
+  cardOffload,
+  classicManifest,
+  latin1,
+  utf16,
+  utf32,
+  type OffloadFile,
+} from './offload-fixtures'
+
+const asSent = (files: OffloadFile[]) => files.map((f) => ({ name: f.path, content: base64(f.bytes), encoding: 'base64' }))
+const importInto = (token: string, id: string, body: Record<string, unknown>) =>
+  call('POST', `/log/${encodeURIComponent(id)}/import`, { token, body })
+
+const copy = (volume: string, hash: string, action: string) => ({ volume, hash: `xxh64:${hash}`, action })
+
+describe('C4 (SMPTE ST 2114)', () => {
+  it('gives the specification value for no bytes, and pads to 90 characters', async () => {
+    expect(await c4Of(new Uint8Array())).toBe(
+      'c459dsjfscH38cYeXXYogktxf4Cd9ibshE3BHUo6a58hBXmRQdZrAkZzsWcbWtDg5oQstpDuni4Hirj75GEmTc1sFT',
+    )
+    // SHA-512 of "foo" in Base58, computed apart from this code.
+    expect(await c4Of(new TextEncoder().encode('foo'))).toBe(
+      'c45xZeXwMSpqXjpDumcHMA6mhoAmGHkUo7r9WmN2UgSEQzj9KjgseaQdkEJ11fGb5S1WEENcV3q8RFWwEeVpC7Fjk2',
+    )
+  })
+})
+
+describe('text of any encoding', () => {
+  const xml = '<?xml version="1.0"?><hashlist version="1.1"><hash><file>Café.mov</file></hash></hashlist>'
+  it.each([
+    ['utf-8 with a BOM', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(xml)]), 'utf-8'],
+    ['utf-16le', utf16(xml, true), 'utf-16le'],
+    ['utf-16be', utf16(xml, false), 'utf-16be'],
+    ['utf-16le without a BOM', utf16(xml, true).subarray(2), 'utf-16le'],
+    ['utf-32le', utf32(xml, true), 'utf-32le'],
+    ['utf-32be', utf32(xml, false), 'utf-32be'],
+  ])('%s', (_, bytes, encoding) => {
+    expect(decodeText(bytes)).toEqual({ text: xml, encoding })
+  })
+
+  it('reads the legacy encoding an XML declaration names, and Windows-1252 without one', () => {
+    const declared = xml.replace('version="1.0"', 'version="1.0" encoding="ISO-8859-1"')
+    expect(decodeText(latin1(declared)).text).toBe(declared)
+    expect(decodeText(latin1('Name\tSc\xe8ne\r\n'))).toEqual({ text: 'Name\tScène\r\n', encoding: 'windows-1252' })
+  })
+
+  it('refuses binary data, bytes that are not the encoding declared, and encodings it does not know', () => {
+    expect(() => decodeText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]))).toThrow(
+      'not text: it holds binary data',
+    )
+    expect(() => decodeText(latin1('<?xml version="1.0" encoding="UTF-8"?><a>\xe9</a>'))).toThrow(
+      'not valid UTF-8, as its XML declaration says it is',
+    )
+    expect(() => decodeText(latin1('<?xml version="1.0" encoding="x-no-such"?><a/>'))).toThrow(
+      'its XML declaration names an encoding this service does not read (x-no-such)',
+    )
+  })
+})
+
+describe('manifests', () => {
+  it('reads an ASC MHL generation with a single hash, its namespace and actions', () => {
+    const text = ascManifest({
+      created: '2025-06-14T10:15:00+02:00',
+      entries: [{ path: 'Clips/A001C001.mov', size: 42, hashes: { xxh64: 'ab'.repeat(8), md5: 'cd'.repeat(16) } }],
+    })
+    expect(readManifest(text)).toEqual({
+      format: 'ascmhl',
+      created: '2025-06-14T10:15:00+02:00',
+      files: [
+        {
+          path: 'Clips/A001C001.mov',
+          size: 42,
+          hashes: [
+            { algorithm: 'md5', value: 'cd'.repeat(16), action: 'original' },
+            { algorithm: 'xxh64', value: 'ab'.repeat(8), action: 'original' },
+          ],
+        },
+      ],
+      folders: [],
+    })
+  })
+
+  it('reads classic MHL without a modification date, its hashes labelled by their element', () => {
+    const text = classicManifest({
+      started: '2025-06-14T10:15:00Z',
+      entries: [{ file: '/Volumes/RAID/S001.wav', size: 7, hashes: { xxhash64be: '01'.repeat(8), md5: 'ef'.repeat(16) } }],
+    })
+    expect(readManifest(text)).toEqual({
+      format: 'mhl',
+      created: '2025-06-14T10:15:00Z',
+      files: [
+        {
+          path: '/Volumes/RAID/S001.wav',
+          size: 7,
+          hashes: [
+            { algorithm: 'md5', value: 'ef'.repeat(16) },
+            { algorithm: 'xxhash64be', value: '01'.repeat(8) },
+          ],
+        },
+      ],
+      folders: [],
+    })
+  })
+
+  it('refuses XML that is not well-formed, and a hashlist version it does not know', () => {
+    expect(() => readManifest('<hashlist version="1.1"><hash></hashlist>')).toThrow(/^not well-formed XML \(line 1: /)
+    expect(() => readManifest('<hashlist version="3.0"/>')).toThrow(
+      'a hashlist of version 3.0, which this service does not read',
+    )
+  })
+})
+
+describe('clips of a volume', () => {
+  const file = (path: string, size = 1, hash = '00'.repeat(8)): CopiedFile => ({
+    path,
+    size,
+    hashes: [{ algorithm: 'xxh64', value: hash }],
+    folder: path.slice(0, path.lastIndexOf('/')),
+    name: path.slice(path.lastIndexOf('/') + 1),
+  })
+
+  it('gathers frames and segments into one clip each, and keeps numbered clips apart', () => {
+    const files = [
+      file('/v/A001C001.mov'),
+      file('/v/A001C002.mov'),
+      file('/v/C001/A001C003_R1AB.0000001.ari', 10),
+      file('/v/C001/A001C003_R1AB.0000002.ari', 10),
+      file('/v/RDC/A001_C004_0101XY_001.R3D', 5),
+      file('/v/RDC/A001_C004_0101XY_002.R3D', 5),
+      file('/v/DNG/shot_000001.dng', 2),
+      file('/v/DNG/take_000001.dng', 2),
+      file('/v/Sidecar.txt'),
+      file('/v/S001.WAV', 3),
+    ]
+    const { clips, other } = clipsOf(files, new Map([['/v/C001', [{ algorithm: 'xxh64', value: 'ff'.repeat(8) }]]]), 'SSD')
+    expect(other).toBe(1)
+    expect(clips.map(({ part, clip, size, copy }) => ({ part, clip, size, copy }))).toEqual([
+      { part: 'ocf', clip: 'A001C001', size: 1, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
+      { part: 'ocf', clip: 'A001C002', size: 1, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
+      { part: 'sound', clip: 'S001', size: 3, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
+      // The folder holds the sequence alone: its content hash is the clip's.
+      { part: 'ocf', clip: 'A001C003_R1AB', size: 20, copy: { volume: 'SSD', hash: `xxh64:${'ff'.repeat(8)}`, files: 2 } },
+      { part: 'ocf', clip: 'A001_C004_0101XY', size: 10, copy: { volume: 'SSD', hash: null, files: 2 } },
+      { part: 'ocf', clip: 'shot', size: 2, copy: { volume: 'SSD', hash: null, files: 1 } },
+      { part: 'ocf', clip: 'take', size: 2, copy: { volume: 'SSD', hash: null, files: 1 } },
+    ])
+  })
+})
+
+describe('ALE', () => {
+  it('reads any header layout, tabs and blank cells; a bad value is a note, not a failure', () => {
+    const text = ale({
+      heading: { FPS: '23.976' },
+      columns: ['Name', 'Tracks', 'Start', 'End', 'Reel Name', 'Camera Type', 'Sensor FPS', 'Sound Roll', 'Sound TC'],
+      rows: [
+        ['B001C001', 'V', '10:00:00:00', '10:00:10:00', 'B001', 'VENICE 2', '23.976', 'SR01', '10:00:00:05'],
+        ['B001C002', 'V', '10:01:00:00', '', '', '', '48', '', ''],
+        ['B001C003', 'V', '10:02:00:99x', '', '', '', '', '', ''],
+      ],
+    })
+    expect(readAle(text)).toEqual({
+      rows: [
+        {
+          line: 11,
+          names: ['B001C001'],
+          fields: {
+            tc_start: '10:00:00:00',
+            tc_end: '10:00:10:00',
+            reel: 'B001',
+            camera_model: 'VENICE 2',
+            sensor_fps: 23.976,
+            sound_roll: 'SR01',
+            sound_tc: '10:00:00:05',
+            fps: 23.976,
+          },
+        },
+        { line: 12, names: ['B001C002'], fields: { tc_start: '10:01:00:00', sensor_fps: 48, fps: 23.976 } },
+        { line: 13, names: ['B001C003'], fields: { fps: 23.976 } },
+      ],
+      notes: ['line 13: Start "10:02:00:99x" is not a timecode HH:MM:SS:FF'],
+    })
+  })
+
+  it('refuses a file without Column and Data sections, or without a name column', () => {
+    expect(() => readAle('Heading\r\nFPS\t25\r\n')).toThrow('not an ALE')
+    expect(() => readAle(ale({ columns: ['Start', 'End'], rows: [['10:00:00:00', '10:00:01:00']] }))).toThrow(
+      'no Name or Source File column',
+    )
+  })
+})
+
+describe('POST /log/{id}/import', () => {
+  it('makes the day from two shuttles’ ASC MHL histories and an ALE, with what each copy is', async () => {
+    const { token } = await withProject()
+    const files = await cardOffload(c4Of)
+    const imported = await importInto(token, 'D012', { files: asSent(files) })
+    expect(imported.status).toBe(201)
+    const clipRefs = [...CARD.clips, CARD.sequence].map((clip) => ({ part: 'ocf', clip }))
+    const ascmhl = (volume: string, g: number) => files.filter((f) => f.path.includes(`${volume}/`) && /\/\d{4}_/.test(f.path))[g]!.path
+    expect(imported.body).toEqual({
+      success: true,
+      created: true,
+      added: clipRefs,
+      changed: [],
+      files: [
+        { name: files[2]!.path, format: 'ascmhl-chain' },
+        { name: files[5]!.path, format: 'ascmhl-chain' },
+        { name: files[6]!.path, format: 'ale', clips: 3 },
+        { name: ascmhl('SHUTTLE_A', 0), format: 'ascmhl', volume: 'SHUTTLE_A', clips: 4 },
+        { name: ascmhl('SHUTTLE_A', 1), format: 'ascmhl', volume: 'SHUTTLE_A', clips: 4 },
+        { name: ascmhl('SHUTTLE_B', 0), format: 'ascmhl', volume: 'SHUTTLE_B', clips: 4 },
+        { name: ascmhl('SHUTTLE_B', 1), format: 'ascmhl', volume: 'SHUTTLE_B', clips: 4 },
+      ],
+      unreadable: [],
+      notes: [
+        { name: ascmhl('SHUTTLE_A', 1), message: '1 file that is not media left out (a sidecar)' },
+        { name: ascmhl('SHUTTLE_B', 1), message: '1 file that is not media left out (a sidecar)' },
+      ],
+    })
+
+    const log = (await call('GET', '/log/D012', { token })).body
+    expect(log).toMatchObject({ id: 'D012', day: 12, date: '2025-06-14', version: 1 })
+    expect(log.ocf.files).toBe(4)
+    expect(log.ocf.size).toBe(CARD.size(0) + CARD.size(1) + CARD.size(2) + 3 * CARD.frameSize)
+    expect(log.ocf.copies).toEqual(['SHUTTLE_A', 'SHUTTLE_B'])
+    expect(log.ocf.clips).toEqual([
+      ...CARD.clips.map((clip, i) => ({
+        clip,
+        size: CARD.size(i),
+        copies: [
+          copy('SHUTTLE_A', CARD.hash(i), 'verified'),
+          i === 2 ? copy('SHUTTLE_B', (0xbad).toString(16).padStart(16, '0'), 'failed') : copy('SHUTTLE_B', CARD.hash(i), 'verified'),
+        ],
+        tc_start: `14:0${i}:00:00`,
+        tc_end: `14:0${i}:30:00`,
+        reel: 'A002',
+        ...(i !== 1 && { camera_model: 'ALEXA 35' }),
+        lens: 'Signature Prime 40mm',
+        fps: 25,
+      })),
+      {
+        clip: CARD.sequence,
+        size: 3 * CARD.frameSize,
+        copies: ['SHUTTLE_A', 'SHUTTLE_B'].map((volume) => ({
+          ...copy(volume, CARD.sequenceHash, 'verified'),
+          files: 3,
+        })),
+      },
+    ])
+
+    // The checks: the failed verification is an error, and nothing else is wrong with the card.
+    const checks = (await call('GET', '/log/D012/checks', { token })).body
+    expect(checks.checks).toEqual([
+      {
+        kind: 'verification-failed',
+        severity: 'error',
+        part: 'ocf',
+        clip: CARD.clips[2],
+        volume: 'SHUTTLE_B',
+        message: `${CARD.clips[2]} on SHUTTLE_B failed verification (xxh64:0000000000000bad)`,
+      },
+    ])
+
+    // The same files again change nothing: nothing added, nothing changed, the log as it was.
+    const again = await importInto(token, 'D012', { files: asSent(files) })
+    expect(again.status).toBe(200)
+    expect(again.body).toMatchObject({ created: false, added: [], changed: [], unreadable: [] })
+    expect((await call('GET', '/log/D012', { token })).body).toEqual(log)
+  })
+
+  it('adds a later generation’s copies and names what changed', async () => {
+    const { token } = await withProject()
+    const files = await cardOffload(c4Of)
+    const shuttleA = files.filter((f) => f.path.includes('/SHUTTLE_A/') && f.path.includes('/0001_'))
+    expect((await importInto(token, 'D012', { files: asSent(shuttleA) })).status).toBe(201)
+    const later = files.filter((f) => f.path.includes('/SHUTTLE_B/') || f.path.includes('/0002_'))
+    const merged = await importInto(token, 'D012', { files: asSent(later) })
+    expect(merged.status).toBe(200)
+    expect(merged.body.added).toEqual([])
+    expect(merged.body.changed).toEqual(
+      [...CARD.clips, CARD.sequence].map((clip) => ({ part: 'ocf', clip, fields: ['copies'] })),
+    )
+    const log = (await call('GET', '/log/D012', { token })).body
+    expect(log.ocf.clips[0].copies).toEqual([copy('SHUTTLE_A', CARD.hash(0), 'verified'), copy('SHUTTLE_B', CARD.hash(0), 'verified')])
+  })
+
+  it('reads classic MHL in UTF-16 with the volume from its paths, and matches NFD names to an ALE', async () => {
+    const { token } = await withProject()
+    const nfd = 'Cafe\u0301_A001'
+    const mhl = classicManifest({
+      started: '2025-06-15T09:00:00Z',
+      entries: [
+        { file: `/Volumes/RAID_01/D013/${nfd}.mov`, size: 900, hashes: { xxhash64be: '12'.repeat(8) } },
+        { file: '/Volumes/RAID_01/D013/Sound/S001_T01.WAV', size: 300, hashes: { md5: '34'.repeat(16) } },
+      ],
+      encoding: 'UTF-16',
+    })
+    const aleText = ale({ columns: ['Name', 'Tape', 'Lens'], rows: [['Caf\u00e9_A001', 'A001', '']] })
+    const answer = await importInto(token, 'Day 13', {
+      files: [
+        { name: 'D013.mhl', content: base64(utf16(mhl)), encoding: 'base64' },
+        { name: 'D013.ale', content: aleText },
+      ],
+    })
+    expect(answer.status).toBe(201)
+    const log = (await call('GET', '/log/Day%2013', { token })).body
+    expect(log).toMatchObject({ day: 13, date: '2025-06-15' })
+    // Stored composed (NFC), as the checks compare names: the same clip whichever way a drive wrote it.
+    expect(log.ocf.clips).toEqual([
+      { clip: 'Caf\u00e9_A001', size: 900, copies: [{ volume: 'RAID_01', hash: `xxhash64be:${'12'.repeat(8)}` }], reel: 'A001', fps: 25 },
+    ])
+    expect(log.sound.clips).toEqual([
+      { clip: 'S001_T01', size: 300, copies: [{ volume: 'RAID_01', hash: `md5:${'34'.repeat(16)}` }] },
+    ])
+  })
+
+  it('leaves out a generation whose C4 is not the chain’s, and imports the rest', async () => {
+    const { token } = await withProject()
+    const files = await cardOffload(c4Of)
+    const tampered = files.map((f) =>
+      f.path.includes('/SHUTTLE_B/') && f.path.includes('/0002_')
+        ? { ...f, bytes: new TextEncoder().encode(new TextDecoder().decode(f.bytes).replace('failed', 'verified')) }
+        : f,
+    )
+    const answer = await importInto(token, 'D012', { files: asSent(tampered) })
+    expect(answer.status).toBe(201)
+    const name = tampered.find((f) => f.path.includes('/SHUTTLE_B/') && f.path.includes('/0002_'))!.path
+    expect(answer.body.unreadable).toEqual([
+      {
+        name,
+        reason: expect.stringMatching(
+          /^its C4 \(c4\w{88}\) is not the one ascmhl_chain\.xml recorded for generation 2: the manifest changed after it was written$/,
+        ),
+      },
+    ])
+    // Generation 1 of SHUTTLE_B still counts: its copies are there, as `original`.
+    const log = (await call('GET', '/log/D012', { token })).body
+    expect(log.ocf.clips[2].copies[1]).toEqual(copy('SHUTTLE_B', CARD.hash(2), 'original'))
+  })
+
+  it('merges into a log an application wrote, keeping its fields and adding the copies', async () => {
+    const { token } = await withProject()
+    const written = makeLog('D001', 1)
+    await call('POST', '/log', { token, body: written })
+    const clip = written.ocf.clips[0]!.clip
+    const mhl = classicManifest({
+      started: '2024-01-01T20:00:00Z',
+      entries: [{ file: `${clip}.mxf`, size: written.ocf.clips[0]!.size, hashes: { xxhash64be: '0a'.repeat(8) } }],
+    })
+    const answer = await importInto(token, 'D001', { files: [{ name: 'SHUTTLE.mhl', content: mhl }], volume: 'SHUTTLE_C' })
+    expect(answer.status).toBe(200)
+    expect(answer.body.changed).toEqual([{ part: 'ocf', clip, fields: ['copies'] }])
+    const log = (await call('GET', '/log/D001', { token })).body
+    expect(log.ocf.clips[0]).toEqual({
+      ...written.ocf.clips[0],
+      copies: [...written.ocf.clips[0]!.copies, { volume: 'SHUTTLE_C', hash: `xxhash64be:${'0a'.repeat(8)}` }],
+    })
+    expect(log.ocf.copies).toEqual(['SSD_01', 'RAID_A', 'SHUTTLE_C'])
+  })
+
+  it('refuses an import none of whose files can be read, and leaves the store unchanged', async () => {
+    const { token } = await withProject()
+    const answer = await importInto(token, 'D020', {
+      files: [
+        { name: 'notes.txt', content: 'hello' },
+        { name: 'broken.mhl', content: '<hashlist version="2.0"><hashes>' },
+      ],
+      volume: 'SSD',
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual({
+      error: 'Validation Error',
+      details: [
+        { prop: 'files.0', message: 'notes.txt: not an MHL, ascmhl_chain.xml or ALE file' },
+        { prop: 'files.1', message: expect.stringMatching(/^broken\.mhl: not well-formed XML \(line 1: /) },
+      ],
+    })
+    expect((await call('GET', '/log/D020', { token })).status).toBe(404)
+  })
+
+  it('answers a body’s mistakes with 400 and every failing property', async () => {
+    const { token } = await withProject()
+    const bad = await importInto(token, 'D001', {
+      files: [{ name: '', content: 1 }],
+      kind: 'video',
+      day: 0,
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body.details).toEqual([
+      { prop: 'files.0.name', message: 'must be 1 to 4096 characters' },
+      { prop: 'files.0.content', message: 'must be a string' },
+      { prop: 'kind', message: 'must be "ocf" or "sound"' },
+      { prop: 'day', message: 'must be a whole number from 1 to 999' },
+    ])
+    const notBase64 = await importInto(token, 'D001', { files: [{ name: 'a.mhl', content: '%%%', encoding: 'base64' }] })
+    expect(notBase64.status).toBe(400)
+    expect(notBase64.body.details).toEqual([{ prop: 'files.0.content', message: 'must be base64, as its encoding says' }])
+    const mhl = classicManifest({ started: '', entries: [{ file: 'A.mov', size: 1, hashes: { md5: 'ab'.repeat(16) } }] })
+    const undated = await importInto(token, 'Offload', { files: [{ name: 'a.mhl', content: mhl }], volume: 'SSD' })
+    expect(undated.status).toBe(400)
+    expect(undated.body.details).toEqual([
+      { prop: 'day', message: 'is required: the log Offload does not exist and its id names no day number' },
+      { prop: 'date', message: 'is required: the log Offload does not exist and no manifest is dated' },
+    ])
+    expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
+    const noToken = await call('POST', '/log/D001/import', { body: { files: [] } })
+    expect(noToken.status).toBe(401)
+  })
+})
