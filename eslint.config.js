@@ -1,5 +1,5 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → piecewise → summary → schemas, console → shared.
+// bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → import, piecewise → summary → schemas, console → shared.
 // A folder uses only those below it (and mail uses reports); client/, for applications, takes the
 // types of schemas/ and openapi/shapes only. Formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
@@ -28,6 +28,7 @@ export default [
       'reports',
       'http',
       'checks',
+      'import',
       'piecewise',
       'workspace',
       'summary',
@@ -38,23 +39,54 @@ export default [
   ),
   only(
     ['src/schemas/**', 'src/console/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'summary'],
+    [
+      'index',
+      'router',
+      'routes',
+      'openapi',
+      'mail',
+      'reports',
+      'http',
+      'checks',
+      'import',
+      'piecewise',
+      'workspace',
+      'summary',
+    ],
     'schemas/ and console/ use only shared/',
   ),
   only(
     ['src/summary/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'console'],
+    [
+      'index',
+      'router',
+      'routes',
+      'openapi',
+      'mail',
+      'reports',
+      'http',
+      'checks',
+      'import',
+      'piecewise',
+      'workspace',
+      'console',
+    ],
     'a summary is computed from a log alone: schemas/ and shared/ only',
   ),
   only(
     ['src/piecewise/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'import', 'workspace', 'console'],
     'piecewise/ checks a log from its bytes alone: schemas/, summary/ and shared/ only',
   ),
   only(
     ['src/checks/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'workspace', 'console'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'import', 'workspace', 'console'],
     'checks/ tell what a log holds from the log alone: piecewise/, summary/, schemas/ and shared/ only',
+  ),
+  only(
+    ['src/import/**'],
+    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'console'],
+    'import/ reads offload files and merges them into a log, pure: schemas/ and shared/ only',
   ),
   only(
     ['src/workspace/**'],

@@ -1,4 +1,4 @@
-// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf,checks]
+// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf,checks,import]
 //
 // Starts the service as users run it (`npm start`, or `npm run dev` with --dev) on its own port and
 // state, gets a token through the approval endpoints, and loads it with autocannon on 127.0.0.1
@@ -23,7 +23,7 @@ const DURATION = Number(args.duration ?? 10)
 const WARMUP = Number(args.warmup ?? 2)
 const ROUNDS = Number(args.rounds ?? 1)
 const CONNECTIONS = 10
-const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf,checks').split(','))
+const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf,checks,import').split(','))
 // 5700–5799 belong to the benchmarks: ours, then the ceiling.
 const PORT = Number(args.port ?? (DEV ? 5710 : 5700))
 
@@ -31,6 +31,69 @@ const LOG_CLIPS = 20
 const LIST_LOGS = 365
 const PDF_CLIPS = 1000
 const CHECK_DAYS = [2000, 20_000]
+const IMPORT_CLIPS = 5000
+const IMPORT_RUNS = 15
+
+/**
+ * One ASC MHL generation of a card of `clips` camera files (urn:ASC:MHL:v2.0, as a copy tool
+ * writes it after a transfer), with the volume in its path.
+ */
+function cardManifest(clips) {
+  const entry = (i) => {
+    const name = `A${String(Math.floor(i / 999) + 1).padStart(3, '0')}C${String((i % 999) + 1).padStart(3, '0')}_250614_R1AB`
+    const hash = (0x1000 + i).toString(16).padStart(16, '0')
+    return `    <hash>\n      <path size="${2e9 + i}" lastmodificationdate="2025-06-14T10:00:00+02:00">Clips/${name}.mxf</path>\n      <xxh64 action="original" hashdate="2025-06-14T10:15:00+02:00">${hash}</xxh64>\n    </hash>`
+  }
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">',
+    '  <creatorinfo><creationdate>2025-06-14T10:15:00+02:00</creationdate><hostname>cart</hostname><tool version="1">offload</tool></creatorinfo>',
+    '  <processinfo><process>transfer</process></processinfo>',
+    '  <hashes>',
+    ...Array.from({ length: clips }, (_, i) => entry(i)),
+    '  </hashes>',
+    '</hashlist>',
+    '',
+  ].join('\n')
+}
+
+/**
+ * POST /log/:id/import of a 5,000-clip manifest into a new log, one request at a time, beside the
+ * baseline of the same run: POST /log of the very log that import made, as an application sends it.
+ */
+async function importTimings(request, token) {
+  const manifest = cardManifest(IMPORT_CLIPS)
+  const body = (name) => JSON.stringify({ files: [{ name, content: manifest }], day: 14, date: '2025-06-14' })
+  const raw = (method, path, text) => request(method, path, { token, text, raw: true })
+  const timed = async (run) => {
+    const times = []
+    for (let i = 0; i < IMPORT_RUNS + 2; i++) {
+      const started = performance.now()
+      await run(i)
+      if (i >= 2) times.push(performance.now() - started) // two warm-up requests
+    }
+    times.sort((a, b) => a - b)
+    return { p50: median(times), p90: times[Math.floor(times.length * 0.9)], runs: times }
+  }
+  const imported = await timed((i) =>
+    raw('POST', `/log/IMPORT${i}/import`, body(`/Volumes/SHUTTLE_A/D014/A001/ascmhl/0001_A001_2025-06-14_081500Z.mhl`)),
+  )
+  const log = JSON.parse(await raw('GET', '/log/IMPORT0'))
+  if (log.ocf.clips.length !== IMPORT_CLIPS) throw new Error(`the import made ${log.ocf.clips.length} clips`)
+  const posted = await timed((i) => raw('POST', '/log', JSON.stringify({ ...log, id: `POSTED${i}` })))
+  const result = {
+    clips: IMPORT_CLIPS,
+    manifestBytes: Buffer.byteLength(manifest),
+    logBytes: Buffer.byteLength(JSON.stringify(log)),
+    import: imported,
+    post: posted,
+  }
+  console.log(
+    `  import of a ${IMPORT_CLIPS.toLocaleString('en-US')}-clip ASC MHL: p50 ${ms(imported.p50)}, p90 ${ms(imported.p90)}; ` +
+      `POST /log of the same day: p50 ${ms(posted.p50)} (${(imported.p50 / posted.p50).toFixed(2)}×)`,
+  )
+  return result
+}
 
 /** A day for the checks: the benchmark's clips, each with a proxy and a sound clip running with it. */
 function checkedDay(id, clips) {
@@ -221,6 +284,7 @@ async function main() {
   const push = (side, key, result) => (runs[side][key] ??= []).push(result)
   let logBytes = 0
   let listBytes = 0
+  let imports
   try {
     const ctx = await prepareOurs(ours)
     listBytes = ctx.listBytes
@@ -335,6 +399,10 @@ async function main() {
             }),
           )
     }
+    if (ONLY.has('import')) {
+      console.log(`\nImport (one request at a time, ${IMPORT_RUNS} runs after 2 warm-up)`)
+      imports = await importTimings(request, token)
+    }
     // What the POST runs stored is really there, intact.
     for (const id of ['o0-0', 'o0-1f']) {
       if (!runs.ours.post) break
@@ -347,7 +415,7 @@ async function main() {
     await ceiling.stop()
   }
 
-  const report = summarize({ runs, host, how, logBytes, listBytes })
+  const report = summarize({ runs, host, how, logBytes, listBytes, imports })
   console.log(`\n${report.markdown}`)
   const dir = join(ROOT, 'bench/results')
   mkdirSync(dir, { recursive: true })
@@ -368,7 +436,7 @@ const median = (xs) => {
 }
 
 /** The median run of each scenario (by req/s) stands for it; every run is kept in the JSON. */
-function summarize({ runs, host, how, logBytes, listBytes }) {
+function summarize({ runs, host, how, logBytes, listBytes, imports }) {
   const pick = (list) => {
     if (!list?.length) return undefined
     // The median run by req/s stands for the scenario (of two, the slower one).
@@ -392,6 +460,7 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
   ]
   const rows = []
   const json = {
+    imports,
     how,
     connections: CONNECTIONS,
     durationSeconds: DURATION,
@@ -444,6 +513,17 @@ function summarize({ runs, host, how, logBytes, listBytes }) {
     '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...(imports
+      ? [
+          `Import, one request at a time (${IMPORT_RUNS} runs after 2 warm-up; a new log each):`,
+          '',
+          '| Scenario | p50 | p90 | ÷ baseline (p50) |',
+          '|---|---|---|---|',
+          `| POST /log/:id/import, ASC MHL of ${imports.clips.toLocaleString('en-US')} clips (${(imports.manifestBytes / 2 ** 20).toFixed(1)} MiB) | ${ms(imports.import.p50)} | ${ms(imports.import.p90)} | ${(imports.import.p50 / imports.post.p50).toFixed(2)}× |`,
+          `| baseline: POST /log of the log that import made (${(imports.logBytes / 2 ** 20).toFixed(1)} MiB) | ${ms(imports.post.p50)} | ${ms(imports.post.p90)} | 1× |`,
+          '',
+        ]
+      : []),
     `Machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB RAM, Node ${host.node}; ${host.date.slice(0, 16).replace('T', ' ')} UTC; load average at start ${host.load.join(' / ')}.`,
     '',
   ].join('\n')

@@ -22,7 +22,8 @@ import {
   type OffloadFile,
 } from './offload-fixtures'
 
-const asSent = (files: OffloadFile[]) => files.map((f) => ({ name: f.path, content: base64(f.bytes), encoding: 'base64' }))
+const asSent = (files: OffloadFile[]) =>
+  files.map((f) => ({ name: f.path, content: base64(f.bytes), encoding: 'base64' }))
 const importInto = (token: string, id: string, body: Record<string, unknown>) =>
   call('POST', `/log/${encodeURIComponent(id)}/import`, { token, body })
 
@@ -98,7 +99,9 @@ describe('manifests', () => {
   it('reads classic MHL without a modification date, its hashes labelled by their element', () => {
     const text = classicManifest({
       started: '2025-06-14T10:15:00Z',
-      entries: [{ file: '/Volumes/RAID/S001.wav', size: 7, hashes: { xxhash64be: '01'.repeat(8), md5: 'ef'.repeat(16) } }],
+      entries: [
+        { file: '/Volumes/RAID/S001.wav', size: 7, hashes: { xxhash64be: '01'.repeat(8), md5: 'ef'.repeat(16) } },
+      ],
     })
     expect(readManifest(text)).toEqual({
       format: 'mhl',
@@ -147,14 +150,23 @@ describe('clips of a volume', () => {
       file('/v/Sidecar.txt'),
       file('/v/S001.WAV', 3),
     ]
-    const { clips, other } = clipsOf(files, new Map([['/v/C001', [{ algorithm: 'xxh64', value: 'ff'.repeat(8) }]]]), 'SSD')
+    const { clips, other } = clipsOf(
+      files,
+      new Map([['/v/C001', [{ algorithm: 'xxh64', value: 'ff'.repeat(8) }]]]),
+      'SSD',
+    )
     expect(other).toBe(1)
     expect(clips.map(({ part, clip, size, copy }) => ({ part, clip, size, copy }))).toEqual([
       { part: 'ocf', clip: 'A001C001', size: 1, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
       { part: 'ocf', clip: 'A001C002', size: 1, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
       { part: 'sound', clip: 'S001', size: 3, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
       // The folder holds the sequence alone: its content hash is the clip's.
-      { part: 'ocf', clip: 'A001C003_R1AB', size: 20, copy: { volume: 'SSD', hash: `xxh64:${'ff'.repeat(8)}`, files: 2 } },
+      {
+        part: 'ocf',
+        clip: 'A001C003_R1AB',
+        size: 20,
+        copy: { volume: 'SSD', hash: `xxh64:${'ff'.repeat(8)}`, files: 2 },
+      },
       { part: 'ocf', clip: 'A001_C004_0101XY', size: 10, copy: { volume: 'SSD', hash: null, files: 2 } },
       { part: 'ocf', clip: 'shot', size: 2, copy: { volume: 'SSD', hash: null, files: 1 } },
       { part: 'ocf', clip: 'take', size: 2, copy: { volume: 'SSD', hash: null, files: 1 } },
@@ -211,7 +223,8 @@ describe('POST /log/{id}/import', () => {
     const imported = await importInto(token, 'D012', { files: asSent(files) })
     expect(imported.status).toBe(201)
     const clipRefs = [...CARD.clips, CARD.sequence].map((clip) => ({ part: 'ocf', clip }))
-    const ascmhl = (volume: string, g: number) => files.filter((f) => f.path.includes(`${volume}/`) && /\/\d{4}_/.test(f.path))[g]!.path
+    const ascmhl = (volume: string, g: number) =>
+      files.filter((f) => f.path.includes(`${volume}/`) && /\/\d{4}_/.test(f.path))[g]!.path
     expect(imported.body).toEqual({
       success: true,
       created: true,
@@ -244,7 +257,9 @@ describe('POST /log/{id}/import', () => {
         size: CARD.size(i),
         copies: [
           copy('SHUTTLE_A', CARD.hash(i), 'verified'),
-          i === 2 ? copy('SHUTTLE_B', (0xbad).toString(16).padStart(16, '0'), 'failed') : copy('SHUTTLE_B', CARD.hash(i), 'verified'),
+          i === 2
+            ? copy('SHUTTLE_B', (0xbad).toString(16).padStart(16, '0'), 'failed')
+            : copy('SHUTTLE_B', CARD.hash(i), 'verified'),
         ],
         tc_start: `14:0${i}:00:00`,
         tc_end: `14:0${i}:30:00`,
@@ -296,7 +311,10 @@ describe('POST /log/{id}/import', () => {
       [...CARD.clips, CARD.sequence].map((clip) => ({ part: 'ocf', clip, fields: ['copies'] })),
     )
     const log = (await call('GET', '/log/D012', { token })).body
-    expect(log.ocf.clips[0].copies).toEqual([copy('SHUTTLE_A', CARD.hash(0), 'verified'), copy('SHUTTLE_B', CARD.hash(0), 'verified')])
+    expect(log.ocf.clips[0].copies).toEqual([
+      copy('SHUTTLE_A', CARD.hash(0), 'verified'),
+      copy('SHUTTLE_B', CARD.hash(0), 'verified'),
+    ])
   })
 
   it('reads classic MHL in UTF-16 with the volume from its paths, and matches NFD names to an ALE', async () => {
@@ -322,7 +340,13 @@ describe('POST /log/{id}/import', () => {
     expect(log).toMatchObject({ day: 13, date: '2025-06-15' })
     // Stored composed (NFC), as the checks compare names: the same clip whichever way a drive wrote it.
     expect(log.ocf.clips).toEqual([
-      { clip: 'Caf\u00e9_A001', size: 900, copies: [{ volume: 'RAID_01', hash: `xxhash64be:${'12'.repeat(8)}` }], reel: 'A001', fps: 25 },
+      {
+        clip: 'Caf\u00e9_A001',
+        size: 900,
+        copies: [{ volume: 'RAID_01', hash: `xxhash64be:${'12'.repeat(8)}` }],
+        reel: 'A001',
+        fps: 25,
+      },
     ])
     expect(log.sound.clips).toEqual([
       { clip: 'S001_T01', size: 300, copies: [{ volume: 'RAID_01', hash: `md5:${'34'.repeat(16)}` }] },
@@ -362,7 +386,10 @@ describe('POST /log/{id}/import', () => {
       started: '2024-01-01T20:00:00Z',
       entries: [{ file: `${clip}.mxf`, size: written.ocf.clips[0]!.size, hashes: { xxhash64be: '0a'.repeat(8) } }],
     })
-    const answer = await importInto(token, 'D001', { files: [{ name: 'SHUTTLE.mhl', content: mhl }], volume: 'SHUTTLE_C' })
+    const answer = await importInto(token, 'D001', {
+      files: [{ name: 'SHUTTLE.mhl', content: mhl }],
+      volume: 'SHUTTLE_C',
+    })
     expect(answer.status).toBe(200)
     expect(answer.body.changed).toEqual([{ part: 'ocf', clip, fields: ['copies'] }])
     const log = (await call('GET', '/log/D001', { token })).body
@@ -407,10 +434,17 @@ describe('POST /log/{id}/import', () => {
       { prop: 'kind', message: 'must be "ocf" or "sound"' },
       { prop: 'day', message: 'must be a whole number from 1 to 999' },
     ])
-    const notBase64 = await importInto(token, 'D001', { files: [{ name: 'a.mhl', content: '%%%', encoding: 'base64' }] })
+    const notBase64 = await importInto(token, 'D001', {
+      files: [{ name: 'a.mhl', content: '%%%', encoding: 'base64' }],
+    })
     expect(notBase64.status).toBe(400)
-    expect(notBase64.body.details).toEqual([{ prop: 'files.0.content', message: 'must be base64, as its encoding says' }])
-    const mhl = classicManifest({ started: '', entries: [{ file: 'A.mov', size: 1, hashes: { md5: 'ab'.repeat(16) } }] })
+    expect(notBase64.body.details).toEqual([
+      { prop: 'files.0.content', message: 'must be base64, as its encoding says' },
+    ])
+    const mhl = classicManifest({
+      started: '',
+      entries: [{ file: 'A.mov', size: 1, hashes: { md5: 'ab'.repeat(16) } }],
+    })
     const undated = await importInto(token, 'Offload', { files: [{ name: 'a.mhl', content: mhl }], volume: 'SSD' })
     expect(undated.status).toBe(400)
     expect(undated.body.details).toEqual([

@@ -26,7 +26,9 @@ export function ascManifest(options: {
   const { created } = options
   const hashElements = (hashes: Record<string, string>, action?: string) =>
     Object.entries(hashes)
-      .map(([alg, value]) => `      <${alg}${action ? ` action="${action}"` : ''} hashdate="${created}">${value}</${alg}>`)
+      .map(
+        ([alg, value]) => `      <${alg}${action ? ` action="${action}"` : ''} hashdate="${created}">${value}</${alg}>`,
+      )
       .join('\n')
   const entries = options.entries.map(
     (e) =>
@@ -56,7 +58,7 @@ ${[...entries, ...folders].join('\n')}
 `
 }
 
-export function ascChain(links: Array<{ generation: number; path: string; c4: string }>): string {
+function ascChain(links: Array<{ generation: number; path: string; c4: string }>): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <ascmhldirectory xmlns="urn:ASC:MHL:DIRECTORY:v2.0">
 ${links.map((l) => `  <hashlist sequencenr="${l.generation}">\n    <path>${escaped(l.path)}</path>\n    <c4>${l.c4}</c4>\n  </hashlist>`).join('\n')}
@@ -153,7 +155,10 @@ export const CARD = {
  * evening (`verified`; on SHUTTLE_B, A002C003 `failed`), the chain file with each generation's
  * C4, and an ALE of the card's camera metadata with a blank cell. Paths as on a Mac.
  */
-export async function cardOffload(c4Of: (bytes: Uint8Array) => Promise<string>, root = '/Volumes'): Promise<OffloadFile[]> {
+export async function cardOffload(
+  c4Of: (bytes: Uint8Array) => Promise<string>,
+  root = '/Volumes',
+): Promise<OffloadFile[]> {
   const files: OffloadFile[] = []
   for (const volume of ['SHUTTLE_A', 'SHUTTLE_B']) {
     const card = `${root}/${volume}/D012/${CARD.reel}`
@@ -169,8 +174,7 @@ export async function cardOffload(c4Of: (bytes: Uint8Array) => Promise<string>, 
         hashes: { xxh64: CARD.hash(i) },
         action: g === 1 && volume === 'SHUTTLE_B' && i === 2 ? 'failed' : generation.action,
       }))
-      entries[2]!.hashes =
-        g === 1 && volume === 'SHUTTLE_B' ? { xxh64: HEX(0xbad) } : entries[2]!.hashes
+      entries[2]!.hashes = g === 1 && volume === 'SHUTTLE_B' ? { xxh64: HEX(0xbad) } : entries[2]!.hashes
       for (let frame = 1; frame <= 3; frame++)
         entries.push({
           path: `${CARD.sequence}/${CARD.sequence}.${String(frame).padStart(7, '0')}.ari`,

@@ -7,7 +7,8 @@
 import type { LazyLog } from '../piecewise/read'
 import { finding, ordered, type Finding } from './findings'
 import { compareHashes } from './hashes'
-import { cameraClipOf, gapsIn, missingIn, nameKey, reelName } from './names'
+import { cameraClipOf, gapsIn, missingIn, reelName } from './names'
+import { nameKey } from '../shared/clip-names'
 import { SoundMatch } from './sound'
 
 export type DayCheckOptions = {

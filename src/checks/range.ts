@@ -7,7 +7,8 @@ import type { LazyLog } from '../piecewise/read'
 import type { LogSummary } from '../summary/summary'
 import { checkRead, readDay, type DayCheckOptions } from './day'
 import { finding, ordered, summaryOf, type Finding, type FindingsSummary } from './findings'
-import { cameraClipOf, cameraReelOf, gapsIn, missingIn, nameKey, reelName } from './names'
+import { cameraClipOf, cameraReelOf, gapsIn, missingIn, reelName } from './names'
+import { nameKey } from '../shared/clip-names'
 
 /** A day of the range: its stored summary, and its log, read when its turn comes. */
 export type CheckedDay = { summary: LogSummary; log: () => Promise<LazyLog> }

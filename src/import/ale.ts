@@ -7,6 +7,7 @@
  * and a column this service has no field for is passed over.
  */
 import { framesOf } from '../schemas/timecode'
+import { UnreadableFile } from './text'
 
 /** Log fields an ALE column fills; `name` and `source_file` find the clip. */
 const COLUMNS: Record<string, string> = {
@@ -61,8 +62,6 @@ export type AleRow = { line: number; names: string[]; fields: Record<string, str
 
 export type Ale = { rows: AleRow[]; notes: string[] }
 
-export class UnreadableAle extends Error {}
-
 const keyOf = (column: string) => column.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 export function readAle(text: string): Ale {
@@ -72,7 +71,7 @@ export function readAle(text: string): Ale {
   const column = at('column')
   const data = at('data')
   if (column < 0 || data < 0 || data < column)
-    throw new UnreadableAle('not an ALE: no "Column" section followed by a "Data" section')
+    throw new UnreadableFile('not an ALE: no "Column" section followed by a "Data" section')
 
   const header = new Map<string, string>()
   for (let i = heading + 1; heading >= 0 && i < column; i++) {
@@ -81,13 +80,13 @@ export function readAle(text: string): Ale {
   }
   const delimiter = header.get('fielddelim')
   if (delimiter && delimiter.toUpperCase() !== 'TABS')
-    throw new UnreadableAle(`fields delimited by ${delimiter}: ALE knows only TABS`)
+    throw new UnreadableFile(`fields delimited by ${delimiter}: ALE knows only TABS`)
 
   const columnLine = lines.slice(column + 1, data).find((line) => line.trim())
-  if (!columnLine) throw new UnreadableAle('not an ALE: its Column section is empty')
+  if (!columnLine) throw new UnreadableFile('not an ALE: its Column section is empty')
   const fields = columnLine.split('\t').map((name) => COLUMNS[keyOf(name)])
   if (!fields.includes('name') && !fields.includes('source_file'))
-    throw new UnreadableAle('no Name or Source File column: its rows cannot be matched to clips')
+    throw new UnreadableFile('no Name or Source File column: its rows cannot be matched to clips')
 
   const fps = Number(header.get('fps'))
   const notes: string[] = []

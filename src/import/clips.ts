@@ -27,12 +27,12 @@ const SEQUENCE = new Set('ari arx dng exr dpx tif tiff r3d cri'.split(' '))
 /** Digests in the order a copy's `hash` takes them: the fast ones offload tools default to first. */
 const PREFERRED = ['xxh64', 'xxhash64be', 'xxh128', 'xxh3', 'xxhash64', 'md5', 'sha1', 'c4', 'xxhash']
 
-export function extensionOf(name: string): string {
+function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.')
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
 }
 
-export function partOf(name: string, kind?: Part): Part | undefined {
+function partOf(name: string, kind?: Part): Part | undefined {
   const ext = extensionOf(name)
   if (!OCF.has(ext) && !SOUND.has(ext)) return undefined
   return kind ?? (SOUND.has(ext) ? 'sound' : 'ocf')
@@ -41,7 +41,7 @@ export function partOf(name: string, kind?: Part): Part | undefined {
 const labelled = (hash: HashEntry) => `${hash.algorithm}:${hash.value}`
 
 /** Labelled digests, preferred algorithm first. */
-export function hashesInOrder(hashes: readonly HashEntry[]): string[] {
+function hashesInOrder(hashes: readonly HashEntry[]): string[] {
   const rank = (h: HashEntry) => {
     const i = PREFERRED.indexOf(h.algorithm)
     return i < 0 ? PREFERRED.length : i

@@ -4,14 +4,14 @@
  * fields set on the camera clips they name. Merging the same files again finds everything as it
  * is and changes nothing; the caller then writes nothing either.
  */
-import { nameKey } from '../checks/names'
+import { nameKey } from '../shared/clip-names'
 import { invalid, type IssueDetail } from '../shared/problem'
 import type { ImportedClip, ImportedCopy, Part } from './clips'
 import type { ImportedDay } from './read'
 
 export type ClipRef = { part: Part; clip: string }
-export type ClipChange = ClipRef & { fields: string[] }
-export type MergeNote = { name?: string; message: string }
+type ClipChange = ClipRef & { fields: string[] }
+type MergeNote = { name?: string; message: string }
 export type MergeOutcome = { created: boolean; added: ClipRef[]; changed: ClipChange[]; notes: MergeNote[] }
 
 type Clip = Record<string, unknown> & { clip: string; copies?: unknown }
@@ -56,7 +56,10 @@ export function mergeImport(stored: Log | undefined, imported: ImportedDay, keys
   for (const row of imported.metadata) {
     const clip = row.names.map((name) => parts.ocf.find(name)).find((c) => c !== undefined)
     if (!clip) {
-      outcome.notes.push({ ...(row.file && { name: row.file }), message: `line ${row.line}: no camera clip ${row.names[0]} in the log` })
+      outcome.notes.push({
+        ...(row.file && { name: row.file }),
+        message: `line ${row.line}: no camera clip ${row.names[0]} in the log`,
+      })
       continue
     }
     for (const [field, value] of Object.entries(row.fields)) {
@@ -139,7 +142,8 @@ class PartClips {
     const clips = (log[part] as { clips?: unknown } | undefined)?.clips
     if (Array.isArray(clips))
       for (const clip of clips as Clip[])
-        if (typeof clip?.clip === 'string' && !this.#byKey.has(nameKey(clip.clip))) this.#byKey.set(nameKey(clip.clip), clip)
+        if (typeof clip?.clip === 'string' && !this.#byKey.has(nameKey(clip.clip)))
+          this.#byKey.set(nameKey(clip.clip), clip)
   }
 
   find(name: string): Clip | undefined {

@@ -6,6 +6,7 @@
  * prefixes are dropped, and hash values stay text (a hex digest is not a number).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { UnreadableFile } from './text'
 
 export type Action = 'original' | 'verified' | 'failed'
 
@@ -25,8 +26,6 @@ export type Manifest = {
 
 /** A generation as the chain file lists it. */
 export type ChainLink = { generation: number; path: string; c4: string }
-
-export class UnreadableManifest extends Error {}
 
 /** ASC MHL writes these; classic MHL `xxhash64` (little-endian), `xxhash64be` and 32-bit `xxhash`. */
 const ASC_HASHES = ['c4', 'md5', 'sha1', 'xxh128', 'xxh3', 'xxh64']
@@ -51,11 +50,17 @@ type Node = { '#text'?: string; '@'?: Record<string, string> } & { [name: string
 /** The document's root element, once the text is well-formed XML. */
 function rootOf(text: string, name: string): Node {
   const valid = XMLValidator.validate(text)
-  if (valid !== true) throw new UnreadableManifest(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`)
-  const doc = parser.parse(text) as Record<string, unknown>
+  if (valid !== true) throw new UnreadableFile(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`)
+  let doc: Record<string, unknown>
+  try {
+    doc = parser.parse(text) as Record<string, unknown>
+  } catch (err) {
+    // The parser's own limits (entity expansion, nesting) refuse a hostile document.
+    throw new UnreadableFile(`not read as XML: ${err instanceof Error ? err.message : String(err)}`)
+  }
   const root = doc[name]
   const first = Array.isArray(root) ? root[0] : root
-  if (!first || typeof first !== 'object') throw new UnreadableManifest(`not a ${name} document`)
+  if (!first || typeof first !== 'object') throw new UnreadableFile(`not a ${name} document`)
   return first as Node
 }
 
@@ -92,7 +97,7 @@ export function readManifest(text: string): Manifest {
   const version = attr(root, 'version') ?? ''
   if (version.startsWith('2')) return readAscManifest(root)
   if (version.startsWith('1') || version === '') return readClassicManifest(root)
-  throw new UnreadableManifest(`a hashlist of version ${version}, which this service does not read`)
+  throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)
 }
 
 function readAscManifest(root: Node): Manifest {

@@ -11,7 +11,7 @@ import { base58 } from '@scure/base'
 import { readAle, type AleRow } from './ale'
 import { clipsOf, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
 import { readChain, readManifest, type ChainLink, type HashEntry, type Manifest } from './mhl'
-import { decodeText } from './text'
+import { UnreadableFile, decodeText } from './text'
 
 export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
 export type ImportOptions = { volume?: string; kind?: Part }
@@ -19,9 +19,14 @@ export type ImportOptions = { volume?: string; kind?: Part }
 /** What the files give a log: clips with one volume's copy each, ALE rows, the day's date. */
 export type ImportedDay = { clips: ImportedClip[]; metadata: AleRow[]; date?: string }
 
-export type FileRead = { name: string; format: 'ascmhl' | 'ascmhl-chain' | 'mhl' | 'ale'; volume?: string; clips?: number }
-export type Unreadable = { name: string; reason: string }
-export type Note = { name: string; message: string }
+type FileRead = {
+  name: string
+  format: 'ascmhl' | 'ascmhl-chain' | 'mhl' | 'ale'
+  volume?: string
+  clips?: number
+}
+type Unreadable = { name: string; reason: string }
+type Note = { name: string; message: string }
 
 export type ReadFiles = { day: ImportedDay; files: FileRead[]; unreadable: Unreadable[]; notes: Note[] }
 
@@ -47,7 +52,7 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
         const manifest = readManifest(decodeText(file.bytes).text)
         const folder = folderOf(name)
         const volume = file.volume ?? volumeOf(name) ?? volumeOf(manifest.files[0]?.path ?? '') ?? options.volume
-        if (!volume) throw new Error('names no volume (no /Volumes/NAME in its path): give the volume')
+        if (!volume) throw new UnreadableFile('names no volume (no /Volumes/NAME in its path): give the volume')
         const generation = manifest.format === 'ascmhl' ? Number(/^(\d+)_/.exec(base)?.[1] ?? 0) : 0
         manifests.push({ file, manifest, volume, folder, generation })
       } else if (base.toLowerCase().endsWith('.ale')) {
@@ -56,10 +61,10 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
         for (const message of ale.notes) notes.push({ name: file.name, message })
         read.push({ name: file.name, format: 'ale', clips: ale.rows.length })
       } else {
-        throw new Error('not an MHL, ascmhl_chain.xml or ALE file')
+        throw new UnreadableFile('not an MHL, ascmhl_chain.xml or ALE file')
       }
     } catch (err) {
-      unreadable.push({ name: file.name, reason: err instanceof Error ? err.message : String(err) })
+      unreadable.push({ name: file.name, reason: reasonOf(err) })
     }
   }
 
@@ -76,7 +81,10 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
     if (other)
       notes.push({
         name: group.at(-1)!.file.name,
-        message: other === 1 ? '1 file that is not media left out (a sidecar)' : `${other} files that are not media left out (sidecars)`,
+        message:
+          other === 1
+            ? '1 file that is not media left out (a sidecar)'
+            : `${other} files that are not media left out (sidecars)`,
       })
   }
   const dates = checked.flatMap(({ manifest }) => (manifest.created ? [manifest.created.slice(0, 10)] : []))
@@ -173,8 +181,18 @@ function resolved(root: string, path: string): string {
   return `${root}/${clean}`
 }
 
+/**
+ * Why a file was not read. A reader that fails in a way it did not foresee still leaves the other
+ * files to be read; its cause goes to the service's log, not to the client.
+ */
+function reasonOf(err: unknown): string {
+  if (err instanceof UnreadableFile) return err.message
+  console.error('import: a reader failed', err)
+  return 'could not be read: the reader failed on it (the service log says why)'
+}
+
 /** A volume a path names: a mount point's folder on macOS (/Volumes) or Linux (/media, /run/media, /mnt). */
-export function volumeOf(path: string): string | undefined {
+function volumeOf(path: string): string | undefined {
   const m = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)\//.exec(path.replace(/\\/g, '/'))
   return m?.[1]?.normalize('NFC')
 }

@@ -7,9 +7,11 @@
 
 export type DecodedText = { text: string; encoding: string }
 
-export class UnreadableText extends Error {}
+/** Why a file an import sent cannot be read: its message is the reason the answer gives. */
+export class UnreadableFile extends Error {}
 
-const decode = (label: string, bytes: Uint8Array) => new TextDecoder(label, { fatal: true, ignoreBOM: true }).decode(bytes)
+const decode = (label: string, bytes: Uint8Array) =>
+  new TextDecoder(label, { fatal: true, ignoreBOM: true }).decode(bytes)
 
 export function decodeText(bytes: Uint8Array): DecodedText {
   const unicode = unicodeForm(bytes)
@@ -20,7 +22,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
       const text = encoding.startsWith('utf-32') ? utf32(body, encoding === 'utf-32le') : decode(encoding, body)
       return { text, encoding }
     } catch {
-      throw new UnreadableText(`not valid ${encoding.toUpperCase()}`)
+      throw new UnreadableFile(`not valid ${encoding.toUpperCase()}`)
     }
   }
   const declared = declaredEncoding(bytes)
@@ -28,7 +30,7 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     try {
       return { text: decode(declared, bytes), encoding: declared.toLowerCase() }
     } catch (err) {
-      throw new UnreadableText(
+      throw new UnreadableFile(
         err instanceof RangeError && /encoding/i.test(err.message)
           ? `its XML declaration names an encoding this service does not read (${declared})`
           : `not valid ${declared}`,
@@ -38,12 +40,12 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   try {
     return { text: decode('utf-8', bytes), encoding: 'utf-8' }
   } catch {
-    if (declared) throw new UnreadableText('not valid UTF-8, as its XML declaration says it is')
+    if (declared) throw new UnreadableFile('not valid UTF-8, as its XML declaration says it is')
   }
   // No declaration and not UTF-8: the single-byte encoding of the Windows and Avid world, as long
   // as it holds no control characters text never has (a binary file would).
   const text = decode('windows-1252', bytes)
-  if (/[\0-\x08\x0e-\x1f\x7f]/.test(text)) throw new UnreadableText('not text: it holds binary data')
+  if (/[\0-\x08\x0e-\x1f\x7f]/.test(text)) throw new UnreadableFile('not text: it holds binary data')
   return { text, encoding: 'windows-1252' }
 }
 

@@ -37,7 +37,13 @@ export type DaySummary = {
 export type VolumeCopies = VolumeCount
 
 /** The kinds that are about copies: the verification lines say them; the checks line the rest. */
-const COPY_KINDS = new Set(['copy-missing', 'not-verified', 'verification-failed', 'hash-mismatch', 'hash-not-comparable'])
+const COPY_KINDS = new Set([
+  'copy-missing',
+  'not-verified',
+  'verification-failed',
+  'hash-mismatch',
+  'hash-not-comparable',
+])
 
 export function summarize(
   projectName: string,

@@ -101,7 +101,10 @@ export function cards(report: ReportDocument, list: Card[]) {
   report.y += height + 10
 }
 
-/** Copies per volume as chips, `SSD_01: 120/120 clips`, green when complete, amber when not. */
+/**
+ * Copies per volume as chips, `SSD_01: 120/120 clips`, green when complete, amber when not: clips
+ * missing, or copies that failed verification.
+ */
 export function copiesLine(report: ReportDocument, label: string, counts: VolumeCount[]) {
   if (!counts.length) return
   const { canvas, fonts } = report
@@ -113,8 +116,12 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
   canvas.text(regular, 6.5, MUTED, report.left, report.y + 10, labelRun)
   let x = start
   for (const c of counts) {
-    const complete = c.total > 0 && c.copied === c.total
-    const status = c.total === 0 ? '' : `${formatCount(c.copied)}/${formatCount(c.total)} clips`
+    const failed = c.failed ?? 0
+    const complete = c.total > 0 && c.copied === c.total && !failed
+    const status =
+      c.total === 0
+        ? ''
+        : `${formatCount(c.copied)}/${formatCount(c.total)} clips${failed ? `, ${formatCount(failed)} failed verification` : ''}`
     const name = clip(bold, printable(c.volume), size, report.contentWidth * 0.4)
     const text = regular.run(status ? `: ${status}` : '')
     const mark = regular.run(complete ? '✓' : c.total ? '!' : '')

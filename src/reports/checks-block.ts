@@ -19,9 +19,12 @@ export const countsText = ({ errors, warnings, info }: Counts) =>
     .filter(Boolean)
     .join(' · ')
 
+/** Kinds whose every finding is worth its words: a copy that is wrong, not one that is missing. */
+const CLIP_BY_CLIP: ReadonlySet<string> = new Set(['hash-mismatch', 'verification-failed'])
+
 /** What a kind's findings are about, in a line. */
 function detailOf(findings: Finding[]): string {
-  if (findings.every((f) => f.volume !== undefined && f.clip !== undefined) && findings[0]!.kind !== 'hash-mismatch') {
+  if (findings.every((f) => f.volume !== undefined && f.clip !== undefined) && !CLIP_BY_CLIP.has(findings[0]!.kind)) {
     const perVolume = new Map<string, number>()
     for (const f of findings) perVolume.set(f.volume!, (perVolume.get(f.volume!) ?? 0) + 1)
     return [...perVolume].map(([volume, n]) => `${volume}: ${plural(n, 'clip')}`).join(' · ')

@@ -12,11 +12,16 @@ type BuiltIn = (typeof CLIP_COLUMNS)[number]
 
 const text = (key: keyof OcfClip) => (clip: OcfClip) => textOf(clip[key])
 
+/** A clip's volumes, one each, a copy that failed verification (ASC MHL) marked so. */
 export const volumesOf = (copies: unknown) =>
   Array.isArray(copies)
-    ? [...new Set(copies.map((c) => (c as { volume?: unknown })?.volume).filter((v) => typeof v === 'string'))].join(
-        ', ',
-      )
+    ? [
+        ...new Set(
+          (copies as Array<{ volume?: unknown; action?: unknown }>).flatMap((c) =>
+            typeof c?.volume === 'string' ? [c.action === 'failed' ? `${c.volume} (failed)` : c.volume] : [],
+          ),
+        ),
+      ].join(', ')
     : ''
 
 function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {

@@ -59,8 +59,11 @@ function durationText(seconds: number, fps: number) {
   return framesToTimecode(Math.round(seconds * framesPerSecond(fps)), fps)
 }
 
-/** Clips a volume holds out of `total`, and how many of those copies carry a hash. */
-export type VolumeCount = { volume: string; copied: number; total: number; hashed: number }
+/**
+ * Clips a volume holds out of `total`, and how many of those copies carry a hash; `failed` (left
+ * out when none) the copies hashed again and found different (ASC MHL), which `hashed` leaves out.
+ */
+export type VolumeCount = { volume: string; copied: number; total: number; hashed: number; failed?: number }
 
 export type Media = { files: number; size: number }
 
@@ -82,12 +85,17 @@ export type LogSummary = {
   soundCopies: VolumeCount[]
 }
 
+type Tally = { copied: number; hashed: number; failed: number }
+
+const volumeCount = (volume: string, { copied, hashed, failed }: Tally, total: number): VolumeCount =>
+  failed ? { volume, copied, total, hashed, failed } : { volume, copied, total, hashed }
+
 /** What the clips of one part (ocf, sound, proxy) add up to, taken one clip at a time. */
 class ClipTotals {
   count = 0
   size = 0
   /** Clips held by each volume, in the order clips first name them; a clip counts once per volume. */
-  readonly volumes = new Map<string, { copied: number; hashed: number }>()
+  readonly volumes = new Map<string, Tally>()
   readonly reels = new Set<string>()
   readonly #rates = new Map<number, number>()
   /** The rate most clips run at; the first to lead keeps a tie. */
@@ -104,14 +112,15 @@ class ClipTotals {
     const copies = clip.copies
     if (Array.isArray(copies)) {
       for (let i = 0; i < copies.length; i++) {
-        const { volume, hash } = (copies[i] ?? {}) as { volume?: unknown; hash?: unknown }
+        const { volume, hash, action } = (copies[i] ?? {}) as { volume?: unknown; hash?: unknown; action?: unknown }
         if (typeof volume !== 'string') continue
         let seen = false
         for (let j = 0; j < i; j++) if ((copies[j] as { volume?: unknown })?.volume === volume) seen = true
         if (seen) continue
-        const count = this.volumes.get(volume) ?? { copied: 0, hashed: 0 }
+        const count = this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0 }
         count.copied++
-        if (typeof hash === 'string' && hash) count.hashed++
+        if (action === 'failed') count.failed++
+        else if (typeof hash === 'string' && hash) count.hashed++
         this.volumes.set(volume, count)
       }
     }
@@ -143,10 +152,10 @@ class ClipTotals {
 
   /** Volumes the log lists first, then the others as clips name them; each out of every clip. */
   volumeCounts(listed: readonly string[] = []): VolumeCount[] {
-    const counts = new Map<string, { copied: number; hashed: number }>()
-    for (const volume of listed) counts.set(volume, this.volumes.get(volume) ?? { copied: 0, hashed: 0 })
+    const counts = new Map<string, Tally>()
+    for (const volume of listed) counts.set(volume, this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0 })
     for (const [volume, count] of this.volumes) if (!counts.has(volume)) counts.set(volume, count)
-    return [...counts].map(([volume, { copied, hashed }]) => ({ volume, copied, total: this.count, hashed }))
+    return [...counts].map(([volume, tally]) => volumeCount(volume, tally, this.count))
   }
 }
 
@@ -226,14 +235,15 @@ export function total(summaries: readonly LogSummary[]) {
   const fps = commonFps(timed.map((s) => ({ fps: s.fps })))
   const seconds = timed.reduce((n, s) => n + s.duration!.seconds, 0)
   // Across days a volume owes every clip of the range: 120/240 means it holds one day of two.
-  const copied = new Map<string, { copied: number; hashed: number }>()
+  const copied = new Map<string, Tally>()
   let clips = 0
   for (const s of summaries) {
     clips += s.clips
     for (const c of s.copies) {
-      const sum = copied.get(c.volume) ?? { copied: 0, hashed: 0 }
+      const sum = copied.get(c.volume) ?? { copied: 0, hashed: 0, failed: 0 }
       sum.copied += c.copied
       sum.hashed += c.hashed
+      sum.failed += c.failed ?? 0
       copied.set(c.volume, sum)
     }
   }
@@ -244,11 +254,6 @@ export function total(summaries: readonly LogSummary[]) {
     proxy: add((s) => s.proxy),
     sound: add((s) => s.sound),
     reels: summaries.flatMap((s) => s.reels),
-    copies: [...copied].map(([volume, n]): VolumeCount => ({
-      volume,
-      copied: n.copied,
-      total: clips,
-      hashed: n.hashed,
-    })),
+    copies: [...copied].map(([volume, tally]) => volumeCount(volume, tally, clips)),
   }
 }
