@@ -353,3 +353,26 @@ export function machine() {
     load: loadavg().map((l) => Math.round(l * 100) / 100),
   }
 }
+
+/**
+ * One ASC MHL generation of a card of `clips` camera files (urn:ASC:MHL:v2.0, as a copy tool
+ * writes it after a transfer), with the volume in its path.
+ */
+export function cardManifest(clips) {
+  const entry = (i) => {
+    const name = `A${String(Math.floor(i / 999) + 1).padStart(3, '0')}C${String((i % 999) + 1).padStart(3, '0')}_250614_R1AB`
+    const hash = (0x1000 + i).toString(16).padStart(16, '0')
+    return `    <hash>\n      <path size="${2e9 + i}" lastmodificationdate="2025-06-14T10:00:00+02:00">Clips/${name}.mxf</path>\n      <xxh64 action="original" hashdate="2025-06-14T10:15:00+02:00">${hash}</xxh64>\n    </hash>`
+  }
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">',
+    '  <creatorinfo><creationdate>2025-06-14T10:15:00+02:00</creationdate><hostname>cart</hostname><tool version="1">offload</tool></creatorinfo>',
+    '  <processinfo><process>transfer</process></processinfo>',
+    '  <hashes>',
+    ...Array.from({ length: clips }, (_, i) => entry(i)),
+    '  </hashes>',
+    '</hashlist>',
+    '',
+  ].join('\n')
+}

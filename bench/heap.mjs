@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { api, approvedToken, makeLog, memoryOf, sampleMemory, startServer } from './client.mjs'
+import { api, approvedToken, cardManifest, makeLog, memoryOf, sampleMemory, startServer } from './client.mjs'
 
 const LIMITS = [24, 32, 48, 64, 96, 128]
 const PORT = 5760
@@ -24,6 +24,7 @@ const DAYS = 60
 const DAY_CLIPS = 2000
 const BIG_CLIPS = 20_000
 const BODY_MIB = 60
+const MANIFEST_CLIPS = 50_000
 
 const PRESETS = {
   unit: 'Main Unit',
@@ -55,6 +56,8 @@ function operations(request, token, key) {
   const big = makeLog('BIG', BIG_CLIPS)
   const bigText = JSON.stringify(big)
   const body = JSON.stringify(logOfMiB('BODY', BODY_MIB))
+  const manifest = cardManifest(MANIFEST_CLIPS)
+  const imported = JSON.stringify({ files: [{ name: '/Volumes/SHUTTLE_A/A001.mhl', content: manifest }], day: 1 })
   const pdf = async (presetId, logId) => {
     const { data } = await request('POST', '/generate-pdf', { token, body: { presetId, logId } })
     return `${Math.round(Buffer.from(data.base64, 'base64').length / 1024).toLocaleString('en-US')} KiB PDF`
@@ -111,6 +114,17 @@ function operations(request, token, key) {
         const eml = await request('GET', `/approve/windows/${window.id}/message.eml`, { headers: op, raw: true })
         await discard()
         return `${(eml.length / 2 ** 20).toFixed(1)} MiB message`
+      },
+    },
+    {
+      group: `an ASC MHL of ${MANIFEST_CLIPS.toLocaleString('en-US')} clips (${(manifest.length / 2 ** 20).toFixed(1)} MiB)`,
+      name: 'POST /log/:id/import (a new log)',
+      run: async () => {
+        await request('DELETE', '/log/IMPORTED', { token, ok: false })
+        const { added } = await request('POST', '/log/IMPORTED/import', { token, text: imported })
+        if (added.length !== MANIFEST_CLIPS) throw new Error(`the import added ${added.length} clips`)
+        await request('DELETE', '/log/IMPORTED', { token })
+        return 'imported'
       },
     },
     {

@@ -10,7 +10,7 @@ import autocannon from 'autocannon'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT, api, approvedToken, cpuMsOf, machine, makeLog, startServer } from './client.mjs'
+import { ROOT, api, approvedToken, cardManifest, cpuMsOf, machine, makeLog, startServer } from './client.mjs'
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -33,29 +33,6 @@ const PDF_CLIPS = 1000
 const CHECK_DAYS = [2000, 20_000]
 const IMPORT_CLIPS = 5000
 const IMPORT_RUNS = 15
-
-/**
- * One ASC MHL generation of a card of `clips` camera files (urn:ASC:MHL:v2.0, as a copy tool
- * writes it after a transfer), with the volume in its path.
- */
-function cardManifest(clips) {
-  const entry = (i) => {
-    const name = `A${String(Math.floor(i / 999) + 1).padStart(3, '0')}C${String((i % 999) + 1).padStart(3, '0')}_250614_R1AB`
-    const hash = (0x1000 + i).toString(16).padStart(16, '0')
-    return `    <hash>\n      <path size="${2e9 + i}" lastmodificationdate="2025-06-14T10:00:00+02:00">Clips/${name}.mxf</path>\n      <xxh64 action="original" hashdate="2025-06-14T10:15:00+02:00">${hash}</xxh64>\n    </hash>`
-  }
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">',
-    '  <creatorinfo><creationdate>2025-06-14T10:15:00+02:00</creationdate><hostname>cart</hostname><tool version="1">offload</tool></creatorinfo>',
-    '  <processinfo><process>transfer</process></processinfo>',
-    '  <hashes>',
-    ...Array.from({ length: clips }, (_, i) => entry(i)),
-    '  </hashes>',
-    '</hashlist>',
-    '',
-  ].join('\n')
-}
 
 /**
  * POST /log/:id/import of a 5,000-clip manifest into a new log, one request at a time, beside the

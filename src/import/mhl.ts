@@ -1,12 +1,11 @@
 /**
  * Media hash lists as offload tools write them: ASC MHL (`urn:ASC:MHL:v2.0`, one manifest per
  * generation in an `ascmhl/` folder, with `ascmhl_chain.xml` naming each generation's C4) and the
- * classic MHL 1.x of Silverstack, ShotPut Pro and YoYotta (one `*.mhl` per copy). Read with
- * fast-xml-parser: every element that may repeat is a list even when it occurs once, namespace
- * prefixes are dropped, and hash values stay text (a hex digest is not a number).
+ * classic MHL 1.x of Silverstack, ShotPut Pro and YoYotta (one `*.mhl` per copy). Elements are
+ * known by their local names and read as they close (xml.ts); hash values stay text.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { UnreadableFile } from './text'
+import { readXml, type XmlElement } from './xml'
 
 export type Action = 'original' | 'verified' | 'failed'
 
@@ -28,48 +27,9 @@ export type Manifest = {
 export type ChainLink = { generation: number; path: string; c4: string }
 
 /** ASC MHL writes these; classic MHL `xxhash64` (little-endian), `xxhash64be` and 32-bit `xxhash`. */
-const ASC_HASHES = ['c4', 'md5', 'sha1', 'xxh128', 'xxh3', 'xxh64']
-const CLASSIC_HASHES = ['md5', 'sha1', 'xxhash64be', 'xxhash64', 'xxhash']
-
-const LISTS = new Set(['hash', 'directoryhash', 'hashlist', 'hashlistreference', 'pattern', ...ASC_HASHES])
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  attributesGroupName: '@',
-  alwaysCreateTextNode: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  htmlEntities: false,
-  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && LISTS.has(name),
-})
-
-type Node = { '#text'?: string; '@'?: Record<string, string> } & { [name: string]: unknown }
-
-/** The document's root element, once the text is well-formed XML. */
-function rootOf(text: string, name: string): Node {
-  const valid = XMLValidator.validate(text)
-  if (valid !== true) throw new UnreadableFile(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`)
-  let doc: Record<string, unknown>
-  try {
-    doc = parser.parse(text) as Record<string, unknown>
-  } catch (err) {
-    // The parser's own limits (entity expansion, nesting) refuse a hostile document.
-    throw new UnreadableFile(`not read as XML: ${err instanceof Error ? err.message : String(err)}`)
-  }
-  const root = doc[name]
-  const first = Array.isArray(root) ? root[0] : root
-  if (!first || typeof first !== 'object') throw new UnreadableFile(`not a ${name} document`)
-  return first as Node
-}
-
-const textOf = (node: unknown): string | undefined => {
-  const text = (node as Node | undefined)?.['#text']
-  return typeof text === 'string' ? text.trim() : undefined
-}
-const attr = (node: unknown, name: string) => (node as Node | undefined)?.['@']?.[name]
-const list = (node: unknown): Node[] => (Array.isArray(node) ? node : node === undefined ? [] : [node]) as Node[]
+const ASC_HASHES = new Set(['c4', 'md5', 'sha1', 'xxh128', 'xxh3', 'xxh64'])
+const CLASSIC_HASHES = new Set(['md5', 'sha1', 'xxhash64be', 'xxhash64', 'xxhash'])
+const ACTIONS = new Set<string>(['original', 'verified', 'failed'])
 
 function sizeOf(text: string | undefined): number | undefined {
   if (text === undefined || !/^\d+$/.test(text.trim())) return undefined
@@ -77,69 +37,95 @@ function sizeOf(text: string | undefined): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined
 }
 
-const ACTIONS = new Set<string>(['original', 'verified', 'failed'])
+const lastName = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/'))
 
-function hashesOf(node: Node, names: readonly string[]): HashEntry[] {
-  const hashes: HashEntry[] = []
-  for (const algorithm of names)
-    for (const element of list(node[algorithm])) {
-      const value = textOf(element)
-      if (!value) continue
-      const action = attr(element, 'action')
-      hashes.push(action && ACTIONS.has(action) ? { algorithm, value, action: action as Action } : { algorithm, value })
-    }
-  return hashes
+function hashEntry(element: XmlElement): HashEntry | undefined {
+  if (!element.text) return undefined
+  const algorithm = lastName(element.path)
+  const action = element.attribute('action')
+  return action && ACTIONS.has(action)
+    ? { algorithm, value: element.text, action: action as Action }
+    : { algorithm, value: element.text }
 }
 
-/** A manifest of either kind, told apart by its `version` (2.0: ASC MHL; 1.x: classic). */
+/**
+ * A manifest of either kind, told apart by the root's `version` (2.0: ASC MHL; 1.x: classic).
+ * ASC MHL: `hashes/hash` with `path` (its `size`) and a digest per algorithm; `hashes/directoryhash`
+ * with `path` and `content`'s digests. Classic: `hash` with `file`, `size` and digests.
+ */
 export function readManifest(text: string): Manifest {
-  const root = rootOf(text, 'hashlist')
-  const version = attr(root, 'version') ?? ''
-  if (version.startsWith('2')) return readAscManifest(root)
-  if (version.startsWith('1') || version === '') return readClassicManifest(root)
+  let version = ''
+  let created: string | undefined
+  let started: string | undefined
+  const files: ManifestFile[] = []
+  const folders: ManifestFile[] = []
+  let current: ManifestFile = { path: '', hashes: [] }
+  const root = readXml(
+    text,
+    (element) => {
+      const { path } = element
+      const name = lastName(path)
+      const parent = parentOf(path)
+      if (path === 'hashlist') version = element.attribute('version') ?? ''
+      else if (path === 'hashlist/creatorinfo/creationdate') created = element.text
+      else if (path === 'hashlist/creatorinfo/startdate' || path === 'hashlist/creatorinfo/finishdate')
+        started ??= element.text
+      // ASC MHL
+      else if (path === 'hashlist/hashes/hash/path' || path === 'hashlist/hashes/directoryhash/path') {
+        current.path = element.text
+        const size = sizeOf(element.attribute('size'))
+        if (size !== undefined) current.size = size
+      } else if (
+        (parent === 'hashlist/hashes/hash' || parent === 'hashlist/hashes/directoryhash/content') &&
+        ASC_HASHES.has(name)
+      ) {
+        const hash = hashEntry(element)
+        if (hash) current.hashes.push(hash)
+      } else if (path === 'hashlist/hashes/hash' && current.path) files.push(current)
+      else if (path === 'hashlist/hashes/directoryhash' && current.path) folders.push(current)
+      // classic MHL
+      else if (path === 'hashlist/hash/file') current.path = element.text
+      else if (path === 'hashlist/hash/size') {
+        const size = sizeOf(element.text)
+        if (size !== undefined) current.size = size
+      } else if (parent === 'hashlist/hash' && CLASSIC_HASHES.has(name)) {
+        const hash = hashEntry(element)
+        if (hash) current.hashes.push(hash)
+      } else if (path === 'hashlist/hash' && current.path) files.push(current)
+    },
+    (path) => {
+      if (path === 'hashlist/hashes/hash' || path === 'hashlist/hashes/directoryhash' || path === 'hashlist/hash')
+        current = { path: '', hashes: [] }
+    },
+  )
+  if (root !== 'hashlist') throw new UnreadableFile(`not a hashlist but a ${root} document`)
+  if (version.startsWith('2')) return dated({ format: 'ascmhl', files, folders }, created)
+  if (version.startsWith('1') || version === '') return dated({ format: 'mhl', files, folders: [] }, started)
   throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)
 }
 
-function readAscManifest(root: Node): Manifest {
-  const creator = root.creatorinfo as Node | undefined
-  const hashes = root.hashes as Node | undefined
-  const entry = (node: Node, names: readonly string[], content: Node = node): ManifestFile | undefined => {
-    const path = textOf(node.path)
-    if (!path) return undefined
-    const size = sizeOf(attr(node.path, 'size'))
-    const file: ManifestFile = { path, hashes: hashesOf(content, names) }
-    if (size !== undefined) file.size = size
-    return file
-  }
-  const files = list(hashes?.hash).flatMap((node) => entry(node, ASC_HASHES) ?? [])
-  const folders = list(hashes?.directoryhash).flatMap(
-    (node) => entry(node, ASC_HASHES, (node.content as Node | undefined) ?? {}) ?? [],
-  )
-  const created = textOf(creator?.creationdate)
-  return created ? { format: 'ascmhl', created, files, folders } : { format: 'ascmhl', files, folders }
-}
-
-function readClassicManifest(root: Node): Manifest {
-  const creator = root.creatorinfo as Node | undefined
-  const files = list(root.hash).flatMap((node): ManifestFile[] => {
-    const path = textOf(node.file)
-    if (!path) return []
-    const size = sizeOf(textOf(node.size))
-    const file: ManifestFile = { path, hashes: hashesOf(node, CLASSIC_HASHES) }
-    if (size !== undefined) file.size = size
-    return [file]
-  })
-  const created = textOf(creator?.startdate) ?? textOf(creator?.finishdate)
-  return created ? { format: 'mhl', created, files, folders: [] } : { format: 'mhl', files, folders: [] }
-}
+const dated = (manifest: Manifest, created: string | undefined): Manifest =>
+  created ? { ...manifest, created } : manifest
 
 /** `ascmhl_chain.xml`: each generation's manifest and the C4 of its bytes. */
 export function readChain(text: string): ChainLink[] {
-  const root = rootOf(text, 'ascmhldirectory')
-  return list(root.hashlist).flatMap((node) => {
-    const path = textOf(node.path)
-    const c4 = textOf(list(node.c4)[0])
-    const generation = Number(attr(node, 'sequencenr'))
-    return path && c4 && Number.isInteger(generation) ? [{ generation, path, c4 }] : []
-  })
+  const links: ChainLink[] = []
+  let current = { generation: NaN, path: '', c4: '' }
+  const root = readXml(
+    text,
+    (element) => {
+      if (element.path === 'ascmhldirectory/hashlist/path') current.path = element.text
+      else if (element.path === 'ascmhldirectory/hashlist/c4') current.c4 = element.text
+      else if (element.path === 'ascmhldirectory/hashlist') {
+        current.generation = Number(element.attribute('sequencenr'))
+        if (current.path && current.c4 && Number.isInteger(current.generation)) links.push(current)
+      }
+    },
+    (path) => {
+      if (path === 'ascmhldirectory/hashlist') current = { generation: NaN, path: '', c4: '' }
+    },
+  )
+  if (root !== 'ascmhldirectory') throw new UnreadableFile(`not an ASC MHL chain but a ${root} document`)
+  return links
 }

@@ -153,8 +153,9 @@ function latestOf(group: ReadManifest[], manifestFolder: string) {
       const path = resolved(root, entry.path)
       const action = worstAction(entry.hashes.map((h) => h.action))
       const before = files.get(path)
-      const hashes = before ? mergedHashes(before.hashes, entry.hashes) : entry.hashes
-      const file: CopiedFile = { ...entry, hashes, path, folder: folderOf(path), name: lastSegment(path) }
+      // The manifest's own entry becomes the file: a 50,000-file manifest is not held twice.
+      const file = Object.assign(entry, { path, folder: folderOf(path), name: lastSegment(path) }) as CopiedFile
+      if (before) file.hashes = mergedHashes(before.hashes, entry.hashes)
       if (entry.size === undefined && before?.size !== undefined) file.size = before.size
       if (action) file.action = action
       files.set(path, file)
