@@ -2,11 +2,12 @@
 // log, with what was added and changed and every file that could not be read; the readers of each
 // format on their own (encodings, one-element lists, sequences, blank cells); C4 against the
 // specification's own value.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readAle } from '../src/import/ale'
 import { clipsOf, type CopiedFile } from '../src/import/clips'
 import { readManifest } from '../src/import/mhl'
-import { c4Of } from '../src/import/read'
+import { c4Of, readFiles } from '../src/import/read'
 import { decodeText } from '../src/import/text'
 import { call, makeLog, withProject } from './helpers'
 import {
@@ -233,6 +234,35 @@ describe('ALE', () => {
     expect(() => readAle('Heading\r\nFPS\t25\r\n')).toThrow('not an ALE')
     expect(() => readAle(ale({ columns: ['Start', 'End'], rows: [['10:00:00:00', '10:00:01:00']] }))).toThrow(
       'no Name or Source File column',
+    )
+  })
+})
+
+describe('files cut short or mangled', () => {
+  it('each is read or named unreadable with a reason; nothing throws', async () => {
+    const files = await cardOffload(c4Of)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...files),
+        fc.nat(),
+        fc.string({ unit: 'binary', maxLength: 8 }),
+        fc.constantFrom('cut', 'insert', 'bytes'),
+        async (file, at, inserted, how) => {
+          const text = new TextDecoder().decode(file.bytes)
+          const cut = at % (text.length + 1)
+          const bytes =
+            how === 'cut'
+              ? file.bytes.subarray(0, cut)
+              : how === 'insert'
+                ? new TextEncoder().encode(text.slice(0, cut) + inserted + text.slice(cut))
+                : Uint8Array.from(file.bytes, (b, i) => (i === cut ? b ^ 0xff : b))
+          const read = await readFiles([{ name: file.path, bytes }], { volume: 'SSD' })
+          const named = [...read.files.map((f) => f.name), ...read.unreadable.map((u) => u.name)]
+          expect(named).toEqual([file.path])
+          for (const { reason } of read.unreadable) expect(reason).not.toMatch(/reader failed/)
+        },
+      ),
+      { numRuns: 300 },
     )
   })
 })

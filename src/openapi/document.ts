@@ -134,8 +134,9 @@ const OPERATIONS: Operation[] = [
     tag: 'Logs',
     who: 'application',
     body: ImportSchema,
-    ok: [201, shapes.ImportAnswerSchema],
-    alsoOk: [200, 'Merged into a log that existed (nothing written when nothing changed)'],
+    // The example merges into the example log: 200. Nothing is written when nothing changed.
+    ok: [200, shapes.ImportAnswerSchema],
+    alsoOk: [201, 'The log did not exist: the import made it'],
     errors: [400, 401, 409, 413, 415],
     example: {
       request: {

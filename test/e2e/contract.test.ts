@@ -87,6 +87,12 @@ describe('the OpenAPI document', () => {
     expect((await send('PATCH', '/log/D001', { token, body: example('PATCH', '/log/{id}') })).status).toBe(200)
     for (const path of ['/logs', '/projects', '/project', '/project/config', '/pdf-presets', '/email-presets'])
       expect((await send('GET', path, { token })).status).toBe(200)
+    // The document's import example: the example day's clip, copied to a shuttle, merged in.
+    const imported = await send('POST', '/log/D001/import', { token, body: example('POST', '/log/{id}/import') })
+    expect(imported).toEqual({
+      status: 200,
+      body: operationOf('POST', '/log/{id}/import').responses['200'].content['application/json'].example,
+    })
     expect((await send('GET', '/log/D001/checks', { token })).status).toBe(200)
     expect((await send('GET', '/checks?from=1&to=2', { token })).status).toBe(200)
     expect((await send('POST', '/generate-pdf', { token, body: example('POST', '/generate-pdf') })).status).toBe(200)
@@ -99,6 +105,7 @@ describe('the OpenAPI document', () => {
     // Refusals too: each is a status the document names, in the one error shape.
     expect((await send('GET', '/log/nope', { token })).status).toBe(404)
     expect((await send('POST', '/log', { token, body: { id: 'D003' } })).status).toBe(400)
+    expect((await send('POST', '/log/D003/import', { token, body: { files: [] } })).status).toBe(400)
     expect((await send('GET', '/logs')).status).toBe(401)
     expect((await send('POST', '/log', { token, body: example('POST', '/log') })).status).toBe(409)
     expect((await send('DELETE', '/log/D002', { token })).status).toBe(200)
