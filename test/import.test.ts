@@ -299,7 +299,8 @@ describe('POST /log/{id}/import', () => {
 
     const log = (await call('GET', '/log/D012', { token })).body
     expect(log).toMatchObject({ id: 'D012', day: 12, date: '2025-06-14', version: 1 })
-    expect(log.ocf.files).toBe(4)
+    // Three clips of one file each, and the sequence's three frames.
+    expect(log.ocf.files).toBe(6)
     expect(log.ocf.size).toBe(CARD.size(0) + CARD.size(1) + CARD.size(2) + 3 * CARD.frameSize)
     expect(log.ocf.copies).toEqual(['SHUTTLE_A', 'SHUTTLE_B'])
     expect(log.ocf.clips).toEqual([

@@ -180,10 +180,21 @@ class PartClips {
       if (Array.isArray(clip.copies))
         for (const copy of clip.copies as Array<{ volume?: unknown }>)
           if (typeof copy?.volume === 'string') volumes.add(copy.volume)
-    const files = set(part, 'files', clips.length)
+    // A sequence's copies name its frames: a day's `files` counts files, as offload tools do.
+    const fileCount = clips.reduce((sum, c) => sum + filesOf(c), 0)
+    const files = set(part, 'files', fileCount)
     const bytes = set(part, 'size', size)
     return set(part, 'copies', [...volumes]) || files || bytes
   }
+}
+
+/** The files a clip is: the most any of its copies names (a sequence's frames), else one. */
+function filesOf(clip: Clip): number {
+  let most = 1
+  if (Array.isArray(clip.copies))
+    for (const copy of clip.copies as Array<{ files?: unknown }>)
+      if (typeof copy?.files === 'number' && copy.files > most) most = copy.files
+  return most
 }
 
 /** Sets a total only when it differs, so a log merged again compares equal. */
