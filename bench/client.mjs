@@ -5,10 +5,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, sym
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { approvedClient } from 'media-log-service/client'
-import { operatorKeyOf } from '../scripts/local.mjs'
+import { operatorKeyOf, wranglerDevArgs } from '../scripts/local.mjs'
 
 export const ROOT = resolve(import.meta.dirname, '..')
-const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js')
 
 /** The operator key of a running service: OPERATOR_KEY, else the one npm start keeps in .dev.vars. */
 export function operatorKey() {
@@ -242,22 +241,15 @@ export async function startServer({ kind = 'start', port, state, quiet = true })
     cwd = copy
     args = [join(copy, 'scripts/dev.mjs'), '--show-interactive-dev-session=false', '--log-level', 'warn']
   } else if (kind === 'ceiling-dev') {
-    // The patched wrangler (patches/) opens no inspector, so no inspector port is given.
-    args = [
-      WRANGLER,
-      'dev',
+    args = wranglerDevArgs(
+      port,
+      state,
       '--config',
       join(ROOT, 'bench/ceiling/wrangler.toml'),
-      '--port',
-      String(port),
-      '--ip',
-      '127.0.0.1',
-      '--persist-to',
-      state,
       '--show-interactive-dev-session=false',
       '--log-level',
       'warn',
-    ]
+    )
   } else throw new Error(`unknown server kind ${kind}`)
 
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })

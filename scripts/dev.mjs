@@ -2,25 +2,14 @@
 // unauthenticated Local Explorer switched off (it would run any SQL against the workspace).
 import { spawn } from 'node:child_process'
 import { createConnection, createServer } from 'node:net'
-import { resolve } from 'node:path'
-import { PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv } from './local.mjs'
+import { PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv, wranglerDevArgs } from './local.mjs'
 
 const key = prepareLocal()
-const wrangler = spawn(
-  process.execPath,
-  [
-    resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
-    'dev',
-    '--port',
-    String(PORT),
-    '--ip',
-    '127.0.0.1',
-    '--persist-to',
-    STATE_DIR,
-    ...process.argv.slice(2),
-  ],
-  { cwd: ROOT, env: quietWranglerEnv, stdio: 'inherit' },
-)
+const wrangler = spawn(process.execPath, wranglerDevArgs(PORT, STATE_DIR, ...process.argv.slice(2)), {
+  cwd: ROOT,
+  env: quietWranglerEnv,
+  stdio: 'inherit',
+})
 
 // wrangler dev listens on one address; [::1] is forwarded to it so `localhost` works either way.
 const ipv6 = createServer((client) => {

@@ -102,3 +102,20 @@ export const quietWranglerEnv = {
   WRANGLER_SEND_METRICS: 'false',
   X_LOCAL_EXPLORER: 'false',
 }
+
+/**
+ * `wrangler dev` on loopback at `port` with its state in `state`, then `more`: what `npm run dev`,
+ * the benchmark and the end-to-end tests all start. wrangler patched (patches/) opens no inspector
+ * and no dev registry port.
+ */
+export const wranglerDevArgs = (port, state, ...more) => [
+  resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
+  'dev',
+  '--port',
+  String(port),
+  '--ip',
+  '127.0.0.1',
+  '--persist-to',
+  state,
+  ...more,
+]

@@ -123,6 +123,18 @@ export class MediaLogClient {
 
   /** Any endpoint: the answer as JSON, or a MediaLogError. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const { status, body: answer, text } = await this.send(method, path, body)
+    if (status >= 200 && status < 300 && answer !== undefined) return answer as T
+    const { error, details } = (answer ?? {}) as { error?: string; details?: Array<{ prop: string; message: string }> }
+    throw new MediaLogError(status, error ?? (text.slice(0, 200) || String(status)), details)
+  }
+
+  /**
+   * Any endpoint, its status and body as they came, refusals included: for tools that show what
+   * the service said rather than throw. `body` is the JSON answer, undefined when it is not JSON
+   * (`text` has it then).
+   */
+  async send(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; text: string }> {
     const headers: Record<string, string> = {}
     if (this.token) headers['x-api-token'] = this.token
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -132,20 +144,11 @@ export class MediaLogClient {
       ...(body !== undefined && { body: JSON.stringify(body) }),
     })
     const text = await response.text()
-    let answer: unknown
     try {
-      answer = JSON.parse(text)
+      return { status: response.status, body: JSON.parse(text), text }
     } catch {
-      throw new MediaLogError(response.status, text.slice(0, 200) || response.statusText)
+      return { status: response.status, body: undefined, text }
     }
-    if (!response.ok) {
-      const { error, details } = (answer ?? {}) as {
-        error?: string
-        details?: Array<{ prop: string; message: string }>
-      }
-      throw new MediaLogError(response.status, error ?? response.statusText, details)
-    }
-    return answer as T
   }
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import PostalMime from 'postal-mime'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openBrowser } from './browser'
-import { approvedToken, freePort, startService, type Service } from './server'
+import { approvedToken, freePort, jsonCaller, startService, type Call, type Service } from './server'
 
 const RELAY_KEY = 'relay-key-e2e-0123456789'
 const FROM = 'Jürgen Dörr, DIT <dit@example.com>'
@@ -17,6 +17,8 @@ const FROM = 'Jürgen Dörr, DIT <dit@example.com>'
 type Received = { method: string; url: string; headers: IncomingMessage['headers']; body: any }
 
 let service: Service
+/** The service's answers as JSON, through the typed client (test/e2e/server.ts). */
+let json: Call
 let relay: Server
 let relayPort: number
 const received: Received[] = []
@@ -44,6 +46,7 @@ beforeAll(async () => {
       EMAIL_FROM: FROM,
     },
   })
+  json = jsonCaller(service)
 })
 
 afterAll(async () => {
@@ -51,24 +54,6 @@ afterAll(async () => {
   await new Promise((resolve) => relay?.close(resolve))
   rmSync(dir, { recursive: true, force: true })
 })
-
-async function api(method: string, path: string, options: { token?: string; body?: unknown; operator?: boolean } = {}) {
-  const headers: Record<string, string> = {}
-  if (options.token) headers['x-api-token'] = options.token
-  if (options.operator) headers['x-operator-key'] = service.operatorKey
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(`${service.base}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  return response
-}
-
-async function json(method: string, path: string, options: Parameters<typeof api>[2] = {}) {
-  const response = await api(method, path, options)
-  return { status: response.status, body: await response.json() }
-}
 
 const clip = (i: number) => ({
   clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`,
@@ -141,7 +126,9 @@ describe('send window, end to end', () => {
   })
 
   it('downloads a .eml a mail client reads: subject, recipients, text, HTML and the PDF', async () => {
-    const response = await api('GET', window.emlUrl, { operator: true })
+    const response = await fetch(`${service.base}${window.emlUrl}`, {
+      headers: { 'x-operator-key': service.operatorKey },
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('message/rfc822')
     const raw = await response.text()

@@ -10,9 +10,10 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { MediaLogClient, approvedClient, type ClientOptions } from 'media-log-service/client'
+import { wranglerDevArgs } from '../../scripts/local.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const WRANGLER = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js')
 
 export type Service = {
   base: string
@@ -59,20 +60,7 @@ export async function startService({
   await cp(join(ROOT, 'src'), join(app, 'src'), { recursive: true })
   for (const file of ['package.json', 'wrangler.toml', 'tsconfig.json']) await cp(join(ROOT, file), join(app, file))
   await symlink(join(ROOT, 'node_modules'), join(app, 'node_modules'), 'dir')
-  // The patched wrangler (patches/) opens no inspector and no dev registry port.
-  const args = [
-    WRANGLER,
-    'dev',
-    '--port',
-    String(port),
-    '--ip',
-    '127.0.0.1',
-    '--persist-to',
-    state,
-    '--show-interactive-dev-session=false',
-    '--log-level',
-    'warn',
-  ]
+  const args = wranglerDevArgs(port, state, '--show-interactive-dev-session=false', '--log-level', 'warn')
   for (const [name, value] of Object.entries({ ...vars, OPERATOR_KEY: operatorKey }))
     args.push('--var', `${name}:${value}`)
   const child = spawn(process.execPath, args, {
@@ -128,60 +116,47 @@ export async function startService({
   return { base, operatorKey, output: () => output, stop }
 }
 
-export type Call = (
+/** JSON calls as an application (`token`) or as the operator; refusals come back as answers. */
+export type Call = ((
   method: string,
   path: string,
   options?: { token?: string; body?: unknown; operator?: boolean },
-) => Promise<{ status: number; body: any }>
+) => Promise<{ status: number; body: any }>) & { client: ClientOptions & { baseUrl: string; operatorKey: string } }
 
 /**
- * JSON calls to a started service, as an application (`token`) or as the operator; every body is
- * read. With `host`, the requests name that host, as they do when the service is reached by a name
- * of its own (fetch always sends the address it connects to, so node:http carries these).
+ * Calls to a started service through the typed client, every body read. With `host`, the requests
+ * name that host, as they do when the service is reached by a name of its own (fetch always sends
+ * the address it connects to, so node:http carries these).
  */
 export function jsonCaller(service: Service, host?: string): Call {
-  return async (method, path, options = {}) => {
-    const headers: Record<string, string> = {}
-    if (options.token) headers['x-api-token'] = options.token
-    if (options.operator) headers['x-operator-key'] = service.operatorKey
-    if (options.body !== undefined) headers['content-type'] = 'application/json'
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body)
-    if (host) return requestAs(host, `${service.base}${path}`, method, headers, body)
-    const response = await fetch(`${service.base}${path}`, { method, headers, body })
-    return { status: response.status, body: await response.json() }
+  const client = { baseUrl: service.base, operatorKey: service.operatorKey, fetch: host ? fetchAs(host) : fetch }
+  const call = async (method: string, path: string, options: Parameters<Call>[2] = {}) => {
+    const operator: typeof fetch = (input, init) =>
+      client.fetch(input, { ...init, headers: { ...init?.headers, 'x-operator-key': service.operatorKey } })
+    const app = new MediaLogClient({ ...client, token: options.token, ...(options.operator && { fetch: operator }) })
+    const { status, body } = await app.send(method, path, options.body)
+    return { status, body }
   }
+  return Object.assign(call, { client })
 }
 
-function requestAs(host: string, url: string, method: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const sent = httpRequest(url, { method, headers: { ...headers, host } }, (response) => {
-      let text = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk) => (text += chunk))
-      response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }))
-    })
-    sent.on('error', reject)
-    sent.end(body)
-  })
-}
-
-/** The approval flow end to end: the application asks, the operator approves, the token arrives. */
-export async function approvedToken(call: Call, appName = 'Offload Tool'): Promise<string> {
-  const asked = call('POST', '/auth', { body: { appName } })
-  for (let i = 0; i < 200; i++) {
-    const { body } = await call('GET', '/approve/requests', { operator: true })
-    const request = body.requests.find((r: { appName: string }) => r.appName === appName)
-    if (request) {
-      const decided = await call('POST', `/approve/requests/${request.id}`, {
-        operator: true,
-        body: { decision: 'approve' },
+/** `fetch` that sends `host` as the Host header, which fetch itself never does. */
+function fetchAs(host: string): typeof fetch {
+  return (input, init) =>
+    new Promise((resolve, reject) => {
+      const headers = { ...(init?.headers as Record<string, string>), host }
+      const sent = httpRequest(String(input), { method: init?.method ?? 'GET', headers }, (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk) => (text += chunk))
+        response.on('end', () => resolve(new Response(text, { status: response.statusCode! })))
       })
-      if (decided.status !== 200) throw new Error(`approving ${appName} answered ${decided.status}`)
-      break
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  const answer = await asked
-  if (answer.status !== 200) throw new Error(`POST /auth for ${appName} answered ${answer.status}`)
-  return answer.body.token as string
+      sent.on('error', reject)
+      sent.end(init?.body as string | undefined)
+    })
+}
+
+/** The approval flow end to end, through the typed client: the application asks, the operator approves. */
+export async function approvedToken(call: Call, appName = 'Offload Tool'): Promise<string> {
+  return (await approvedClient({ ...call.client, appName })).token!
 }
