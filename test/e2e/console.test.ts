@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { type BrowserContext, type Page, type Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LAPTOP, PHONE, openBrowser } from './browser'
-import { freePort, startService, type Service } from './server'
+import { freePort, jsonCaller, startService, type Service } from './server'
 
 // Screenshots for a person to look at; never part of the repository.
 const SHOTS = join(tmpdir(), 'media-log-console-shots')
@@ -72,22 +72,11 @@ async function replay(cookie: string, target: string) {
   }
 }
 
-function auth(base: string, appName: string) {
-  return fetch(`${base}/auth`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ appName }),
-  }).then(async (r) => ({ status: r.status, body: await r.json() }))
-}
+/** An application asking for a token: the answer comes once the operator decides. */
+const auth = (service: Service, appName: string) => jsonCaller(service)('POST', '/auth', { body: { appName } })
 
-async function operatorCall(service: Service, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${service.base}${path}`, {
-    method,
-    headers: { 'x-operator-key': service.operatorKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  return { status: response.status, body: await response.json() }
-}
+const operatorCall = (service: Service, method: string, path: string, body?: unknown) =>
+  jsonCaller(service)(method, path, { operator: true, body })
 
 async function pendingId(service: Service, appName: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
@@ -99,8 +88,8 @@ async function pendingId(service: Service, appName: string): Promise<string> {
   throw new Error(`no pending request from ${appName}`)
 }
 
-const projectsWith = async (base: string, token: string) =>
-  (await fetch(`${base}/projects`, { headers: { 'x-api-token': token } })).status
+const projectsWith = async (service: Service, token: string) =>
+  (await jsonCaller(service)('GET', '/projects', { token })).status
 
 /** Settles within `ms`? */
 const settles = (promise: Promise<unknown>, ms: number) =>
@@ -183,7 +172,7 @@ describe('operator console under wrangler dev', () => {
   it('shows a new request without reload and Approve answers /auth with a working token', async () => {
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true))
     const asked = Date.now()
-    const answer = auth(service.base, 'Offload Tool')
+    const answer = auth(service, 'Offload Tool')
     const approve = page.getByRole('button', { name: 'Approve Offload Tool' })
     await approve.waitFor({ timeout: 5000 })
     // The long poll answers on the change itself; the bound only catches a fallback to slow polling.
@@ -197,7 +186,7 @@ describe('operator console under wrangler dev', () => {
     await approve.click()
     const { status, body } = await answer
     expect(status).toBe(200)
-    expect(await projectsWith(service.base, body.token)).toBe(200)
+    expect(await projectsWith(service, body.token)).toBe(200)
     await approve.waitFor({ state: 'detached' })
     await page.getByText('“Offload Tool” is approved and connected.').waitFor()
     await page.getByRole('button', { name: 'Revoke Offload Tool' }).waitFor()
@@ -208,7 +197,7 @@ describe('operator console under wrangler dev', () => {
   })
 
   it('Deny (from the keyboard) answers /auth with 403 and connects nothing', async () => {
-    const answer = auth(service.base, 'Rushes Script')
+    const answer = auth(service, 'Rushes Script')
     const deny = page.getByRole('button', { name: 'Deny Rushes Script' })
     await deny.focus()
     await page.keyboard.press('Enter')
@@ -222,8 +211,8 @@ describe('operator console under wrangler dev', () => {
   })
 
   it('shows an application named with markup as text, and runs none of it', async () => {
-    const hostile = auth(service.base, HOSTILE_NAME)
-    const other = auth(service.base, 'Silverstack Sync')
+    const hostile = auth(service, HOSTILE_NAME)
+    const other = auth(service, 'Silverstack Sync')
     await page.getByRole('button', { name: `Approve ${HOSTILE_NAME}` }).waitFor()
     await page.getByRole('button', { name: 'Approve Silverstack Sync' }).waitFor()
     expect(await page.locator('#requests-list .app-name').allTextContents()).toEqual([HOSTILE_NAME, 'Silverstack Sync'])
@@ -241,10 +230,10 @@ describe('operator console under wrangler dev', () => {
   })
 
   it('Revoke asks first; after confirming, the token answers 401', async () => {
-    const answer = auth(service.base, 'Pomfort Dashboard')
+    const answer = auth(service, 'Pomfort Dashboard')
     await page.getByRole('button', { name: 'Approve Pomfort Dashboard' }).click()
     const { body } = await answer
-    expect(await projectsWith(service.base, body.token)).toBe(200)
+    expect(await projectsWith(service, body.token)).toBe(200)
 
     await page.getByRole('button', { name: 'Revoke Pomfort Dashboard' }).click()
     await page
@@ -252,19 +241,19 @@ describe('operator console under wrangler dev', () => {
       .waitFor()
     await shoot(page, '4-confirm-revoke')
     await page.getByRole('button', { name: 'Keep Pomfort Dashboard connected' }).click()
-    expect(await projectsWith(service.base, body.token)).toBe(200)
+    expect(await projectsWith(service, body.token)).toBe(200)
 
     await page.getByRole('button', { name: 'Revoke Pomfort Dashboard' }).click()
     await page.getByRole('button', { name: 'Yes, revoke Pomfort Dashboard' }).click()
     await page.getByText('“Pomfort Dashboard” is revoked. It has to ask again to reconnect.').waitFor()
     await page.getByRole('button', { name: 'Revoke Pomfort Dashboard' }).waitFor({ state: 'detached' })
-    expect(await projectsWith(service.base, body.token)).toBe(401)
+    expect(await projectsWith(service, body.token)).toBe(401)
   })
 
   it('says so when a request was already decided elsewhere (409)', async () => {
     gate.holdNext()
     try {
-      const answer = auth(service.base, 'Second Tab')
+      const answer = auth(service, 'Second Tab')
       const approve = page.getByRole('button', { name: 'Approve Second Tab' })
       await approve.waitFor()
       await gate.caught()
@@ -284,10 +273,10 @@ describe('operator console under wrangler dev', () => {
 
   it('holds AUTH_PENDING_LIMIT (3 here) requests: a fourth makes the oldest leave the page', async () => {
     const cams = ['Cam A', 'Cam B', 'Cam C']
-    const answers = cams.map((name) => auth(service.base, name))
+    const answers = cams.map((name) => auth(service, name))
     for (const name of cams) await page.getByRole('button', { name: `Deny ${name}` }).waitFor()
     const oldest = (await operatorCall(service, 'GET', '/approve/requests')).body.requests[0].appName
-    const fourth = auth(service.base, 'Cam D')
+    const fourth = auth(service, 'Cam D')
     await page.getByRole('button', { name: `Deny ${oldest}` }).waitFor({ state: 'detached' })
     for (const name of [...cams.filter((n) => n !== oldest), 'Cam D'])
       await page.getByRole('button', { name: `Deny ${name}` }).click()
@@ -306,7 +295,7 @@ describe('operator console under wrangler dev', () => {
     let answer: ReturnType<typeof auth>
 
     beforeAll(async () => {
-      answer = auth(service.base, 'Target App')
+      answer = auth(service, 'Target App')
       requestId = await pendingId(service, 'Target App')
       const target = `${service.base}/approve/requests/${requestId}`
       const pages: Record<string, string> = {
@@ -443,7 +432,7 @@ describe('operator console under wrangler dev', () => {
     expect(await tab.evaluate(() => localStorage.getItem('mls-operator-csrf'))).toMatch(/^[A-Za-z0-9_-]{43}$/)
     await tab.close()
     // The key form started a new session: the first tab picks up its token from localStorage.
-    const answer = auth(service.base, 'After Unlock')
+    const answer = auth(service, 'After Unlock')
     await page.getByRole('button', { name: 'Deny After Unlock' }).click()
     expect((await answer).status).toBe(403)
   })
@@ -491,7 +480,7 @@ describe('operator console with a short approval timeout', () => {
   })
 
   it('drops an expired request from the list without reload', async () => {
-    const answer = auth(service.base, 'Forgotten App')
+    const answer = auth(service, 'Forgotten App')
     const approve = page.getByRole('button', { name: 'Approve Forgotten App' })
     await approve.waitFor()
     expect(await answer).toEqual({ status: 408, body: { error: 'Authentication request timed out' } })
@@ -502,7 +491,7 @@ describe('operator console with a short approval timeout', () => {
   it('says the request expired when Approve comes too late (404)', async () => {
     gate.holdNext()
     try {
-      const answer = auth(service.base, 'Too Late')
+      const answer = auth(service, 'Too Late')
       const approve = page.getByRole('button', { name: 'Approve Too Late' })
       await approve.waitFor()
       await gate.caught()
@@ -522,7 +511,7 @@ describe('operator console with a short approval timeout', () => {
     const refuse = (route: Route) => route.abort('connectionrefused')
     await page.route('**/approve/state*', refuse)
     // A change ends the poll in flight; the polls after it fail until the route is lifted.
-    const answer = auth(service.base, 'Wake Up')
+    const answer = auth(service, 'Wake Up')
     await page.getByText('Reconnecting…').waitFor({ timeout: 10_000 })
     const notice = page.getByText('The service cannot be reached. Is it still running? Retrying…')
     await notice.waitFor()
@@ -575,15 +564,15 @@ describe('operator console against a tossed cookie, and names with bidi controls
     await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
     await page.getByText('No application is waiting.').waitFor()
     expect(await page.locator('#live').textContent()).toBe('Live')
-    const answer = auth(service.base, 'After The Toss')
+    const answer = auth(service, 'After The Toss')
     await page.getByRole('button', { name: 'Approve After The Toss' }).click()
     const { status, body } = await answer
     expect(status).toBe(200)
-    expect(await projectsWith(service.base, body.token)).toBe(200)
+    expect(await projectsWith(service, body.token)).toBe(200)
   })
 
   it('shows a name with a right-to-left override as it was sent, the control marked', async () => {
-    const answer = auth(service.base, '\u202Eloot.exe Offload Tool')
+    const answer = auth(service, '\u202Eloot.exe Offload Tool')
     const deny = page.getByRole('button', { name: 'Deny [U+202E]loot.exe Offload Tool' })
     await deny.waitFor()
     const name = page.locator('#requests-list li .app-name')
