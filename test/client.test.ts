@@ -21,6 +21,11 @@ describe('MediaLogClient', () => {
     expect((await client.checks('D001')).summary).toMatchObject({ errors: 0 })
     expect((await client.rangeChecks({ from: 1 })).days.map((d) => d.log)).toEqual(['D001'])
     expect(await client.ping()).toEqual({ status: 'ok', active: true })
+    const mhl =
+      '<hashlist version="1.1"><creatorinfo><startdate>2024-01-01T20:00:00Z</startdate></creatorinfo>' +
+      '<hash><file>A001C001_240101_R1AB.mxf</file><size>1</size><md5>00112233445566778899aabbccddeeff</md5></hash></hashlist>'
+    const imported = await client.importFiles('D001', { files: [{ name: 'a.mhl', content: mhl }], volume: 'SHUTTLE' })
+    expect(imported.changed).toEqual([{ part: 'ocf', clip: 'A001C001_240101_R1AB', fields: ['size', 'copies'] }])
     expect(await client.deleteLog('D001')).toEqual({ success: true })
   })
 
@@ -44,5 +49,11 @@ describe('MediaLogClient', () => {
       ],
     })
     await expect(client.log('nope')).rejects.toMatchObject({ status: 404, error: 'Log not found' })
+    // send(): the same refusal as it came, not thrown.
+    expect(await client.send('GET', '/log/nope')).toEqual({
+      status: 404,
+      body: { error: 'Log not found' },
+      text: '{"error":"Log not found"}',
+    })
   })
 })
