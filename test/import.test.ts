@@ -436,13 +436,16 @@ describe('POST /log/{id}/import', () => {
     const clip = written.ocf.clips[0]!.clip
     const mhl = classicManifest({
       started: '2024-01-01T20:00:00Z',
-      entries: [{ file: `${clip}.mxf`, size: written.ocf.clips[0]!.size, hashes: { xxhash64be: '0a'.repeat(8) } }],
+      entries: [
+        { file: `${clip.toLowerCase()}.MXF`, size: written.ocf.clips[0]!.size, hashes: { xxhash64be: '0a'.repeat(8) } },
+      ],
     })
     const answer = await importInto(token, 'D001', {
       files: [{ name: 'SHUTTLE.mhl', content: mhl }],
       volume: 'SHUTTLE_C',
     })
     expect(answer.status).toBe(200)
+    // Named as the log names it, though the drive wrote it in lower case.
     expect(answer.body.changed).toEqual([{ part: 'ocf', clip, fields: ['copies'] }])
     const log = (await call('GET', '/log/D001', { token })).body
     expect(log.ocf.clips[0]).toEqual({

@@ -41,12 +41,12 @@ export function mergeImport(stored: Log | undefined, imported: ImportedDay, keys
   const parts = { ocf: new PartClips(log, 'ocf'), sound: new PartClips(log, 'sound') }
   for (const found of imported.clips) {
     const part = parts[found.part]
-    let clip = part.find(found.clip)
-    const ref = { part: found.part, clip: found.clip }
-    if (!clip) {
-      clip = part.add({ clip: found.clip, size: found.size, copies: [] })
-      outcome.added.push(ref)
-    } else if (found.copy.action !== 'failed' && found.size && clip.size !== found.size) {
+    const existing = part.find(found.clip)
+    const clip = existing ?? part.add({ clip: found.clip, size: found.size, copies: [] })
+    // A clip the log had is named as the log names it (`A001C001`, not `a001c001.mov`).
+    const ref = { part: found.part, clip: clip.clip }
+    if (!existing) outcome.added.push(ref)
+    else if (found.copy.action !== 'failed' && found.size && clip.size !== found.size) {
       clip.size = found.size
       changed(clip, ref, 'size')
     }

@@ -57,7 +57,8 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
         manifests.push({ file, manifest, volume, folder, generation })
       } else if (base.toLowerCase().endsWith('.ale')) {
         const ale = readAle(decodeText(file.bytes).text)
-        metadata.push(...ale.rows.map((row) => ({ ...row, file: file.name })))
+        // A loop, not push(...rows): spreading 100,000 arguments overflows the stack.
+        for (const row of ale.rows) metadata.push({ ...row, file: file.name })
         for (const message of ale.notes) notes.push({ name: file.name, message })
         read.push({ name: file.name, format: 'ale', clips: ale.rows.length })
       } else {
@@ -74,7 +75,7 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
     const { volume, folder } = group[0]!
     const { files, folders } = latestOf(group, folder)
     const { clips: found, other } = clipsOf(files, folders, volume, options.kind)
-    clips.push(...found)
+    for (const clip of found) clips.push(clip)
     for (const { file, manifest } of group) {
       read.push({ name: file.name, format: manifest.format, volume, clips: found.length })
     }
