@@ -48,7 +48,8 @@ async function main(argv) {
   })
   const [command, ...rest] = positionals
   if (values.help || !command) return print(USAGE, 0)
-  const baseUrl = values.url ?? process.env.MEDIA_LOG_URL ?? 'http://localhost:5252'
+  // One spelling per service: the kept tokens are found by it.
+  const baseUrl = (values.url ?? process.env.MEDIA_LOG_URL ?? 'http://localhost:5252').replace(/\/+$/, '')
   if (command === 'import') return importFolders(rest, values, baseUrl)
   if (command === 'checks') return printChecks(rest, values, baseUrl)
   throw new Failure(`unknown command ${command}\n${USAGE}`)

@@ -46,8 +46,8 @@ beforeAll(async () => {
     mkdirSync(dirname(file.path), { recursive: true })
     writeFileSync(file.path, file.bytes)
   }
-  // A frame folder as big folders have them: the walk passes over media.
-  writeFileSync(join(drives, 'SHUTTLE_A', 'D012', CARD.reel, 'Sidecar.txt'), 'camera notes')
+  // A drive as big as they come: hundreds of folders for the walk to go through and say so.
+  for (let i = 0; i < 520; i++) mkdirSync(join(drives, 'SHUTTLE_A', 'D012', 'frames', `F${i}`), { recursive: true })
   app = await approvedClient({ baseUrl: service.base, appName: 'Setup', operatorKey: service.operatorKey })
   await app.createProject('Import Film')
   await app.patchConfig({
@@ -66,6 +66,7 @@ describe('media-log import', () => {
     await new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey }).approve('media-log', 30_000)
     const { status, stdout, stderr } = await importing
     expect(stderr).toContain(`approve "media-log" in the console (${service.base}/approve)`)
+    expect(stderr).toContain('looked through 500 folders, found ')
     expect(status, stderr).toBe(0)
     expect(stdout.split('\n')[0]).toBe('D012: created; 4 clips added, 0 changed')
     expect(stdout).toContain('(ascmhl, SHUTTLE_B, 4 clips)')
