@@ -30,7 +30,12 @@ type Row = Record<
 const files = (m: Media | undefined) => (m ? formatCount(m.files) : '—')
 const size = (m: Media | undefined) => (m ? formatBytes(m.size) : '—')
 const copies = (counts: VolumeCount[]) =>
-  counts.map((c) => `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}`).join(', ')
+  counts
+    .map(
+      (c) =>
+        `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}${c.failed ? ` (${formatCount(c.failed)} failed)` : ''}`,
+    )
+    .join(', ')
 
 /** The cells a log's row and the totals row share. */
 const figures = (

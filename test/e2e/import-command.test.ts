@@ -51,7 +51,10 @@ beforeAll(async () => {
   app = await approvedClient({ baseUrl: service.base, appName: 'Setup', operatorKey: service.operatorKey })
   await app.createProject('Import Film')
   await app.patchConfig({
-    pdfs: [{ id: 'DAILY', label: 'Daily', output_name: '<log>.pdf', template: 'clips-report', enabled: true }],
+    pdfs: [
+      { id: 'DAILY', label: 'Daily', output_name: '<log>.pdf', template: 'clips-report', enabled: true },
+      { id: 'DATA', label: 'Data', output_name: 'data-<log>.pdf', template: 'data-report', enabled: true },
+    ],
   })
 })
 
@@ -124,6 +127,14 @@ describe('media-log import', () => {
       new RegExp(`✕ Copies that failed verification: 1\\s+${CARD.clips[2]} on SHUTTLE_B failed verification`),
     )
     expect(text).toMatch(new RegExp(`${CARD.clips[2]} .* SHUTTLE_A, SHUTTLE_B \\(failed\\)`))
+  })
+
+  it('the data report counts the failed copy', async () => {
+    const pdf = await app.generatePdf('DATA', 'D012')
+    const file = join(dir, pdf.data.filename)
+    writeFileSync(file, Buffer.from(pdf.data.base64, 'base64'))
+    const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])
+    expect(text).toMatch(/SHUTTLE_A 4\/4, SHUTTLE_B 4\/4 \(1 failed\)/)
   })
 
   it('says what is wrong when a folder does not exist or --log is missing, exit 2', async () => {
