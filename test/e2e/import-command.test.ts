@@ -53,7 +53,7 @@ beforeAll(async () => {
   await app.patchConfig({
     pdfs: [
       { id: 'DAILY', label: 'Daily', output_name: '<log>.pdf', template: 'clips-report', enabled: true },
-      { id: 'DATA', label: 'Data', output_name: 'data-<log>.pdf', template: 'data-report', enabled: true },
+      { id: 'DATAR', label: 'Data', output_name: 'data-<log>.pdf', template: 'data-report', enabled: true },
     ],
   })
 })
@@ -130,7 +130,7 @@ describe('media-log import', () => {
   })
 
   it('the data report counts the failed copy', async () => {
-    const pdf = await app.generatePdf('DATA', 'D012')
+    const pdf = await app.generatePdf('DATAR', 'D012')
     const file = join(dir, pdf.data.filename)
     writeFileSync(file, Buffer.from(pdf.data.base64, 'base64'))
     const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])
