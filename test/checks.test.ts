@@ -366,6 +366,12 @@ describe('hashes', () => {
     expect(compareHashes(c4, `c4${'2'.repeat(88)}`)).toBe('disagree')
     // A label with a value of the wrong form is read as an unlabelled string.
     expect(compareHashes('xxh64:zz', 'xxh64:yy')).toBe('cannot compare')
+    // A sequence's frames digest compares with its own kind only.
+    const frames = (c: string) => `xxh64-frames:${c.repeat(64)}`
+    expect(compareHashes(frames('a'), frames('A'))).toBe('agree')
+    expect(compareHashes(frames('a'), frames('b'))).toBe('disagree')
+    expect(compareHashes(frames('a'), `md5-frames:${'a'.repeat(64)}`)).toBe('cannot compare')
+    expect(compareHashes(frames('a'), `xxh64:${'a'.repeat(16)}`)).toBe('cannot compare')
   })
 })
 

@@ -159,7 +159,7 @@ describe('clips of a volume', () => {
     name: path.slice(path.lastIndexOf('/') + 1),
   })
 
-  it('gathers frames and segments into one clip each, and keeps numbered clips apart', () => {
+  it('gathers frames and segments into one clip each, and keeps numbered clips apart', async () => {
     const files = [
       file('/v/A001C001.mov'),
       file('/v/A001C002.mov'),
@@ -172,29 +172,75 @@ describe('clips of a volume', () => {
       file('/v/Sidecar.txt'),
       file('/v/S001.WAV', 3),
     ]
-    const { clips, other } = clipsOf(
+    const { clips, other } = await clipsOf(
       files,
       new Map([['/v/C001', [{ algorithm: 'xxh64', value: 'ff'.repeat(8) }]]]),
       'SSD',
     )
     expect(other).toBe(1)
+    const zero = '00'.repeat(8)
+    const frames = async (...names: string[]) => framesDigest(names.map((name) => [name, zero]))
     expect(clips.map(({ part, clip, size, copy }) => ({ part, clip, size, copy }))).toEqual([
-      { part: 'ocf', clip: 'A001C001', size: 1, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
-      { part: 'ocf', clip: 'A001C002', size: 1, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
-      { part: 'sound', clip: 'S001', size: 3, copy: { volume: 'SSD', hash: `xxh64:${'00'.repeat(8)}` } },
-      // The folder holds the sequence alone: its content hash is the clip's.
+      { part: 'ocf', clip: 'A001C001', size: 1, copy: { volume: 'SSD', hash: `xxh64:${zero}` } },
+      { part: 'ocf', clip: 'A001C002', size: 1, copy: { volume: 'SSD', hash: `xxh64:${zero}` } },
+      { part: 'sound', clip: 'S001', size: 3, copy: { volume: 'SSD', hash: `xxh64:${zero}` } },
       {
         part: 'ocf',
         clip: 'A001C003_R1AB',
         size: 20,
-        copy: { volume: 'SSD', hash: `xxh64:${'ff'.repeat(8)}`, files: 2 },
+        copy: {
+          volume: 'SSD',
+          hash: await frames('A001C003_R1AB.0000001.ari', 'A001C003_R1AB.0000002.ari'),
+          files: 2,
+        },
       },
-      { part: 'ocf', clip: 'A001_C004_0101XY', size: 10, copy: { volume: 'SSD', hash: null, files: 2 } },
-      { part: 'ocf', clip: 'shot', size: 2, copy: { volume: 'SSD', hash: null, files: 1 } },
-      { part: 'ocf', clip: 'take', size: 2, copy: { volume: 'SSD', hash: null, files: 1 } },
+      {
+        part: 'ocf',
+        clip: 'A001_C004_0101XY',
+        size: 10,
+        copy: { volume: 'SSD', hash: await frames('A001_C004_0101XY_001.R3D', 'A001_C004_0101XY_002.R3D'), files: 2 },
+      },
+      { part: 'ocf', clip: 'shot', size: 2, copy: { volume: 'SSD', hash: await frames('shot_000001.dng'), files: 1 } },
+      { part: 'ocf', clip: 'take', size: 2, copy: { volume: 'SSD', hash: await frames('take_000001.dng'), files: 1 } },
     ])
+    // The folder holds the sequence alone: its content hash stands behind the frames' digest.
+    expect(clips[3]!.hashes[1]).toBe(`xxh64:${'ff'.repeat(8)}`)
+  })
+
+  it('gives a sequence the same digest from classic MHL’s little-endian XXH64 as from ASC MHL’s', async () => {
+    const frame = (n: number, algorithm: string, value: string): CopiedFile => ({
+      path: `/v/C/F.00${n}.dpx`,
+      size: 1,
+      hashes: [{ algorithm, value }],
+      folder: '/v/C',
+      name: `F.00${n}.dpx`,
+    })
+    const asc = await clipsOf(
+      [frame(1, 'xxh64', '0123456789abcdef'), frame(2, 'xxh64', 'fedcba9876543210')],
+      new Map(),
+      'A',
+    )
+    const classic = await clipsOf(
+      [frame(2, 'xxhash64', '1032547698BADCFE'), frame(1, 'xxhash64', 'EFCDAB8967452301')],
+      new Map(),
+      'B',
+    )
+    expect(classic.clips[0]!.copy.hash).toBe(asc.clips[0]!.copy.hash)
+    expect(asc.clips[0]!.copy.hash).toBe(
+      await framesDigest([
+        ['F.001.dpx', '0123456789abcdef'],
+        ['F.002.dpx', 'fedcba9876543210'],
+      ]),
+    )
   })
 })
+
+/** A sequence's digest as the README defines it: SHA-256 of `name<TAB>digest<LF>` lines in name order. */
+async function framesDigest(frames: Array<[name: string, hex: string]>, algorithm = 'xxh64') {
+  const lines = frames.map(([name, hex]) => `${name}\t${hex}\n`).join('')
+  const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lines)))
+  return `${algorithm}-frames:${Array.from(sum, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
 
 describe('ALE', () => {
   it('reads any header layout, tabs and blank cells; a bad value is a note, not a failure', () => {
@@ -298,6 +344,9 @@ describe('POST /log/{id}/import', () => {
     })
 
     const log = (await call('GET', '/log/D012', { token })).body
+    const sequenceDigest = await framesDigest(
+      [1, 2, 3].map((n) => [`${CARD.sequence}.000000${n}.ari`, (0xf000 + n).toString(16).padStart(16, '0')]),
+    )
     expect(log).toMatchObject({ id: 'D012', day: 12, date: '2025-06-14', version: 1 })
     // Three clips of one file each, and the sequence's three frames.
     expect(log.ocf.files).toBe(6)
@@ -323,8 +372,11 @@ describe('POST /log/{id}/import', () => {
       {
         clip: CARD.sequence,
         size: 3 * CARD.frameSize,
+        // Its frames' digest: the same on both shuttles, so the copies compare.
         copies: ['SHUTTLE_A', 'SHUTTLE_B'].map((volume) => ({
-          ...copy(volume, CARD.sequenceHash, 'verified'),
+          volume,
+          hash: sequenceDigest,
+          action: 'verified',
           files: 3,
         })),
       },

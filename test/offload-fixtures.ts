@@ -146,7 +146,6 @@ export const CARD = {
   size: (i: number) => 1_000_000 + i,
   hash: (i: number) => HEX(0xa000 + i),
   frameSize: 12_000,
-  sequenceHash: HEX(0xf00d),
 }
 
 /**
@@ -184,7 +183,7 @@ export async function cardOffload(
         })
       entries.push({ path: 'Sidecar.txt', size: 58, hashes: { xxh64: HEX(0x5) }, action: generation.action })
       const folders = [
-        { path: CARD.sequence, content: { xxh64: CARD.sequenceHash }, structure: { xxh64: HEX(0xf11e) } },
+        { path: CARD.sequence, content: { xxh64: HEX(0xf00d) }, structure: { xxh64: HEX(0xf11e) } },
         { path: 'Clips', content: { xxh64: HEX(0xc1) }, structure: { xxh64: HEX(0xc2) } },
       ]
       const name = `${String(g + 1).padStart(4, '0')}_${CARD.reel}_${generation.stamp}.mhl`

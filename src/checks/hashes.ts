@@ -8,13 +8,15 @@
  *
  * Labels: `xxh64` (also `xxhash64be`), `xxhash64` (classic MHL's little-endian XXH64, compared
  * byte-reversed), `xxh3` (64-bit), `xxh128`, `md5`, `sha1`, `c4`. Hex is compared without regard
- * to case.
+ * to case. A label with `-frames` (`xxh64-frames`) is an image sequence's or a RED clip's: the
+ * SHA-256 of its frames' names and digests of that algorithm (src/import/clips.ts), compared with
+ * its own kind only.
  */
 
 type Algorithm = 'xxh64' | 'xxh3' | 'xxh128' | 'md5' | 'sha1' | 'c4'
 
 /** A hash whose algorithm is known, its value in one canonical form. */
-type Digest = { algorithm: Algorithm; value: string }
+type Digest = { algorithm: Algorithm | `${Algorithm}-frames`; value: string }
 
 const HEX_DIGITS: Record<Exclude<Algorithm, 'c4'>, number> = { xxh64: 16, xxh3: 16, xxh128: 32, md5: 32, sha1: 40 }
 
@@ -41,6 +43,11 @@ function digestOf(hash: string): Digest | undefined {
   const colon = hash.indexOf(':')
   if (colon > 0) {
     const label = hash.slice(0, colon).toLowerCase()
+    const frames = label.endsWith('-frames') ? LABELS[label.slice(0, -'-frames'.length)] : undefined
+    if (frames) {
+      const hex = hash.slice(colon + 1).trim().toLowerCase()
+      return hex.length === 64 && HEX.test(hex) ? { algorithm: `${frames}-frames`, value: hex } : undefined
+    }
     const algorithm = LABELS[label]
     if (algorithm) return readValue(algorithm, hash.slice(colon + 1).trim(), label === 'xxhash64')
   }

@@ -42,11 +42,12 @@ const labelled = (hash: HashEntry) => `${hash.algorithm}:${hash.value}`
 
 /** Labelled digests, preferred algorithm first. */
 function hashesInOrder(hashes: readonly HashEntry[]): string[] {
-  const rank = (h: HashEntry) => {
-    const i = PREFERRED.indexOf(h.algorithm)
-    return i < 0 ? PREFERRED.length : i
-  }
-  return [...hashes].sort((a, b) => rank(a) - rank(b)).map(labelled)
+  return [...hashes].sort((a, b) => rank(a.algorithm) - rank(b.algorithm)).map(labelled)
+}
+
+function rank(algorithm: string): number {
+  const i = PREFERRED.indexOf(algorithm)
+  return i < 0 ? PREFERRED.length : i
 }
 
 /** The worst a file's digests, or a clip's files, were found: one failure fails the whole. */
@@ -59,15 +60,16 @@ export function worstAction(actions: Array<Action | undefined>): Action | undefi
 const stem = (name: string) => name.slice(0, name.length - extensionOf(name).length - 1)
 
 /**
- * The clips of one volume's files. `folders` are the manifest's content hashes of whole folders:
- * a sequence that is all its folder holds takes its folder's digest as its hash.
+ * The clips of one volume's files. A sequence's hash is the digest of its frames' digests
+ * (framesDigests), which MHL of either kind gives; `folders`, ASC MHL's content hashes of whole
+ * folders, stand behind it for a sequence that is all its folder holds.
  */
-export function clipsOf(
+export async function clipsOf(
   files: readonly CopiedFile[],
   folders: ReadonlyMap<string, HashEntry[]>,
   volume: string,
   kind?: Part,
-): { clips: ImportedClip[]; other: number } {
+): Promise<{ clips: ImportedClip[]; other: number }> {
   const sequences = new Map<string, { part: Part; clip: string; folder: string; files: CopiedFile[] }>()
   const clips: ImportedClip[] = []
   const perFolder = new Map<string, number>()
@@ -97,7 +99,7 @@ export function clipsOf(
   }
   for (const { part, clip, folder, files: frames } of sequences.values()) {
     const whole = perFolder.get(folder) === frames.length
-    const hashes = whole ? hashesInOrder(folders.get(folder) ?? []) : []
+    const hashes = [...(await framesDigests(frames)), ...(whole ? hashesInOrder(folders.get(folder) ?? []) : [])]
     const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, files: frames.length }
     const action = worstAction(frames.map((f) => f.action))
     if (action) copy.action = action
@@ -108,3 +110,31 @@ export function clipsOf(
 }
 
 const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+
+/** A digest as a list of frames compares it: XXH64 in one byte order, hex in lower case. */
+function canonical({ algorithm, value }: HashEntry): HashEntry {
+  const text = value.trim()
+  if (algorithm === 'c4') return { algorithm, value: text }
+  const hex = text.toLowerCase()
+  if (algorithm === 'xxhash64') return { algorithm: 'xxh64', value: hex.match(/../g)?.reverse().join('') ?? hex }
+  return { algorithm: algorithm === 'xxhash64be' ? 'xxh64' : algorithm, value: hex }
+}
+
+/**
+ * A sequence's frames as one digest for each algorithm every frame was hashed with: SHA-256 of
+ * each frame's name and digest, a line each in name order, labelled `xxh64-frames:` (the checks
+ * read the label). Two volumes' copies agree when every frame does, in whatever folder they sit:
+ * without it a RED clip, its segments beside their RMD file, had no hash at all.
+ */
+async function framesDigests(frames: readonly CopiedFile[]): Promise<string[]> {
+  const sorted = [...frames].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const perFrame = sorted.map((frame) => new Map(frame.hashes.map(canonical).map((h) => [h.algorithm, h.value])))
+  const common = [...perFrame[0]!.keys()].filter((algorithm) => perFrame.every((digests) => digests.has(algorithm)))
+  const digests: string[] = []
+  for (const algorithm of common.sort((a, b) => rank(a) - rank(b))) {
+    const lines = sorted.map((frame, i) => `${frame.name.normalize('NFC')}\t${perFrame[i]!.get(algorithm)}\n`)
+    const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lines.join(''))))
+    digests.push(`${algorithm}-frames:${Array.from(sum, (b) => b.toString(16).padStart(2, '0')).join('')}`)
+  }
+  return digests
+}

@@ -74,7 +74,7 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
   for (const group of groupsOf(checked)) {
     const { volume, folder } = group[0]!
     const { files, folders } = latestOf(group, folder)
-    const { clips: found, other } = clipsOf(files, folders, volume, options.kind)
+    const { clips: found, other } = await clipsOf(files, folders, volume, options.kind)
     for (const clip of found) clips.push(clip)
     for (const { file, manifest } of group) {
       read.push({ name: file.name, format: manifest.format, volume, clips: found.length })
