@@ -45,7 +45,10 @@ function digestOf(hash: string): Digest | undefined {
     const label = hash.slice(0, colon).toLowerCase()
     const frames = label.endsWith('-frames') ? LABELS[label.slice(0, -'-frames'.length)] : undefined
     if (frames) {
-      const hex = hash.slice(colon + 1).trim().toLowerCase()
+      const hex = hash
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase()
       return hex.length === 64 && HEX.test(hex) ? { algorithm: `${frames}-frames`, value: hex } : undefined
     }
     const algorithm = LABELS[label]
