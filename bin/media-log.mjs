@@ -98,7 +98,14 @@ async function importFolders(folders, options, baseUrl) {
   }
   progress.done()
   if (options.json) return print(JSON.stringify(answers.length === 1 ? answers[0] : answers, null, 2), 0)
-  return report(options.log, answers)
+  const status = report(options.log, answers)
+  // The day as it now stands, at a glance: the checks say whether every copy is good.
+  const { summary } = await client.checks(options.log)
+  print(
+    `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info` +
+      (summary.errors + summary.warnings + summary.info ? ` (media-log checks ${options.log} lists them)` : ''),
+  )
+  return status
 }
 
 /** The files of a folder tree worth sending: ASC MHL histories, classic manifests and ALEs. */
@@ -256,7 +263,7 @@ async function connectedClient(baseUrl) {
 const count = (n, word) => `${n} ${n === 1 ? word : `${word}s`}`
 const warn = (text) => process.stderr.write(`${text}\n`)
 
-function print(text, status) {
+function print(text, status = 0) {
   process.stdout.write(`${text}\n`)
   return status
 }

@@ -74,6 +74,9 @@ describe('media-log import', () => {
     expect(stdout.split('\n')[0]).toBe('D012: created; 4 clips added, 0 changed')
     expect(stdout).toContain('(ascmhl, SHUTTLE_B, 4 clips)')
     expect(stdout).toContain('(ale, 3 clips)')
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+      'checks: 1 error, 0 warnings, 0 info (media-log checks D012 lists them)',
+    )
 
     expect(statSync(config).mode & 0o777).toBe(0o700)
     const tokens = join(config, 'tokens.json')
