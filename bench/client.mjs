@@ -368,3 +368,23 @@ export function cardManifest(clips) {
     '',
   ].join('\n')
 }
+
+/** One ASC MHL generation of a card of ARRIRAW: `frames` frames, `perClip` to a clip's folder. */
+export function framesManifest(frames, perClip) {
+  const entry = (i) => {
+    const clip = `A001C${String(Math.floor(i / perClip) + 1).padStart(3, '0')}_250614_R1AB`
+    const frame = String((i % perClip) + 1).padStart(7, '0')
+    return `    <hash><path size="12000000">${clip}/${clip}.${frame}.ari</path><xxh64 action="original">${(i + 1).toString(16).padStart(16, '0')}</xxh64></hash>`
+  }
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">',
+    '  <creatorinfo><creationdate>2025-06-14T10:15:00+02:00</creationdate><hostname>cart</hostname><tool version="1">offload</tool></creatorinfo>',
+    '  <processinfo><process>transfer</process></processinfo>',
+    '  <hashes>',
+    ...Array.from({ length: frames }, (_, i) => entry(i)),
+    '  </hashes>',
+    '</hashlist>',
+    '',
+  ].join('\n')
+}

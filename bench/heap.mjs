@@ -16,7 +16,16 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { api, approvedToken, cardManifest, makeLog, memoryOf, sampleMemory, startServer } from './client.mjs'
+import {
+  api,
+  approvedToken,
+  cardManifest,
+  framesManifest,
+  makeLog,
+  memoryOf,
+  sampleMemory,
+  startServer,
+} from './client.mjs'
 
 const LIMITS = [24, 32, 48, 64, 96, 128]
 const PORT = 5760
@@ -25,6 +34,7 @@ const DAY_CLIPS = 2000
 const BIG_CLIPS = 20_000
 const BODY_MIB = 60
 const MANIFEST_CLIPS = 50_000
+const MANIFEST_FRAMES = 100_000
 
 const PRESETS = {
   unit: 'Main Unit',
@@ -58,6 +68,15 @@ function operations(request, token, key) {
   const body = JSON.stringify(logOfMiB('BODY', BODY_MIB))
   const manifest = cardManifest(MANIFEST_CLIPS)
   const imported = JSON.stringify({ files: [{ name: '/Volumes/SHUTTLE_A/A001.mhl', content: manifest }], day: 1 })
+  const frames = framesManifest(MANIFEST_FRAMES, 5000)
+  const importedFrames = JSON.stringify({ files: [{ name: '/Volumes/SHUTTLE_A/A001.mhl', content: frames }], day: 1 })
+  const importOf = async (text, clips) => {
+    await request('DELETE', '/log/IMPORTED', { token, ok: false })
+    const { added } = await request('POST', '/log/IMPORTED/import', { token, text })
+    if (added.length !== clips) throw new Error(`the import added ${added.length} clips, not ${clips}`)
+    await request('DELETE', '/log/IMPORTED', { token })
+    return `${clips.toLocaleString('en-US')} clips`
+  }
   const pdf = async (presetId, logId) => {
     const { data } = await request('POST', '/generate-pdf', { token, body: { presetId, logId } })
     return `${Math.round(Buffer.from(data.base64, 'base64').length / 1024).toLocaleString('en-US')} KiB PDF`
@@ -119,13 +138,12 @@ function operations(request, token, key) {
     {
       group: `an ASC MHL of ${MANIFEST_CLIPS.toLocaleString('en-US')} clips (${(manifest.length / 2 ** 20).toFixed(1)} MiB)`,
       name: 'POST /log/:id/import (a new log)',
-      run: async () => {
-        await request('DELETE', '/log/IMPORTED', { token, ok: false })
-        const { added } = await request('POST', '/log/IMPORTED/import', { token, text: imported })
-        if (added.length !== MANIFEST_CLIPS) throw new Error(`the import added ${added.length} clips`)
-        await request('DELETE', '/log/IMPORTED', { token })
-        return 'imported'
-      },
+      run: () => importOf(imported, MANIFEST_CLIPS),
+    },
+    {
+      group: `an ASC MHL of ${MANIFEST_FRAMES.toLocaleString('en-US')} ARRIRAW frames (${(frames.length / 2 ** 20).toFixed(1)} MiB)`,
+      name: 'POST /log/:id/import (a new log)',
+      run: () => importOf(importedFrames, MANIFEST_FRAMES / 5000),
     },
     {
       group: `a ${BODY_MIB} MiB log body`,

@@ -133,6 +133,20 @@ describe('manifests', () => {
     ])
   })
 
+  it('refuses a manifest past the files one import reads', () => {
+    const entries = [1, 2, 3].map((i) => ({ path: `C${i}.mov`, size: i, hashes: { xxh64: '00'.repeat(8) } }))
+    const text = ascManifest({ created: '2025-06-14T10:15:00Z', entries })
+    expect(readManifest(text, 3).files).toHaveLength(3)
+    expect(() => readManifest(text, 2)).toThrow(
+      'lists more than 2 files, what one import reads: send it in an import of its own, or split it',
+    )
+  })
+
+  it('refuses elements nested past 64 levels, before their paths grow long', () => {
+    const deep = `<hashlist version="1.1">${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</hashlist>`
+    expect(() => readManifest(deep)).toThrow('elements nested deeper than 64')
+  })
+
   it('expands no entity a document defines for itself', () => {
     const laughs =
       '<?xml version="1.0"?><!DOCTYPE hashlist [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>' +
@@ -274,6 +288,18 @@ describe('ALE', () => {
       ],
       notes: ['line 13: Start "10:02:00:99x" is not a timecode HH:MM:SS:FF'],
     })
+  })
+
+  it('refuses a file past 1,000 columns or 200,000 rows, and lists 100 notes', () => {
+    const wide = ['Name', ...Array.from({ length: 1000 }, (_, i) => `C${i}`)]
+    expect(() => readAle(ale({ columns: wide, rows: [] }))).toThrow('more than 1000 columns')
+    const rows = (n: number, start = '') => Array.from({ length: n }, (_, i) => [`A${i}`, start])
+    expect(() => readAle(ale({ columns: ['Name'], rows: rows(200_001) }))).toThrow('more than 200,000 rows')
+    expect(readAle(ale({ columns: ['Name'], rows: rows(200_000) })).rows).toHaveLength(200_000)
+    const { notes } = readAle(ale({ columns: ['Name', 'Start'], rows: rows(150, 'noon') }))
+    expect(notes).toHaveLength(101)
+    expect(notes[0]).toBe('line 11: Start "noon" is not a timecode HH:MM:SS:FF')
+    expect(notes[100]).toBe('and 50 more lines like these')
   })
 
   it('refuses a file without Column and Data sections, or without a name column', () => {

@@ -64,51 +64,88 @@ export type Ale = { rows: AleRow[]; notes: string[] }
 
 const keyOf = (column: string) => column.toLowerCase().replace(/[^a-z0-9]/g, '')
 
+/**
+ * What an ALE may hold, well past any day's: a file beyond them is refused rather than read into
+ * memory (a 64 MiB body of short lines would be millions of rows).
+ */
+const MAX_COLUMNS = 1000
+const MAX_ROWS = 200_000
+/** Notes past this many are counted, not listed. */
+const MAX_NOTES = 100
+
+type Section = 'start' | 'heading' | 'column' | 'data'
+const SECTIONS: ReadonlySet<string> = new Set(['heading', 'column', 'data'])
+
 export function readAle(text: string): Ale {
-  const lines = text.split(/\r\n|\r|\n/)
-  const at = (section: string) => lines.findIndex((line) => line.trim().toLowerCase() === section)
-  const heading = at('heading')
-  const column = at('column')
-  const data = at('data')
-  if (column < 0 || data < 0 || data < column)
-    throw new UnreadableFile('not an ALE: no "Column" section followed by a "Data" section')
-
+  let section: Section = 'start'
   const header = new Map<string, string>()
-  for (let i = heading + 1; heading >= 0 && i < column; i++) {
-    const [name, value] = lines[i]!.split('\t')
-    if (name?.trim() && value?.trim()) header.set(keyOf(name), value.trim())
-  }
-  const delimiter = header.get('fielddelim')
-  if (delimiter && delimiter.toUpperCase() !== 'TABS')
-    throw new UnreadableFile(`fields delimited by ${delimiter}: ALE knows only TABS`)
-
-  const columnLine = lines.slice(column + 1, data).find((line) => line.trim())
-  if (!columnLine) throw new UnreadableFile('not an ALE: its Column section is empty')
-  const fields = columnLine.split('\t').map((name) => COLUMNS[keyOf(name)])
-  if (!fields.includes('name') && !fields.includes('source_file'))
-    throw new UnreadableFile('no Name or Source File column: its rows cannot be matched to clips')
-
-  const fps = Number(header.get('fps'))
+  let columns: string[] | undefined
+  let fields: Array<string | undefined> = []
+  let fps = NaN
   const notes: string[] = []
+  let unlisted = 0
+  const note = (message: string) => (notes.length < MAX_NOTES ? notes.push(message) : unlisted++)
   const rows: AleRow[] = []
-  for (let i = data + 1; i < lines.length; i++) {
-    const cells = lines[i]!.split('\t')
-    if (!cells.some((cell) => cell.trim())) continue
-    const row: AleRow = { line: i + 1, names: [], fields: {} }
-    cells.forEach((cell, c) => {
-      const field = fields[c]
-      const value = cell.trim()
-      if (!field || !value) return
-      if (field === 'name' || field === 'source_file') return row.names.push(value)
-      const read = fieldValue(field, value)
-      if (read === undefined) notes.push(`line ${i + 1}: ${columnName(columnLine, c)} "${value}" is not ${what(field)}`)
-      else row.fields[field] = read
-    })
-    if (row.fields.fps === undefined && fps > 0 && fps <= 1000) row.fields.fps = fps
-    if (row.names.length) rows.push(row)
-    else notes.push(`line ${i + 1}: no clip name`)
+  for (const [n, line] of linesOf(text)) {
+    const word = line.trim().toLowerCase()
+    // Data rows are never section names: a clip may be called "Data".
+    if (section !== 'data' && SECTIONS.has(word)) {
+      section = word as Section
+      if (section === 'data' && !columns) break
+      if (section === 'data') fps = Number(header.get('fps'))
+      continue
+    }
+    if (section === 'heading') {
+      const [name, value] = line.split('\t', 2)
+      if (name?.trim() && value?.trim()) header.set(keyOf(name), value.trim())
+    } else if (section === 'column' && !columns && word) {
+      const delimiter = header.get('fielddelim')
+      if (delimiter && delimiter.toUpperCase() !== 'TABS')
+        throw new UnreadableFile(`fields delimited by ${delimiter}: ALE knows only TABS`)
+      columns = cellsOf(line).map((name) => name.trim())
+      fields = columns.map((name) => COLUMNS[keyOf(name)])
+      if (!fields.includes('name') && !fields.includes('source_file'))
+        throw new UnreadableFile('no Name or Source File column: its rows cannot be matched to clips')
+    } else if (section === 'data' && word) {
+      if (rows.length === MAX_ROWS) throw new UnreadableFile(`more than ${MAX_ROWS.toLocaleString('en-US')} rows`)
+      const row: AleRow = { line: n, names: [], fields: {} }
+      cellsOf(line).forEach((cell, c) => {
+        const field = fields[c]
+        const value = cell.trim()
+        if (!field || !value) return
+        if (field === 'name' || field === 'source_file') return row.names.push(value)
+        const read = fieldValue(field, value)
+        if (read === undefined) note(`line ${n}: ${columns![c]} "${value}" is not ${what(field)}`)
+        else row.fields[field] = read
+      })
+      if (row.fields.fps === undefined && fps > 0 && fps <= 1000) row.fields.fps = fps
+      if (row.names.length) rows.push(row)
+      else note(`line ${n}: no clip name`)
+    }
   }
+  if (section !== 'data' || !columns)
+    throw new UnreadableFile('not an ALE: no "Column" section followed by a "Data" section')
+  if (unlisted) notes.push(`and ${unlisted.toLocaleString('en-US')} more lines like these`)
   return { rows, notes }
+}
+
+/** Each line and its number, CR, LF or CRLF ending it, without splitting the text into an array. */
+function* linesOf(text: string): Generator<[number, string]> {
+  const end = /\r\n|\r|\n/g
+  let at = 0
+  for (let n = 1; at <= text.length; n++) {
+    const match = end.exec(text)
+    const stop = match ? match.index : text.length
+    yield [n, text.slice(at, stop)]
+    if (!match) return
+    at = end.lastIndex
+  }
+}
+
+function cellsOf(line: string): string[] {
+  const cells = line.split('\t', MAX_COLUMNS + 1)
+  if (cells.length > MAX_COLUMNS) throw new UnreadableFile(`more than ${MAX_COLUMNS} columns`)
+  return cells
 }
 
 function fieldValue(field: string, value: string): string | number | undefined {
@@ -122,4 +159,3 @@ function fieldValue(field: string, value: string): string | number | undefined {
 }
 
 const what = (field: string) => (field === 'fps' ? 'a frame rate' : 'a timecode HH:MM:SS:FF')
-const columnName = (line: string, c: number) => line.split('\t')[c]!.trim()

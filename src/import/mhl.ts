@@ -50,11 +50,12 @@ function hashEntry(element: XmlElement): HashEntry | undefined {
 }
 
 /**
- * A manifest of either kind, told apart by the root's `version` (2.0: ASC MHL; 1.x: classic).
+ * A manifest of either kind, told apart by the root's `version` (2.0: ASC MHL; 1.x: classic),
+ * refused past `limit` entries.
  * ASC MHL: `hashes/hash` with `path` (its `size`) and a digest per algorithm; `hashes/directoryhash`
  * with `path` and `content`'s digests. Classic: `hash` with `file`, `size` and digests.
  */
-export function readManifest(text: string): Manifest {
+export function readManifest(text: string, limit = Infinity): Manifest {
   let version = ''
   let created: string | undefined
   let started: string | undefined
@@ -95,8 +96,13 @@ export function readManifest(text: string): Manifest {
       } else if (path === 'hashlist/hash' && current.path) files.push(current)
     },
     (path) => {
-      if (path === 'hashlist/hashes/hash' || path === 'hashlist/hashes/directoryhash' || path === 'hashlist/hash')
+      if (path === 'hashlist/hashes/hash' || path === 'hashlist/hashes/directoryhash' || path === 'hashlist/hash') {
+        if (files.length + folders.length === limit)
+          throw new UnreadableFile(
+            `lists more than ${limit.toLocaleString('en-US')} files, what one import reads: send it in an import of its own, or split it`,
+          )
         current = { path: '', hashes: [] }
+      }
     },
   )
   if (root !== 'hashlist') throw new UnreadableFile(`not a hashlist but a ${root} document`)

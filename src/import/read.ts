@@ -33,6 +33,13 @@ export type ReadFiles = { day: ImportedDay; files: FileRead[]; unreadable: Unrea
 /** A generation or a classic manifest, read. */
 type ReadManifest = { file: ImportFile; manifest: Manifest; volume: string; folder: string; generation: number }
 
+/**
+ * Files one import reads from its manifests, together: each is a record of a few hundred bytes
+ * until the clips are made. 100,000 frames of ARRIRAW (an hour of a card) complete with V8's heap
+ * held to 64 MB, 200,000 needed 128 (bench/heap.mjs); the command sends a folder at a time.
+ */
+const MAX_FILES = 100_000
+
 export async function readFiles(files: readonly ImportFile[], options: ImportOptions = {}): Promise<ReadFiles> {
   const read: FileRead[] = []
   const unreadable: Unreadable[] = []
@@ -40,6 +47,7 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
   const chains = new Map<string, { name: string; links: ChainLink[] }>()
   const manifests: ReadManifest[] = []
   const metadata: AleRow[] = []
+  let listed = 0
 
   for (const file of files) {
     const name = file.name.replace(/\\/g, '/')
@@ -49,7 +57,8 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
         chains.set(folderOf(name), { name: file.name, links: readChain(decodeText(file.bytes).text) })
         read.push({ name: file.name, format: 'ascmhl-chain' })
       } else if (base.toLowerCase().endsWith('.mhl')) {
-        const manifest = readManifest(decodeText(file.bytes).text)
+        const manifest = readManifest(decodeText(file.bytes).text, MAX_FILES - listed)
+        listed += manifest.files.length + manifest.folders.length
         const folder = folderOf(name)
         const volume = file.volume ?? volumeOf(name) ?? volumeOf(manifest.files[0]?.path ?? '') ?? options.volume
         if (!volume) throw new UnreadableFile('names no volume (no /Volumes/NAME in its path): give the volume')

@@ -14,6 +14,12 @@ export type XmlElement = { path: string; attribute: (name: string) => string | u
 type Open = { path: string; tag: SaxesTagNS; text: string }
 
 /**
+ * MHL nests five deep. A document nested far deeper is not one, and each level's path is a longer
+ * string than the last: 64 MiB of `<a>` would cost memory by the square of its depth.
+ */
+const MAX_DEPTH = 64
+
+/**
  * Reads `text`, calling `opened` as each element starts and `closed` as it ends; the root
  * element's local name is returned. Text is the element's own, trimmed (a child's is not in it).
  */
@@ -25,6 +31,7 @@ export function readXml(text: string, closed: (element: XmlElement) => void, ope
     const parent = stack.at(-1)
     const path = parent ? `${parent.path}/${tag.local}` : tag.local
     if (!parent) root = tag.local
+    if (stack.length === MAX_DEPTH) throw new UnreadableFile(`elements nested deeper than ${MAX_DEPTH}`)
     stack.push({ path, tag, text: '' })
     opened?.(path)
   })
@@ -50,6 +57,7 @@ export function readXml(text: string, closed: (element: XmlElement) => void, ope
   try {
     parser.write(text).close()
   } catch (err) {
+    if (err instanceof UnreadableFile) throw err
     const message = err instanceof Error ? err.message : String(err)
     const at = /^(\d+):(\d+): ([^]*)$/.exec(message)
     throw new UnreadableFile(`not well-formed XML (${at ? `line ${at[1]}, column ${at[2]}: ${at[3]}` : message})`)
