@@ -24,8 +24,11 @@ const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
   media-log checks ID [--json]
 options: --url URL (default $MEDIA_LOG_URL or http://localhost:5252)`
-/** Raw bytes per request: base64 and JSON stay well inside the service's 64 MiB body limit. */
-const BATCH_BYTES = 32 * 1024 * 1024
+/**
+ * Raw bytes per request. An import reads at most 100,000 files listed by its manifests, some 14 MiB
+ * of ASC MHL at the least: 8 MiB keeps a batch of folders under it. A bigger folder goes alone.
+ */
+const BATCH_BYTES = 8 * 1024 * 1024
 /** Folders that hold no manifests and can be huge (frames), or are not the user's. */
 const SKIPPED = new Set(['.Trashes', '.Spotlight-V100', '.fseventsd', '.TemporaryItems', 'node_modules', '.git'])
 
