@@ -1,16 +1,43 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → import, piecewise → summary → schemas, console → shared.
-// A folder uses only those below it (and mail uses reports); client/, for applications, takes the
-// types of schemas/ and openapi/shapes only. Formatting is Prettier's job.
+// bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → import,
+// piecewise → summary → schemas, console → shared. A folder uses only those below it (and mail
+// uses reports); client/, for applications, takes the types of schemas/ and openapi/shapes only.
+// Formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
 
-/** `files` may not import from any of `folders` (paths as written in src/, e.g. '../http/body'). */
-const only = (files, folders, why) => ({
-  files,
+const FOLDERS = [
+  'index',
+  'router',
+  'routes',
+  'openapi',
+  'mail',
+  'reports',
+  'http',
+  'workspace',
+  'checks',
+  'import',
+  'piecewise',
+  'summary',
+  'schemas',
+  'console',
+  'shared',
+  'client',
+]
+
+/** The files of src/`folder` import from their own folder and `uses` only (paths as written, '../http/body'). */
+const layer = (folder, uses, why) => ({
+  files: [`src/${folder}/**`],
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [{ group: folders.flatMap((f) => [`../${f}`, `../${f}/*`]), message: why }] },
+      {
+        patterns: [
+          {
+            group: FOLDERS.filter((f) => f !== folder && !uses.includes(f)).flatMap((f) => [`../${f}`, `../${f}/*`]),
+            message: why,
+          },
+        ],
+      },
     ],
   },
 })
@@ -18,105 +45,50 @@ const only = (files, folders, why) => ({
 export default [
   { ignores: ['node_modules/', '.wrangler/', 'bench/results/', 'src/env.d.ts'] },
   { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
-  only(
-    ['src/shared/**'],
-    [
-      'index',
-      'router',
-      'routes',
-      'mail',
-      'reports',
-      'http',
-      'checks',
-      'import',
-      'piecewise',
-      'workspace',
-      'summary',
-      'schemas',
-      'console',
-    ],
-    'shared/ is the bottom layer: it uses nothing else of the service',
-  ),
-  only(
-    ['src/schemas/**', 'src/console/**'],
-    [
-      'index',
-      'router',
-      'routes',
-      'openapi',
-      'mail',
-      'reports',
-      'http',
-      'checks',
-      'import',
-      'piecewise',
-      'workspace',
-      'summary',
-    ],
-    'schemas/ and console/ use only shared/',
-  ),
-  only(
-    ['src/summary/**'],
-    [
-      'index',
-      'router',
-      'routes',
-      'openapi',
-      'mail',
-      'reports',
-      'http',
-      'checks',
-      'import',
-      'piecewise',
-      'workspace',
-      'console',
-    ],
-    'a summary is computed from a log alone: schemas/ and shared/ only',
-  ),
-  only(
-    ['src/piecewise/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'import', 'workspace', 'console'],
+  layer('shared', [], 'shared/ is the bottom layer: it uses nothing else of the service'),
+  layer('schemas', ['shared'], 'schemas/ use only shared/'),
+  layer('console', ['shared'], 'console/ uses only shared/'),
+  layer('summary', ['schemas', 'shared'], 'a summary is computed from a log alone: schemas/ and shared/ only'),
+  layer(
+    'piecewise',
+    ['summary', 'schemas', 'shared'],
     'piecewise/ checks a log from its bytes alone: schemas/, summary/ and shared/ only',
   ),
-  only(
-    ['src/checks/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'import', 'workspace', 'console'],
+  layer(
+    'checks',
+    ['piecewise', 'summary', 'schemas', 'shared'],
     'checks/ tell what a log holds from the log alone: piecewise/, summary/, schemas/ and shared/ only',
   ),
-  only(
-    ['src/import/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'piecewise', 'workspace', 'console'],
+  layer(
+    'import',
+    ['schemas', 'shared'],
     'import/ reads offload files and merges them into a log, pure: schemas/ and shared/ only',
   ),
-  only(
-    ['src/workspace/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'http', 'checks', 'console'],
+  layer(
+    'workspace',
+    ['import', 'piecewise', 'summary', 'schemas', 'shared'],
     'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
   ),
-  only(
-    ['src/http/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'reports', 'checks', 'workspace', 'console'],
+  layer(
+    'http',
+    ['schemas', 'shared'],
     'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
   ),
-  only(
-    ['src/reports/**'],
-    ['index', 'router', 'routes', 'openapi', 'mail', 'http', 'workspace', 'console'],
-    'reports draw what they are given',
-  ),
-  only(
-    ['src/mail/**'],
-    ['index', 'router', 'routes', 'openapi', 'http', 'console'],
+  layer('reports', ['checks', 'piecewise', 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
+  layer(
+    'mail',
+    ['reports', 'workspace', 'checks', 'piecewise', 'summary', 'schemas', 'shared'],
     'mail composes and sends; routes call it',
   ),
-  only(
-    ['src/openapi/**'],
-    ['index', 'router', 'routes', 'http', 'workspace', 'console'],
-    'openapi/ describes the contract from the schemas; routes serve it',
+  layer('openapi', ['mail', 'schemas', 'shared'], 'openapi/ describes the contract from the schemas; routes serve it'),
+  layer(
+    'routes',
+    FOLDERS.filter((f) => !['index', 'router', 'client'].includes(f)),
+    'routes are called by the router',
   ),
-  only(['src/routes/**'], ['index', 'router', 'client'], 'routes are called by the router'),
-  only(
-    ['src/client/**'],
-    ['index', 'router', 'routes', 'http', 'workspace', 'mail', 'reports', 'console', 'checks', 'piecewise', 'summary'],
+  layer(
+    'client',
+    ['openapi', 'schemas', 'shared'],
     'the client runs in applications: it takes only the types of the schemas and the answer shapes',
   ),
 ]

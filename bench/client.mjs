@@ -346,45 +346,34 @@ export function machine() {
   }
 }
 
-/**
- * One ASC MHL generation of a card of `clips` camera files (urn:ASC:MHL:v2.0, as a copy tool
- * writes it after a transfer), with the volume in its path.
- */
-export function cardManifest(clips) {
-  const entry = (i) => {
-    const name = `A${String(Math.floor(i / 999) + 1).padStart(3, '0')}C${String((i % 999) + 1).padStart(3, '0')}_250614_R1AB`
-    const hash = (0x1000 + i).toString(16).padStart(16, '0')
-    return `    <hash>\n      <path size="${2e9 + i}" lastmodificationdate="2025-06-14T10:00:00+02:00">Clips/${name}.mxf</path>\n      <xxh64 action="original" hashdate="2025-06-14T10:15:00+02:00">${hash}</xxh64>\n    </hash>`
-  }
+/** An ASC MHL generation (urn:ASC:MHL:v2.0) as a copy tool writes it after a transfer: `count` entries. */
+function generation(count, entry) {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">',
     '  <creatorinfo><creationdate>2025-06-14T10:15:00+02:00</creationdate><hostname>cart</hostname><tool version="1">offload</tool></creatorinfo>',
     '  <processinfo><process>transfer</process></processinfo>',
     '  <hashes>',
-    ...Array.from({ length: clips }, (_, i) => entry(i)),
+    ...Array.from({ length: count }, (_, i) => entry(i)),
     '  </hashes>',
     '</hashlist>',
     '',
   ].join('\n')
 }
 
-/** One ASC MHL generation of a card of ARRIRAW: `frames` frames, `perClip` to a clip's folder. */
-export function framesManifest(frames, perClip) {
-  const entry = (i) => {
+const hex16 = (n) => n.toString(16).padStart(16, '0')
+
+/** A card of `clips` camera files, one MXF each. */
+export const cardManifest = (clips) =>
+  generation(clips, (i) => {
+    const name = `A${String(Math.floor(i / 999) + 1).padStart(3, '0')}C${String((i % 999) + 1).padStart(3, '0')}_250614_R1AB`
+    return `    <hash>\n      <path size="${2e9 + i}" lastmodificationdate="2025-06-14T10:00:00+02:00">Clips/${name}.mxf</path>\n      <xxh64 action="original" hashdate="2025-06-14T10:15:00+02:00">${hex16(0x1000 + i)}</xxh64>\n    </hash>`
+  })
+
+/** A card of ARRIRAW: `frames` frames, `perClip` to a clip's folder. */
+export const framesManifest = (frames, perClip) =>
+  generation(frames, (i) => {
     const clip = `A001C${String(Math.floor(i / perClip) + 1).padStart(3, '0')}_250614_R1AB`
     const frame = String((i % perClip) + 1).padStart(7, '0')
-    return `    <hash><path size="12000000">${clip}/${clip}.${frame}.ari</path><xxh64 action="original">${(i + 1).toString(16).padStart(16, '0')}</xxh64></hash>`
-  }
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    '<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">',
-    '  <creatorinfo><creationdate>2025-06-14T10:15:00+02:00</creationdate><hostname>cart</hostname><tool version="1">offload</tool></creatorinfo>',
-    '  <processinfo><process>transfer</process></processinfo>',
-    '  <hashes>',
-    ...Array.from({ length: frames }, (_, i) => entry(i)),
-    '  </hashes>',
-    '</hashlist>',
-    '',
-  ].join('\n')
-}
+    return `    <hash><path size="12000000">${clip}/${clip}.${frame}.ari</path><xxh64 action="original">${hex16(i + 1)}</xxh64></hash>`
+  })
