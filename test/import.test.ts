@@ -185,13 +185,16 @@ describe('clips of a volume', () => {
       file('/v/DNG/take_000001.dng', 2),
       file('/v/Sidecar.txt'),
       file('/v/S001.WAV', 3),
+      file('/v/Proxy/A001C001.mov'),
+      file('/v/PROXIES/A001C002.mov'),
     ]
-    const { clips, other } = await clipsOf(
+    const { clips, other, proxies } = await clipsOf(
       files,
       new Map([['/v/C001', [{ algorithm: 'xxh64', value: 'ff'.repeat(8) }]]]),
       'SSD',
     )
     expect(other).toBe(1)
+    expect(proxies).toBe(2)
     const zero = '00'.repeat(8)
     const frames = async (...names: string[]) => framesDigest(names.map((name) => [name, zero]))
     expect(clips.map(({ part, clip, size, copy }) => ({ part, clip, size, copy }))).toEqual([

@@ -22,6 +22,8 @@ const OCF = new Set(
   'mxf mov mp4 m4v avi mts m2ts ari arx braw r3d crm cri rmf dng exr dpx tif tiff cine nev vrw insv'.split(' '),
 )
 const SOUND = new Set('wav bwf rf64 aif aiff flac'.split(' '))
+/** A folder named for proxies anywhere in a file's path (`…/Proxy/`, `…/PROXIES/`). */
+const PROXY_FOLDER = /(^|\/)prox(y|ies)(\/|$)/i
 const SEQUENCE = new Set('ari arx dng exr dpx tif tiff r3d cri'.split(' '))
 
 /** Digests in the order a copy's `hash` takes them: the fast ones offload tools default to first. */
@@ -69,16 +71,23 @@ export async function clipsOf(
   folders: ReadonlyMap<string, HashEntry[]>,
   volume: string,
   kind?: Part,
-): Promise<{ clips: ImportedClip[]; other: number }> {
+): Promise<{ clips: ImportedClip[]; other: number; proxies: number }> {
   const sequences = new Map<string, { part: Part; clip: string; folder: string; files: CopiedFile[] }>()
   const clips: ImportedClip[] = []
   const perFolder = new Map<string, number>()
   let other = 0
+  let proxies = 0
   for (const file of files) perFolder.set(file.folder, (perFolder.get(file.folder) ?? 0) + 1)
   for (const file of files) {
     const part = partOf(file.name, kind)
     if (!part) {
       other++
+      continue
+    }
+    // Proxies are the log's own list, with codec and resolution an MHL does not give: an offload of
+    // a proxy folder must not make camera clips of them.
+    if (PROXY_FOLDER.test(file.folder)) {
+      proxies++
       continue
     }
     const ext = extensionOf(file.name)
@@ -106,7 +115,7 @@ export async function clipsOf(
     const size = frames.reduce((sum, f) => sum + (f.size ?? 0), 0)
     clips.push({ part, clip, size, copy, hashes })
   }
-  return { clips, other }
+  return { clips, other, proxies }
 }
 
 const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)

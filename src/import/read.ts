@@ -83,11 +83,16 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
   for (const group of groupsOf(checked)) {
     const { volume, folder } = group[0]!
     const { files, folders } = latestOf(group, folder)
-    const { clips: found, other } = await clipsOf(files, folders, volume, options.kind)
+    const { clips: found, other, proxies } = await clipsOf(files, folders, volume, options.kind)
     for (const clip of found) clips.push(clip)
     for (const { file, manifest } of group) {
       read.push({ name: file.name, format: manifest.format, volume, clips: found.length })
     }
+    if (proxies)
+      notes.push({
+        name: group.at(-1)!.file.name,
+        message: `${proxies === 1 ? '1 file' : `${proxies} files`} in a proxy folder left out: the log's proxies come from the application that makes them`,
+      })
     if (other)
       notes.push({
         name: group.at(-1)!.file.name,
