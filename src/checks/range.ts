@@ -19,7 +19,15 @@ export type RangeChecks = {
   days: Array<{ log: string; day: number; date: string; summary: FindingsSummary }>
 }
 
-export async function checkRange(days: readonly CheckedDay[], options: DayCheckOptions): Promise<RangeChecks> {
+/**
+ * `onDay`: each day's own findings as checkDay gives them, for a caller that will draw them again
+ * (a message's clips PDF) and need not compute them twice.
+ */
+export async function checkRange(
+  days: readonly CheckedDay[],
+  options: DayCheckOptions,
+  onDay?: (id: string, findings: Finding[]) => void,
+): Promise<RangeChecks> {
   const checks: Finding[] = []
   const answer: RangeChecks['days'] = []
   // Camera → reel number → the first day that logged it.
@@ -28,7 +36,9 @@ export async function checkRange(days: readonly CheckedDay[], options: DayCheckO
   for (const { summary, log } of days) {
     // Each day read once: its own checks and the names and reels the range needs come from it.
     const day = await readDay(await log())
-    const own: Finding[] = (await checkRead(day, options)).map((f) => ({ ...f, log: summary.id }))
+    const found = await checkRead(day, options)
+    onDay?.(summary.id, found)
+    const own: Finding[] = found.map((f) => ({ ...f, log: summary.id }))
     const logReel = (camera: string, reel: number) => {
       const byNumber = reels.get(camera) ?? new Map<number, string>()
       if (!byNumber.has(reel)) byNumber.set(reel, summary.id)

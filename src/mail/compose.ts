@@ -60,6 +60,7 @@ export async function mailSummary(settings: Settings, range: Range): Promise<Mai
   const checks = await checkRange(
     range.summaries.map((summary) => ({ summary, log: () => range.readLog(summary.id) })),
     { matchSound: settings.match_sound !== false },
+    (id, findings) => range.findings?.set(id, findings),
   )
   return summarize(settings.project_name, settings.unit, range.summaries, checks)
 }

@@ -1,5 +1,6 @@
 /** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
 import { checkDay } from '../checks/day'
+import type { Finding } from '../checks/findings'
 import type { LazyLog } from '../piecewise/read'
 import { checksBlock } from './checks-block'
 import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
@@ -77,12 +78,15 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
   { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
 ]
 
-/** A day of a clips report: its stored summary, and the log itself, read only when its turn comes. */
-export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog> }
+/**
+ * A day of a clips report: its stored summary, the log itself, read only when its turn comes, and
+ * its findings where they were computed already.
+ */
+export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog>; checks?: Finding[] | undefined }
 
 /** One section per day; each day's log is read when its section is drawn and let go after it. */
 export async function clipsReport(report: ReportDocument, project: string, days: ReportDay[], ctx: ReportContext) {
-  for (const { summary: s, log: readDay } of days) {
+  for (const { summary: s, log: readDay, checks } of days) {
     const day = await readDay()
     const { log, ocf: clips, sound, proxy: proxies } = day
     const unit = unitOf(s, ctx.settings.unit)
@@ -101,7 +105,7 @@ export async function clipsReport(report: ReportDocument, project: string, days:
     copiesLine(report, 'OCF copies', s.copies)
     copiesLine(report, 'Sound copies', s.soundCopies)
     if (clips.length || sound.length || proxies.length)
-      await checksBlock(report, await checkDay(day, { matchSound: ctx.settings.match_sound !== false }))
+      await checksBlock(report, checks ?? (await checkDay(day, { matchSound: ctx.settings.match_sound !== false })))
 
     if (clips.length) {
       await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)

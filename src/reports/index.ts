@@ -1,5 +1,5 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
-import type { Counts } from '../checks/findings'
+import type { Counts, Finding } from '../checks/findings'
 import type { LazyLog } from '../piecewise/read'
 import { reportOf, type PdfPreset, type Settings } from '../schemas/settings'
 import { inLogOrder, rangeTitle } from '../shared/log-order'
@@ -18,6 +18,8 @@ export type Range = {
   summaries: LogSummary[]
   readLog: (id: string) => Promise<LazyLog>
   dayChecks?: (summaries: LogSummary[]) => Promise<Map<string, Counts>>
+  /** Each day's own findings once computed for this range (a message's body): its clips PDF draws them. */
+  findings?: Map<string, Finding[]>
 }
 
 /** A report's input: the project's settings, the preset and the range. */
@@ -40,7 +42,11 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
     await clipsReport(
       report,
       project,
-      summaries.map((summary) => ({ summary, log: () => readLog(summary.id) })),
+      summaries.map((summary) => ({
+        summary,
+        log: () => readLog(summary.id),
+        checks: source.findings?.get(summary.id),
+      })),
       context,
     )
 

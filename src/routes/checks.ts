@@ -71,4 +71,5 @@ export const rangeOf = (
   summaries,
   readLog: logReader(ws, projectId),
   dayChecks: dayChecks(ws, projectId, settings.match_sound !== false),
+  findings: new Map(),
 })
