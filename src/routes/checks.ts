@@ -1,6 +1,6 @@
 import type { IRequest } from 'itty-router'
 import { checkDay } from '../checks/day'
-import { countsOf, summaryOf, type Counts } from '../checks/findings'
+import { countsOf, summaryOf, type Counts, type Finding } from '../checks/findings'
 import { checkRange } from '../checks/range'
 import { apiToken } from '../http/guards'
 import { ChecksQuerySchema, parseOrThrow } from '../schemas/requests'
@@ -39,11 +39,11 @@ export async function rangeChecks(request: IRequest, env: Env) {
 /**
  * Each day's check counts, for a data report's status column: cached beside the log once computed
  * (with `match_sound` on, by kind, so either setting reads them), computed from the log where its
- * last write left none. A wrap report over a project reads the counts, not the clips, after the
- * first time.
+ * last write left none, or taken from `findings` a message's body computed. A wrap report over a
+ * project reads the counts, not the clips, after the first time.
  */
 const dayChecks =
-  (ws: WorkspaceClient, projectId: string, matchSound: boolean) =>
+  (ws: WorkspaceClient, projectId: string, matchSound: boolean, findings: Map<string, Finding[]>) =>
   async (summaries: LogSummary[]): Promise<Map<string, Counts>> => {
     const ids = summaries.map((s) => s.id)
     const cached = await ws.cachedChecks(projectId, ids)
@@ -53,7 +53,9 @@ const dayChecks =
       const { revision, checks } = cached[i]!
       let kinds = checks === null ? undefined : (JSON.parse(checks) as Record<string, number>)
       if (!kinds) {
-        kinds = summaryOf(await checkDay(await read(id), { matchSound: true })).kinds
+        // Counts are kept as with `match_sound` on: a message's findings serve only when it is.
+        const known = matchSound ? findings.get(id) : undefined
+        kinds = summaryOf(known ?? (await checkDay(await read(id), { matchSound: true }))).kinds
         await ws.cacheChecks(projectId, id, revision, JSON.stringify(kinds))
       }
       counts.set(id, countsOf(kinds, matchSound))
@@ -62,14 +64,12 @@ const dayChecks =
   }
 
 /** The logs of a report or a message: summaries, each log read when drawn, each day's check counts. */
-export const rangeOf = (
-  ws: WorkspaceClient,
-  projectId: string,
-  settings: Settings,
-  summaries: LogSummary[],
-): Range => ({
-  summaries,
-  readLog: logReader(ws, projectId),
-  dayChecks: dayChecks(ws, projectId, settings.match_sound !== false),
-  findings: new Map(),
-})
+export const rangeOf = (ws: WorkspaceClient, projectId: string, settings: Settings, summaries: LogSummary[]): Range => {
+  const findings = new Map<string, Finding[]>()
+  return {
+    summaries,
+    readLog: logReader(ws, projectId),
+    dayChecks: dayChecks(ws, projectId, settings.match_sound !== false, findings),
+    findings,
+  }
+}
