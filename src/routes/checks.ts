@@ -39,8 +39,8 @@ export async function rangeChecks(request: IRequest, env: Env) {
 /**
  * Each day's check counts, for a data report's status column: cached beside the log once computed
  * (with `match_sound` on, by kind, so either setting reads them), computed from the log where its
- * last write left none, or taken from `findings` a message's body computed. A wrap report over a
- * project reads the counts, not the clips, after the first time.
+ * last write left none, or counted from the `findings` a message's body computed. A wrap report
+ * over a project reads the counts, not the clips, after the first time.
  */
 const dayChecks =
   (ws: WorkspaceClient, projectId: string, matchSound: boolean, findings: Map<string, Finding[]>) =>
@@ -52,12 +52,16 @@ const dayChecks =
     for (const [i, id] of ids.entries()) {
       const { revision, checks } = cached[i]!
       let kinds = checks === null ? undefined : (JSON.parse(checks) as Record<string, number>)
-      if (!kinds) {
-        // Counts are kept as with `match_sound` on: a message's findings serve only when it is.
-        const known = matchSound ? findings.get(id) : undefined
-        kinds = summaryOf(known ?? (await checkDay(await read(id), { matchSound: true }))).kinds
+      const known = findings.get(id)
+      if (!kinds && known) {
+        // The message's body computed them from the log as it was then: drawn, not cached, since
+        // the revision read above may be a later write's.
+        kinds = summaryOf(known).kinds
+      } else if (!kinds) {
+        kinds = summaryOf(await checkDay(await read(id), { matchSound: true })).kinds
         await ws.cacheChecks(projectId, id, revision, JSON.stringify(kinds))
       }
+      // Cached counts are by kind with `match_sound` on; a message's findings are the project's own.
       counts.set(id, countsOf(kinds, matchSound))
     }
     return counts
