@@ -5,6 +5,7 @@
  * algorithm. Frames are one sequence only when they share a folder, a name before the number, the
  * number's width and the extension: `A001C001.mov` and `A001C002.mov` stay two clips.
  */
+import { digestOf } from '../shared/digests'
 import type { Action, HashEntry, ManifestFile } from './mhl'
 
 export type Part = 'ocf' | 'sound'
@@ -100,9 +101,8 @@ export async function clipsOf(
       else sequences.set(key, { part, clip: prefix || lastSegment(file.folder), folder: file.folder, files: [file] })
       continue
     }
-    const copy: ImportedCopy = { volume, hash: null }
     const hashes = hashesInOrder(file.hashes)
-    copy.hash = hashes[0] ?? null
+    const copy: ImportedCopy = { volume, hash: hashes[0] ?? null }
     if (file.action) copy.action = file.action
     clips.push({ part, clip: stem(file.name), size: file.size ?? 0, copy, hashes })
   }
@@ -118,15 +118,17 @@ export async function clipsOf(
   return { clips, other, proxies }
 }
 
-const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+/** A path's last part: a file's name, or a folder's. */
+export const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 
-/** A digest as a list of frames compares it: XXH64 in one byte order, hex in lower case. */
-function canonical({ algorithm, value }: HashEntry): HashEntry {
-  const text = value.trim()
-  if (algorithm === 'c4') return { algorithm, value: text }
-  const hex = text.toLowerCase()
-  if (algorithm === 'xxhash64') return { algorithm: 'xxh64', value: hex.match(/../g)?.reverse().join('') ?? hex }
-  return { algorithm: algorithm === 'xxhash64be' ? 'xxh64' : algorithm, value: hex }
+/**
+ * A digest in the one form the checks compare (shared/digests.ts); one of no known algorithm or
+ * form as written, in lower case.
+ */
+function canonical(hash: HashEntry): { algorithm: string; value: string } {
+  return (
+    digestOf(`${hash.algorithm}:${hash.value}`) ?? { algorithm: hash.algorithm, value: hash.value.trim().toLowerCase() }
+  )
 }
 
 /**

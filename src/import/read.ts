@@ -9,7 +9,7 @@
  */
 import { base58 } from '@scure/base'
 import { readAle, type AleRow } from './ale'
-import { clipsOf, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
+import { clipsOf, lastSegment, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
 import { readChain, readManifest, type ChainLink, type HashEntry, type Manifest } from './mhl'
 import { UnreadableFile, decodeText } from './text'
 
@@ -88,14 +88,16 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
     for (const { file, manifest } of group) {
       read.push({ name: file.name, format: manifest.format, volume, clips: found.length })
     }
+    // Said once, of the history's last generation.
+    const name = group.at(-1)!.file.name
     if (proxies)
       notes.push({
-        name: group.at(-1)!.file.name,
+        name,
         message: `${proxies === 1 ? '1 file' : `${proxies} files`} in a proxy folder left out: the log's proxies come from the application that makes them`,
       })
     if (other)
       notes.push({
-        name: group.at(-1)!.file.name,
+        name,
         message:
           other === 1
             ? '1 file that is not media left out (a sidecar)'
@@ -150,7 +152,9 @@ function groupsOf(manifests: ReadManifest[]): ReadManifest[][] {
   const groups = new Map<string, ReadManifest[]>()
   manifests.forEach((entry, i) => {
     const key = entry.manifest.format === 'ascmhl' ? `${entry.volume}\u0000${entry.folder}` : `classic\u0000${i}`
-    groups.set(key, [...(groups.get(key) ?? []), entry])
+    const group = groups.get(key)
+    if (group) group.push(entry)
+    else groups.set(key, [entry])
   })
   return [...groups.values()].map((group) => group.sort((a, b) => a.generation - b.generation))
 }
@@ -186,7 +190,6 @@ const mergedHashes = (before: HashEntry[], after: HashEntry[]) => [
   ...before.filter((h) => !after.some((a) => a.algorithm === h.algorithm)),
 ]
 
-const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 const folderOf = (path: string) => {
   const slash = path.lastIndexOf('/')
   return slash < 0 ? '' : path.slice(0, slash)
