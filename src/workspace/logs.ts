@@ -90,15 +90,25 @@ export class Logs {
         Array.isArray(patch) ? patch : membersOfObject(patch),
       )
 
-    const merged = { ...parsed(stored), ...patch }
-    // SPEC §4: a log without `version` is stored with `version: 1` (a log stored before that rule too).
+    const { text, json } = this.#write(active, { ...parsed(stored), ...patch }, id)
+    return json.byteLength > RPC_VALUE_BYTES ? streamOf([json]) : text
+  }
+
+  /**
+   * A merged log (PATCH, import), checked whole and stored in place of log `replacing`, or as a new
+   * log without it. SPEC §4: a log without `version` is stored with `version: 1` (one stored before
+   * that rule too).
+   */
+  #write(active: ActiveProject, merged: Record<string, unknown>, replacing?: string) {
     if (merged.version === undefined) merged.version = 1
     const { log, details } = checkedLog(merged, active)
     if (details.length) throw invalid(details)
     const text = JSON.stringify(log)
     const json = utf8Bytes(text)
-    this.#put(active, id, log as LogKeys, json, JSON.stringify(summarize(log as LogOutput)))
-    return json.byteLength > RPC_VALUE_BYTES ? streamOf([json]) : text
+    const summary = JSON.stringify(summarize(log as LogOutput))
+    if (replacing === undefined) this.#insert(active, log as LogKeys, json, summary)
+    else this.#put(active, replacing, log as LogKeys, json, summary)
+    return { text, json }
   }
 
   #patchBytes(active: ActiveProject, id: string, stored: Uint8Array, patch: Member[]): LogBody {
@@ -125,16 +135,9 @@ export class Logs {
   import(imported: ImportedDay, keys: ImportKeys): MergeOutcome {
     const projectId = this.projects.requireForLogs()
     const active = this.projects.active!
-    const found = this.store.openLog(projectId, keys.id)
-    const stored = found && parsed(typeof found === 'string' ? found : concatBytes([...partsOf(found)]))
-    const { log, outcome, written } = mergeImport(stored || undefined, imported, keys)
-    if (!written) return outcome
-    const { log: checked, details } = checkedLog(log, active)
-    if (details.length) throw invalid(details)
-    const json = utf8Bytes(JSON.stringify(checked))
-    const summary = JSON.stringify(summarize(checked as LogOutput))
-    if (stored) this.#put(active, keys.id, checked as LogKeys, json, summary)
-    else this.#insert(active, checked as LogKeys, json, summary)
+    const stored = this.#storedIfAny(projectId, keys.id)
+    const { log, outcome, written } = mergeImport(stored === undefined ? undefined : parsed(stored), imported, keys)
+    if (written) this.#write(active, log, stored === undefined ? undefined : keys.id)
     return outcome
   }
 
@@ -171,8 +174,14 @@ export class Logs {
 
   /** A stored log: its text when it is one piece, else its bytes. */
   #stored(projectId: string, id: string): string | Uint8Array {
+    const stored = this.#storedIfAny(projectId, id)
+    if (stored === undefined) throw notFound('Log')
+    return stored
+  }
+
+  #storedIfAny(projectId: string, id: string): string | Uint8Array | undefined {
     const log = this.store.openLog(projectId, id)
-    if (!log) throw notFound('Log')
+    if (!log) return undefined
     return typeof log === 'string' ? log : concatBytes([...partsOf(log)])
   }
 
