@@ -15,7 +15,7 @@
  */
 import { chmod, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MediaLogClient, MediaLogError } from '../dist/client/index.js'
 
@@ -83,7 +83,7 @@ async function importFolders(folders, options, baseUrl) {
   const client = await connectedClient(baseUrl)
   const answers = []
   let sent = 0
-  for (const batch of await batches(found)) {
+  for await (const batch of batches(found)) {
     const body = {
       files: batch.map(({ path, bytes, volume }) => ({
         name: path,
@@ -147,29 +147,32 @@ function isWanted(name, folder) {
 /** macOS and Linux mount points: the service reads the volume's name from such a path itself. */
 const mountedVolume = (path) => /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/[^/]+/.test(path)
 
-/** Files read into requests of at most BATCH_BYTES, an `ascmhl/` folder's files always together. */
-async function batches(found) {
+/**
+ * Files read into requests of at most BATCH_BYTES, an `ascmhl/` folder's files always together;
+ * each batch read when its turn comes, so a drive's manifests are never all in memory.
+ */
+async function* batches(found) {
   const groups = new Map()
   for (const file of found) {
-    const folder = basename(join(file.path, '..')) === 'ascmhl' ? join(file.path, '..') : file.path
-    groups.set(folder, [...(groups.get(folder) ?? []), file])
+    const folder = basename(dirname(file.path)) === 'ascmhl' ? dirname(file.path) : file.path
+    const group = groups.get(folder)
+    if (group) group.push(file)
+    else groups.set(folder, [file])
   }
-  const out = []
   let batch = []
   let size = 0
   for (const group of groups.values()) {
     const read = await Promise.all(group.map(async (file) => ({ ...file, bytes: await readFile(file.path) })))
     const bytes = read.reduce((sum, f) => sum + f.bytes.length, 0)
     if (batch.length && size + bytes > BATCH_BYTES) {
-      out.push(batch)
+      yield batch
       batch = []
       size = 0
     }
     batch.push(...read)
     size += bytes
   }
-  if (batch.length) out.push(batch)
-  return out
+  if (batch.length) yield batch
 }
 
 function report(id, answers) {

@@ -167,8 +167,9 @@ class PartClips {
   }
 
   /**
-   * The part's totals as its clips now add up, where it states them: a day that lists a size
-   * of 0 after clips were imported would fail its own checks. Volumes are listed as clips name them.
+   * The part's totals as its clips now add up (a day whose `size` left out the imported clips
+   * would fail its own checks), set where they differ; whether any did. Volumes are listed as the
+   * part listed them, then as clips name them.
    */
   close(): boolean {
     if (!this.#touched) return false

@@ -148,7 +148,7 @@ describe('send window, end to end', () => {
     const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' })
     expect(text).toContain('Café Noir')
     expect(text).toContain('A001C003_240101_R1AB')
-    // The day's checks, computed once for the message's body and drawn from those in its PDF.
+    // The day's checks, in the message's PDF and in its body alike.
     expect(text).toMatch(/!\s+Copies without a hash \(not verified\): 3\s+RAID_A: 3 clips/)
     expect(parsed.text).toContain('RAID_A: 3 clips not verified (no hash)')
   })
