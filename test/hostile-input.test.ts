@@ -186,6 +186,30 @@ function endlessOf(text: string) {
   })
 }
 
+describe('logs whose size lies outside their clips', () => {
+  it('a log of 60,000 bad clips is refused with 1,000 problems listed and the rest counted', async () => {
+    const { token } = await withProject()
+    const log = { ...makeLog('D001', 0), ocf: { clips: Array.from({ length: 60_000 }, () => ({ clip: 1 })) } }
+    const answer = await call('POST', '/log', { token, body: log })
+    expect(answer.status).toBe(400)
+    expect(answer.body.details).toHaveLength(1001)
+    expect(answer.body.details[0]).toEqual({ prop: 'ocf.clips.0.clip', message: 'must be a string' })
+    expect(answer.body.details[1000]).toEqual({ prop: '', message: 'and 179,000 more problems like these' })
+    expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
+  })
+
+  it('a valid log with 33 MiB of notes beside a few clips is stored, as a PATCH stores it', async () => {
+    const { token } = await withProject()
+    const notes = 'x'.repeat(33 * 1024 * 1024)
+    const created = await call('POST', '/log', { token, body: { ...makeLog('D001', 3), notes } })
+    expect(created).toMatchObject({ status: 201, body: { success: true } })
+    const stored = await call('GET', '/log/D001', { token })
+    expect(stored.status).toBe(200)
+    expect(stored.body.notes).toHaveLength(notes.length)
+    expect(stored.body.ocf.clips).toHaveLength(3)
+  }, 60_000)
+})
+
 describe('requests the worker cannot read', () => {
   it('a malformed Host answers 400 in the error shape', async () => {
     for (const host of ['localhost:99999999', 'user@localhost', 'localhost, evil.test', 'localhost:5252:1']) {

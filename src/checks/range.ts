@@ -4,6 +4,7 @@
  * clip logged on two days. Days are read one at a time, as a report reads them.
  */
 import type { LazyLog } from '../piecewise/read'
+import { append } from '../shared/lists'
 import type { LogSummary } from '../summary/summary'
 import { checkRead, readDay, type DayCheckOptions } from './day'
 import { finding, ordered, summaryOf, type Finding, type FindingsSummary } from './findings'
@@ -61,7 +62,7 @@ export async function checkRange(
         own.push(finding('duplicate-across-days', `${name} is also in log ${first}`, { log: summary.id, clip: name }))
     }
     answer.push({ log: summary.id, day: summary.day, date: summary.date, summary: summaryOf(own) })
-    checks.push(...own)
+    append(checks, own)
   }
   for (const [camera, byNumber] of reels) {
     const reel = (n: number) => reelName(camera, n)

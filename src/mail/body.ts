@@ -66,7 +66,7 @@ function daySummary(summary: MailSummary): Body {
     rows: rowsOf(day),
   }))
 
-  const width = Math.max(...sections.flatMap((s) => s.rows.map(([label]) => label.length))) + 2
+  const width = sections.reduce((most, s) => s.rows.reduce((m, [label]) => Math.max(m, label.length), most), 0) + 2
   const text = [
     summary.projectName,
     ...sections.map(({ title, rows }) =>

@@ -8,10 +8,11 @@
  * workspace, which knows its schemas; checkLog of the skeleton there costs nothing.
  */
 import { bodyText, parseJsonAt, parseObject } from '../schemas/json'
+import { append } from '../shared/lists'
 import { checkClip, checkLog, type LogOutput } from '../schemas/log'
 import { CustomSchemas } from '../schemas/custom'
 import { certainlyValidClip } from '../schemas/plain-log'
-import type { IssueDetail } from '../shared/problem'
+import { LISTED_DETAILS, type IssueDetail } from '../shared/problem'
 import { Summing, type LogSummary } from '../summary/summary'
 import { scanLog } from './scan'
 
@@ -25,6 +26,8 @@ export type PiecewiseCheck = {
   log: Record<string, unknown>
   summary: LogSummary
   details: IssueDetail[]
+  /** Failing properties past what an answer lists, counted, not collected. */
+  unlisted: number
   custom?: [number, number]
 }
 
@@ -37,14 +40,23 @@ export function checkPiecewise(bytes: Uint8Array): PiecewiseCheck {
   const log = parseObject(skeletonText)
   const { details } = checkLog(log, NO_SCHEMAS)
   const summing = new Summing()
+  let unlisted = 0
   for (const { part, starts, ends } of lists) {
     for (let i = 0; i < starts.length; i++) {
       const path = `${part}.clips.${i}`
       const clip = parseJsonAt(bodyText(bytes.subarray(starts[i], ends[i])), path)
       const problems = certainlyValidClip(part, clip) ? [] : checkClip(part, clip, path)
-      if (problems.length) details.push(...problems)
-      else summing.addClip(part, clip as Record<string, unknown>)
+      if (!problems.length) summing.addClip(part, clip as Record<string, unknown>)
+      else if (details.length < LISTED_DETAILS) append(details, problems)
+      else unlisted += problems.length
     }
   }
-  return { skeleton: skeletonText, log, summary: summing.of(log as LogOutput), details, ...(custom && { custom }) }
+  return {
+    skeleton: skeletonText,
+    log,
+    summary: summing.of(log as LogOutput),
+    details,
+    unlisted,
+    ...(custom && { custom }),
+  }
 }

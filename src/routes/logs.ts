@@ -42,10 +42,10 @@ export async function createLog(request: IRequest, env: Env) {
  * of it, not the 300 MB of objects JSON.parse built of a 60 MiB log.
  */
 async function createLargeLog(bytes: Uint8Array, token: string, env: Env) {
-  const { skeleton, log, summary, details, custom } = checkPiecewise(bytes)
-  if (details.length) throw invalid(details)
+  const { skeleton, log, summary, details, unlisted, custom } = checkPiecewise(bytes)
+  if (details.length) throw invalid(details, unlisted)
   const json = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
-  await workspace(env).createScannedLog(token, json, skeleton, JSON.stringify(summary), custom)
+  await workspace(env).createScannedLog(token, json, rpcSafe(utf8Bytes(skeleton)), JSON.stringify(summary), custom)
   return jsonAnswer('{"success":true}', 201)
 }
 

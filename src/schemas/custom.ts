@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { append } from '../shared/lists'
 import type { IssueDetail } from '../shared/problem'
 import { TimecodeSchema } from './timecode'
 import { toDetails } from './issues'
@@ -132,7 +133,7 @@ export class CustomSchemas {
       const entry = isEntry(sent) ? withListRows(sent, known.schema) : sent
       if (entry !== sent) changed = true
       const result = v.safeParse(known.validator, entry)
-      if (!result.success) details.push(...toDetails(result.issues, `custom.${index}`))
+      if (!result.success) append(details, toDetails(result.issues, `custom.${index}`))
       kept.push(entry)
     })
     return { kept, changed, details }

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { append } from '../shared/lists'
 import type { IssueDetail } from '../shared/problem'
 
 const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object'])
@@ -13,7 +14,7 @@ export function toDetails(issues: readonly v.BaseIssue<unknown>[], prefix = ''):
       // got inside the value, its issues name the property better; else the union's message says it.
       const inside = issue.issues.filter((i) => (i.path?.length ?? 0) > 0)
       if (inside.length) {
-        details.push(...toDetails(inside, path))
+        append(details, toDetails(inside, path))
         continue
       }
     }

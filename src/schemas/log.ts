@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { append } from '../shared/lists'
 import { TimecodeSchema, framesOf, framesPerSecond } from './timecode'
 import type { IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
@@ -173,7 +174,9 @@ function clipFrameIssues(clip: unknown, path: string): IssueDetail[] {
 function frameIssues(log: unknown): IssueDetail[] {
   const clips = (log as { ocf?: { clips?: unknown } })?.ocf?.clips
   if (!Array.isArray(clips)) return []
-  return clips.flatMap((clip, i) => clipFrameIssues(clip, `ocf.clips.${i}`))
+  const details: IssueDetail[] = []
+  clips.forEach((clip, i) => append(details, clipFrameIssues(clip, `ocf.clips.${i}`)))
+  return details
 }
 
 const CLIP_SCHEMAS = { ocf: OcfClipSchema, sound: SoundClipSchema, proxy: ProxyClipSchema }
@@ -185,7 +188,7 @@ const CLIP_SCHEMAS = { ocf: OcfClipSchema, sound: SoundClipSchema, proxy: ProxyC
 export function checkClip(part: keyof typeof CLIP_SCHEMAS, clip: unknown, path: string): IssueDetail[] {
   const result = v.safeParse(CLIP_SCHEMAS[part], clip)
   const details = result.success ? [] : toDetails(result.issues, path)
-  if (part === 'ocf') details.push(...clipFrameIssues(clip, path))
+  if (part === 'ocf') append(details, clipFrameIssues(clip, path))
   return details
 }
 
@@ -198,14 +201,15 @@ export type LogCheck = { log: Record<string, unknown>; details: IssueDetail[] }
  */
 export function checkLog(input: Record<string, unknown>, schemas: CustomSchemas): LogCheck {
   let log = input
-  const details: IssueDetail[] = []
+  let customDetails: IssueDetail[] = []
   if (Array.isArray(input.custom)) {
-    const { kept, changed, details: customDetails } = schemas.apply(input.custom)
-    if (changed) log = { ...input, custom: kept }
-    details.push(...customDetails)
+    const applied = schemas.apply(input.custom)
+    if (applied.changed) log = { ...input, custom: applied.kept }
+    customDetails = applied.details
   }
   const result = v.safeParse(LogSchema, log)
-  if (!result.success) details.unshift(...toDetails(result.issues))
-  details.push(...frameIssues(log))
+  const details = result.success ? [] : toDetails(result.issues)
+  append(details, customDetails)
+  append(details, frameIssues(log))
   return { log, details }
 }

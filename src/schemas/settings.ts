@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { append } from '../shared/lists'
 import type { IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
 import { looseObject, record } from './shapes'
@@ -283,11 +284,12 @@ function duplicates(list: Row[], key: string, at: string, message: string): Issu
 function crossIssues(settings: Row): IssueDetail[] {
   const details: IssueDetail[] = []
   const schemas = rows(settings.custom_schemas)
-  details.push(...duplicates(schemas, 'id', 'custom_schemas', 'id must be unique'))
+  append(details, duplicates(schemas, 'id', 'custom_schemas', 'id must be unique'))
   schemas.forEach((schema, i) => {
     for (const fields of ['log_fields', 'clip_fields']) {
-      details.push(
-        ...duplicates(
+      append(
+        details,
+        duplicates(
           rows(schema[fields]),
           'key_name',
           `custom_schemas.${i}.${fields}`,
@@ -297,9 +299,9 @@ function crossIssues(settings: Row): IssueDetail[] {
     }
   })
   const pdfs = rows(settings.pdfs)
-  details.push(...duplicates(pdfs, 'id', 'pdfs', 'id must be unique'))
+  append(details, duplicates(pdfs, 'id', 'pdfs', 'id must be unique'))
   const emails = rows(settings.emails)
-  details.push(...duplicates(emails, 'id', 'emails', 'id must be unique'))
+  append(details, duplicates(emails, 'id', 'emails', 'id must be unique'))
   const pdfIds = new Set(pdfs.map((p) => p.id))
   emails.forEach((email, i) => {
     if (!Array.isArray(email.attachments)) return

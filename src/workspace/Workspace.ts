@@ -151,19 +151,24 @@ export class Workspace extends DurableObject<Env> {
 
   /**
    * A log the worker checked a clip at a time (src/piecewise): `skeleton` is the log with its clip
-   * lists empty, checked here again with the project's custom schemas. Should some custom entries
-   * go, `custom` is where they are in the bytes.
+   * lists empty, as bytes (what lies outside the clip lists may pass RPC's limit too), checked here
+   * again with the project's custom schemas. Should some custom entries go, `custom` is where they
+   * are in the bytes.
    */
   createScannedLog(
     token: string,
     json: Uint8Array | ReadableStream<Uint8Array>,
-    skeleton: string,
+    skeleton: Uint8Array | ReadableStream<Uint8Array>,
     summary: string,
     custom?: [number, number],
   ): Promise<void | Problem> {
     return withBytes(json, (bytes) =>
-      this.#commits.run(() =>
-        this.#clientWithBody(token, skeleton, (body) => this.#logs.insertScanned(body, bytes, summary, custom)),
+      withBytes(skeleton, (outline) =>
+        this.#commits.run(() =>
+          this.#clientWithBody(token, utf8Text(outline), (body) =>
+            this.#logs.insertScanned(body, bytes, summary, custom),
+          ),
+        ),
       ),
     )
   }
