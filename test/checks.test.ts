@@ -8,7 +8,7 @@ import { compareHashes } from '../src/checks/hashes'
 import { checkRange } from '../src/checks/range'
 import { lazyLog } from '../src/piecewise/read'
 import { summarize } from '../src/summary/summary'
-import { call, withProject } from './helpers'
+import { call, operator, withProject } from './helpers'
 import { env } from 'cloudflare:workers'
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
 import type { Workspace } from '../src/workspace/Workspace'
@@ -54,7 +54,8 @@ function cleanDay(count = 4, id = 'D001', reel = 'A001'): Day {
   }
 }
 
-const check = (day: Day, matchSound = true) => checkDay(lazyLog(JSON.stringify(day)), { matchSound })
+const check = async (day: Day, matchSound = true) =>
+  (await checkDay(lazyLog(JSON.stringify(day)), { matchSound })).findings
 const ocfClips = (day: Day) => day.ocf.clips as Clip[]
 const kinds = async (day: Day) => (await check(day)).map((f) => f.kind)
 
@@ -285,6 +286,121 @@ describe('checks of one day', () => {
     for (const clip of day.sound!.clips as Clip[]) delete clip.tc_start
     expect(await check(day)).toEqual([])
   })
+})
+
+describe('what an import records of a copy', () => {
+  const withCopy = (extra: Record<string, unknown>) => {
+    const day = cleanDay()
+    const clip = ocfClips(day)[0]!
+    clip.copies = (clip.copies as Clip[]).map((c) => (c.volume === 'RAID_A' ? { ...c, ...extra } : c))
+    return day
+  }
+  const path = (p: string, size = 1000, hash = `xxh64:${hex16(1)}`) => ({ path: p, size, hash })
+
+  it('copy-repeated: the same file at two paths of one volume', async () => {
+    const day = withCopy({ duplicates: [path('A/A001C001.mxf'), path('Backup/A001C001.mxf')] })
+    expect(await check(day)).toEqual([
+      {
+        kind: 'copy-repeated',
+        severity: 'warning',
+        part: 'ocf',
+        clip: 'A001C001_240101_R1AB',
+        volume: 'RAID_A',
+        message: 'A001C001_240101_R1AB is on RAID_A 2 times: A/A001C001.mxf, Backup/A001C001.mxf',
+      },
+    ])
+  })
+
+  it('name-collision: different files that are one clip by name', async () => {
+    const day = withCopy({ duplicates: [path('A/A001C001.mxf'), path('B/a001c001.MXF', 2000, `xxh64:${hex16(9)}`)] })
+    expect(await check(day)).toEqual([
+      {
+        kind: 'name-collision',
+        severity: 'error',
+        part: 'ocf',
+        clip: 'A001C001_240101_R1AB',
+        volume: 'RAID_A',
+        message:
+          'A001C001_240101_R1AB is 2 different files on RAID_A: A/A001C001.mxf (1000 bytes), B/a001c001.MXF (2000 bytes)',
+      },
+    ])
+  })
+
+  it('copy-in-doubt: a copy whose history is missing a generation', async () => {
+    const doubt = 'the chain lists generation 3 (0003_A.mhl), which was not read: what it recorded is not known'
+    expect(await check(withCopy({ doubt }))).toEqual([
+      {
+        kind: 'copy-in-doubt',
+        severity: 'warning',
+        part: 'ocf',
+        clip: 'A001C001_240101_R1AB',
+        volume: 'RAID_A',
+        message: `A001C001_240101_R1AB on RAID_A: ${doubt}`,
+      },
+    ])
+  })
+})
+
+describe('checks bounded by the day, whatever it holds', () => {
+  it('a clip on 10,000 volumes is checked copy by copy, once', async () => {
+    const day = cleanDay(2)
+    delete day.ocf.copies
+    const clip = ocfClips(day)[0]!
+    const copies = Array.from({ length: 10_000 }, (_, i) => ({ volume: `V${i}`, hash: `xxh64:${hex16(1)}` }))
+    copies[9_999] = { volume: 'V9999', hash: `xxh64:${hex16(2)}` }
+    clip.copies = copies
+    ocfClips(day)[1]!.copies = [{ volume: 'V0', hash: `xxh64:${hex16(2)}` }]
+    const { findings, summary } = await checkDay(lazyLog(JSON.stringify(day)), { matchSound: true })
+    expect(summary).toEqual({
+      errors: 10_000,
+      warnings: 0,
+      info: 0,
+      kinds: { 'hash-mismatch': 1, 'copy-missing': 9_999 },
+    })
+    expect(findings.filter((f) => f.kind === 'hash-mismatch')).toEqual([
+      {
+        kind: 'hash-mismatch',
+        severity: 'error',
+        part: 'ocf',
+        clip: 'A001C001_240101_R1AB',
+        volume: 'V9999',
+        message: `A001C001_240101_R1AB: the hash on V9999 (xxh64:${hex16(2)}) differs from V0's (xxh64:${hex16(1)})`,
+      },
+    ])
+    expect(findings.filter((f) => f.kind === 'copy-missing')).toHaveLength(1000)
+  })
+
+  it('a 20,000-clip day planned on six volumes with no copies yet lists 1,000 and counts 120,000', async () => {
+    const { token } = await withProject()
+    const volumes = ['A', 'B', 'C', 'D', 'E', 'F']
+    const clips = Array.from({ length: 20_000 }, (_, i) => ({
+      clip: `A001C${String(i + 1).padStart(5, '0')}`,
+      size: 1,
+      copies: [],
+    }))
+    const day = { id: 'D001', day: 1, date: '2024-01-01', ocf: { copies: volumes, size: 20_000, clips } }
+    expect((await call('POST', '/log', { token, body: day })).status).toBe(201)
+    const summary = { errors: 120_000, warnings: 0, info: 0, kinds: { 'copy-missing': 120_000 } }
+    const one = await call('GET', '/log/D001/checks', { token })
+    expect(one.status).toBe(200)
+    expect(one.body.checks).toHaveLength(1000)
+    expect(one.body.checks[999]).toMatchObject({ clip: 'A001C00167', volume: 'D' })
+    expect(one.body.summary).toEqual(summary)
+    expect(one.body.unlisted).toEqual({ 'copy-missing': 119_000 })
+    const range = await call('GET', '/checks', { token })
+    expect(range.status).toBe(200)
+    expect(range.body.checks).toHaveLength(1000)
+    expect(range.body.summary).toEqual(summary)
+    expect(range.body.unlisted).toEqual({ 'copy-missing': 119_000 })
+    expect(range.body.days).toEqual([{ log: 'D001', day: 1, date: '2024-01-01', summary }])
+    // The e-mail's verification lines count every missing copy, not the ones listed.
+    expect((await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).status).toBe(200)
+    const [window] = (await operator('GET', '/approve/windows')).body.windows
+    expect(window.checks.days[0].lines).toEqual([
+      ...volumes.map((v) => `${v}: 20,000 clips missing`),
+      'nothing else found',
+    ])
+  }, 60_000)
 })
 
 describe('timecode overlap', () => {

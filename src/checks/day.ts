@@ -5,8 +5,9 @@
  * (piecewise/read.ts), so each is gone through once, into the few fields the checks need.
  */
 import type { LazyLog } from '../piecewise/read'
-import { finding, ordered, type Finding } from './findings'
+import { Findings, finding, type Checked, type Finding } from './findings'
 import { compareHashes } from './hashes'
+import { digestOf } from '../shared/digests'
 import { cameraClipOf, gapsIn, missingIn, reelName } from './names'
 import { nameKey } from '../shared/clip-names'
 import { SoundMatch } from './sound'
@@ -16,7 +17,14 @@ export type DayCheckOptions = {
   matchSound: boolean
 }
 
-type Copy = { volume?: unknown; hash?: unknown; action?: unknown }
+type Copy = { volume?: unknown; hash?: unknown; action?: unknown; duplicates?: unknown; doubt?: unknown }
+
+/** A file of a volume that is the clip by name, as an import recorded it (src/import/read.ts). */
+type Source = { path: string; size: unknown; hash: unknown }
+
+type CopyAbout = { part: 'ocf' | 'sound'; clip: string; volume: string }
+
+type ClipCopy = { volume: string; hash: string | undefined; failed: boolean; duplicates?: Source[]; doubt?: string }
 
 /**
  * What the checks need of a clip, taken in one pass over its list: a large log's lists are parsed
@@ -26,7 +34,7 @@ type Copy = { volume?: unknown; hash?: unknown; action?: unknown }
 type Clip = {
   name: string
   size: unknown
-  copies: Array<{ volume: string; hash: string | undefined; failed: boolean }>
+  copies: Map<string, ClipCopy>
   timing: { tc_start?: unknown; tc_end?: unknown; duration?: unknown; fps?: unknown }
 }
 
@@ -67,8 +75,8 @@ export async function readDay(day: LazyLog): Promise<ReadDay> {
 export const checkDay = async (day: LazyLog, options: DayCheckOptions) => checkRead(await readDay(day), options)
 
 /** The findings of a day already read (readDay), most serious first. */
-export async function checkRead({ log, ocf, sound, proxy }: ReadDay, options: DayCheckOptions): Promise<Finding[]> {
-  const found: Finding[] = []
+export async function checkRead({ log, ocf, sound, proxy }: ReadDay, options: DayCheckOptions): Promise<Checked> {
+  const found = new Findings()
   checkCopies('ocf', ocf, log.ocf?.copies, found)
   checkCopies('sound', sound, log.sound?.copies, found)
   checkSizes('OCF', log.ocf?.size, ocf, found)
@@ -80,66 +88,142 @@ export async function checkRead({ log, ocf, sound, proxy }: ReadDay, options: Da
     await nextTurn()
     checkSound(ocf, sound, found)
   }
-  return ordered(found)
+  return found.checked()
 }
 
 /**
  * Per clip and volume: a copy on every volume the day names (its `copies`, or else every volume
- * any clip is on), each with a hash, and the hashes agreeing where they can be compared.
+ * any clip is on), each with a hash, and the hashes agreeing where they can be compared. Linear in
+ * a clip's copies: one clip on 10,000 volumes once held the service 14 s.
  */
 function checkCopies(
   part: 'ocf' | 'sound',
   clips: readonly Clip[],
   listed: readonly string[] | undefined,
-  found: Finding[],
+  found: Findings,
 ) {
-  const volumes = listed?.length
-    ? [...new Set(listed)]
-    : [...new Set(clips.flatMap((c) => c.copies.map((copy) => copy.volume)))]
+  const volumes = new Set<string>(listed?.length ? listed : [])
+  if (!volumes.size) for (const clip of clips) for (const volume of clip.copies.keys()) volumes.add(volume)
+  countMissing(part, clips, volumes, found)
   for (const { name, copies } of clips) {
-    for (const volume of volumes)
-      if (!copies.some((copy) => copy.volume === volume))
-        found.push(finding('copy-missing', `${name} is not on ${volume}`, { part, clip: name, volume }))
     const hashed: Array<{ volume: string; hash: string }> = []
-    for (const { volume, hash, failed } of copies) {
+    for (const { volume, hash, failed, duplicates, doubt } of copies.values()) {
+      const about = { part, clip: name, volume }
       if (failed)
-        found.push(
-          finding('verification-failed', `${name} on ${volume} failed verification${hash ? ` (${hash})` : ''}`, {
+        found.add(
+          finding('verification-failed', `${name} on ${volume} failed verification${hash ? ` (${hash})` : ''}`, about),
+        )
+      else if (hash) hashed.push({ volume, hash })
+      else found.add(finding('not-verified', `${name} on ${volume} has no hash: not verified`, about))
+      if (duplicates) found.add(duplicatesFinding(name, volume, duplicates, about))
+      if (doubt) found.add(finding('copy-in-doubt', `${name} on ${volume}: ${doubt}`, about))
+    }
+    compareCopies(part, name, hashed, found)
+  }
+}
+
+/**
+ * Copies missing, counted per volume from the copies there are (a clip on 10,000 volumes and a
+ * thousand clips on none would be ten million pairs), and listed clip by clip until the list is
+ * full: past a couple of hundred volumes most pairs are missing, so the list fills at once.
+ */
+function countMissing(part: 'ocf' | 'sound', clips: readonly Clip[], volumes: ReadonlySet<string>, found: Findings) {
+  const present = new Map<string, number>()
+  for (const { copies } of clips)
+    for (const volume of copies.keys()) if (volumes.has(volume)) present.set(volume, (present.get(volume) ?? 0) + 1)
+  let listable = false
+  for (const volume of volumes) {
+    const missing = clips.length - (present.get(volume) ?? 0)
+    if (missing && found.count('copy-missing', { part, volume }, missing)) listable = true
+  }
+  if (!listable) return
+  for (const { name, copies } of clips)
+    for (const volume of volumes)
+      if (
+        !copies.has(volume) &&
+        !found.list(finding('copy-missing', `${name} is not on ${volume}`, { part, clip: name, volume }))
+      )
+        return
+}
+
+/**
+ * Each copy against the first earlier copy it can be compared with (compareHashes): one bad copy
+ * is one finding, not one for every copy after it too. Earlier copies are looked up by what makes
+ * two hashes comparable (the algorithm of a digest, the text of an unlabelled hash) instead of
+ * tried one by one.
+ */
+function compareCopies(
+  part: 'ocf' | 'sound',
+  name: string,
+  hashed: ReadonlyArray<{ volume: string; hash: string }>,
+  found: Findings,
+) {
+  const byAlgorithm = new Map<string, number>()
+  const byText = new Map<string, number>()
+  const digestByValue = new Map<string, number>()
+  const plainByText = new Map<string, number>()
+  hashed.forEach(({ volume, hash }, j) => {
+    const digest = digestOf(hash)
+    const text = hash.trim()
+    const value = hash.slice(hash.indexOf(':') + 1).trim()
+    if (j > 0) {
+      const earlier = digest
+        ? first(byText.get(text), byAlgorithm.get(digest.algorithm), plainByText.get(value))
+        : first(byText.get(text), digestByValue.get(text))
+      if (earlier === undefined) {
+        const one = hashed[0]!
+        found.add(
+          finding(
+            'hash-not-comparable',
+            `${name}: the hashes on ${one.volume} (${one.hash}) and ${volume} (${hash}) cannot be compared`,
+            { part, clip: name, volume },
+          ),
+        )
+      } else if (compareHashes(hashed[earlier]!.hash, hash) === 'disagree') {
+        const a = hashed[earlier]!
+        found.add(
+          finding('hash-mismatch', `${name}: the hash on ${volume} (${hash}) differs from ${a.volume}'s (${a.hash})`, {
             part,
             clip: name,
             volume,
           }),
         )
-      else if (hash) hashed.push({ volume, hash })
-      else
-        found.push(
-          finding('not-verified', `${name} on ${volume} has no hash: not verified`, { part, clip: name, volume }),
-        )
+      }
     }
-    // Each copy against the first earlier copy it can be compared with: one bad copy is one
-    // finding, not one for every copy after it too.
-    for (let j = 1; j < hashed.length; j++) {
-      const b = hashed[j]!
-      const a = hashed.slice(0, j).find((earlier) => compareHashes(earlier.hash, b.hash) !== 'cannot compare')
-      if (!a) {
-        const first = hashed[0]!
-        found.push(
-          finding(
-            'hash-not-comparable',
-            `${name}: the hashes on ${first.volume} (${first.hash}) and ${b.volume} (${b.hash}) cannot be compared`,
-            { part, clip: name, volume: b.volume },
-          ),
-        )
-      } else if (compareHashes(a.hash, b.hash) === 'disagree')
-        found.push(
-          finding(
-            'hash-mismatch',
-            `${name}: the hash on ${b.volume} (${b.hash}) differs from ${a.volume}'s (${a.hash})`,
-            { part, clip: name, volume: b.volume },
-          ),
-        )
-    }
-  }
+    if (!byText.has(text)) byText.set(text, j)
+    if (digest) {
+      if (!byAlgorithm.has(digest.algorithm)) byAlgorithm.set(digest.algorithm, j)
+      if (!digestByValue.has(value)) digestByValue.set(value, j)
+    } else if (!plainByText.has(text)) plainByText.set(text, j)
+  })
+}
+
+/** The least of the places given. */
+const first = (...at: Array<number | undefined>) =>
+  at.reduce<number | undefined>(
+    (least, i) => (i !== undefined && (least === undefined || i < least) ? i : least),
+    undefined,
+  )
+
+/** A clip that is several files of one volume: the same file copied twice, or different files. */
+function duplicatesFinding(name: string, volume: string, duplicates: Source[], about: CopyAbout): Finding {
+  const [one, ...others] = duplicates as [Source, ...Source[]]
+  const alike = (d: Source) =>
+    d.size === one.size &&
+    (d.hash === one.hash ||
+      (typeof d.hash === 'string' && typeof one.hash === 'string' && compareHashes(d.hash, one.hash) === 'agree'))
+  if (others.every(alike))
+    return finding(
+      'copy-repeated',
+      `${name} is on ${volume} ${duplicates.length} times: ${duplicates.map((d) => d.path).join(', ')}`,
+      about,
+    )
+  const files = duplicates.map((d) => `${d.path} (${typeof d.size === 'number' ? `${d.size} bytes` : 'no size'})`)
+  return finding(
+    'name-collision',
+    `${name} is ${duplicates.length} different files on ${volume}: ${files.join(', ')}`,
+    about,
+  )
 }
 
 /**
@@ -147,32 +231,43 @@ function checkCopies(
  * whose `action` is `failed` (ASC MHL: hashed again and found different) never counts as verified.
  */
 function copiesOf(copies: unknown): Clip['copies'] {
-  if (!Array.isArray(copies)) return []
-  const byVolume = new Map<string, Clip['copies'][number]>()
+  const byVolume: Clip['copies'] = new Map()
+  if (!Array.isArray(copies)) return byVolume
   for (const copy of copies as Copy[]) {
     if (typeof copy?.volume !== 'string' || byVolume.has(copy.volume)) continue
     const hash = typeof copy.hash === 'string' && copy.hash.trim() ? copy.hash : undefined
-    byVolume.set(copy.volume, { volume: copy.volume, hash, failed: copy.action === 'failed' })
+    const read: ClipCopy = { volume: copy.volume, hash, failed: copy.action === 'failed' }
+    const duplicates = sourcesOf(copy.duplicates)
+    if (duplicates) read.duplicates = duplicates
+    if (typeof copy.doubt === 'string' && copy.doubt) read.doubt = copy.doubt
+    byVolume.set(copy.volume, read)
   }
-  return [...byVolume.values()]
+  return byVolume
+}
+
+/** An import's `duplicates`, where there are at least two files with a path each. */
+function sourcesOf(duplicates: unknown): Source[] | undefined {
+  if (!Array.isArray(duplicates) || duplicates.length < 2) return undefined
+  const sources = duplicates.filter((d): d is Source => typeof (d as Source | null)?.path === 'string')
+  return sources.length >= 2 ? sources : undefined
 }
 
 /** Zero-byte clips, and a day's size that is not the sum of its clips'. */
-function checkSizes(label: string, total: number | undefined, clips: readonly Clip[], found: Finding[]) {
+function checkSizes(label: string, total: number | undefined, clips: readonly Clip[], found: Findings) {
   let sum = 0
   for (const { name, size } of clips) {
     if (typeof size !== 'number') continue
     sum += size
-    if (size === 0) found.push(finding('zero-size', `${name} is 0 bytes`, { clip: name }))
+    if (size === 0) found.add(finding('zero-size', `${name} is 0 bytes`, { clip: name }))
   }
   if (clips.length && typeof total === 'number' && total !== sum)
-    found.push(
+    found.add(
       finding('size-mismatch', `${label}: the day's size (${total} bytes) is not the sum of its clips' (${sum} bytes)`),
     )
 }
 
 /** Clip names given twice, and numbers missing in a camera reel's run of clips. */
-function checkNumbering(clips: readonly Clip[], found: Finding[]) {
+function checkNumbering(clips: readonly Clip[], found: Findings) {
   const seen = new Map<string, { name: string; times: number }>()
   const reels = new Map<string, { name: string; numbers: Set<number>; digits: number }>()
   for (const { name } of clips) {
@@ -188,12 +283,12 @@ function checkNumbering(clips: readonly Clip[], found: Finding[]) {
     reels.set(reel, run)
   }
   for (const { name, times } of seen.values())
-    if (times > 1) found.push(finding('duplicate-clip', `${name} is listed ${times} times`, { clip: name }))
+    if (times > 1) found.add(finding('duplicate-clip', `${name} is listed ${times} times`, { clip: name }))
   for (const { name: reel, numbers, digits } of reels.values()) {
     const c = (n: number) => `C${String(n).padStart(digits, '0')}`
     for (const gap of gapsIn(numbers)) {
       const [before, after] = gap
-      found.push(
+      found.add(
         finding(
           'clip-gap',
           `${reel}: ${missingIn(gap, c, ['is', 'are'])} missing between ${c(before)} and ${c(after)}`,
@@ -206,17 +301,17 @@ function checkNumbering(clips: readonly Clip[], found: Finding[]) {
   }
 }
 
-function checkProxies(ocf: readonly Clip[], proxies: readonly Clip[], found: Finding[]) {
+function checkProxies(ocf: readonly Clip[], proxies: readonly Clip[], found: Findings) {
   const proxyKeys = new Set(proxies.map((p) => nameKey(p.name)))
   const ocfKeys = new Set<string>()
   for (const { name } of ocf) {
     const key = nameKey(name)
     ocfKeys.add(key)
-    if (!proxyKeys.has(key)) found.push(finding('no-proxy', `${name} has no proxy`, { clip: name }))
+    if (!proxyKeys.has(key)) found.add(finding('no-proxy', `${name} has no proxy`, { clip: name }))
   }
   for (const { name } of proxies)
     if (!ocfKeys.has(nameKey(name)))
-      found.push(finding('proxy-without-clip', `The proxy ${name} matches no OCF clip`, { clip: name }))
+      found.add(finding('proxy-without-clip', `The proxy ${name} matches no OCF clip`, { clip: name }))
 }
 
 /**
@@ -224,7 +319,7 @@ function checkProxies(ocf: readonly Clip[], proxies: readonly Clip[], found: Fin
  * (MOS, or sound not yet logged), and sound that runs during no camera clip (wild tracks, or
  * camera clips not yet logged). Information, not faults: both happen on every set.
  */
-function checkSound(ocf: readonly Clip[], sound: readonly Clip[], found: Finding[]) {
+function checkSound(ocf: readonly Clip[], sound: readonly Clip[], found: Findings) {
   // Sound clips carry no rate: their frames count at the day's camera rate.
   const rate = dayRate(ocf)
   const rateOf = ({ fps }: Clip['timing']) => (typeof fps === 'number' && fps > 0 ? fps : rate)
@@ -236,13 +331,13 @@ function checkSound(ocf: readonly Clip[], sound: readonly Clip[], found: Finding
   ocf.forEach(({ name }, i) => {
     const span = cameraSpans[i]
     if (span && !soundRuns.overlaps(span))
-      found.push(finding('no-sound', `${name} has no sound running during it`, { clip: name }))
+      found.add(finding('no-sound', `${name} has no sound running during it`, { clip: name }))
   })
   const cameraRuns = new SoundMatch(cameraSpans)
   sound.forEach(({ name }, i) => {
     const span = soundSpans[i]
     if (span && !cameraRuns.overlaps(span))
-      found.push(finding('sound-without-clip', `The sound clip ${name} runs during no OCF clip`, { clip: name }))
+      found.add(finding('sound-without-clip', `The sound clip ${name} runs during no OCF clip`, { clip: name }))
   })
 }
 

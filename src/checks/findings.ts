@@ -6,10 +6,13 @@ type Severity = 'error' | 'warning' | 'info'
 const KINDS = {
   'hash-mismatch': 'error',
   'verification-failed': 'error',
+  'name-collision': 'error',
   'copy-missing': 'error',
   'zero-size': 'error',
   'duplicate-clip': 'error',
   'not-verified': 'warning',
+  'copy-in-doubt': 'warning',
+  'copy-repeated': 'warning',
   'clip-gap': 'warning',
   'reel-gap': 'warning',
   'duplicate-across-days': 'warning',
@@ -27,10 +30,13 @@ export type Kind = keyof typeof KINDS
 export const KIND_TITLES: Record<Kind, string> = {
   'hash-mismatch': 'Hashes that disagree',
   'verification-failed': 'Copies that failed verification',
+  'name-collision': 'Different files under one clip name',
   'copy-missing': 'Missing copies',
   'zero-size': 'Zero-byte clips',
   'duplicate-clip': 'Clips listed twice',
   'not-verified': 'Copies without a hash (not verified)',
+  'copy-in-doubt': 'Copies whose manifests disagree',
+  'copy-repeated': 'Clips on one volume twice',
   'clip-gap': 'Gaps in clip numbers',
   'reel-gap': 'Reels never logged',
   'duplicate-across-days': 'Clips logged on another day too',
@@ -85,7 +91,7 @@ export const finding = (
 })
 
 /** Most serious first, kinds together, each kind in the order it was found (a stable sort). */
-export const ordered = (findings: Finding[]): Finding[] =>
+const ordered = (findings: Finding[]): Finding[] =>
   findings.sort(
     (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
   )
@@ -108,13 +114,97 @@ export function countsOf(kinds: Partial<Record<string, number>>, matchSound: boo
   return counts
 }
 
-export function summaryOf(findings: readonly Finding[]): FindingsSummary {
-  const summary: FindingsSummary = { errors: 0, warnings: 0, info: 0, kinds: {} }
-  for (const { kind, severity } of findings) {
-    if (severity === 'error') summary.errors++
-    else if (severity === 'warning') summary.warnings++
-    else summary.info++
-    summary.kinds[kind] = (summary.kinds[kind] ?? 0) + 1
+/**
+ * Findings of each kind listed in one answer; `summary` counts them all. A 20,000-clip day with six
+ * planned volumes and no copies yet finds 120,000 missing copies, and a list that long once took
+ * the service down: the figures stay exact, the list stops at this.
+ */
+const LISTED_PER_KIND = 1000
+
+/** How many findings of a kind are about one volume of one part. */
+export type VolumeFindings = { kind: Kind; part?: 'ocf' | 'sound'; volume: string; count: number }
+
+/** Findings as an answer holds them: listed to a limit per kind, counted in full. */
+export type Checked = { findings: Finding[]; summary: FindingsSummary; volumes: VolumeFindings[] }
+
+/**
+ * Findings as they are found: each one counted (by kind, and by volume where it has one), listed
+ * while its kind has room. Memory stays with the list's limit whatever the day holds.
+ */
+export class Findings {
+  readonly #listed: Finding[] = []
+  readonly #counts = new Map<Kind, { total: number; listed: number }>()
+  readonly #volumes = new Map<string, VolumeFindings>()
+
+  /**
+   * Counts a finding of `kind` about `volume` of `part`, `n` times; whether one more of the kind
+   * may be listed (then `list` it). A finding that will not be listed need not be made.
+   */
+  count(kind: Kind, about: { part?: 'ocf' | 'sound'; volume?: string } = {}, n = 1): boolean {
+    const counts = this.#counts.get(kind) ?? { total: 0, listed: 0 }
+    counts.total += n
+    this.#counts.set(kind, counts)
+    if (about.volume !== undefined) {
+      const key = `${kind}\u0000${about.part ?? ''}\u0000${about.volume}`
+      const entry = this.#volumes.get(key)
+      if (entry) entry.count += n
+      else this.#volumes.set(key, { kind, ...(about.part && { part: about.part }), volume: about.volume, count: n })
+    }
+    return counts.listed < LISTED_PER_KIND
   }
-  return summary
+
+  /** Lists a finding already counted, while its kind has room; whether it had. */
+  list(finding: Finding): boolean {
+    const counts = this.#counts.get(finding.kind)
+    if (!counts || counts.listed >= LISTED_PER_KIND || counts.listed >= counts.total) return false
+    counts.listed++
+    this.#listed.push(finding)
+    return true
+  }
+
+  add(finding: Finding) {
+    if (this.count(finding.kind, finding)) this.list(finding)
+  }
+
+  /** Another answer's findings and counts, each finding said of `log` where one is given. */
+  addChecked({ findings, summary, volumes }: Checked, log?: string) {
+    for (const [kind, n] of Object.entries(summary.kinds) as Array<[Kind, number]>) {
+      const counts = this.#counts.get(kind) ?? { total: 0, listed: 0 }
+      counts.total += n
+      this.#counts.set(kind, counts)
+    }
+    for (const { kind, part, volume, count } of volumes) {
+      const key = `${kind}\u0000${part ?? ''}\u0000${volume}`
+      const entry = this.#volumes.get(key)
+      if (entry) entry.count += count
+      else this.#volumes.set(key, { kind, ...(part && { part }), volume, count })
+    }
+    for (const finding of findings) this.list(log === undefined ? finding : { ...finding, log })
+  }
+
+  checked(): Checked {
+    const summary: FindingsSummary = { errors: 0, warnings: 0, info: 0, kinds: {} }
+    for (const kind of Object.keys(KINDS) as Kind[]) {
+      const n = this.#counts.get(kind)?.total
+      if (!n) continue
+      summary.kinds[kind] = n
+      if (KINDS[kind] === 'error') summary.errors += n
+      else if (KINDS[kind] === 'warning') summary.warnings += n
+      else summary.info += n
+    }
+    return { findings: ordered(this.#listed), summary, volumes: [...this.#volumes.values()] }
+  }
+}
+
+/** The kinds of which an answer lists fewer findings than it counts, and how many it leaves out. */
+export function unlistedOf({
+  findings,
+  summary,
+}: Pick<Checked, 'findings' | 'summary'>): Partial<Record<Kind, number>> {
+  const listed = new Map<Kind, number>()
+  for (const { kind } of findings) listed.set(kind, (listed.get(kind) ?? 0) + 1)
+  const unlisted: Partial<Record<Kind, number>> = {}
+  for (const [kind, n] of Object.entries(summary.kinds) as Array<[Kind, number]>)
+    if (n > (listed.get(kind) ?? 0)) unlisted[kind] = n - (listed.get(kind) ?? 0)
+  return unlisted
 }

@@ -4,20 +4,21 @@
  * clip logged on two days. Days are read one at a time, as a report reads them.
  */
 import type { LazyLog } from '../piecewise/read'
-import { append } from '../shared/lists'
 import type { LogSummary } from '../summary/summary'
 import { checkRead, readDay, type DayCheckOptions } from './day'
-import { finding, ordered, summaryOf, type Finding, type FindingsSummary } from './findings'
+import { Findings, finding, type Checked, type FindingsSummary, type VolumeFindings } from './findings'
 import { cameraClipOf, cameraReelOf, gapsIn, missingIn, reelName } from './names'
 import { nameKey } from '../shared/clip-names'
 
 /** A day of the range: its stored summary, and its log, read when its turn comes. */
 export type CheckedDay = { summary: LogSummary; log: () => Promise<LazyLog> }
 
+/** `checks` listed to a limit per kind over the range; `summary` and each day's count them all. */
 export type RangeChecks = {
-  checks: Finding[]
+  checks: Checked['findings']
   summary: FindingsSummary
-  days: Array<{ log: string; day: number; date: string; summary: FindingsSummary }>
+  volumes: VolumeFindings[]
+  days: Array<{ log: string; day: number; date: string; summary: FindingsSummary; volumes: VolumeFindings[] }>
 }
 
 /**
@@ -27,9 +28,9 @@ export type RangeChecks = {
 export async function checkRange(
   days: readonly CheckedDay[],
   options: DayCheckOptions,
-  onDay?: (id: string, findings: Finding[]) => void,
+  onDay?: (id: string, checked: Checked) => void,
 ): Promise<RangeChecks> {
-  const checks: Finding[] = []
+  const range = new Findings()
   const answer: RangeChecks['days'] = []
   // Camera → reel number → the first day that logged it.
   const reels = new Map<string, Map<number, string>>()
@@ -39,7 +40,8 @@ export async function checkRange(
     const day = await readDay(await log())
     const found = await checkRead(day, options)
     onDay?.(summary.id, found)
-    const own: Finding[] = found.map((f) => ({ ...f, log: summary.id }))
+    const own = new Findings()
+    own.addChecked(found, summary.id)
     const logReel = (camera: string, reel: number) => {
       const byNumber = reels.get(camera) ?? new Map<number, string>()
       if (!byNumber.has(reel)) byNumber.set(reel, summary.id)
@@ -58,17 +60,23 @@ export async function checkRange(
       seenToday.add(key)
       const first = firstDayOf.get(key)
       if (first === undefined) firstDayOf.set(key, summary.id)
-      else
-        own.push(finding('duplicate-across-days', `${name} is also in log ${first}`, { log: summary.id, clip: name }))
+      else own.add(finding('duplicate-across-days', `${name} is also in log ${first}`, { log: summary.id, clip: name }))
     }
-    answer.push({ log: summary.id, day: summary.day, date: summary.date, summary: summaryOf(own) })
-    append(checks, own)
+    const checked = own.checked()
+    answer.push({
+      log: summary.id,
+      day: summary.day,
+      date: summary.date,
+      summary: checked.summary,
+      volumes: checked.volumes,
+    })
+    range.addChecked(checked)
   }
   for (const [camera, byNumber] of reels) {
     const reel = (n: number) => reelName(camera, n)
     for (const gap of gapsIn(byNumber.keys())) {
       const [before, after] = gap
-      checks.push(
+      range.add(
         finding(
           'reel-gap',
           `${missingIn(gap, reel, ['was', 'were'])} never logged between ${reel(before)} (log ${byNumber.get(before)}) and ${reel(after)} (log ${byNumber.get(after)})`,
@@ -77,5 +85,6 @@ export async function checkRange(
       )
     }
   }
-  return { checks: ordered(checks), summary: summaryOf(checks), days: answer }
+  const { findings, summary, volumes } = range.checked()
+  return { checks: findings, summary, volumes, days: answer }
 }

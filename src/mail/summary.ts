@@ -1,4 +1,4 @@
-import { byKind, KIND_TITLES, type Finding } from '../checks/findings'
+import { KIND_TITLES, type FindingsSummary, type Kind, type VolumeFindings } from '../checks/findings'
 import type { RangeChecks } from '../checks/range'
 import { formatBytes, formatCount, mergeReels } from '../reports/model'
 import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
@@ -37,7 +37,7 @@ export type DaySummary = {
 export type VolumeCopies = VolumeCount
 
 /** The kinds that are about copies: the verification lines say them; the checks line the rest. */
-const COPY_KINDS = new Set([
+const COPY_KINDS: ReadonlySet<Kind> = new Set<Kind>([
   'copy-missing',
   'not-verified',
   'verification-failed',
@@ -53,9 +53,8 @@ export function summarize(
 ): MailSummary {
   const ordered = [...summaries].sort(inLogOrder)
   // Findings of no one day (reel gaps) go with the total, or with the day when there is one.
-  const findingsOf = (id?: string) =>
-    checks?.checks.filter((f) => id === undefined || f.log === id || (f.log === undefined && ordered.length === 1)) ??
-    []
+  const checksOf = (id?: string): DayChecks | undefined =>
+    !checks || id === undefined || ordered.length === 1 ? checks : checks.days.find((d) => d.log === id)
   const days = ordered.map((s): DaySummary => ({
     title: dayTitle(s),
     unit: unitOf(s, projectUnit),
@@ -66,31 +65,37 @@ export function summarize(
     reels: mergeReels(s.reels),
     copies: s.copies,
     soundCopies: s.soundCopies,
-    ...(checks && checkLines(s.copies, s.soundCopies, findingsOf(s.id))),
+    ...(checks && checkLines(s.copies, s.soundCopies, checksOf(s.id) ?? NOTHING_FOUND)),
   }))
-  const total = ordered.length > 1 ? totalOf(ordered, checks && findingsOf()) : null
+  const total = ordered.length > 1 ? totalOf(ordered, checksOf()) : null
   if (!checks) return { projectName, days, total }
   const { errors, warnings, info } = checks.summary
   return { projectName, days, total, findings: { errors, warnings, info } }
 }
 
+/** What the lines below need of a day's checks (or the range's): counts by kind and by volume. */
+type DayChecks = { summary: FindingsSummary; volumes: VolumeFindings[] }
+
+const NOTHING_FOUND: DayChecks = { summary: { errors: 0, warnings: 0, info: 0, kinds: {} }, volumes: [] }
+
 /**
  * The verification of a day's copies as computed: "2 copies, all verified", or per volume what
- * is missing, not verified or disagrees; then the other findings, a line per kind.
+ * is missing, not verified or disagrees; then the other findings, a line per kind. Drawn from the
+ * counts, which are whole, not from the findings listed, which stop at a limit.
  */
-function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], findings: Finding[]) {
+function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], { summary, volumes }: DayChecks) {
   const clips = (n: number) => `${formatCount(n)} ${n === 1 ? 'clip' : 'clips'}`
   const verification = (counts: VolumeCount[], part: 'ocf' | 'sound') => {
-    const disagreeing = new Map<string, number>()
-    const failed = new Map<string, number>()
-    let incomparable = 0
-    for (const f of findings) {
-      if (f.part !== part) continue
-      if (f.kind === 'hash-mismatch' && f.volume) disagreeing.set(f.volume, (disagreeing.get(f.volume) ?? 0) + 1)
-      if (f.kind === 'verification-failed' && f.volume) failed.set(f.volume, (failed.get(f.volume) ?? 0) + 1)
-      if (f.kind === 'hash-not-comparable') incomparable++
+    const perVolume = (kind: Kind) => {
+      const found = new Map<string, number>()
+      for (const v of volumes)
+        if (v.kind === kind && v.part === part) found.set(v.volume, (found.get(v.volume) ?? 0) + v.count)
+      return found
     }
-    const volumes = counts.map(({ volume, copied, total, hashed }) => ({
+    const disagreeing = perVolume('hash-mismatch')
+    const failed = perVolume('verification-failed')
+    const incomparable = [...perVolume('hash-not-comparable').values()].reduce((sum, n) => sum + n, 0)
+    const lines = counts.map(({ volume, copied, total, hashed }) => ({
       volume,
       problems: [
         total > copied && `${clips(total - copied)} missing`,
@@ -99,16 +104,16 @@ function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], findings:
         disagreeing.has(volume) && `${clips(disagreeing.get(volume)!)} whose hash disagrees`,
       ].filter(Boolean),
     }))
-    const lines = volumes.every((v) => !v.problems.length)
+    const words = lines.every((v) => !v.problems.length)
       ? [`${counts.length} ${counts.length === 1 ? 'copy' : 'copies'}, all verified`]
-      : volumes.map(({ volume, problems }) => `${volume}: ${problems.length ? problems.join(', ') : 'verified'}`)
+      : lines.map(({ volume, problems }) => `${volume}: ${problems.length ? problems.join(', ') : 'verified'}`)
     if (incomparable)
-      lines.push(`${formatCount(incomparable)} ${incomparable === 1 ? 'hash' : 'hashes'} could not be compared`)
-    return lines
+      words.push(`${formatCount(incomparable)} ${incomparable === 1 ? 'hash' : 'hashes'} could not be compared`)
+    return words
   }
-  const others = byKind(findings.filter((f) => !COPY_KINDS.has(f.kind))).map(
-    ({ kind, findings: group }) => `${KIND_TITLES[kind]}: ${formatCount(group.length)}`,
-  )
+  const others = (Object.keys(KIND_TITLES) as Kind[])
+    .filter((kind) => !COPY_KINDS.has(kind) && summary.kinds[kind])
+    .map((kind) => `${KIND_TITLES[kind]}: ${formatCount(summary.kinds[kind]!)}`)
   return {
     ...(copies.length && { verification: verification(copies, 'ocf') }),
     ...(soundCopies.length && { soundVerification: verification(soundCopies, 'sound') }),
@@ -116,10 +121,10 @@ function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], findings:
   }
 }
 
-function totalOf(ordered: LogSummary[], findings: Finding[] | undefined): DaySummary {
+function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DaySummary {
   const sum = total(ordered)
   return {
-    ...(findings && checkLines(sum.copies, [], findings)),
+    ...(checks && checkLines(sum.copies, [], checks)),
     title: `Total — ${rangeTitle(ordered)}`,
     unit: '',
     duration: sum.duration?.text ?? null,

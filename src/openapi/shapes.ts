@@ -64,12 +64,20 @@ const FindingSchema = v.object({
 
 const FindingsSummarySchema = v.object({ ...Counts, kinds: v.record(text, count) })
 
-export const DayChecksSchema = v.object({ checks: v.array(FindingSchema), summary: FindingsSummarySchema })
+/** Present when a kind has more findings than an answer lists (1,000 a kind): how many were left out. */
+const Unlisted = v.optional(v.record(text, count))
+
+export const DayChecksSchema = v.object({
+  checks: v.array(FindingSchema),
+  summary: FindingsSummarySchema,
+  unlisted: Unlisted,
+})
 
 export const RangeChecksSchema = v.object({
   checks: v.array(FindingSchema),
   summary: FindingsSummarySchema,
   days: v.array(v.object({ log: text, day: count, date: text, summary: FindingsSummarySchema })),
+  unlisted: Unlisted,
 })
 
 export const SignedInSchema = v.object({ success: v.literal(true), csrf: text })

@@ -3,7 +3,7 @@
  * found, else each kind of finding on a line of its own, most serious first, with what it is
  * about: the volumes and how many clips each misses, or the first clips and how many more.
  */
-import { byKind, KIND_TITLES, summaryOf, type Counts, type Finding } from '../checks/findings'
+import { byKind, KIND_TITLES, type Checked, type Counts, type Finding, type Kind } from '../checks/findings'
 import { BAD, GOOD, INK, MUTED, WARN } from './canvas'
 import type { ReportDocument } from './document'
 import { printable } from './fonts'
@@ -22,19 +22,20 @@ export const countsText = ({ errors, warnings, info }: Counts) =>
 /** Kinds whose every finding is worth its words: a copy that is wrong, not one that is missing. */
 const CLIP_BY_CLIP: ReadonlySet<string> = new Set(['hash-mismatch', 'verification-failed'])
 
-/** What a kind's findings are about, in a line. */
-function detailOf(findings: Finding[]): string {
-  if (findings.every((f) => f.volume !== undefined && f.clip !== undefined) && !CLIP_BY_CLIP.has(findings[0]!.kind)) {
+/** What a kind's findings are about, in a line; `count` how many there are, listed or not. */
+function detailOf(findings: Finding[], count: number, volumes: Checked['volumes']): string {
+  const kind = findings[0]!.kind
+  if (findings.every((f) => f.volume !== undefined && f.clip !== undefined) && !CLIP_BY_CLIP.has(kind)) {
     const perVolume = new Map<string, number>()
-    for (const f of findings) perVolume.set(f.volume!, (perVolume.get(f.volume!) ?? 0) + 1)
+    for (const v of volumes) if (v.kind === kind) perVolume.set(v.volume, (perVolume.get(v.volume) ?? 0) + v.count)
     return [...perVolume].map(([volume, n]) => `${volume}: ${plural(n, 'clip')}`).join(' · ')
   }
   const shown = findings.slice(0, SHOWN).map((f) => f.message)
-  const more = findings.length - shown.length
+  const more = count - shown.length
   return shown.join(' · ') + (more ? ` · and ${formatCount(more)} more` : '')
 }
 
-export async function checksBlock(report: ReportDocument, findings: Finding[]) {
+export async function checksBlock(report: ReportDocument, { findings, summary, volumes }: Checked) {
   const { canvas, fonts } = report
   const { regular, bold } = fonts
   await report.ensure(40)
@@ -44,17 +45,18 @@ export async function checksBlock(report: ReportDocument, findings: Finding[]) {
     report.y += 20
     return
   }
-  const counts = countsText(summaryOf(findings))
+  const counts = countsText(summary)
   const title = bold.run('Checks')
   canvas.text(bold, 9.5, INK, report.left, report.y + 10, title)
   canvas.text(regular, 8, MUTED, report.left + title.width * 9.5 + 8, report.y + 10, regular.run(counts))
   report.y += 16
   for (const { kind, severity, findings: group } of byKind(findings)) {
-    const lines = wrap(regular, printable(detailOf(group)), 7.5, report.contentWidth - 24, 2)
+    const count = summary.kinds[kind as Kind] ?? group.length
+    const lines = wrap(regular, printable(detailOf(group, count, volumes)), 7.5, report.contentWidth - 24, 2)
     await report.ensure(12 + lines.length * 9.5)
     const [mark, color] = MARK[severity]
     canvas.text(bold, 8.5, color, report.left + 2, report.y + 9, bold.run(mark))
-    const head = bold.run(`${KIND_TITLES[kind]}: ${formatCount(group.length)}`)
+    const head = bold.run(`${KIND_TITLES[kind]}: ${formatCount(count)}`)
     canvas.text(bold, 8.5, INK, report.left + 14, report.y + 9, head)
     report.y += 12
     for (const line of lines) {

@@ -1,6 +1,6 @@
 /** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
 import { checkDay } from '../checks/day'
-import type { Finding } from '../checks/findings'
+import type { Checked } from '../checks/findings'
 import type { LazyLog } from '../piecewise/read'
 import { checksBlock } from './checks-block'
 import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
@@ -82,7 +82,7 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
  * A day of a clips report: its stored summary, the log itself, read only when its turn comes, and
  * its findings where they were computed already.
  */
-export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog>; checks?: Finding[] | undefined }
+export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog>; checks?: Checked | undefined }
 
 /** One section per day; each day's log is read when its section is drawn and let go after it. */
 export async function clipsReport(report: ReportDocument, project: string, days: ReportDay[], ctx: ReportContext) {

@@ -1,5 +1,5 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
-import type { Counts, Finding } from '../checks/findings'
+import type { Checked, Counts } from '../checks/findings'
 import type { LazyLog } from '../piecewise/read'
 import { reportOf, type PdfPreset, type Settings } from '../schemas/settings'
 import { inLogOrder, rangeTitle } from '../shared/log-order'
@@ -19,7 +19,7 @@ export type Range = {
   readLog: (id: string) => Promise<LazyLog>
   dayChecks?: (summaries: LogSummary[]) => Promise<Map<string, Counts>>
   /** Each day's own findings once computed for this range (a message's body): its clips PDF draws them. */
-  findings?: Map<string, Finding[]>
+  findings?: Map<string, Checked>
 }
 
 /** A report's input: the project's settings, the preset and the range. */

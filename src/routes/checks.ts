@@ -1,6 +1,6 @@
 import type { IRequest } from 'itty-router'
 import { checkDay } from '../checks/day'
-import { countsOf, summaryOf, type Counts, type Finding } from '../checks/findings'
+import { countsOf, unlistedOf, type Checked, type Counts } from '../checks/findings'
 import { checkRange } from '../checks/range'
 import { apiToken } from '../http/guards'
 import { ChecksQuerySchema, parseOrThrow } from '../schemas/requests'
@@ -16,8 +16,8 @@ export async function logChecks(request: IRequest, env: Env) {
   const id = logIdOf(request)
   const ws = workspace(env)
   const { projectId, matchSound } = await ws.checkPlan(token, { logIds: [id] })
-  const checks = await checkDay(await logReader(ws, projectId)(id), { matchSound })
-  return { checks, summary: summaryOf(checks) }
+  const { findings, summary } = await checkDay(await logReader(ws, projectId)(id), { matchSound })
+  return withUnlisted({ checks: findings, summary })
 }
 
 /** The checks of a range of days, and what shows only across them (reel gaps, clips on two days). */
@@ -30,10 +30,24 @@ export async function rangeChecks(request: IRequest, env: Env) {
     ...(to !== undefined && { to }),
   })
   const read = logReader(ws, projectId)
-  return checkRange(
+  const { checks, summary, days } = await checkRange(
     summaries.map((summary) => ({ summary, log: () => read(summary.id) })),
     { matchSound },
   )
+  return withUnlisted({
+    checks,
+    summary,
+    days: days.map(({ log, day, date, summary }) => ({ log, day, date, summary })),
+  })
+}
+
+/**
+ * An answer's findings are listed to a limit per kind (LISTED_PER_KIND); where one kind has more,
+ * `unlisted` says how many were left out, so a client never takes the list for the whole.
+ */
+function withUnlisted<T extends Pick<Checked, 'summary'> & { checks: Checked['findings'] }>(answer: T) {
+  const unlisted = unlistedOf({ findings: answer.checks, summary: answer.summary })
+  return Object.keys(unlisted).length ? { ...answer, unlisted } : answer
 }
 
 /**
@@ -43,7 +57,7 @@ export async function rangeChecks(request: IRequest, env: Env) {
  * over a project reads the counts, not the clips, after the first time.
  */
 const dayChecks =
-  (ws: WorkspaceClient, projectId: string, matchSound: boolean, findings: Map<string, Finding[]>) =>
+  (ws: WorkspaceClient, projectId: string, matchSound: boolean, findings: Map<string, Checked>) =>
   async (summaries: LogSummary[]): Promise<Map<string, Counts>> => {
     const ids = summaries.map((s) => s.id)
     const cached = await ws.cachedChecks(projectId, ids)
@@ -56,9 +70,9 @@ const dayChecks =
       if (!kinds && known) {
         // The message's body computed them from the log as it was then: drawn, not cached, since
         // the revision read above may be a later write's.
-        kinds = summaryOf(known).kinds
+        kinds = known.summary.kinds
       } else if (!kinds) {
-        kinds = summaryOf(await checkDay(await read(id), { matchSound: true })).kinds
+        kinds = (await checkDay(await read(id), { matchSound: true })).summary.kinds
         await ws.cacheChecks(projectId, id, revision, JSON.stringify(kinds))
       }
       // Cached counts are by kind with `match_sound` on; a message's findings are the project's own.
@@ -69,7 +83,7 @@ const dayChecks =
 
 /** The logs of a report or a message: summaries, each log read when drawn, each day's check counts. */
 export const rangeOf = (ws: WorkspaceClient, projectId: string, settings: Settings, summaries: LogSummary[]): Range => {
-  const findings = new Map<string, Finding[]>()
+  const findings = new Map<string, Checked>()
   return {
     summaries,
     readLog: logReader(ws, projectId),

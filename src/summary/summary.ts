@@ -111,12 +111,20 @@ class ClipTotals {
     if (typeof clip.reel === 'string' && clip.reel) this.reels.add(clip.reel)
     const copies = clip.copies
     if (Array.isArray(copies)) {
+      // Most clips have two or three copies, looked through faster than hashed; a clip with many
+      // (10,000 volumes once took seconds to sum up) is counted through a set.
+      const seen = copies.length > 8 ? new Set<string>() : undefined
       for (let i = 0; i < copies.length; i++) {
         const { volume, hash, action } = (copies[i] ?? {}) as { volume?: unknown; hash?: unknown; action?: unknown }
         if (typeof volume !== 'string') continue
-        let seen = false
-        for (let j = 0; j < i; j++) if ((copies[j] as { volume?: unknown })?.volume === volume) seen = true
-        if (seen) continue
+        if (seen) {
+          if (seen.has(volume)) continue
+          seen.add(volume)
+        } else {
+          let before = false
+          for (let j = 0; j < i && !before; j++) before = (copies[j] as { volume?: unknown })?.volume === volume
+          if (before) continue
+        }
         const count = this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0 }
         count.copied++
         if (action === 'failed') count.failed++
