@@ -7,12 +7,13 @@ import { describe, expect, it } from 'vitest'
 import { readAle } from '../src/import/ale'
 import { clipsOf, type CopiedFile } from '../src/import/clips'
 import { readManifest } from '../src/import/mhl'
-import { c4Of, readFiles } from '../src/import/read'
+import { c4Of, readImport } from '../src/import/read'
 import { decodeText } from '../src/import/text'
 import { call, makeLog, withProject } from './helpers'
 import {
   CARD,
   ale,
+  ascChain,
   ascManifest,
   base64,
   cardOffload,
@@ -290,6 +291,7 @@ describe('ALE', () => {
         { line: 13, names: ['B001C003'], fields: { fps: 23.976 } },
       ],
       notes: ['line 13: Start "10:02:00:99x" is not a timecode HH:MM:SS:FF'],
+      unlisted: 0,
     })
   })
 
@@ -297,12 +299,14 @@ describe('ALE', () => {
     const wide = ['Name', ...Array.from({ length: 1000 }, (_, i) => `C${i}`)]
     expect(() => readAle(ale({ columns: wide, rows: [] }))).toThrow('more than 1000 columns')
     const rows = (n: number, start = '') => Array.from({ length: n }, (_, i) => [`A${i}`, start])
-    expect(() => readAle(ale({ columns: ['Name'], rows: rows(200_001) }))).toThrow('more than 200,000 rows')
+    expect(() => readAle(ale({ columns: ['Name'], rows: rows(200_001) }))).toThrow(
+      'more than 200,000 rows, what one import reads: split it',
+    )
     expect(readAle(ale({ columns: ['Name'], rows: rows(200_000) })).rows).toHaveLength(200_000)
-    const { notes } = readAle(ale({ columns: ['Name', 'Start'], rows: rows(150, 'noon') }))
-    expect(notes).toHaveLength(101)
+    const { notes, unlisted } = readAle(ale({ columns: ['Name', 'Start'], rows: rows(150, 'noon') }))
+    expect(notes).toHaveLength(100)
     expect(notes[0]).toBe('line 11: Start "noon" is not a timecode HH:MM:SS:FF')
-    expect(notes[100]).toBe('and 50 more lines like these')
+    expect(unlisted).toBe(50)
   })
 
   it('refuses a file without Column and Data sections, or without a name column', () => {
@@ -331,7 +335,7 @@ describe('files cut short or mangled', () => {
               : how === 'insert'
                 ? new TextEncoder().encode(text.slice(0, cut) + inserted + text.slice(cut))
                 : Uint8Array.from(file.bytes, (b, i) => (i === cut ? b ^ 0xff : b))
-          const read = await readFiles([{ name: file.path, bytes }], { volume: 'SSD' })
+          const read = await readImport([{ name: file.path, bytes }], { volume: 'SSD' })
           const named = [...read.files.map((f) => f.name), ...read.unreadable.map((u) => u.name)]
           expect(named).toEqual([file.path])
           for (const { reason } of read.unreadable) expect(reason).not.toMatch(/reader failed/)
@@ -505,9 +509,12 @@ describe('POST /log/{id}/import', () => {
         ),
       },
     ])
-    // Generation 1 of SHUTTLE_B still counts: its copies are there, as `original`.
+    // Generation 1 of SHUTTLE_B still counts: its copies are there, as `original`, in doubt since
+    // what generation 2 recorded (here: a failure) is not known.
+    const doubt = `the chain lists generation 2 (${name.split('/').pop()}), which was not read: what it recorded is not known`
+    expect(answer.body.notes).toContainEqual({ name: expect.stringContaining('/SHUTTLE_B/'), message: doubt })
     const log = (await call('GET', '/log/D012', { token })).body
-    expect(log.ocf.clips[2].copies[1]).toEqual(copy('SHUTTLE_B', CARD.hash(2), 'original'))
+    expect(log.ocf.clips[2].copies[1]).toEqual({ ...copy('SHUTTLE_B', CARD.hash(2), 'original'), doubt })
   })
 
   it('merges into a log an application wrote, keeping its fields and adding the copies', async () => {
@@ -590,5 +597,113 @@ describe('POST /log/{id}/import', () => {
     expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
     const noToken = await call('POST', '/log/D001/import', { body: { files: [] } })
     expect(noToken.status).toBe(401)
+  })
+})
+
+describe('what the files do not agree on', () => {
+  const created = '2025-06-14T10:00:00Z'
+  const entry = (
+    path: string,
+    size: number,
+    hash: string,
+    action: 'original' | 'verified' | 'failed' = 'original',
+  ) => ({
+    path,
+    size,
+    hashes: { xxh64: hash },
+    action,
+  })
+  const h = (n: number) => n.toString(16).padStart(16, '0')
+
+  it('names files of one volume that are one clip by name, in the answer and the checks', async () => {
+    const { token } = await withProject()
+    const manifest = ascManifest({
+      created,
+      entries: [
+        entry('Clips/A001C001.mov', 1000, h(1)),
+        entry('Other/a001c001.MOV', 2000, h(2)),
+        entry('Clips/A001C002.mov', 3000, h(3)),
+        entry('Backup/A001C002.mov', 3000, h(3)),
+      ],
+    })
+    const answer = await importInto(token, 'D001', {
+      files: [{ name: '/Volumes/SHUTTLE_A/ascmhl/0001_A_2025-06-14_100000Z.mhl', content: manifest }],
+    })
+    expect(answer.status).toBe(201)
+    expect(answer.body.added).toEqual([
+      { part: 'ocf', clip: 'A001C001' },
+      { part: 'ocf', clip: 'A001C002' },
+    ])
+    expect(answer.body.notes).toEqual([
+      {
+        message:
+          'A001C001 is 2 files on SHUTTLE_A: /Volumes/SHUTTLE_A/Clips/A001C001.mov, /Volumes/SHUTTLE_A/Other/a001c001.MOV',
+      },
+      {
+        message:
+          'A001C002 is 2 files on SHUTTLE_A: /Volumes/SHUTTLE_A/Clips/A001C002.mov, /Volumes/SHUTTLE_A/Backup/A001C002.mov',
+      },
+    ])
+    const checks = await call('GET', '/log/D001/checks', { token })
+    expect(checks.body.checks.map((f: { kind: string; message: string }) => [f.kind, f.message])).toEqual([
+      [
+        'name-collision',
+        'A001C001 is 2 different files on SHUTTLE_A: /Volumes/SHUTTLE_A/Clips/A001C001.mov (1000 bytes), /Volumes/SHUTTLE_A/Other/a001c001.MOV (2000 bytes)',
+      ],
+      [
+        'copy-repeated',
+        'A001C002 is on SHUTTLE_A 2 times: /Volumes/SHUTTLE_A/Clips/A001C002.mov, /Volumes/SHUTTLE_A/Backup/A001C002.mov',
+      ],
+    ])
+  })
+
+  it('keeps a failure when the chain’s generation numbers are not the files’ own, and says so', async () => {
+    const { token } = await withProject()
+    const folder = '/Volumes/SHUTTLE_A/ascmhl'
+    const names = ['0001_A_2025-06-14_100000Z.mhl', '0002_A_2025-06-14_180000Z.mhl']
+    const contents = [
+      ascManifest({ created, entries: [entry('Clips/A001C001.mov', 1000, h(1))] }),
+      ascManifest({ created, entries: [entry('Clips/A001C001.mov', 1000, h(9), 'failed')], process: 'in-place' }),
+    ]
+    const c4s = await Promise.all(contents.map((c) => c4Of(new TextEncoder().encode(c))))
+    // The chain numbers the failing generation 1, which would let generation 0001's `original` stand.
+    const chain = ascChain([
+      { generation: 2, path: names[0]!, c4: c4s[0]! },
+      { generation: 1, path: names[1]!, c4: c4s[1]! },
+    ])
+    const files = [
+      ...names.map((name, i) => ({ name: `${folder}/${name}`, content: contents[i]! })),
+      { name: `${folder}/ascmhl_chain.xml`, content: chain },
+    ]
+    const answer = await importInto(token, 'D001', { files })
+    expect(answer.status).toBe(201)
+    const doubt = `the chain records ${names[0]} as generation 2, ${names[1]} as generation 1: which generation came last is not known`
+    expect(answer.body.notes).toEqual([{ name: `${folder}/${names[0]}`, message: doubt }])
+    const log = (await call('GET', '/log/D001', { token })).body
+    expect(log.ocf.clips[0].copies).toEqual([{ volume: 'SHUTTLE_A', hash: `xxh64:${h(1)}`, action: 'failed', doubt }])
+    const kinds = (await call('GET', '/log/D001/checks', { token })).body.checks.map((f: { kind: string }) => f.kind)
+    expect(kinds).toEqual(['verification-failed', 'copy-in-doubt'])
+  })
+
+  it('says a generation the chain lists and no file brought, and holds the copies in doubt', async () => {
+    const { token } = await withProject()
+    const folder = '/Volumes/SHUTTLE_A/ascmhl'
+    const content = ascManifest({ created, entries: [entry('Clips/A001C001.mov', 1000, h(1))] })
+    const chain = ascChain([
+      { generation: 1, path: '0001_A_2025-06-14_100000Z.mhl', c4: await c4Of(new TextEncoder().encode(content)) },
+      { generation: 2, path: '0002_A_2025-06-14_180000Z.mhl', c4: `c4${'1'.repeat(88)}` },
+    ])
+    const answer = await importInto(token, 'D001', {
+      files: [
+        { name: `${folder}/0001_A_2025-06-14_100000Z.mhl`, content },
+        { name: `${folder}/ascmhl_chain.xml`, content: chain },
+      ],
+    })
+    expect(answer.status).toBe(201)
+    const doubt =
+      'the chain lists generation 2 (0002_A_2025-06-14_180000Z.mhl), which was not read: what it recorded is not known'
+    expect(answer.body.notes).toEqual([{ name: `${folder}/0001_A_2025-06-14_100000Z.mhl`, message: doubt }])
+    const checks = (await call('GET', '/log/D001/checks', { token })).body
+    expect(checks.summary.kinds).toEqual({ 'copy-in-doubt': 1 })
   })
 })

@@ -58,7 +58,7 @@ ${[...entries, ...folders].join('\n')}
 `
 }
 
-function ascChain(links: Array<{ generation: number; path: string; c4: string }>): string {
+export function ascChain(links: Array<{ generation: number; path: string; c4: string }>): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <ascmhldirectory xmlns="urn:ASC:MHL:DIRECTORY:v2.0">
 ${links.map((l) => `  <hashlist sequencenr="${l.generation}">\n    <path>${escaped(l.path)}</path>\n    <c4>${l.c4}</c4>\n  </hashlist>`).join('\n')}

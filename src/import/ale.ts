@@ -7,6 +7,7 @@
  * and a column this service has no field for is passed over.
  */
 import { framesOf } from '../schemas/timecode'
+import { LISTED_NOTES } from './notes'
 import { UnreadableFile } from './text'
 
 /** Log fields an ALE column fills; `name` and `source_file` find the clip. */
@@ -57,26 +58,26 @@ const TIMECODES = new Set(['tc_start', 'tc_end', 'duration', 'sound_tc'])
 /** Kept as numbers when they are numbers, as the reference application writes them. */
 const NUMBERS = new Set(['sensor_fps', 'wb'])
 
-/** One data row: the names that find its clip, and the log fields it gives; `file` the ALE's name. */
-export type AleRow = { line: number; names: string[]; fields: Record<string, string | number>; file?: string }
+/** One data row: the names that find its clip, and the log fields it gives. */
+export type AleRow = { line: number; names: string[]; fields: Record<string, string | number> }
 
-export type Ale = { rows: AleRow[]; notes: string[] }
+/** `notes`: what was passed over, one line each, listed to a limit; `unlisted` counts the rest. */
+export type Ale = { rows: AleRow[]; notes: string[]; unlisted: number }
 
 const keyOf = (column: string) => column.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 /**
  * What an ALE may hold, well past any day's: a file beyond them is refused rather than read into
- * memory (a 64 MiB body of short lines would be millions of rows).
+ * memory (a 64 MiB body of short lines would be millions of rows). The rows are also what one
+ * import reads in all, across its files (`rowsLeft`).
  */
 const MAX_COLUMNS = 1000
-const MAX_ROWS = 200_000
-/** Notes past this many are counted, not listed. */
-const MAX_NOTES = 100
+export const MAX_ALE_ROWS = 200_000
 
 type Section = 'start' | 'heading' | 'column' | 'data'
 const SECTIONS: ReadonlySet<string> = new Set(['heading', 'column', 'data'])
 
-export function readAle(text: string): Ale {
+export function readAle(text: string, rowsLeft = MAX_ALE_ROWS): Ale {
   let section: Section = 'start'
   const header = new Map<string, string>()
   let columns: string[] | undefined
@@ -84,7 +85,7 @@ export function readAle(text: string): Ale {
   let fps = NaN
   const notes: string[] = []
   let unlisted = 0
-  const note = (message: string) => (notes.length < MAX_NOTES ? notes.push(message) : unlisted++)
+  const note = (message: string) => (notes.length < LISTED_NOTES ? notes.push(message) : unlisted++)
   const rows: AleRow[] = []
   for (const [n, line] of linesOf(text)) {
     const word = line.trim().toLowerCase()
@@ -107,7 +108,7 @@ export function readAle(text: string): Ale {
       if (!fields.includes('name') && !fields.includes('source_file'))
         throw new UnreadableFile('no Name or Source File column: its rows cannot be matched to clips')
     } else if (section === 'data' && word) {
-      if (rows.length === MAX_ROWS) throw new UnreadableFile(`more than ${MAX_ROWS.toLocaleString('en-US')} rows`)
+      if (rows.length === rowsLeft) throw new UnreadableFile(tooManyRows(rowsLeft))
       const row: AleRow = { line: n, names: [], fields: {} }
       cellsOf(line).forEach((cell, c) => {
         const field = fields[c]
@@ -125,8 +126,14 @@ export function readAle(text: string): Ale {
   }
   if (section !== 'data' || !columns)
     throw new UnreadableFile('not an ALE: no "Column" section followed by a "Data" section')
-  if (unlisted) notes.push(`and ${unlisted.toLocaleString('en-US')} more lines like these`)
-  return { rows, notes }
+  return { rows, notes, unlisted }
+}
+
+const rowCount = (n: number) => n.toLocaleString('en-US')
+
+function tooManyRows(left: number): string {
+  if (left === MAX_ALE_ROWS) return `more than ${rowCount(MAX_ALE_ROWS)} rows, what one import reads: split it`
+  return `more rows than the ${rowCount(left)} left of the ${rowCount(MAX_ALE_ROWS)} one import reads: send it in an import of its own`
 }
 
 /** Each line and its number, CR, LF or CRLF ending it, without splitting the text into an array. */

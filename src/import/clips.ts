@@ -10,11 +10,35 @@ import type { Action, HashEntry, ManifestFile } from './mhl'
 
 export type Part = 'ocf' | 'sound'
 
-/** A clip's copy on one volume, as the log stores it. */
-export type ImportedCopy = { volume: string; hash: string | null; action?: Action; files?: number }
+/** A file of a volume that is a clip by name: its path, size and preferred hash. */
+type Source = { path: string; size: number; hash: string | null }
 
-/** A clip as one volume's manifests show it; `hashes` every labelled digest of it, preferred first. */
-export type ImportedClip = { part: Part; clip: string; size: number; copy: ImportedCopy; hashes: string[] }
+/**
+ * A clip's copy on one volume, as the log stores it. `duplicates`: every file of the volume that
+ * is this clip by name, where there is more than one; `doubt`: why the manifests' own record of
+ * this copy cannot be taken at its word (a generation missing from its history).
+ */
+export type ImportedCopy = {
+  volume: string
+  hash: string | null
+  action?: Action
+  files?: number
+  duplicates?: Source[]
+  doubt?: string
+}
+
+/**
+ * A clip as one volume's manifests show it: `path` its file's (a sequence's folder), `hashes` every
+ * labelled digest of it, preferred first.
+ */
+export type ImportedClip = {
+  part: Part
+  clip: string
+  path: string
+  size: number
+  copy: ImportedCopy
+  hashes: string[]
+}
 
 /** A file of a manifest with its folder resolved, and what the generations after it said. */
 export type CopiedFile = ManifestFile & { folder: string; name: string; action?: Action }
@@ -104,7 +128,7 @@ export async function clipsOf(
     const hashes = hashesInOrder(file.hashes)
     const copy: ImportedCopy = { volume, hash: hashes[0] ?? null }
     if (file.action) copy.action = file.action
-    clips.push({ part, clip: stem(file.name), size: file.size ?? 0, copy, hashes })
+    clips.push({ part, clip: stem(file.name), path: file.path, size: file.size ?? 0, copy, hashes })
   }
   for (const { part, clip, folder, files: frames } of sequences.values()) {
     const whole = perFolder.get(folder) === frames.length
@@ -113,7 +137,7 @@ export async function clipsOf(
     const action = worstAction(frames.map((f) => f.action))
     if (action) copy.action = action
     const size = frames.reduce((sum, f) => sum + (f.size ?? 0), 0)
-    clips.push({ part, clip, size, copy, hashes })
+    clips.push({ part, clip, path: folder, size, copy, hashes })
   }
   return { clips, other, proxies }
 }

@@ -6,13 +6,20 @@
  */
 import { nameKey } from '../shared/clip-names'
 import { invalid, type IssueDetail } from '../shared/problem'
-import type { ImportedClip, ImportedCopy, Part } from './clips'
-import type { ImportedDay } from './read'
+import type { ImportedCopy, Part } from './clips'
+import { Notes, type Note } from './notes'
+import type { SentClip, SentDay } from './transfer'
 
 export type ClipRef = { part: Part; clip: string }
 type ClipChange = ClipRef & { fields: string[] }
-type MergeNote = { name?: string; message: string }
-export type MergeOutcome = { created: boolean; added: ClipRef[]; changed: ClipChange[]; notes: MergeNote[] }
+/** `notes` listed to a limit, `unlisted` the count of the rest. */
+export type MergeOutcome = {
+  created: boolean
+  added: ClipRef[]
+  changed: ClipChange[]
+  notes: Note[]
+  unlisted: number
+}
 
 type Clip = Record<string, unknown> & { clip: string; copies?: unknown }
 type Log = Record<string, unknown>
@@ -20,9 +27,10 @@ type Log = Record<string, unknown>
 /** What the caller names besides the files: the log, and its day and date when given. */
 export type ImportKeys = { id: string; day?: number; date?: string }
 
-export function mergeImport(stored: Log | undefined, imported: ImportedDay, keys: ImportKeys) {
+export function mergeImport(stored: Log | undefined, imported: SentDay, keys: ImportKeys) {
   const log: Log = stored ? { ...stored } : newLog(imported, keys)
-  const outcome: MergeOutcome = { created: !stored, added: [], changed: [], notes: [] }
+  const notes = new Notes()
+  const outcome: MergeOutcome = { created: !stored, added: [], changed: [], notes: notes.listed, unlisted: 0 }
   const changes = new Map<Clip, { ref: ClipRef; fields: Set<string> }>()
   const changed = (clip: Clip, ref: ClipRef, field: string) => {
     const entry = changes.get(clip) ?? { ref, fields: new Set<string>() }
@@ -34,7 +42,7 @@ export function mergeImport(stored: Log | undefined, imported: ImportedDay, keys
     for (const key of ['day', 'date'] as const)
       if (keys[key] !== undefined && log[key] !== keys[key]) {
         log[key] = keys[key]
-        outcome.notes.push({ message: `${key} set to ${keys[key]}` })
+        notes.add({ message: `${key} set to ${keys[key]}` })
         rekeyed = true
       }
 
@@ -53,21 +61,20 @@ export function mergeImport(stored: Log | undefined, imported: ImportedDay, keys
     if (mergeCopy(clip, found)) changed(clip, ref, 'copies')
   }
 
-  for (const row of imported.metadata) {
-    const clip = row.names.map((name) => parts.ocf.find(name)).find((c) => c !== undefined)
-    if (!clip) {
-      outcome.notes.push({
-        ...(row.file && { name: row.file }),
-        message: `line ${row.line}: no camera clip ${row.names[0]} in the log`,
-      })
-      continue
+  for (const { file, rows } of imported.metadata)
+    for (const row of rows) {
+      const clip = row.names.map((name) => parts.ocf.find(name)).find((c) => c !== undefined)
+      if (!clip) {
+        notes.add({ name: file, message: `line ${row.line}: no camera clip ${row.names[0]} in the log` })
+        continue
+      }
+      for (const [field, value] of Object.entries(row.fields)) {
+        if (clip[field] === value) continue
+        clip[field] = value
+        changed(clip, { part: 'ocf', clip: clip.clip }, field)
+      }
     }
-    for (const [field, value] of Object.entries(row.fields)) {
-      if (clip[field] === value) continue
-      clip[field] = value
-      changed(clip, { part: 'ocf', clip: clip.clip }, field)
-    }
-  }
+  outcome.unlisted = notes.unlisted
 
   let totals = false
   for (const part of Object.values(parts)) totals = part.close() || totals
@@ -78,7 +85,7 @@ export function mergeImport(stored: Log | undefined, imported: ImportedDay, keys
   return { log, outcome, written }
 }
 
-function newLog(imported: ImportedDay, { id, day, date }: ImportKeys): Log {
+function newLog(imported: SentDay, { id, day, date }: ImportKeys): Log {
   const details: IssueDetail[] = []
   const number = day ?? dayOfId(id)
   if (number === undefined)
@@ -98,7 +105,7 @@ function dayOfId(id: string): number | undefined {
 }
 
 /** Puts the volume's copy on the clip; whether that changed anything. */
-function mergeCopy(clip: Clip, found: ImportedClip): boolean {
+function mergeCopy(clip: Clip, found: SentClip): boolean {
   const copies = (Array.isArray(clip.copies) ? clip.copies : (clip.copies = [])) as Array<Record<string, unknown>>
   const copy = withComparableHash(found, copies)
   const at = copies.findIndex((c) => c?.volume === copy.volume)
@@ -108,8 +115,8 @@ function mergeCopy(clip: Clip, found: ImportedClip): boolean {
   }
   const before = copies[at]!
   const next = { ...before, ...copy }
-  if (copy.action === undefined) delete next.action
-  if (copy.files === undefined) delete next.files
+  // What a copy's manifests said last time and no longer say goes with them.
+  for (const key of ['action', 'files', 'duplicates', 'doubt'] as const) if (copy[key] === undefined) delete next[key]
   if (JSON.stringify(next) === JSON.stringify(before)) return false
   copies[at] = next
   return true
@@ -119,7 +126,7 @@ function mergeCopy(clip: Clip, found: ImportedClip): boolean {
  * The copy with the digest of an algorithm the clip's other copies were hashed with, where the
  * volume has one: a clip hashed XXH64 on one shuttle and MD5 and XXH64 on the other compares.
  */
-function withComparableHash(found: ImportedClip, copies: Array<Record<string, unknown>>): ImportedCopy {
+function withComparableHash(found: SentClip, copies: Array<Record<string, unknown>>): ImportedCopy {
   const others = copies.filter((c) => c?.volume !== found.copy.volume && typeof c?.hash === 'string')
   const algorithmOf = (hash: string) => hash.slice(0, Math.max(hash.indexOf(':'), 0))
   for (const other of others) {

@@ -8,16 +8,21 @@
  * generation's C4 must be the one the chain recorded for it.
  */
 import { base58 } from '@scure/base'
-import { readAle, type AleRow } from './ale'
+import { nameKey } from '../shared/clip-names'
+import { MAX_ALE_ROWS, readAle, type AleRow } from './ale'
 import { clipsOf, lastSegment, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
 import { readChain, readManifest, type ChainLink, type HashEntry, type Manifest } from './mhl'
+import { Notes } from './notes'
 import { UnreadableFile, decodeText } from './text'
 
 export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
 export type ImportOptions = { volume?: string; kind?: Part }
 
+/** An ALE's rows, its name given once for them all. */
+type AleFile = { file: string; rows: AleRow[] }
+
 /** What the files give a log: clips with one volume's copy each, ALE rows, the day's date. */
-export type ImportedDay = { clips: ImportedClip[]; metadata: AleRow[]; date?: string }
+export type ImportedDay = { clips: ImportedClip[]; metadata: AleFile[]; date?: string }
 
 type FileRead = {
   name: string
@@ -26,12 +31,14 @@ type FileRead = {
   clips?: number
 }
 type Unreadable = { name: string; reason: string }
-type Note = { name: string; message: string }
 
-export type ReadFiles = { day: ImportedDay; files: FileRead[]; unreadable: Unreadable[]; notes: Note[] }
+export type ReadImport = { day: ImportedDay; files: FileRead[]; unreadable: Unreadable[]; notes: Notes }
 
 /** A generation or a classic manifest, read. */
 type ReadManifest = { file: ImportFile; manifest: Manifest; volume: string; folder: string; generation: number }
+
+/** A folder's `ascmhl_chain.xml`: its generations by file name. */
+type Chain = { name: string; links: Map<string, ChainLink> }
 
 /**
  * Files one import reads from its manifests, together: each is a record of a few hundred bytes
@@ -40,21 +47,37 @@ type ReadManifest = { file: ImportFile; manifest: Manifest; volume: string; fold
  */
 const MAX_FILES = 100_000
 
-export async function readFiles(files: readonly ImportFile[], options: ImportOptions = {}): Promise<ReadFiles> {
+/**
+ * Bytes read between two turns given to other requests: reading 10,000 small manifests in one
+ * piece once held the service for seconds.
+ */
+const TURN_BYTES = 1024 * 1024
+
+const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+export async function readImport(files: readonly ImportFile[], options: ImportOptions = {}): Promise<ReadImport> {
   const read: FileRead[] = []
   const unreadable: Unreadable[] = []
-  const notes: Note[] = []
-  const chains = new Map<string, { name: string; links: ChainLink[] }>()
+  const notes = new Notes()
+  const chains = new Map<string, Chain>()
   const manifests: ReadManifest[] = []
-  const metadata: AleRow[] = []
+  const metadata: AleFile[] = []
   let listed = 0
+  let rowsLeft = MAX_ALE_ROWS
+  let sinceTurn = 0
 
   for (const file of files) {
+    sinceTurn += file.bytes.byteLength
+    if (sinceTurn > TURN_BYTES) {
+      sinceTurn = 0
+      await nextTurn()
+    }
     const name = file.name.replace(/\\/g, '/')
     const base = lastSegment(name).normalize('NFC')
     try {
       if (base.toLowerCase() === 'ascmhl_chain.xml') {
-        chains.set(folderOf(name), { name: file.name, links: readChain(decodeText(file.bytes).text) })
+        const links = readChain(decodeText(file.bytes).text)
+        chains.set(folderOf(name), { name: file.name, links: new Map(links.map((l) => [l.path.normalize('NFC'), l])) })
         read.push({ name: file.name, format: 'ascmhl-chain' })
       } else if (base.toLowerCase().endsWith('.mhl')) {
         const manifest = readManifest(decodeText(file.bytes).text, MAX_FILES - listed)
@@ -62,13 +85,15 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
         const folder = folderOf(name)
         const volume = file.volume ?? volumeOf(name) ?? volumeOf(manifest.files[0]?.path ?? '') ?? options.volume
         if (!volume) throw new UnreadableFile('names no volume (no /Volumes/NAME in its path): give the volume')
-        const generation = manifest.format === 'ascmhl' ? Number(/^(\d+)_/.exec(base)?.[1] ?? 0) : 0
-        manifests.push({ file, manifest, volume, folder, generation })
+        manifests.push({ file, manifest, volume, folder, generation: generationOf(base) })
       } else if (base.toLowerCase().endsWith('.ale')) {
-        const ale = readAle(decodeText(file.bytes).text)
-        // A loop, not push(...rows): spreading 100,000 arguments overflows the stack.
-        for (const row of ale.rows) metadata.push({ ...row, file: file.name })
-        for (const message of ale.notes) notes.push({ name: file.name, message })
+        const ale = readAle(decodeText(file.bytes).text, rowsLeft)
+        rowsLeft -= ale.rows.length
+        metadata.push({ file: file.name, rows: ale.rows })
+        notes.addAll(
+          ale.notes.map((message) => ({ name: file.name, message })),
+          ale.unlisted,
+        )
         read.push({ name: file.name, format: 'ale', clips: ale.rows.length })
       } else {
         throw new UnreadableFile('not an MHL, ascmhl_chain.xml or ALE file')
@@ -82,21 +107,26 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
   const clips: ImportedClip[] = []
   for (const group of groupsOf(checked)) {
     const { volume, folder } = group[0]!
-    const { files, folders } = latestOf(group, folder)
+    const history = historyOf(group, chains.get(folder))
+    for (const message of history.doubts) notes.add({ name: group.at(-1)!.file.name, message })
+    const { files, folders } = latestOf(group, folder, history.ordered)
     const { clips: found, other, proxies } = await clipsOf(files, folders, volume, options.kind)
-    for (const clip of found) clips.push(clip)
+    for (const clip of found) {
+      if (history.doubts.length) clip.copy.doubt = history.doubts.join('; ')
+      clips.push(clip)
+    }
     for (const { file, manifest } of group) {
       read.push({ name: file.name, format: manifest.format, volume, clips: found.length })
     }
     // Said once, of the history's last generation.
     const name = group.at(-1)!.file.name
     if (proxies)
-      notes.push({
+      notes.add({
         name,
         message: `${proxies === 1 ? '1 file' : `${proxies} files`} in a proxy folder left out: the log's proxies come from the application that makes them`,
       })
     if (other)
-      notes.push({
+      notes.add({
         name,
         message:
           other === 1
@@ -106,8 +136,73 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
   }
   const dates = checked.flatMap(({ manifest }) => (manifest.created ? [manifest.created.slice(0, 10)] : []))
   const date = dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()[0]
-  const day: ImportedDay = date ? { clips, metadata, date } : { clips, metadata }
+  const day: ImportedDay = { clips: oneFilePerName(clips, notes), metadata, ...(date && { date }) }
   return { day, files: read, unreadable, notes }
+}
+
+/** An ASC MHL generation's number as its file name gives it (`0002_…`); 0 for a classic manifest. */
+const generationOf = (base: string) => Number(/^(\d+)_/.exec(base)?.[1] ?? 0)
+
+/**
+ * Files of one volume that are one clip by name (`A001C001.mov` in two folders, `a001c001.MOV`
+ * beside `A001C001.mov`): the first is the clip's copy, and its `duplicates` name every such file,
+ * so the checks can tell a clip copied twice from two different files under one name. Without it
+ * the last one read silently stood for all.
+ */
+function oneFilePerName(clips: ImportedClip[], notes: Notes): ImportedClip[] {
+  const first = new Map<string, number>()
+  const kept: ImportedClip[] = []
+  for (const clip of clips) {
+    const key = `${clip.part}\u0000${clip.copy.volume}\u0000${nameKey(clip.clip)}`
+    const at = first.get(key)
+    if (at === undefined) {
+      first.set(key, kept.push(clip) - 1)
+      continue
+    }
+    const earlier = kept[at]!
+    if (earlier.path === clip.path) {
+      // The same file in two manifests of the volume (a classic MHL and a later one): the later word.
+      if (earlier.copy.duplicates) clip.copy.duplicates = earlier.copy.duplicates
+      kept[at] = clip
+      continue
+    }
+    const duplicates = (earlier.copy.duplicates ??= [sourceOf(earlier)])
+    duplicates.push(sourceOf(clip))
+    notes.add({
+      message: `${earlier.clip} is ${duplicates.length} files on ${clip.copy.volume}: ${duplicates.map((d) => d.path).join(', ')}`,
+    })
+  }
+  return kept
+}
+
+const sourceOf = (clip: ImportedClip) => ({ path: clip.path, size: clip.size, hash: clip.copy.hash })
+
+/**
+ * The order of an ASC MHL history's generations, and what makes its record doubtful: a generation
+ * the chain lists that did not come (deleted, it may have been the one that failed), and a chain
+ * whose numbers are not the files' own (`0002_…` recorded as generation 1). Where the order is in
+ * doubt, no generation's word replaces another's: a failure anywhere stays a failure.
+ */
+function historyOf(group: ReadManifest[], chain: Chain | undefined): { ordered: boolean; doubts: string[] } {
+  const doubts: string[] = []
+  let ordered = true
+  if (!chain || group[0]!.manifest.format !== 'ascmhl') return { ordered, doubts }
+  const present = new Set(group.map(({ file }) => lastSegment(file.name.replace(/\\/g, '/')).normalize('NFC')))
+  const renumbered = [...present].sort().flatMap((base) => {
+    const link = chain.links.get(base)
+    const named = generationOf(base)
+    return link && named && link.generation !== named ? [`${base} as generation ${link.generation}`] : []
+  })
+  if (renumbered.length) {
+    ordered = false
+    doubts.push(`the chain records ${renumbered.join(', ')}: which generation came last is not known`)
+  }
+  for (const [path, link] of chain.links)
+    if (!present.has(path))
+      doubts.push(
+        `the chain lists generation ${link.generation} (${path}), which was not read: what it recorded is not known`,
+      )
+  return { ordered, doubts }
 }
 
 /**
@@ -116,9 +211,9 @@ export async function readFiles(files: readonly ImportFile[], options: ImportOpt
  */
 async function checkedAgainstChains(
   manifests: ReadManifest[],
-  chains: Map<string, { name: string; links: ChainLink[] }>,
+  chains: Map<string, Chain>,
   unreadable: Unreadable[],
-  notes: Note[],
+  notes: Notes,
 ): Promise<ReadManifest[]> {
   const checked: ReadManifest[] = []
   for (const entry of manifests) {
@@ -127,10 +222,9 @@ async function checkedAgainstChains(
       checked.push(entry)
       continue
     }
-    const base = lastSegment(entry.file.name.replace(/\\/g, '/'))
-    const link = chain.links.find((l) => l.path.normalize('NFC') === base.normalize('NFC'))
+    const link = chain.links.get(lastSegment(entry.file.name.replace(/\\/g, '/')).normalize('NFC'))
     if (!link) {
-      notes.push({ name: entry.file.name, message: `not listed in ${chain.name}` })
+      notes.add({ name: entry.file.name, message: `not listed in ${chain.name}` })
       checked.push(entry)
       continue
     }
@@ -161,17 +255,18 @@ function groupsOf(manifests: ReadManifest[]): ReadManifest[][] {
 
 /**
  * Each file as the last generation that lists it has it; an ASC MHL's paths are relative to the
- * folder that holds `ascmhl/`, a classic manifest's to its own folder unless absolute.
+ * folder that holds `ascmhl/`, a classic manifest's to its own folder unless absolute. In a history
+ * whose order is in doubt (`ordered` false) a file's worst action over every generation stands.
  */
-function latestOf(group: ReadManifest[], manifestFolder: string) {
+function latestOf(group: ReadManifest[], manifestFolder: string, ordered: boolean) {
   const root = group[0]!.manifest.format === 'ascmhl' ? folderOf(manifestFolder) : manifestFolder
   const files = new Map<string, CopiedFile>()
   const folders = new Map<string, HashEntry[]>()
   for (const { manifest } of group) {
     for (const entry of manifest.files) {
       const path = resolved(root, entry.path)
-      const action = worstAction(entry.hashes.map((h) => h.action))
       const before = files.get(path)
+      const action = worstAction([...entry.hashes.map((h) => h.action), ordered ? undefined : before?.action])
       // The manifest's own entry becomes the file: a 50,000-file manifest is not held twice.
       const file = Object.assign(entry, { path, folder: folderOf(path), name: lastSegment(path) }) as CopiedFile
       if (before) file.hashes = mergedHashes(before.hashes, entry.hashes)

@@ -36,7 +36,7 @@ import {
 } from './windows'
 import type { PdfPreset, Settings } from '../schemas/settings'
 import type { ImportKeys } from '../import/merge'
-import type { ImportedDay } from '../import/read'
+import { dayOf } from '../import/transfer'
 import type { LogSummary } from '../summary/summary'
 
 /** What a report needs besides its logs' clips, which the worker reads one log at a time (storedLog). */
@@ -203,9 +203,14 @@ export class Workspace extends DurableObject<Env> {
     )
   }
 
-  /** An offload's files, read by the worker, merged into a log (created when it does not exist). */
-  importLog(token: string, imported: ImportedDay, keys: ImportKeys) {
-    return this.#commits.run(() => this.#client(token, () => this.#logs.import(imported, keys)))
+  /**
+   * An offload's files, read by the worker, merged into a log (created when it does not exist).
+   * The read day comes as JSON bytes (import/transfer.ts), as a stream past RPC's limit.
+   */
+  importLog(token: string, day: Uint8Array | ReadableStream<Uint8Array>, keys: ImportKeys) {
+    return withBytes(day, (bytes) =>
+      this.#commits.run(() => this.#client(token, () => this.#logs.import(dayOf(bytes), keys))),
+    )
   }
 
   deleteLog(token: string, id: string) {

@@ -14,7 +14,7 @@ import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
 import { mergedLog, membersOfObject } from '../piecewise/merge'
 import type { Member } from '../piecewise/scan'
 import { mergeImport, type ImportKeys, type MergeOutcome } from '../import/merge'
-import type { ImportedDay } from '../import/read'
+import type { SentDay } from '../import/transfer'
 import type { ActiveProject, Projects } from './projects'
 import type { OpenLog, Store } from './store'
 
@@ -113,8 +113,8 @@ export class Logs {
 
   #patchBytes(active: ActiveProject, id: string, stored: Uint8Array, patch: Member[]): LogBody {
     const merged = mergedLog(stored, patch)
-    const { log, summary, details, custom } = checkPiecewise(merged)
-    if (details.length) throw invalid(details)
+    const { log, summary, details, unlisted, custom } = checkPiecewise(merged)
+    if (details.length) throw invalid(details, unlisted)
     const json = withCustomChecked(active, log, merged, custom)
     this.#put(active, id, log as LogKeys, json, JSON.stringify(summary))
     return rpcSafe(json)
@@ -132,7 +132,7 @@ export class Logs {
    * created when it does not exist. Nothing is written when the merge changed nothing. A log over
    * PIECEWISE_BYTES is parsed whole here: an import is a rare, deliberate act, not a day's traffic.
    */
-  import(imported: ImportedDay, keys: ImportKeys): MergeOutcome {
+  import(imported: SentDay, keys: ImportKeys): MergeOutcome {
     const projectId = this.projects.requireForLogs()
     const active = this.projects.active!
     const stored = this.#storedIfAny(projectId, keys.id)
