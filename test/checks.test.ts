@@ -714,6 +714,10 @@ describe('GET /log/{id}/checks and GET /checks', () => {
       },
     })
     expect((await call('GET', '/checks?to=yesterday', { token })).status).toBe(400)
+    expect(await call('GET', '/checks?from=2025-02-30', { token })).toMatchObject({
+      status: 400,
+      body: { details: [{ prop: 'from', message: 'must be a real calendar date' }] },
+    })
   })
 })
 

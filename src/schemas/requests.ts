@@ -95,7 +95,8 @@ export const ImportSchema = v.object({
 const DayOrDate = v.union(
   [
     v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.number(), v.minValue(1)),
-    v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/)),
+    // A date that is not one (2025-02-30) names no day: refused, not read as the next real one.
+    IsoDate,
   ],
   'must be a day number from 1 to 999 or a date YYYY-MM-DD',
 )
