@@ -88,7 +88,7 @@ export function clip(i: number, overrides: Record<string, unknown> = {}) {
     clip: `A001C${n}_240101_R1AB`,
     size: 1_234_567_890 + i,
     copies: [
-      { volume: 'SSD_01', hash: `xxh64:${n}` },
+      { volume: 'SSD_01', hash: `xxh64:${n.padStart(16, '0')}` },
       { volume: 'RAID_A', hash: null },
     ],
     tc_start: '10:00:00:00',

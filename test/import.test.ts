@@ -685,6 +685,29 @@ describe('what the files do not agree on', () => {
     expect(kinds).toEqual(['verification-failed', 'copy-in-doubt'])
   })
 
+  it('leaves out a digest that is not of its algorithm’s form, and says so', async () => {
+    const { token } = await withProject()
+    const manifest = ascManifest({
+      created,
+      entries: [
+        { path: 'Clips/A001C001.mov', size: 1000, hashes: { md5: 'n/a', xxh64: h(1) }, action: 'original' },
+        { path: 'Clips/A001C002.mov', size: 1000, hashes: { md5: 'n/a' }, action: 'original' },
+      ],
+    })
+    const name = '/Volumes/SHUTTLE_A/ascmhl/0001_A_2025-06-14_100000Z.mhl'
+    const answer = await importInto(token, 'D001', { files: [{ name, content: manifest }] })
+    expect(answer.status).toBe(201)
+    expect(answer.body.notes).toEqual([
+      { name, message: '2 digests not of their algorithm’s form (the first: md5 "n/a") left out' },
+    ])
+    const clips = (await call('GET', '/log/D001', { token })).body.ocf.clips
+    expect(clips.map((c: { copies: unknown[] }) => c.copies)).toEqual([
+      [{ volume: 'SHUTTLE_A', hash: `xxh64:${h(1)}`, action: 'original' }],
+      // Its only digest was left out, and with it what the generation did (`original`).
+      [{ volume: 'SHUTTLE_A', hash: null }],
+    ])
+  })
+
   it('says a generation the chain lists and no file brought, and holds the copies in doubt', async () => {
     const { token } = await withProject()
     const folder = '/Volumes/SHUTTLE_A/ascmhl'

@@ -155,6 +155,65 @@ describe('POST /log', () => {
   })
 })
 
+describe('hashes of copies', () => {
+  const withHash = (hash: unknown) =>
+    makeLog('D001', 1, { ocf: { clips: [clip(1, { copies: [{ volume: 'SSD_01', hash }] })] } })
+
+  it.each([
+    ['xxh64:ef46db3751d8e999'],
+    ['XXH64:EF46DB3751D8E999'],
+    ['xxhash64be:ef46db3751d8e999'],
+    ['xxhash64:99e9d85137db46ef'],
+    ['xxh3:2d06800538d394c2'],
+    ['xxh128:99aa06d3014798d86001c324468d497f'],
+    ['md5:d41d8cd98f00b204e9800998ecf8427e'],
+    ['sha1:da39a3ee5e6b4b0d3255bfef95601890afd80709'],
+    ['c4:c459dsjfscH38cYeXXYogktxf4Cd9ibshE3BHUo6a58hBXmRQdZrAkZzsWcbWtDg5oQstpDuni4Hirj75GEmTc1sFT'],
+    ['xxh32:02cc5d05'],
+    ['xxh64-frames:' + 'ab'.repeat(32)],
+    // Without a label this service knows, a hash is any string, kept as sent.
+    ['9a8b7c6d'],
+    ['sha256:not checked here'],
+    ['XX: a note, not a hash'],
+  ])('keeps %s as sent', async (hash) => {
+    const { token } = await withProject()
+    expect((await call('POST', '/log', { token, body: withHash(hash) })).status).toBe(201)
+    expect((await call('GET', '/log/D001', { token })).body.ocf.clips[0].copies[0].hash).toBe(hash)
+  })
+
+  it.each([
+    ['xxh64:not-a-hash', 'must be 16 hexadecimal digits after xxh64:'],
+    ['xxh64:9a8b', 'must be 16 hexadecimal digits after xxh64:'],
+    ['xxhash64:9a8b', 'must be 16 hexadecimal digits after xxhash64:'],
+    ['xxh3:99aa06d3014798d86001c324468d497f', 'must be 16 hexadecimal digits after xxh3:'],
+    ['xxh128:ef46db3751d8e999', 'must be 32 hexadecimal digits after xxh128:'],
+    ['MD5:d41d8cd98f00b204e9800998ecf8427', 'must be 32 hexadecimal digits after MD5:'],
+    ['sha1:zz39a3ee5e6b4b0d3255bfef95601890afd80709', 'must be 40 hexadecimal digits after sha1:'],
+    ['c4:c4abc', 'must be a C4 ID after c4: (c4 and 88 Base58 digits)'],
+    ['xxh64-frames:abc', 'must be 64 hexadecimal digits after xxh64-frames:'],
+  ])('refuses %s with 400 naming the property, and stores nothing', async (hash, message) => {
+    const { token } = await withProject()
+    const answer = await call('POST', '/log', { token, body: withHash(hash) })
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { error: 'Validation Error', details: [{ prop: 'ocf.clips.0.copies.0.hash', message }] },
+    })
+    expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
+  })
+
+  it('holds a PATCH to the same forms', async () => {
+    const { token } = await withProject()
+    expect((await call('POST', '/log', { token, body: withHash(null) })).status).toBe(201)
+    const sound = { clips: [{ clip: 'S001', size: 1, copies: [{ volume: 'SSD_01', hash: 'md5:1' }] }] }
+    const answer = await call('PATCH', '/log/D001', { token, body: { sound } })
+    expect(answer.status).toBe(400)
+    expect(answer.body.details).toEqual([
+      { prop: 'sound.clips.0.copies.0.hash', message: 'must be 32 hexadecimal digits after md5:' },
+    ])
+    expect((await call('GET', '/log/D001', { token })).body.sound).toBeUndefined()
+  })
+})
+
 describe('custom schemas', () => {
   const settings = {
     custom_schemas: [

@@ -74,7 +74,9 @@ async function project(name = 'NightShoot', emails: unknown[] = [DAILY, PLAIN]) 
       copies: ['SSD_01'],
       clips: [clip(4, { reel: 'A002' }), clip(5, { reel: 'B001', copies: [{ volume: 'SSD_01', hash: null }] })],
     },
-    sound: { clips: [{ clip: 'S001', size: 5_000_000, copies: [{ volume: 'SSD_01', hash: 'md5:1' }] }] },
+    sound: {
+      clips: [{ clip: 'S001', size: 5_000_000, copies: [{ volume: 'SSD_01', hash: `md5:${'1'.padStart(32, '0')}` }] }],
+    },
     proxy: { clips: [{ clip: 'P001', size: 120_000_000, format: 'mov', codec: 'ProRes', resolution: '1920x1080' }] },
   })
   expect((await call('POST', '/log', { token, body: day2 })).status).toBe(201)

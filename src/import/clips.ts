@@ -52,7 +52,7 @@ const PROXY_FOLDER = /(^|\/)prox(y|ies)(\/|$)/i
 const SEQUENCE = new Set('ari arx dng exr dpx tif tiff r3d cri'.split(' '))
 
 /** Digests in the order a copy's `hash` takes them: the fast ones offload tools default to first. */
-const PREFERRED = ['xxh64', 'xxhash64be', 'xxh128', 'xxh3', 'xxhash64', 'md5', 'sha1', 'c4', 'xxhash']
+const PREFERRED = ['xxh64', 'xxhash64be', 'xxh128', 'xxh3', 'xxhash64', 'md5', 'sha1', 'c4', 'xxh32', 'xxhash']
 
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.')

@@ -4,6 +4,7 @@
  * classic MHL 1.x of Silverstack, ShotPut Pro and YoYotta (one `*.mhl` per copy). Elements are
  * known by their local names and read as they close (xml.ts); hash values stay text.
  */
+import { hashFormProblem } from '../shared/digests'
 import { UnreadableFile } from './text'
 import { readXml, type XmlElement } from './xml'
 
@@ -21,13 +22,15 @@ export type Manifest = {
   files: ManifestFile[]
   /** ASC MHL's hashes of whole folders' content: an image sequence's one digest. */
   folders: ManifestFile[]
+  /** Digests left out for not being of their algorithm's form, and the first of them. */
+  malformed?: { count: number; first: string }
 }
 
 /** A generation as the chain file lists it. */
 export type ChainLink = { generation: number; path: string; c4: string }
 
 /** ASC MHL writes these; classic MHL `xxhash64` (little-endian), `xxhash64be` and 32-bit `xxhash`. */
-const ASC_HASHES = new Set(['c4', 'md5', 'sha1', 'xxh128', 'xxh3', 'xxh64'])
+const ASC_HASHES = new Set(['c4', 'md5', 'sha1', 'xxh128', 'xxh3', 'xxh64', 'xxh32'])
 const CLASSIC_HASHES = new Set(['md5', 'sha1', 'xxhash64be', 'xxhash64', 'xxhash'])
 const ACTIONS = new Set<string>(['original', 'verified', 'failed'])
 
@@ -62,6 +65,14 @@ export function readManifest(text: string, limit = Infinity): Manifest {
   const files: ManifestFile[] = []
   const folders: ManifestFile[] = []
   let current: ManifestFile = { path: '', hashes: [] }
+  let malformed: Manifest['malformed']
+  // A digest that is not of its algorithm's form (`<md5>n/a</md5>`) is left out, not made the copy's.
+  const take = (hash: HashEntry | undefined) => {
+    if (!hash) return
+    if (hashFormProblem(`${hash.algorithm}:${hash.value}`) === undefined) return current.hashes.push(hash)
+    if (malformed) malformed.count++
+    else malformed = { count: 1, first: `${hash.algorithm} "${hash.value.slice(0, 100)}"` }
+  }
   const root = readXml(
     text,
     (element) => {
@@ -81,8 +92,7 @@ export function readManifest(text: string, limit = Infinity): Manifest {
         (parent === 'hashlist/hashes/hash' || parent === 'hashlist/hashes/directoryhash/content') &&
         ASC_HASHES.has(name)
       ) {
-        const hash = hashEntry(element)
-        if (hash) current.hashes.push(hash)
+        take(hashEntry(element))
       } else if (path === 'hashlist/hashes/hash' && current.path) files.push(current)
       else if (path === 'hashlist/hashes/directoryhash' && current.path) folders.push(current)
       // classic MHL
@@ -91,8 +101,7 @@ export function readManifest(text: string, limit = Infinity): Manifest {
         const size = sizeOf(element.text)
         if (size !== undefined) current.size = size
       } else if (parent === 'hashlist/hash' && CLASSIC_HASHES.has(name)) {
-        const hash = hashEntry(element)
-        if (hash) current.hashes.push(hash)
+        take(hashEntry(element))
       } else if (path === 'hashlist/hash' && current.path) files.push(current)
     },
     (path) => {
@@ -106,8 +115,10 @@ export function readManifest(text: string, limit = Infinity): Manifest {
     },
   )
   if (root !== 'hashlist') throw new UnreadableFile(`not a hashlist but a ${root} document`)
-  if (version.startsWith('2')) return dated({ format: 'ascmhl', files, folders }, created)
-  if (version.startsWith('1') || version === '') return dated({ format: 'mhl', files, folders: [] }, started)
+  const checked = malformed ? { malformed } : {}
+  if (version.startsWith('2')) return dated({ format: 'ascmhl', files, folders, ...checked }, created)
+  if (version.startsWith('1') || version === '')
+    return dated({ format: 'mhl', files, folders: [], ...checked }, started)
   throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)
 }
 

@@ -86,6 +86,14 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         const volume = file.volume ?? volumeOf(name) ?? volumeOf(manifest.files[0]?.path ?? '') ?? options.volume
         if (!volume) throw new UnreadableFile('names no volume (no /Volumes/NAME in its path): give the volume')
         manifests.push({ file, manifest, volume, folder, generation: generationOf(base) })
+        if (manifest.malformed) {
+          const { count, first } = manifest.malformed
+          const what =
+            count === 1
+              ? `a digest not of its algorithm’s form (${first})`
+              : `${count} digests not of their algorithm’s form (the first: ${first})`
+          notes.add({ name: file.name, message: `${what} left out` })
+        }
       } else if (base.toLowerCase().endsWith('.ale')) {
         const ale = readAle(decodeText(file.bytes).text, rowsLeft)
         rowsLeft -= ale.rows.length

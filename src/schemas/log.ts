@@ -3,6 +3,7 @@ import { append } from '../shared/lists'
 import { TimecodeSchema, framesOf, framesPerSecond } from './timecode'
 import type { IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
+import { hashFormProblem } from '../shared/digests'
 import { looseObject } from './shapes'
 import type { CustomSchemas } from './custom'
 
@@ -51,10 +52,19 @@ function isCalendarDate(text: string) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
 }
 
+/** A copy's hash: any string, and of its algorithm's form where its label names one (SPEC §11). */
+const HashSchema = v.pipe(
+  v.string('must be a string or null'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed ? hashFormProblem(dataset.value) : undefined
+    if (problem) addIssue({ message: problem })
+  }),
+)
+
 const CopySchema = looseObject(
   {
     volume: v.pipe(Text, v.minLength(1, 'must not be empty')),
-    hash: v.optional(v.nullable(v.string('must be a string or null'))),
+    hash: v.optional(v.nullable(HashSchema)),
   },
   'must be an object {volume, hash}',
 )

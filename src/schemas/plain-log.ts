@@ -6,6 +6,7 @@
  * was most of the cost of a POST. Keep every rule here at least as strict as the schema's.
  */
 import { framesPerSecond } from './timecode'
+import { hashFormProblem } from '../shared/digests'
 
 type Fields = Record<string, unknown>
 
@@ -66,7 +67,7 @@ const isCopy = (x: unknown) =>
   isObject(x) &&
   typeof x.volume === 'string' &&
   x.volume.length > 0 &&
-  (x.hash === undefined || x.hash === null || typeof x.hash === 'string')
+  (x.hash === undefined || x.hash === null || (typeof x.hash === 'string' && hashFormProblem(x.hash) === undefined))
 
 const hasCopies = (clip: Fields) => isListOf(clip.copies, isCopy)
 

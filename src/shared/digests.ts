@@ -5,14 +5,26 @@
  * The checks compare digests in this form; an import writes a sequence's frames in it.
  */
 
-type Algorithm = 'xxh64' | 'xxh3' | 'xxh128' | 'md5' | 'sha1' | 'c4'
+type Algorithm = 'xxh32' | 'xxh64' | 'xxh3' | 'xxh128' | 'md5' | 'sha1' | 'c4'
 
 /** A hash whose algorithm is known, its value in one canonical form. */
 export type Digest = { algorithm: Algorithm | `${Algorithm}-frames`; value: string }
 
-const HEX_DIGITS: Record<Exclude<Algorithm, 'c4'>, number> = { xxh64: 16, xxh3: 16, xxh128: 32, md5: 32, sha1: 40 }
+/**
+ * Hex digits of each algorithm's digest. `xxh3` is XXH3's 64-bit form, as ASC MHL writes it (its
+ * reference tool hashes `xxh3` with xxh3_64); the 128-bit form is `xxh128`.
+ */
+const HEX_DIGITS: Record<Exclude<Algorithm, 'c4'>, number> = {
+  xxh32: 8,
+  xxh64: 16,
+  xxh3: 16,
+  xxh128: 32,
+  md5: 32,
+  sha1: 40,
+}
 
 const LABELS: Record<string, Algorithm> = {
+  xxh32: 'xxh32',
   xxh64: 'xxh64',
   xxhash64be: 'xxh64',
   xxhash64: 'xxh64',
@@ -61,4 +73,22 @@ function readValue(algorithm: Algorithm, value: string, littleEndian: boolean): 
   const hex = value.toLowerCase()
   if (hex.length !== HEX_DIGITS[algorithm] || !HEX.test(hex)) return undefined
   return { algorithm, value: littleEndian ? reversedBytes(hex) : hex }
+}
+
+/**
+ * Why a labelled hash is not of its algorithm's form (`xxh64:` and 16 hex digits…), or undefined:
+ * `xxh64:not-a-hash` on two copies once counted as agreeing. A hash without a label this service
+ * knows is any string, kept as sent.
+ */
+export function hashFormProblem(hash: string): string | undefined {
+  const colon = hash.indexOf(':')
+  if (colon <= 0) return undefined
+  const label = hash.slice(0, colon).toLowerCase()
+  const frames = label.endsWith('-frames')
+  const algorithm = LABELS[frames ? label.slice(0, -'-frames'.length) : label]
+  if (!algorithm || digestOf(hash)) return undefined
+  const written = hash.slice(0, colon + 1)
+  if (frames) return `must be 64 hexadecimal digits after ${written}`
+  if (algorithm === 'c4') return `must be a C4 ID after ${written} (c4 and 88 Base58 digits)`
+  return `must be ${HEX_DIGITS[algorithm]} hexadecimal digits after ${written}`
 }

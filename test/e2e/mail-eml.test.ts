@@ -59,7 +59,7 @@ const clip = (i: number) => ({
   clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`,
   size: 1_234_567_890,
   copies: [
-    { volume: 'SSD_01', hash: `xxh64:${i}` },
+    { volume: 'SSD_01', hash: `xxh64:${String(i).padStart(16, '0')}` },
     { volume: 'RAID_A', hash: null },
   ],
   tc_start: '10:00:00:00',

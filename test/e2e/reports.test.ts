@@ -72,7 +72,10 @@ function clip(i: number, reel: string, overrides: Clip = {}): Clip {
   return {
     clip: `${reel}C${n}_240101_R1AB`,
     size: 1_230_000_000,
-    copies: [{ volume: 'SSD_01', hash: `xxh64:${n}` }, ...(i % 10 === 3 ? [] : [{ volume: 'RAID_A', hash: null }])],
+    copies: [
+      { volume: 'SSD_01', hash: `xxh64:${n.padStart(16, '0')}` },
+      ...(i % 10 === 3 ? [] : [{ volume: 'RAID_A', hash: null }]),
+    ],
     tc_start: tc(start),
     tc_end: tc(start + 60),
     camera_model: 'ARRI ALEXA 35',

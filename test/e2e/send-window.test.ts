@@ -82,7 +82,7 @@ async function setUp(vars: Record<string, string>) {
   const clip = (i: number) => ({
     clip: `A001C${String(i).padStart(3, '0')}_240101_R1AB`,
     size: 1_234_567_890,
-    copies: [{ volume: 'SSD_01', hash: `xxh64:${i}` }],
+    copies: [{ volume: 'SSD_01', hash: `xxh64:${String(i).padStart(16, '0')}` }],
     tc_start: '10:00:00:00',
     tc_end: '10:01:00:00',
     reel: 'A001',
