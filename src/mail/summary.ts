@@ -1,4 +1,4 @@
-import { byKind, KIND_TITLES, type Finding } from '../checks/findings'
+import { byKind, KIND_TITLES, type Finding, type FindingsSummary } from '../checks/findings'
 import type { RangeChecks } from '../checks/range'
 import { formatBytes, formatCount, mergeReels } from '../reports/model'
 import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
@@ -12,11 +12,16 @@ export type MailSummary = {
   projectName: string
   days: DaySummary[]
   total: DaySummary | null
-  /** How many findings the days' checks gave, by severity; absent from windows opened before checks. */
-  findings?: { errors: number; warnings: number; info: number }
+  /**
+   * How many findings the days' checks gave, by severity, and by kind (absent from windows stored
+   * before kinds were kept); absent from windows opened before checks.
+   */
+  findings?: { errors: number; warnings: number; info: number; kinds?: FindingsSummary['kinds'] }
 }
 
 export type DaySummary = {
+  /** The day's log; absent from the total and from windows stored before it was kept. */
+  log?: string
   title: string
   unit: string
   duration: string | null
@@ -57,6 +62,7 @@ export function summarize(
     checks?.checks.filter((f) => id === undefined || f.log === id || (f.log === undefined && ordered.length === 1)) ??
     []
   const days = ordered.map((s): DaySummary => ({
+    log: s.id,
     title: dayTitle(s),
     unit: unitOf(s, projectUnit),
     duration: s.duration?.text ?? null,
@@ -70,8 +76,8 @@ export function summarize(
   }))
   const total = ordered.length > 1 ? totalOf(ordered, checks && findingsOf()) : null
   if (!checks) return { projectName, days, total }
-  const { errors, warnings, info } = checks.summary
-  return { projectName, days, total, findings: { errors, warnings, info } }
+  const { errors, warnings, info, kinds } = checks.summary
+  return { projectName, days, total, findings: { errors, warnings, info, kinds } }
 }
 
 /**
