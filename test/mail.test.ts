@@ -1076,6 +1076,37 @@ describe('a send window follows its logs', () => {
     expect((await op('GET', `/approve/windows/${opened.id}`)).body.window).toEqual(body.window)
   })
 
+  it('follows its logs after a restart of the workspace too', async () => {
+    const token = await project()
+    const opened = await openWindow(token)
+    await abortAllDurableObjects()
+    const ws = workspace(env)
+    const before = (await ws.consoleState(-1, 0)).version
+    await loseACopy(token)
+    expect((await ws.consoleState(before, 0)).version).toBeGreaterThan(before)
+    const { window } = (await op('GET', `/approve/windows/${opened.id}`)).body
+    expect(window.checks).toEqual(LOST_A_COPY)
+    await abortAllDurableObjects()
+    expect((await op('GET', `/approve/windows/${opened.id}`)).body.window).toEqual(window)
+  })
+
+  it('keeps the fingerprint of a message the write left as it was: its send still goes', async () => {
+    const token = await project()
+    const { id } = await openWindow(token, { logId: 'D002', presetId: 'PLAIN' })
+    const shown = (await req(RELAY, 'GET', `/approve/windows/${id}`)).body.window
+    // The plain template carries the operator's message alone: a new unit changes nothing in it.
+    expect((await call('PATCH', '/log/D002', { token, body: { unit: 'Splinter Unit' } })).status).toBe(200)
+    const now = (await req(RELAY, 'GET', `/approve/windows/${id}`)).body.window
+    expect(now.updated).toMatchObject({ logIds: ['D002'] })
+    expect(now.fingerprint).toBe(shown.fingerprint)
+    const requests = provider(() => json({ id: 'r1' }, 201))
+    expect(await req(RELAY, 'POST', `/approve/windows/${id}/send`, { fingerprint: shown.fingerprint })).toMatchObject({
+      status: 200,
+      body: { window: { status: 'sent' } },
+    })
+    expect(requests).toHaveLength(1)
+  })
+
   it('stays as it is, and the console asleep, when a log it does not name is written', async () => {
     const token = await project()
     const opened = await openWindow(token)

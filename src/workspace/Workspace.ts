@@ -468,15 +468,18 @@ export class Workspace extends DurableObject<Env> {
 
   /**
    * After log writes and settings changes: the console hears of it when an unsent window's logs or
-   * settings moved. With no window open this costs nothing; with some, a query per log named.
+   * settings moved. Only the active project's are written to, so only its windows are looked at:
+   * with none open this costs nothing, with some a query per log they name.
    */
   #followWindows() {
+    const active = this.#projects.active?.row.id
     const sources = new Map<string, string>()
     let moved = false
     for (const { id, projectId, logIds } of this.#windows.watched()) {
-      const source = this.#sourceOf(projectId, logIds)
+      const known = this.#windowSources.get(id)
+      const source = projectId !== active && known !== undefined ? known : this.#sourceOf(projectId, logIds)
       sources.set(id, source)
-      if (this.#windowSources.get(id) !== source) moved = true
+      if (known !== source) moved = true
     }
     this.#windowSources = sources
     if (moved) this.#changes.changed()
