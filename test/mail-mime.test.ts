@@ -49,6 +49,23 @@ describe('.eml writer', () => {
     })
   })
 
+  it('writes the same bytes for the same message once date, Message-ID and boundaries are given', async () => {
+    const options = {
+      date: new Date(Date.UTC(2024, 0, 1, 20, 15, 7)),
+      messageId: '<0123456789abcdef0123456789abcdef@example.com>',
+      boundaries: ['=_mls_' + 'a'.repeat(32), '=_mls_' + 'b'.repeat(32)] as [string, string],
+    }
+    const m = message({ attachments: [{ filename: 'day1.pdf', contentType: 'application/pdf', content: pdf(300) }] })
+    const raw = toEml(m, options)
+    expect(toEml(m, options)).toBe(raw)
+    expect(raw).toContain(`Content-Type: multipart/mixed;\r\n boundary="=_mls_${'a'.repeat(32)}"`)
+    expect(raw).toContain(`Content-Type: multipart/alternative;\r\n boundary="=_mls_${'b'.repeat(32)}"`)
+    const parsed = await PostalMime.parse(raw)
+    expect(parsed.attachments.map((a) => new Uint8Array(a.content as ArrayBuffer))).toEqual([pdf(300)])
+    // Without them, each file is its own message.
+    expect(toEml(m)).not.toBe(toEml(m))
+  })
+
   it('keeps any text intact through quoted-printable: long lines, =, trailing blanks, accents, emoji, dots', async () => {
     const text = [
       'x'.repeat(200),

@@ -37,6 +37,16 @@ async function req<T = any>(
 
 const op = <T = any>(method: string, path: string, body?: unknown) => req<T>(NO_PROVIDER, method, path, body)
 
+/**
+ * Send as the console does: the window as shown with these delivery settings (the sender is part
+ * of the message, so of its fingerprint), then POST …/send with its fingerprint.
+ */
+async function send(mail: Mail, id: string) {
+  const shown = await req(mail, 'GET', `/approve/windows/${id}`)
+  expect(shown.status).toBe(200)
+  return req(mail, 'POST', `/approve/windows/${id}/send`, { fingerprint: shown.body.window.fingerprint })
+}
+
 const PDFS = [
   { id: 'CLIPS', label: 'Clips report', output_name: '<project>_<yyyymmdd>_D<dd>_clips.pdf', template: 'clips-report' },
   { id: 'DATA1', label: 'Data report', output_name: 'data.pdf', template: 'data-report' },
@@ -135,6 +145,7 @@ describe('POST /open-email-window', () => {
         errors: 0,
         warnings: 3,
         info: 0,
+        kinds: [{ kind: 'not-verified', title: 'Copies without a hash (not verified)', severity: 'warning', count: 3 }],
         days: [
           {
             title: 'Day 1 — 2024-01-01',
@@ -142,6 +153,10 @@ describe('POST /open-email-window', () => {
           },
         ],
       },
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      version: expect.any(String),
+      updated: null,
+      missingLogs: [],
       bodyNote: null,
       attachments: [
         {
@@ -501,6 +516,7 @@ describe('operator windows', () => {
         { EMAIL_PROVIDER: 'resend', EMAIL_API_KEY: 're_k', EMAIL_FROM: 'dit@example.com' },
         'POST',
         '/approve/windows/nope/send',
+        { fingerprint: '0'.repeat(64) },
       ),
     ).toMatchObject(missing)
     expect(await op('GET', '/approve/windows/nope/message.eml')).toMatchObject(missing)
@@ -541,7 +557,7 @@ describe('without a provider', () => {
     const token = await project()
     const window = await openWindow(token)
     const spy = vi.spyOn(globalThis, 'fetch')
-    expect(await op('POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(NO_PROVIDER, window.id)).toMatchObject({
       status: 409,
       body: {
         error: 'No e-mail provider is configured: download the .eml file instead, or set EMAIL_PROVIDER in .dev.vars',
@@ -802,7 +818,7 @@ describe.each([
     const listed = (await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window
     expect(listed.delivery).toEqual({ provider: mail.EMAIL_PROVIDER, configured: true, from: SENT_FROM, problem: null })
     const requests = provider(ok)
-    const sent = await req(mail, 'POST', `/approve/windows/${window.id}/send`)
+    const sent = await send(mail, window.id)
     expect(sent.status).toBe(200)
     expect(sent.body).toMatchObject({
       success: true,
@@ -816,7 +832,7 @@ describe.each([
       status: 'sent',
       sentAt: sent.body.window.sentAt,
     })
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(mail, window.id)).toMatchObject({
       status: 409,
       body: { error: 'The message has already been sent' },
     })
@@ -829,7 +845,7 @@ describe.each([
   it('shows the provider’s refusal in words and keeps the draft to fix and send again', async () => {
     const window = await readyWindow()
     const requests = provider(refusal)
-    const failed = await req(mail, 'POST', `/approve/windows/${window.id}/send`)
+    const failed = await send(mail, window.id)
     expect(failed).toMatchObject({ status: 502, body: { error: refusalText } })
     const after = (await req(mail, 'GET', `/approve/windows/${window.id}`)).body.window
     expect(after).toMatchObject({
@@ -847,7 +863,7 @@ describe.each([
     ).toMatchObject({ status: 200, body: { window: { status: 'failed' } } })
     vi.restoreAllMocks()
     const retried = provider(ok)
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(mail, window.id)).toMatchObject({
       status: 200,
       body: { window: { status: 'sent', error: null } },
     })
@@ -866,7 +882,7 @@ describe('delivery settings', () => {
       EMAIL_FROM: 'dit@example.com',
       EMAIL_API_URL: 'https://api.eu.sendgrid.com/',
     }
-    expect((await req(mail, 'POST', `/approve/windows/${window.id}/send`)).status).toBe(200)
+    expect((await send(mail, window.id)).status).toBe(200)
     expect(requests[0]).toMatchObject({
       url: 'https://api.eu.sendgrid.com/v3/mail/send',
       body: { from: { email: 'dit@example.com' } },
@@ -899,7 +915,7 @@ describe('delivery settings', () => {
       configured: false,
       problem,
     })
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(mail, window.id)).toMatchObject({
       status: 409,
       body: { error: problem },
     })
@@ -913,7 +929,7 @@ describe('delivery settings', () => {
     const window = await readyWindow()
     provider(() => json({ statusCode: 403, name: 'invalid_api_key', message: `API key ${key} is invalid` }, 403))
     const answers = [
-      await req(mail, 'POST', `/approve/windows/${window.id}/send`),
+      await send(mail, window.id),
       await req(mail, 'GET', '/approve/windows'),
       await req(mail, 'GET', `/approve/windows/${window.id}`),
       await req(mail, 'GET', `/approve/windows/${window.id}/message.eml`),
@@ -929,7 +945,7 @@ describe('delivery settings', () => {
     const mail = { EMAIL_PROVIDER: 'postmark', EMAIL_API_KEY: 'pm-server-token-0123', EMAIL_FROM: SENT_FROM }
     const window = await readyWindow()
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Network connection lost.'))
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(mail, window.id)).toMatchObject({
       status: 502,
       body: { error: 'Could not reach Postmark: Network connection lost.' },
     })
@@ -944,7 +960,7 @@ describe('delivery settings', () => {
     const token = await project('NightShoot', [])
     const window = await openWindow(token, { logId: 'D001' })
     const spy = vi.spyOn(globalThis, 'fetch')
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(mail, window.id)).toMatchObject({
       status: 409,
       body: { error: 'Add at least one recipient before sending' },
     })
@@ -960,7 +976,7 @@ describe('delivery settings', () => {
     ).toBe(200)
     const spy = vi.spyOn(globalThis, 'fetch')
     const error = 'The PDF preset of NightShoot_20240101_D01_clips.pdf no longer exists: remove that attachment'
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(mail, window.id)).toMatchObject({
       status: 409,
       body: { error },
     })
@@ -983,7 +999,7 @@ describe('delivery settings', () => {
     const window = await openWindow(token)
     expect((await call('DELETE', '/log/D001', { token })).status).toBe(200)
     const spy = vi.spyOn(globalThis, 'fetch')
-    expect(await req(mail, 'POST', `/approve/windows/${window.id}/send`)).toMatchObject({
+    expect(await send(mail, window.id)).toMatchObject({
       status: 404,
       body: { error: 'Log not found' },
     })
@@ -992,5 +1008,269 @@ describe('delivery settings', () => {
       status: 'failed',
       error: 'A log of this message no longer exists; discard the window and open a new one.',
     })
+  })
+})
+
+// ---- SPEC §11: what the operator approves is what is sent
+
+const RELAY: Mail = {
+  EMAIL_PROVIDER: 'custom',
+  EMAIL_API_KEY: 'relay-secret-0123',
+  EMAIL_FROM: SENT_FROM,
+  EMAIL_API_URL: 'https://relay.example.com/send',
+}
+
+/** Day 1 with RAID_A's copy of clip 2 gone: one error where there was none. */
+async function loseACopy(token: string) {
+  const clips = [clip(1), clip(2, { copies: [{ volume: 'SSD_01', hash: `xxh64:${'2'.padStart(16, '0')}` }] }), clip(3)]
+  const patched = await call('PATCH', '/log/D001', {
+    token,
+    body: { ocf: { reels: ['A001'], copies: ['SSD_01', 'RAID_A'], clips } },
+  })
+  expect(patched.status).toBe(200)
+}
+
+const LOST_A_COPY = {
+  errors: 1,
+  warnings: 2,
+  info: 0,
+  kinds: [
+    { kind: 'copy-missing', title: 'Missing copies', severity: 'error', count: 1 },
+    { kind: 'not-verified', title: 'Copies without a hash (not verified)', severity: 'warning', count: 2 },
+  ],
+  days: [
+    {
+      title: 'Day 1 — 2024-01-01',
+      lines: ['SSD_01: verified', 'RAID_A: 1 clip missing, 2 clips not verified (no hash)', 'nothing else found'],
+    },
+  ],
+}
+
+describe('a send window follows its logs', () => {
+  it('wakes the console when a log it names is patched, and shows the day as it is now', async () => {
+    const token = await project()
+    const opened = await openWindow(token)
+    expect(opened.checks.errors).toBe(0)
+    const ws = workspace(env)
+    const before = (await ws.consoleState(-1, 0)).version
+    const waiting = ws.consoleState(before, 10_000)
+    await loseACopy(token)
+    expect((await waiting).version).toBeGreaterThan(before)
+
+    const { body } = await op('GET', `/approve/windows/${opened.id}`)
+    expect(body.window).toEqual({
+      ...opened,
+      preview: { html: expect.stringContaining('RAID_A: 2/3 clips'), text: expect.any(String) },
+      checks: LOST_A_COPY,
+      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
+      version: expect.any(String),
+      updated: { logIds: ['D001'], settings: false, text: 'Updated: the day changed since you opened this window.' },
+      mailto: expect.any(String),
+    })
+    expect(body.window.preview.text).toContain(
+      '  Verification: SSD_01: verified\n                RAID_A: 1 clip missing',
+    )
+    expect(body.window.fingerprint).not.toBe(opened.fingerprint)
+    expect(body.window.version).not.toBe(opened.version)
+    // The console's state shows the same window, and the same again on the next look.
+    const state = await op('GET', '/approve/state')
+    expect(state.body.windows).toEqual([{ ...body.window, days: ['Day 1 — 2024-01-01'] }])
+    expect((await op('GET', `/approve/windows/${opened.id}`)).body.window).toEqual(body.window)
+  })
+
+  it('follows its logs after a restart of the workspace too', async () => {
+    const token = await project()
+    const opened = await openWindow(token)
+    await abortAllDurableObjects()
+    const ws = workspace(env)
+    const before = (await ws.consoleState(-1, 0)).version
+    await loseACopy(token)
+    expect((await ws.consoleState(before, 0)).version).toBeGreaterThan(before)
+    const { window } = (await op('GET', `/approve/windows/${opened.id}`)).body
+    expect(window.checks).toEqual(LOST_A_COPY)
+    await abortAllDurableObjects()
+    expect((await op('GET', `/approve/windows/${opened.id}`)).body.window).toEqual(window)
+  })
+
+  it('keeps the fingerprint of a message the write left as it was: its send still goes', async () => {
+    const token = await project()
+    const { id } = await openWindow(token, { logId: 'D002', presetId: 'PLAIN' })
+    const shown = (await req(RELAY, 'GET', `/approve/windows/${id}`)).body.window
+    // The plain template carries the operator's message alone: a new unit changes nothing in it.
+    expect((await call('PATCH', '/log/D002', { token, body: { unit: 'Splinter Unit' } })).status).toBe(200)
+    const now = (await req(RELAY, 'GET', `/approve/windows/${id}`)).body.window
+    expect(now.updated).toMatchObject({ logIds: ['D002'] })
+    expect(now.fingerprint).toBe(shown.fingerprint)
+    const requests = provider(() => json({ id: 'r1' }, 201))
+    expect(await req(RELAY, 'POST', `/approve/windows/${id}/send`, { fingerprint: shown.fingerprint })).toMatchObject({
+      status: 200,
+      body: { window: { status: 'sent' } },
+    })
+    expect(requests).toHaveLength(1)
+  })
+
+  it('stays as it is, and the console asleep, when a log it does not name is written', async () => {
+    const token = await project()
+    const opened = await openWindow(token)
+    const ws = workspace(env)
+    const before = (await ws.consoleState(-1, 0)).version
+    expect((await call('PATCH', '/log/D002', { token, body: { unit: 'Splinter Unit' } })).status).toBe(200)
+    expect(
+      (await call('POST', '/log', { token, body: makeLog('D003', 1, { day: 3, date: '2024-01-03' }) })).status,
+    ).toBe(201)
+    expect((await ws.consoleState(before, 0)).version).toBe(before)
+    expect((await op('GET', `/approve/windows/${opened.id}`)).body.window).toEqual(opened)
+  })
+
+  it('follows settings: a renamed PDF, and says the settings changed', async () => {
+    const token = await project()
+    const opened = await openWindow(token)
+    const ws = workspace(env)
+    const before = (await ws.consoleState(-1, 0)).version
+    const pdfs = [{ ...PDFS[0], output_name: 'Rushes_D<dd>.pdf' }, ...PDFS.slice(1)]
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs } })).status).toBe(200)
+    expect((await ws.consoleState(before, 0)).version).toBeGreaterThan(before)
+    const { window } = (await op('GET', `/approve/windows/${opened.id}`)).body
+    expect(window.attachments.map((a: { filename: string }) => a.filename)).toEqual(['Rushes_D01.pdf'])
+    expect(window.updated).toEqual({
+      logIds: [],
+      settings: true,
+      text: 'Updated: the project settings changed since you opened this window.',
+    })
+    expect(window.fingerprint).not.toBe(opened.fingerprint)
+  })
+
+  it('says when a log it names is deleted, and cannot be sent', async () => {
+    const token = await project()
+    const opened = await openWindow(token, { logId: ['D001', 'D002'], presetId: 'DAILY' })
+    expect((await call('DELETE', '/log/D001', { token })).status).toBe(200)
+    const { window } = (await op('GET', `/approve/windows/${opened.id}`)).body
+    expect(window).toMatchObject({
+      missingLogs: ['D001'],
+      updated: {
+        logIds: ['D001'],
+        settings: false,
+        text: 'Updated: log D001 deleted or renamed since you opened this window.',
+      },
+    })
+  })
+
+  it('stops saying it was updated once the operator has looked at it (PATCH {seen})', async () => {
+    const token = await project()
+    const opened = await openWindow(token)
+    await loseACopy(token)
+    const changed = (await op('GET', `/approve/windows/${opened.id}`)).body.window
+    // A look at an older version acknowledges nothing: 409 with the window as it is.
+    const stale = await op('PATCH', `/approve/windows/${opened.id}`, { seen: opened.fingerprint })
+    expect(stale).toMatchObject({
+      status: 409,
+      body: { error: 'The e-mail changed again since it was shown: look at it again.', window: changed },
+    })
+    const ws = workspace(env)
+    const before = (await ws.consoleState(-1, 0)).version
+    const seen = await op('PATCH', `/approve/windows/${opened.id}`, { seen: changed.fingerprint })
+    expect(seen).toMatchObject({ status: 200, body: { success: true, window: { ...changed, updated: null } } })
+    expect((await ws.consoleState(before, 0)).version).toBeGreaterThan(before)
+    expect((await op('GET', `/approve/windows/${opened.id}`)).body.window).toEqual(seen.body.window)
+    // The next change is told as since the last look.
+    await call('PATCH', '/log/D001', { token, body: { unit: 'Second Unit' } })
+    expect((await op('GET', `/approve/windows/${opened.id}`)).body.window.updated.text).toBe(
+      'Updated: the day changed since you last looked at this e-mail.',
+    )
+    expect(
+      await op('PATCH', `/approve/windows/${opened.id}`, { seen: changed.fingerprint, subject: 'x' }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: 'Validation Error', details: [{ prop: 'seen', message: 'must be sent alone, not with changes' }] },
+    })
+  })
+
+  it('refuses a send naming a message that differs now: 409 with the window as it is, nothing sent', async () => {
+    const token = await project()
+    const { id } = await openWindow(token)
+    const shown = (await req(RELAY, 'GET', `/approve/windows/${id}`)).body.window
+    expect(shown.checks.errors).toBe(0)
+    await loseACopy(token)
+    const requests = provider(() => json({ id: 'r1' }, 201))
+
+    const refused = await req(RELAY, 'POST', `/approve/windows/${id}/send`, { fingerprint: shown.fingerprint })
+    const now = (await req(RELAY, 'GET', `/approve/windows/${id}`)).body.window
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        error: 'The e-mail changed since it was shown: nothing was sent. Look at it again, then send it.',
+        window: now,
+      },
+    })
+    expect(Object.keys(refused.body)).toEqual(['error', 'window'])
+    expect(now).toMatchObject({ status: 'draft', error: null, checks: LOST_A_COPY })
+    expect(requests).toEqual([])
+
+    const sent = await req(RELAY, 'POST', `/approve/windows/${id}/send`, { fingerprint: now.fingerprint })
+    expect(sent).toMatchObject({ status: 200, body: { success: true, window: { status: 'sent' } } })
+    expect(requests).toHaveLength(1)
+    expect(requests[0]!.body.text).toBe(now.preview.text)
+    expect(requests[0]!.body.text).toContain('RAID_A: 1 clip missing')
+  })
+
+  it('refuses a send that names no message, or not as listed, with 400 and sends nothing', async () => {
+    const token = await project()
+    const { id } = await openWindow(token)
+    const requests = provider(() => json({ id: 'r1' }, 201))
+    const path = `/approve/windows/${id}/send`
+    expect(await req(RELAY, 'POST', path, {})).toMatchObject({
+      status: 400,
+      body: { error: 'Validation Error', details: [{ prop: 'fingerprint' }] },
+    })
+    expect(await req(RELAY, 'POST', path, { fingerprint: 'latest' })).toEqual({
+      status: 400,
+      body: {
+        error: 'Validation Error',
+        details: [
+          { prop: 'fingerprint', message: 'must be the window’s fingerprint as listed: 64 hexadecimal digits' },
+        ],
+      },
+      headers: expect.anything(),
+    })
+    expect(await req(RELAY, 'POST', path)).toMatchObject({ status: 415 })
+    expect(requests).toEqual([])
+    expect((await op('GET', `/approve/windows/${id}`)).body.window.status).toBe('draft')
+  })
+
+  it('downloads the .eml as the message Send sends: same bytes each time, same parts as the provider gets', async () => {
+    const token = await project()
+    const { id } = await openWindow(token)
+    await op('PATCH', `/approve/windows/${id}`, { attachments: ['CLIPS', 'DATA1'] })
+    // The day moves after opening: the message follows, and so do its file and its send.
+    await loseACopy(token)
+    const shown = (await req(RELAY, 'GET', `/approve/windows/${id}`)).body.window
+    const first = await req<string>(RELAY, 'GET', `/approve/windows/${id}/message.eml`)
+    const again = await req<string>(RELAY, 'GET', `/approve/windows/${id}/message.eml`)
+    expect(first.status).toBe(200)
+    expect(again.body).toBe(first.body)
+    const pdf = await req<Uint8Array>(RELAY, 'GET', `/approve/windows/${id}/attachments/CLIPS`)
+
+    const requests = provider(() => json({ id: 'r1' }, 201))
+    expect((await req(RELAY, 'POST', `/approve/windows/${id}/send`, { fingerprint: shown.fingerprint })).status).toBe(
+      200,
+    )
+    expect(requests).toHaveLength(1)
+    const received = requests[0]!.body
+    const eml = await PostalMime.parse(first.body)
+    expect(eml.from).toEqual(received.from)
+    expect(eml.to).toEqual(received.to.map((address: string) => ({ name: '', address })))
+    expect(eml.subject).toBe(received.subject)
+    // postal-mime keeps the line break that RFC 2046 assigns to the boundary after a part.
+    expect(eml.text).toBe(`${received.text}\n`)
+    expect(eml.html).toBe(`${received.html}\n`)
+    expect(received.text).toContain('RAID_A: 1 clip missing')
+    expect(eml.attachments.map((a) => [a.filename, a.mimeType])).toEqual(
+      received.attachments.map((a: { filename: string; contentType: string }) => [a.filename, a.contentType]),
+    )
+    for (const [i, attachment] of eml.attachments.entries())
+      expect(new Uint8Array(attachment.content as ArrayBuffer)).toEqual(fromBase64(received.attachments[i].content))
+    expect(pdf.body).toEqual(fromBase64(received.attachments[0].content))
+    // The envelope comes from the message's fingerprint: no made-up id or boundary.
+    expect(first.body).toMatch(new RegExp(`\\r\\nMessage-ID: <${shown.fingerprint.slice(0, 32)}@example\\.com>\\r\\n`))
   })
 })

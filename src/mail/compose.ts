@@ -43,6 +43,7 @@ export function draftFrom(source: MailSource, summaries: LogSummary[], summary: 
     message: fillTags(preset?.message ?? '', context),
     attachments: attachmentsFor(settings, summaries, preset?.attachments ?? []),
     summary: JSON.stringify(summary),
+    summarySource: source.source,
   }
 }
 
@@ -75,6 +76,27 @@ export function attachmentsFor(settings: Settings, summaries: LogSummary[], pres
   })
 }
 
+/**
+ * A window's attachments with the names they take now (a log's date or the preset's `output_name`
+ * may have changed since they were named); one whose PDF preset is gone keeps its name, and Send
+ * says it is gone.
+ */
+export function currentAttachments(
+  settings: Settings,
+  summaries: LogSummary[],
+  attachments: WindowAttachment[],
+): WindowAttachment[] {
+  const present = attachments.filter((a) => settings.pdfs?.some((p) => p.id === a.presetId))
+  const named = new Map(
+    attachmentsFor(
+      settings,
+      summaries,
+      present.map((a) => a.presetId),
+    ).map((a) => [a.presetId, a]),
+  )
+  return attachments.map((a) => named.get(a.presetId) ?? a)
+}
+
 function uniqueName(filename: string, taken: Set<string>): string {
   if (!taken.has(filename.toLowerCase())) return filename
   const dot = filename.lastIndexOf('.')
@@ -85,13 +107,17 @@ function uniqueName(filename: string, taken: Set<string>): string {
   }
 }
 
-/** Renders one attachment; a failure names the file, so the window can say which one. */
+/**
+ * Renders one attachment, dated `created` (the message's date); a failure names the file, so the
+ * window can say which one.
+ */
 export async function renderAttachment(
   settings: Settings,
   range: Range,
   attachment: WindowAttachment,
+  created: Date,
 ): Promise<OutgoingAttachment> {
-  const source: ReportSource = { settings, preset: presetOf(settings, attachment.presetId), ...range }
+  const source: ReportSource = { settings, preset: presetOf(settings, attachment.presetId), ...range, created }
   try {
     return { filename: attachment.filename, contentType: 'application/pdf', content: await renderReport(source) }
   } catch (err) {
@@ -103,16 +129,24 @@ export async function renderAttachment(
   }
 }
 
+/** A message with its body and its attachments' names as they read now; the PDFs not yet drawn. */
+export type ComposedMessage = {
+  message: Omit<OutgoingMessage, 'attachments'>
+  attachments: WindowAttachment[]
+  summary: MailSummary
+}
+
 /**
- * The message exactly as it leaves: the operator's recipients, subject and message, the body from
- * the template with today's figures of the logs, and the PDFs rendered now.
+ * The message as it would leave now: the operator's recipients, subject and message, the body from
+ * the template with today's figures of the logs. Its PDFs are drawn by `withPdfs` once the
+ * message's date is known.
  */
-export async function outgoingMessage(
+export async function composeMessage(
   window: SendWindowListing,
   settings: Settings,
   range: Range,
   from: Mailbox | null,
-) {
+): Promise<ComposedMessage> {
   const summary = await mailSummary(settings, range)
   const gone = window.attachments.find((a) => !settings.pdfs?.some((p) => p.id === a.presetId))
   if (gone)
@@ -123,16 +157,23 @@ export async function outgoingMessage(
     window.attachments.map((a) => a.presetId),
   )
   const body = renderBody(window.template, window.subject, window.message, summary)
+  return {
+    message: { from, to: window.recipients, subject: window.subject, text: body.text, html: body.html },
+    attachments,
+    summary,
+  }
+}
+
+/** The composed message with its PDFs, drawn now from the same logs and dated `created`. */
+export async function withPdfs(
+  composed: ComposedMessage,
+  settings: Settings,
+  range: Range,
+  created: Date,
+): Promise<OutgoingMessage> {
   const rendered: OutgoingAttachment[] = []
   // One after another: each report can be large, and the isolate's memory is shared.
-  for (const attachment of attachments) rendered.push(await renderAttachment(settings, range, attachment))
-  const message: OutgoingMessage = {
-    from,
-    to: window.recipients,
-    subject: window.subject,
-    text: body.text,
-    html: body.html,
-    attachments: rendered,
-  }
-  return { message, summary: JSON.stringify(summary), attachments }
+  for (const attachment of composed.attachments)
+    rendered.push(await renderAttachment(settings, range, attachment, created))
+  return { ...composed.message, attachments: rendered }
 }

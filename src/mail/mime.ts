@@ -19,17 +19,18 @@ const encoder = new TextEncoder()
 /**
  * The whole message as RFC 5322 text: multipart/mixed holding a multipart/alternative (text, then
  * HTML, both quoted-printable UTF-8) and the attachments in base64, CRLF line endings throughout.
- * `unsent` adds `X-Unsent: 1`, which makes Outlook open the file as a draft ready to send.
+ * `unsent` adds `X-Unsent: 1`, which makes Outlook open the file as a draft ready to send. Date,
+ * Message-ID and the boundaries (mixed, alternative) are made up unless given: a send window gives
+ * them, so that its message is the same bytes each time.
  */
 export function toEml(
   message: OutgoingMessage,
-  options: { date?: Date; messageId?: string; unsent?: boolean } = {},
+  options: { date?: Date; messageId?: string; boundaries?: [string, string]; unsent?: boolean } = {},
 ): string {
   const date = options.date ?? new Date()
   const domain = message.from?.address.split('@')[1] ?? 'media-log.localhost'
   const messageId = options.messageId ?? `<${crypto.randomUUID()}@${domain}>`
-  const mixed = boundary()
-  const alternative = boundary()
+  const [mixed, alternative] = options.boundaries ?? [boundary(), boundary()]
 
   const headers = [
     // RFC 5322 wants a From; without a configured sender the mail client fills in its own account.

@@ -12,6 +12,12 @@ const Address = v.pipe(
   v.check(isAddress, 'must be a valid e-mail address such as name@example.com'),
 )
 
+/** A window's `fingerprint` as its listing gives it. */
+const Fingerprint = v.pipe(
+  v.string('must be a string: the window’s fingerprint'),
+  v.regex(/^[0-9a-f]{64}$/, 'must be the window’s fingerprint as listed: 64 hexadecimal digits'),
+)
+
 /** PATCH /approve/windows/:id: what the operator may change in a send window. */
 export const WindowEditSchema = v.strictObject(
   {
@@ -47,6 +53,16 @@ export const WindowEditSchema = v.strictObject(
         v.maxLength(MAX_ATTACHMENTS, `must name at most ${MAX_ATTACHMENTS} attachments`),
       ),
     ),
+    seen: v.optional(Fingerprint),
   },
-  'must be an object with recipients, subject, message or attachments',
+  'must be an object with recipients, subject, message, attachments or seen',
+)
+
+/**
+ * POST /approve/windows/:id/send: the fingerprint of the message as the operator saw it (SPEC §11).
+ * Required: a send that names no message could send one nobody looked at.
+ */
+export const WindowSendSchema = v.strictObject(
+  { fingerprint: Fingerprint },
+  'must be an object with the fingerprint of the window as shown: {"fingerprint": "…"}',
 )

@@ -12,11 +12,16 @@ export type MailSummary = {
   projectName: string
   days: DaySummary[]
   total: DaySummary | null
-  /** How many findings the days' checks gave, by severity; absent from windows opened before checks. */
-  findings?: { errors: number; warnings: number; info: number }
+  /**
+   * How many findings the days' checks gave, by severity, and by kind (absent from windows stored
+   * before kinds were kept); absent from windows opened before checks.
+   */
+  findings?: { errors: number; warnings: number; info: number; kinds?: FindingsSummary['kinds'] }
 }
 
 export type DaySummary = {
+  /** The day's log; absent from the total and from windows stored before it was kept. */
+  log?: string
   title: string
   unit: string
   duration: string | null
@@ -56,6 +61,7 @@ export function summarize(
   const checksOf = (id?: string): DayChecks | undefined =>
     !checks || id === undefined || ordered.length === 1 ? checks : checks.days.find((d) => d.log === id)
   const days = ordered.map((s): DaySummary => ({
+    log: s.id,
     title: dayTitle(s),
     unit: unitOf(s, projectUnit),
     duration: s.duration?.text ?? null,
@@ -69,8 +75,8 @@ export function summarize(
   }))
   const total = ordered.length > 1 ? totalOf(ordered, checksOf()) : null
   if (!checks) return { projectName, days, total }
-  const { errors, warnings, info } = checks.summary
-  return { projectName, days, total, findings: { errors, warnings, info } }
+  const { errors, warnings, info, kinds } = checks.summary
+  return { projectName, days, total, findings: { errors, warnings, info, kinds } }
 }
 
 /** What the lines below need of a day's checks (or the range's): counts by kind and by volume. */

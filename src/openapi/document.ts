@@ -6,7 +6,7 @@
  */
 import { toJsonSchema } from '@valibot/to-json-schema'
 import type * as v from 'valibot'
-import { WindowEditSchema } from '../mail/schemas'
+import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
 import { LogSchema } from '../schemas/log'
 import {
   AuthRequestSchema,
@@ -29,6 +29,8 @@ type Operation = {
   method: 'get' | 'post' | 'patch' | 'delete'
   path: string
   summary: string
+  /** What a caller must know beyond the summary and the shapes. */
+  description?: string
   tag: 'Logs' | 'Projects' | 'Reports and e-mail' | 'Checks' | 'Service' | 'Approval' | 'Operator'
   who: Who
   /** A valibot schema, or a JSON Schema made from one (a PATCH's partial). */
@@ -451,7 +453,11 @@ const OPERATIONS: Operation[] = [
   {
     method: 'patch',
     path: '/approve/windows/{id}',
-    summary: "Edit an e-mail's recipients, subject, message or attachments",
+    summary: "Edit an e-mail's recipients, subject, message or attachments, or mark it as looked at",
+    description:
+      '`{seen: fingerprint}`, alone, marks the window as looked at in the version that fingerprint names: ' +
+      'its `updated` is null until its logs or settings move again. A fingerprint of an older version ' +
+      'answers 409 `{error, window}` with the window as it reads now.',
     tag: 'Operator',
     who: 'operator',
     body: WindowEditSchema,
@@ -470,11 +476,20 @@ const OPERATIONS: Operation[] = [
   {
     method: 'post',
     path: '/approve/windows/{id}/send',
-    summary: 'Send an e-mail through the configured provider',
+    summary: 'Send an e-mail through the configured provider, as it was shown',
+    description:
+      'The body names the message the caller looked at: the `fingerprint` of the window as ' +
+      '`GET /approve/windows/{id}` (or the console) listed it, a hash of exactly what would be sent. ' +
+      'It is required. When the message would differ now (its logs or settings were written, the ' +
+      'draft was edited), nothing is sent and the answer is 409 `{error, window}` with the window as ' +
+      'it reads now: look at it, then send again with its fingerprint. A script must look at ' +
+      '`window.checks` itself before sending: the console asks before sending with errors, the API does not.',
     tag: 'Operator',
     who: 'operator',
+    body: WindowSendSchema,
     ok: [200, shapes.EditedWindowSchema],
-    errors: [401, 403, 404, 409, 502],
+    errors: [400, 401, 403, 404, 409, 415, 502],
+    example: { request: { fingerprint: '3f1c9a0e5b7d2c4f8a6e1b3d5c7f9a2e4b6d8c0f1a3e5b7d9c2f4a6e8b0d1c3f' } },
   },
   {
     method: 'get',
@@ -502,7 +517,7 @@ const ERRORS: Record<number, string> = {
   403: 'Refused: not approved, a Host not allowed, a cross-site operator request',
   404: 'Not found (the log, project, preset, request, window or path)',
   408: 'Timed out: the approval, or a body that did not arrive in time',
-  409: 'Conflict: No Project Loaded, Log already exists, …',
+  409: 'Conflict: No Project Loaded, Log already exists, … (an e-mail that changed since it was shown: `{error, window}`)',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type: bodies are application/json',
   429: 'Too many: waiting approvals or unsent e-mails',
@@ -570,6 +585,7 @@ function operationObject(op: Operation) {
   return {
     operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c) => (c ?? '').toUpperCase())}`,
     summary: op.summary,
+    ...(op.description && { description: op.description }),
     tags: [op.tag],
     security: SECURITY[op.who],
     ...(params.length + queries.length && { parameters: [...params, ...queries] }),

@@ -84,7 +84,7 @@ export const SignedInSchema = v.object({ success: v.literal(true), csrf: text })
 
 const RequestSchema = v.looseObject({ id: text, appName: text })
 const ApprovedTokenSchema = v.looseObject({ id: text, appName: text })
-const WindowSchema = v.looseObject({ id: text, logIds: v.array(text), subject: text, status: text })
+const WindowSchema = v.looseObject({ id: text, logIds: v.array(text), subject: text, status: text, fingerprint: text })
 
 export const RequestListSchema = v.object({ requests: v.array(RequestSchema) })
 export const TokenListSchema = v.object({ tokens: v.array(ApprovedTokenSchema) })

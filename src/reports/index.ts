@@ -22,8 +22,11 @@ export type Range = {
   findings?: Map<string, Checked>
 }
 
-/** A report's input: the project's settings, the preset and the range. */
-export type ReportSource = Range & { settings: Settings; preset: PdfPreset }
+/**
+ * A report's input: the project's settings, the preset and the range. `created`: the date it
+ * states (a message's PDFs carry the message's, so that the same message is the same bytes).
+ */
+export type ReportSource = Range & { settings: Settings; preset: PdfPreset; created?: Date }
 
 export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   const { settings, preset, readLog } = source
@@ -50,7 +53,7 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
       context,
     )
 
-  const created = new Date()
+  const created = source.created ?? new Date()
   const range = rangeTitle(summaries)
   const stamp = created.toISOString().slice(0, 16).replace('T', ' ')
   return report.save(`${project} · ${preset.label} · generated ${stamp} UTC`, {

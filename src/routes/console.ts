@@ -6,10 +6,9 @@ import { OPEN_BODY_BYTES, readObject } from '../http/body'
 import { invalid, unauthorized } from '../shared/problem'
 import { clearedSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
 import { mailConfig } from '../mail/config'
-import type { MailSummary } from '../mail/summary'
-import { windowView } from '../mail/view'
 import { parseOrThrow, SignInSchema } from '../schemas/requests'
 import { workspace } from '../workspace/client'
+import { consoleWindows } from './mail'
 
 /** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
 const HOLD_SECONDS = 25
@@ -31,15 +30,12 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
 /**
  * Everything the console shows, in one call to the workspace once its version differs from
  * `since` (or `waitMs` passed). Windows are what GET /approve/windows lists, plus the titles of
- * their shooting days.
+ * their shooting days; a window whose logs moved is drawn again once, by the first look after.
  */
 async function consoleState(env: Env, since?: number, waitMs = 0) {
-  const { version, requests, tokens, windows: listings } = await workspace(env).consoleState(since ?? -1, waitMs)
-  const config = mailConfig(env)
-  const windows = listings.map((listing) => ({
-    ...windowView(listing, config),
-    days: (JSON.parse(listing.summary) as MailSummary).days.map((day) => day.title),
-  }))
+  const ws = workspace(env)
+  const { version, requests, tokens, windows: listings } = await ws.consoleState(since ?? -1, waitMs)
+  const windows = await consoleWindows(ws, listings, mailConfig(env))
   return { version, requests, tokens, windows, service: { version: pkg.version } }
 }
 

@@ -22,6 +22,7 @@ import { GroupCommit } from './group-commit'
 import { Logs, type DayRange, type LogBody } from './logs'
 import { Projects } from './projects'
 import { Store } from './store'
+import { sha256Sync } from './sha256'
 import {
   SendWindows,
   listingOf,
@@ -31,6 +32,8 @@ import {
   type SendOutcome,
   type SendWindowListing,
   type SendWindowRecord,
+  type SourceKey,
+  type WindowAttachment,
   type WindowEdit,
   type WindowSource,
 } from './windows'
@@ -66,7 +69,11 @@ export class Workspace extends DurableObject<Env> {
   #approvals!: Approvals
   #windows!: SendWindows
   readonly #changes = new Changes()
-  readonly #commits = new GroupCommit()
+  readonly #commits = new GroupCommit(() => this.#followWindows())
+  /** Each unsent window's source key as the console last heard of it (#followWindows). */
+  #windowSources = new Map<string, string>()
+  /** A project's settings digest, by the settings text it was taken of. */
+  readonly #settingsDigests = new Map<string, { text: string; digest: string }>()
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -109,7 +116,11 @@ export class Workspace extends DurableObject<Env> {
   }
 
   patchSettings(token: string, patch: Record<string, unknown>) {
-    return this.#client(token, () => this.#projects.patchSettings(patch))
+    return this.#client(token, () => {
+      const settings = this.#projects.patchSettings(patch)
+      this.#followWindows()
+      return settings
+    })
   }
 
   listPresets(token: string, kind: 'pdfs' | 'emails', enabled?: boolean) {
@@ -313,13 +324,14 @@ export class Workspace extends DurableObject<Env> {
       const emails = settings.emails ?? []
       const preset = presetId === undefined ? emails.find(isEnabled) : emails.find((p) => p.id === presetId)
       if (presetId !== undefined && !preset) throw notFound('Preset')
-      return { projectId, settings, preset: preset ?? null, summaries }
+      return { projectId, settings, preset: preset ?? null, summaries, source: this.#sourceOf(projectId, logIds) }
     })
   }
 
   openSendWindow(draft: NewSendWindow) {
     return answer(() => {
       const record = this.#windows.open(draft)
+      this.#windowSources.set(record.id, this.#sourceOf(record.projectId, record.logIds))
       this.#changes.changed()
       return this.#listing(record)
     })
@@ -371,6 +383,49 @@ export class Workspace extends DurableObject<Env> {
     })
   }
 
+  /**
+   * A window's figures drawn again by the worker from its logs at `source`: kept only if nothing
+   * was written to them since (the source has not moved), so a figure never names a version it
+   * was not drawn from. No change is announced: the answer being made carries it.
+   */
+  refreshSendWindow(id: string, source: string, updatedAt: string, summary: string, attachments: WindowAttachment[]) {
+    return answer(() => {
+      const record = this.#windows.get(id)
+      if (this.#sourceOf(record.projectId, record.logIds) === source)
+        this.#windows.refresh(id, { source, updatedAt }, summary, attachments)
+      return this.#listing(this.#windows.get(id))
+    })
+  }
+
+  /**
+   * The message of a window as the worker composed it (its key) from the draft of `updatedAt` and
+   * the figures of `summarySource`; ignored when either moved since. The answer has `composedAt`.
+   */
+  noteWindowContent(id: string, contentKey: string, updatedAt: string, summarySource: string | null) {
+    return answer(() => {
+      this.#windows.noteContent(id, contentKey, { updatedAt, summarySource })
+      return this.#listing(this.#windows.get(id))
+    })
+  }
+
+  /** The operator has looked at the window as drawn from `source`: it no longer says "updated". */
+  acknowledgeSendWindow(id: string, source: string) {
+    return answer(() => {
+      this.#windows.acknowledge(id, source)
+      this.#changes.changed()
+      return this.#listing(this.#windows.get(id))
+    })
+  }
+
+  /** A send stopped before the provider was asked, because the message had changed: a draft again. */
+  releaseSendWindow(id: string) {
+    return answer(() => {
+      const record = this.#windows.release(id)
+      this.#changes.changed()
+      return this.#listing(record)
+    })
+  }
+
   finishSendWindow(id: string, outcome: SendOutcome) {
     return answer(() => {
       const record = this.#windows.finish(id, outcome)
@@ -395,7 +450,49 @@ export class Workspace extends DurableObject<Env> {
   }
 
   #listing(record: SendWindowRecord): SendWindowListing {
-    return listingOf(record, this.#projects.settingsOf(record.projectId))
+    return listingOf(
+      record,
+      this.#projects.settingsOf(record.projectId),
+      this.#sourceOf(record.projectId, record.logIds),
+    )
+  }
+
+  /** The source key of some logs of a project and its settings (SourceKey): a query per log. */
+  #sourceOf(projectId: string, logIds: string[]): string {
+    const key: SourceKey = {
+      logs: logIds.map((id) => [id, this.#store.cachedChecks(projectId, id)?.revision ?? null]),
+      settings: this.#settingsDigest(projectId),
+    }
+    return JSON.stringify(key)
+  }
+
+  #settingsDigest(projectId: string): string {
+    const active = this.#projects.active
+    const text = active?.row.id === projectId ? active.row.settings : (this.#store.project(projectId)?.settings ?? '')
+    const known = this.#settingsDigests.get(projectId)
+    if (known?.text === text) return known.digest
+    const digest = [...new Uint8Array(sha256Sync(text))].map((b) => b.toString(16).padStart(2, '0')).join('')
+    this.#settingsDigests.set(projectId, { text, digest })
+    return digest
+  }
+
+  /**
+   * After log writes and settings changes: the console hears of it when an unsent window's logs or
+   * settings moved. Only the active project's are written to, so only its windows are looked at:
+   * with none open this costs nothing, with some a query per log they name.
+   */
+  #followWindows() {
+    const active = this.#projects.active?.row.id
+    const sources = new Map<string, string>()
+    let moved = false
+    for (const { id, projectId, logIds } of this.#windows.watched()) {
+      const known = this.#windowSources.get(id)
+      const source = projectId !== active && known !== undefined ? known : this.#sourceOf(projectId, logIds)
+      sources.set(id, source)
+      if (known !== source) moved = true
+    }
+    this.#windowSources = sources
+    if (moved) this.#changes.changed()
   }
 
   // ---- the caller's token

@@ -10,6 +10,9 @@
 export class GroupCommit {
   #queue: Array<() => void> = []
 
+  /** `afterGroup` runs once each group's writes have run (the send windows look at what moved). */
+  constructor(private readonly afterGroup?: () => void) {}
+
   /** Runs `write` with the next group; its result, or the error it threw. */
   run<T>(write: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -28,5 +31,6 @@ export class GroupCommit {
     const group = this.#queue
     this.#queue = []
     for (const write of group) write()
+    this.afterGroup?.()
   }
 }

@@ -70,6 +70,8 @@ const clip = (i: number) => ({
 
 describe('send window, end to end', () => {
   let window: any
+  /** The .eml as downloaded before sending. */
+  let eml: string
 
   it('opens from POST /open-email-window and lists on the console', async () => {
     const token = await approvedToken(json)
@@ -126,12 +128,16 @@ describe('send window, end to end', () => {
   })
 
   it('downloads a .eml a mail client reads: subject, recipients, text, HTML and the PDF', async () => {
-    const response = await fetch(`${service.base}${window.emlUrl}`, {
-      headers: { 'x-operator-key': service.operatorKey },
-    })
+    const download = () =>
+      fetch(`${service.base}${window.emlUrl}`, { headers: { 'x-operator-key': service.operatorKey } })
+    const response = await download()
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('message/rfc822')
     const raw = await response.text()
+    eml = raw
+    // The same message is the same file: its date, Message-ID and boundaries are the message's own.
+    expect(await (await download()).text()).toBe(raw)
+    expect(raw).toMatch(new RegExp(`\\r\\nMessage-ID: <${window.fingerprint.slice(0, 32)}@example\\.com>\\r\\n`))
     writeFileSync(join(process.env.MAIL_SHOTS ?? dir, 'message.eml'), raw)
     const parsed = await PostalMime.parse(raw)
     expect(parsed.subject).toBe(window.subject)
@@ -171,7 +177,10 @@ describe('send window, end to end', () => {
   })
 
   it('sends through the custom provider: one JSON request with the PDF, then the window says sent', async () => {
-    const { status, body } = await json('POST', `/approve/windows/${window.id}/send`, { operator: true })
+    const { status, body } = await json('POST', `/approve/windows/${window.id}/send`, {
+      operator: true,
+      body: { fingerprint: window.fingerprint },
+    })
     expect(status).toBe(200)
     expect(body.window).toMatchObject({ status: 'sent', error: null })
     expect(received).toHaveLength(1)
@@ -196,5 +205,24 @@ describe('send window, end to end', () => {
       ],
     })
     expect(JSON.stringify(body)).not.toContain(RELAY_KEY)
+  })
+
+  it('sent what the .eml downloaded before holds: the same parts, the same PDF bytes', async () => {
+    const sent = received[0]!.body
+    const parsed = await PostalMime.parse(eml)
+    expect(parsed.from).toEqual(sent.from)
+    expect(parsed.to).toEqual(sent.to.map((address: string) => ({ name: '', address })))
+    expect(parsed.subject).toBe(sent.subject)
+    // postal-mime keeps the line break that RFC 2046 assigns to the boundary after a part.
+    expect(parsed.text).toBe(`${sent.text}\n`)
+    expect(parsed.html).toBe(`${sent.html}\n`)
+    expect(parsed.attachments.map((a) => [a.filename, a.mimeType])).toEqual(
+      sent.attachments.map((a: { filename: string; contentType: string }) => [a.filename, a.contentType]),
+    )
+    expect(
+      Buffer.from(parsed.attachments[0]!.content as ArrayBuffer).equals(
+        Buffer.from(sent.attachments[0].content, 'base64'),
+      ),
+    ).toBe(true)
   })
 })

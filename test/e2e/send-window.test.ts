@@ -324,7 +324,7 @@ describe('send window with a provider', () => {
     const question = card3.getByRole('group', { name: 'Confirm sending despite errors' })
     await question.waitFor()
     expect(await question.locator('p').textContent()).toBe(
-      'The checks of these days found 1 error (listed above). Send this e-mail anyway?',
+      'The checks of these days found 1 error: Missing copies (1). Send this e-mail anyway?',
     )
     await question.getByRole('button', { name: 'Not yet' }).click()
     await question.waitFor({ state: 'hidden' })
@@ -345,6 +345,175 @@ describe('send window with a provider', () => {
     await card(page, 'Day 1 — 2024-01-01').getByRole('button', { name: 'Close' }).click()
     await card(page, 'Day 1 — 2024-01-01').waitFor({ state: 'detached' })
     expect((await windows()).map((w) => w.logIds)).toEqual([['D002'], ['D003']])
+  })
+})
+
+describe('a send window that follows its day', () => {
+  let env: Awaited<ReturnType<typeof setUp>>
+  let provider: Server
+  const received: Received[] = []
+
+  beforeAll(async () => {
+    provider = createServer((request, response) => {
+      let text = ''
+      request.on('data', (chunk) => (text += chunk))
+      request.on('end', () => {
+        received.push({ headers: request.headers, body: JSON.parse(text) })
+        response.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"fake"}')
+      })
+    })
+    const providerPort = await freePort(5890, 5899)
+    await new Promise<void>((resolve) => provider.listen(providerPort, '127.0.0.1', resolve))
+    env = await setUp({
+      EMAIL_PROVIDER: 'custom',
+      EMAIL_API_URL: `http://127.0.0.1:${providerPort}/send`,
+      EMAIL_FROM: FROM,
+    })
+  })
+
+  afterAll(async () => {
+    await env?.stop()
+    await new Promise((resolve) => provider?.close(resolve))
+  })
+
+  const HASH = 'xxh64:0123456789abcdef'
+  const clips = (copies: (i: number) => Array<{ volume: string; hash: string }>) =>
+    [1, 2, 3].map((i) => ({ clip: `A004C00${i}_240104_R1AB`, size: 1000 + i, copies: copies(i) }))
+  const both = () => [
+    { volume: 'SSD_01', hash: HASH },
+    { volume: 'RAID_A', hash: HASH },
+  ]
+  const day = (copies: (i: number) => Array<{ volume: string; hash: string }>) => ({
+    ocf: { reels: ['A004'], copies: ['SSD_01', 'RAID_A'], clips: clips(copies) },
+  })
+
+  it('turns red without a reload when its day is patched with errors, and asks before sending', async () => {
+    const { page, call, windows } = env
+    const token = await approvedToken(call, 'Offload')
+    const clean = { id: 'D004', day: 4, date: '2024-01-04', ...day(both) }
+    expect((await call('POST', '/log', { token, body: clean })).status).toBe(201)
+    expect(
+      (await call('POST', '/open-email-window', { token, body: { logId: 'D004', presetId: 'DAILY' } })).status,
+    ).toBe(200)
+    const card4 = card(page, 'Day 4 — 2024-01-04')
+    await card4.waitFor()
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true))
+    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: nothing found')
+    expect(await card4.locator('.window-checks').getAttribute('data-state')).toBe('clear')
+    expect(await card4.locator('.checks-lines li').allTextContents()).toEqual([
+      '2 copies, all verified',
+      'nothing else found',
+    ])
+    expect(await card4.locator('.window-updated').isHidden()).toBe(true)
+    const [opened] = await windows()
+    await shoot(page, '5-clean-day')
+
+    // The offload tool finds RAID_A short of clip 2 and clip 3's hash disagreeing.
+    const patched = day((i) =>
+      i === 2
+        ? [{ volume: 'SSD_01', hash: HASH }]
+        : i === 3
+          ? [
+              { volume: 'SSD_01', hash: HASH },
+              { volume: 'RAID_A', hash: 'xxh64:fedcba9876543210' },
+            ]
+          : both(),
+    )
+    expect((await call('PATCH', '/log/D004', { token, body: patched })).status).toBe(200)
+    await card4.locator('.window-checks[data-state="errors"]').waitFor({ timeout: 5000 })
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
+    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 2 errors')
+    expect(await card4.locator('.checks-lines li').allTextContents()).toEqual([
+      'SSD_01: verified',
+      'RAID_A: 1 clip missing, 1 clip whose hash disagrees',
+      'nothing else found',
+    ])
+    expect(await card4.locator('.window-updated-text').textContent()).toBe(
+      'Updated: the day changed since you opened this window.',
+    )
+    await card4
+      .frameLocator('iframe.preview-frame')
+      .getByText('RAID_A: 1 clip missing, 1 clip whose hash disagrees')
+      .waitFor()
+    await shoot(page, '6-updated-red')
+
+    const sent = received.length
+    await card4.getByRole('button', { name: 'Send', exact: true }).click()
+    const question = card4.getByRole('group', { name: 'Confirm sending despite errors' })
+    await question.waitFor()
+    expect(await question.locator('p').textContent()).toBe(
+      'The checks of these days found 2 errors: Hashes that disagree (1), Missing copies (1). Send this e-mail anyway?',
+    )
+    await question.getByRole('button', { name: 'Not yet' }).click()
+    await question.waitFor({ state: 'hidden' })
+
+    // A script sending the message as it was opened is refused, and nothing goes out.
+    const stale = await call('POST', `/approve/windows/${opened.id}/send`, {
+      operator: true,
+      body: { fingerprint: opened.fingerprint },
+    })
+    expect(stale.status).toBe(409)
+    expect(stale.body.error).toBe(
+      'The e-mail changed since it was shown: nothing was sent. Look at it again, then send it.',
+    )
+    expect(stale.body.window).toMatchObject({ id: opened.id, status: 'draft', checks: { errors: 2 } })
+    expect(received.length).toBe(sent)
+    expect(env.dialogs).toEqual([])
+  })
+
+  it('sends nothing when the day moved after it was shown: shows it as it is and asks again', async () => {
+    const { page, call, windows } = env
+    const card4 = card(page, 'Day 4 — 2024-01-04')
+    // From the next poll on, the console stops hearing of changes, as a laptop's slow network might make it.
+    const held: Array<() => Promise<void>> = []
+    let heard!: () => void
+    const polling = new Promise<void>((resolve) => (heard = resolve))
+    const statePolls = (url: URL) => url.pathname === '/approve/state'
+    await page.route(statePolls, (route) => {
+      held.push(() => route.continue())
+      heard()
+    })
+    // Looking at the window wakes the poll under way; the one after it is held.
+    await card4.getByRole('button', { name: 'Got it' }).click()
+    await card4.locator('.window-updated').waitFor({ state: 'hidden' })
+    expect((await windows())[0].updated).toBeNull()
+    await polling
+    const token = await approvedToken(call, 'Offload again')
+    const fixed = day((i) =>
+      i === 3
+        ? [
+            { volume: 'SSD_01', hash: HASH },
+            { volume: 'RAID_A', hash: 'xxh64:fedcba9876543210' },
+          ]
+        : both(),
+    )
+    expect((await call('PATCH', '/log/D004', { token, body: fixed })).status).toBe(200)
+    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 2 errors')
+
+    const sent = received.length
+    await card4.getByRole('button', { name: 'Send', exact: true }).click()
+    await card4.getByRole('button', { name: 'Send anyway' }).click()
+    const again = card4.getByRole('group', { name: 'Confirm sending the changed e-mail' })
+    await again.waitFor()
+    expect(await again.locator('p').textContent()).toBe(
+      'This e-mail changed since you looked at it, so nothing was sent. The checks now find 1 error: Hashes that disagree (1). Send this version anyway?',
+    )
+    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 1 error')
+    expect(await card4.locator('.window-updated-text').textContent()).toBe(
+      'Updated: the day changed since you last looked at this e-mail.',
+    )
+    expect(received.length).toBe(sent)
+    await shoot(page, '7-changed-asks-again')
+
+    await again.getByRole('button', { name: 'Send anyway' }).click()
+    await card4.locator('.status', { hasText: /^Sent \d\d:\d\d$/ }).waitFor()
+    expect(received.length).toBe(sent + 1)
+    const [stored] = (await windows()).filter((w) => w.logIds[0] === 'D004')
+    expect(received.at(-1)!.body.text).toBe(stored.preview.text)
+    expect(received.at(-1)!.body.text).toContain('RAID_A: 1 clip whose hash disagrees')
+    expect(received.at(-1)!.body.text).not.toContain('missing')
+    await page.unroute(statePolls)
+    for (const resume of held) await resume().catch(() => {})
   })
 })
 

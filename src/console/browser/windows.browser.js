@@ -3,6 +3,11 @@
  * Page script: the e-mail send windows (SPEC §9). Each is a draft the operator edits (saved as
  * they type), checks in the preview, then sends, downloads as .eml, opens in the mail app or
  * discards. A field being typed in is never overwritten by the live state.
+ *
+ * A window follows its days' logs (SPEC §11): the live state brings it again whenever they are
+ * written, and it says what changed since the operator last looked. Send names the message shown
+ * (its fingerprint); when the service finds it changed meanwhile it sends nothing and answers with
+ * the window as it is now, which is shown and asked about again.
  */
 import {
   $,
@@ -20,6 +25,15 @@ import {
 
 /** `3 errors`, `1 warning`. @param {number} n @param {string} noun */
 const countOf = (n, noun) => n.toLocaleString('en-US') + ' ' + noun + (n === 1 ? '' : 's')
+
+/** `2 errors: Missing copies (1), Hashes that disagree (1)`: how many, and of which kinds. */
+function errorsOf(checks) {
+  const kinds = (checks.kinds || []).filter((k) => k.severity === 'error')
+  return (
+    countOf(checks.errors, 'error') +
+    (kinds.length ? ': ' + kinds.map((k) => k.title + ' (' + k.count.toLocaleString('en-US') + ')').join(', ') : '')
+  )
+}
 
 /** @returns {import('./live.browser.js').Section} */
 export function windowsSection() {
@@ -113,6 +127,7 @@ export function windowsSection() {
       el('p', { class: 'confirm-send-text' }),
       el('div', { class: 'actions' }, sendAnyway, notYet),
     )
+    const seen = el('button', { type: 'button', class: 'quiet seen', text: 'Got it' })
     const question = el(
       'div',
       { class: 'confirm', role: 'group', 'aria-label': 'Confirm discarding this e-mail', hidden: true },
@@ -135,6 +150,12 @@ export function windowsSection() {
         el('span', { class: 'badge status' }),
       ),
       el('p', { class: 'window-problem', role: 'alert', hidden: true }),
+      el(
+        'div',
+        { class: 'window-updated', role: 'status', hidden: true },
+        el('p', { class: 'window-updated-text' }),
+        seen,
+      ),
       el(
         'div',
         { class: 'window-body' },
@@ -216,14 +237,16 @@ export function windowsSection() {
       picker.value = ''
       if (presetId) changeAttachments(item, item.window.attachments.map((a) => a.presetId).concat([presetId]))
     })
-    // A message whose days' checks found errors is sent only when asked a second time.
-    const askSend = askFirst(send, sendQuestion, sendAnyway, notYet)
-    send.addEventListener('click', () => (item.window.checks?.errors ? askSend() : sendWindow(item)))
+    // A message whose days' checks found errors, or that changed since it was shown, is sent only
+    // when asked a second time; the answer sends the message the question was about.
+    item.askSend = askFirst(send, sendQuestion, sendAnyway, notYet)
+    send.addEventListener('click', () => trySend(item))
     sendAnyway.addEventListener('click', () => {
       sendQuestion.hidden = true
       send.hidden = false
-      sendWindow(item)
+      sendWindow(item, item.asked)
     })
+    seen.addEventListener('click', () => markSeen(item))
     eml.addEventListener('click', () => downloadEml(item))
     mailApp.addEventListener('click', (event) => {
       if (!item.dirty.size) return
@@ -261,8 +284,17 @@ export function windowsSection() {
             : 'Draft'
     badge.dataset.status = w.status
     const problem = $in('.window-problem')
-    problem.hidden = w.status !== 'failed' || !w.error
-    problem.textContent = w.error ? failureText(w.error) : ''
+    const missing = w.missingLogs && w.missingLogs.length ? missingText(w.missingLogs) : ''
+    problem.hidden = !missing && (w.status !== 'failed' || !w.error)
+    problem.textContent = missing || (w.error ? failureText(w.error) : '')
+    const updated = $in('.window-updated')
+    updated.hidden = !w.updated
+    $in('.window-updated-text').textContent = w.updated ? w.updated.text : ''
+    // A question is about the message as it was asked: once that changed, Send asks anew.
+    if (!$in('.confirm-send').hidden && w.fingerprint !== item.asked && w.status !== 'sending') {
+      $in('.confirm-send').hidden = true
+      $in('.send').hidden = false
+    }
 
     for (const name of FIELDS) {
       const input = item.fields[name]
@@ -311,14 +343,9 @@ export function windowsSection() {
     picker.disabled = offered.length === 0
 
     showChecks($in('.window-checks'), w.checks)
-    $in('.confirm-send-text').textContent = w.checks?.errors
-      ? 'The checks of these days found ' +
-        countOf(w.checks.errors, 'error') +
-        ' (listed above). Send this e-mail anyway?'
-      : ''
 
     const send = $in('.send')
-    const canSend = w.delivery.configured && !locked(w)
+    const canSend = w.delivery.configured && !locked(w) && !missing
     send.disabled = !canSend
     send.textContent = w.status === 'failed' ? 'Send again' : 'Send'
     send.hidden = w.status === 'sent'
@@ -429,6 +456,14 @@ export function windowsSection() {
       .join(' ')
   }
 
+  /** A window whose logs were deleted or renamed cannot be sent. */
+  function missingText(ids) {
+    return (
+      (ids.length === 1 ? 'Log ' + ids[0] + ' no longer exists' : 'Logs ' + ids.join(', ') + ' no longer exist') +
+      ' (deleted or renamed): this e-mail cannot be sent. Discard it and open a new one.'
+    )
+  }
+
   /** Answers that are not about one field, in words. */
   function windowProblem(answer) {
     if (answer.status === 404) return 'This e-mail is gone: it was discarded in another tab or by a script.'
@@ -494,7 +529,46 @@ export function windowsSection() {
       )
   }
 
-  async function sendWindow(item) {
+  /**
+   * Asks before sending: `changed` when the message differs from what was shown (nothing was sent),
+   * `errors` when the days' checks found errors, named by count and kind. The answer sends the
+   * message asked about, by its fingerprint.
+   */
+  function ask(item, why) {
+    const w = item.window
+    const errors = w.checks && w.checks.errors ? errorsOf(w.checks) : ''
+    const question = item.querySelector('.confirm-send')
+    question.setAttribute(
+      'aria-label',
+      why === 'changed' ? 'Confirm sending the changed e-mail' : 'Confirm sending despite errors',
+    )
+    item.querySelector('.confirm-send-text').textContent =
+      why === 'changed'
+        ? 'This e-mail changed since you looked at it, so nothing was sent. ' +
+          (errors
+            ? 'The checks now find ' + errors + '. Send this version anyway?'
+            : 'Look it over above, then send this version?')
+        : 'The checks of these days found ' + errors + '. Send this e-mail anyway?'
+    item.querySelector('.send-anyway').textContent = errors ? 'Send anyway' : 'Send this version'
+    item.asked = w.fingerprint
+    item.askSend()
+  }
+
+  /** Send: the edits saved first; asks when the day moved meanwhile or the checks found errors. */
+  async function trySend(item) {
+    if (item.busy) return
+    const shown = item.window.version
+    if (!(await save(item))) {
+      notify('Not sent: fix the problem shown in the e-mail first.', 'error')
+      return
+    }
+    // Saving answered with the window as it is now: a day written meanwhile was never looked at.
+    if (item.window.version !== shown) ask(item, 'changed')
+    else if (item.window.checks?.errors) ask(item, 'errors')
+    else sendWindow(item, item.window.fingerprint)
+  }
+
+  async function sendWindow(item, fingerprint) {
     if (item.busy) return
     setBusy(item, true)
     if (!(await save(item))) {
@@ -504,11 +578,17 @@ export function windowsSection() {
     }
     const before = item.window
     update(item, Object.assign({}, before, { status: 'sending', error: null }))
-    const answer = await api('POST', pathOf(before) + '/send')
+    const answer = await api('POST', pathOf(before) + '/send', { fingerprint })
     setBusy(item, false)
     if (answer.status === 200) {
       update(item, withDays(item, answer.body.window))
       notify('The e-mail “' + answer.body.window.subject + '” is sent.', 'ok')
+      return
+    }
+    // The message changed since it was shown: the service sent nothing; show it as it is, ask again.
+    if (answer.status === 409 && answer.body.window) {
+      update(item, withDays(item, answer.body.window))
+      ask(item, 'changed')
       return
     }
     // The service keeps the draft with the reason (the live state brings it too); say it now.
@@ -518,6 +598,23 @@ export function windowsSection() {
     problem.textContent = failureText(reason)
     problem.hidden = false
     notify('Not sent: ' + sentence(reason), 'error')
+  }
+
+  /** "Got it": the operator has looked at the window as shown; it no longer says it was updated. */
+  async function markSeen(item) {
+    if (item.busy) return
+    setBusy(item, true)
+    const answer = await api('PATCH', pathOf(item.window), { seen: item.window.fingerprint })
+    setBusy(item, false)
+    // 409: it changed again meanwhile; the answer shows it, still marked as updated.
+    if (answer.status === 200 || (answer.status === 409 && answer.body.window))
+      update(item, withDays(item, answer.body.window))
+    else notify(windowProblem(answer), 'error')
+    // "Got it" is gone now: the keyboard goes on to the window's main action.
+    if (answer.status === 200) {
+      const send = item.querySelector('.send')
+      ;(send.disabled || send.hidden ? item.querySelector('.eml') : send).focus()
+    }
   }
 
   async function downloadEml(item) {
