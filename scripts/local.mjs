@@ -43,17 +43,16 @@ function restrict(path) {
  */
 function assertHardened() {
   const require = createRequire(import.meta.url)
+  const wrangler = join(dirname(require.resolve('wrangler/package.json')), 'wrangler-dist/cli.js')
   const marks = [
     ['miniflare', require.resolve('miniflare'), 'injectRequestHeaders: [{ name: LOOPBACK_SECRET_HEADER'],
-    [
-      'wrangler',
-      join(dirname(require.resolve('wrangler/package.json')), 'wrangler-dist/cli.js'),
-      'Hardening (media-log-service patch): no inspector',
-    ],
+    ['wrangler', wrangler, 'Hardening (media-log-service patch): no inspector'],
+    ['wrangler', wrangler, 'Hardening (media-log-service patch): no handler triggers'],
   ]
   const missing = marks.filter(([, file, mark]) => !readFileSync(file, 'utf8').includes(mark))
   if (missing.length === 0) return
-  console.error(`The patches in patches/ are not applied to ${missing.map(([name]) => name).join(' and ')}.`)
+  const names = [...new Set(missing.map(([name]) => name))]
+  console.error(`The patches in patches/ are not applied to ${names.join(' and ')}.`)
   console.error('Run `npm ci` (its postinstall applies them) or `npx patch-package`, then start again.')
   process.exit(1)
 }
