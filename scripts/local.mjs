@@ -6,7 +6,8 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 
 export const ROOT = resolve(import.meta.dirname, '..')
-export const PORT = Number(process.env.PORT ?? 5252)
+/** `PORT`, else the project's .dev.vars `PORT=` line, else 5252: where `media-log` looks too. */
+export const PORT = Number(process.env.PORT ?? portOf(devVars()) ?? 5252)
 /** wrangler dev keeps local state in .wrangler/state/v3; npm start uses the very same directory. */
 export const STATE_DIR = resolve(ROOT, process.env.MEDIA_LOG_STATE ?? '.wrangler/state')
 
@@ -57,12 +58,21 @@ function assertHardened() {
   process.exit(1)
 }
 
+function devVars(file = resolve(ROOT, '.dev.vars')) {
+  return existsSync(file) ? readFileSync(file, 'utf8') : ''
+}
+
+/** The value of the PORT line of a .dev.vars file's text, if it has one. */
+function portOf(text) {
+  return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(text)?.[1]
+}
+
 /** The value of the OPERATOR_KEY line of a .dev.vars file's text, if it has one. */
 export const operatorKeyOf = (text) => /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text)?.[1]?.trim()
 
 /** Creates .dev.vars with a fresh operator key when it has none; returns the key. */
 function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  const text = devVars(file)
   const found = operatorKeyOf(text)
   if (found && found.length >= 16) return found
   const key = randomBytes(24).toString('base64url')
