@@ -1,4 +1,4 @@
-// npm start keeps the service up: workerd killed (as a crash or an out-of-memory abort ends it) is
+// npm start keeps the service up, on the port .dev.vars names: workerd killed (as a crash or an out-of-memory abort ends it) is
 // started again on the same state, within seconds, with one line on stderr; npm start gives up,
 // exit 1, only when workerd cannot be started any more. At start it removes the bundle folders
 // that `kill -9`ed runs left behind.
@@ -44,11 +44,14 @@ beforeAll(async () => {
     `#!/bin/sh\nif [ -e '${broken}' ]; then echo 'workerd: cannot start' >&2; exit 3; fi\nexec '${workerd}' "$@"\n`,
   )
   chmodSync(wrapper, 0o755)
+  // The port as the project's .dev.vars names it, PORT not set.
+  const port = await freePort(5600, 5619, [5601])
+  writeFileSync(join(tree.dir, '.dev.vars'), `PORT=${port}\n`)
   service = await launch('start', {
     dir: tree.dir,
-    port: await freePort(5600, 5619, [5601]),
+    port,
     state: join(dir, 'state'),
-    env: { MINIFLARE_WORKERD_PATH: wrapper },
+    env: { MINIFLARE_WORKERD_PATH: wrapper, PORT: undefined },
   })
   service.child.stderr!.on('data', (d) => (stderr += d))
   app = await approvedClient({ baseUrl: service.base, appName: 'Offload Tool', operatorKey: service.operatorKey })
@@ -93,6 +96,10 @@ async function answersWithin(ms: number): Promise<boolean> {
 }
 
 describe('npm start supervises workerd', () => {
+  it('serves on the port its .dev.vars names when PORT is not set', () => {
+    expect(service.output()).toContain(`Media-Log Service on http://localhost:${new URL(service.base).port}`)
+  })
+
   it('removed the bundle folders of runs that ended, and kept those of running ones', () => {
     expect(existsSync(join(bundles, String(ended)))).toBe(false)
     expect(existsSync(join(bundles, String(process.pid), 'index.js'))).toBe(true)
