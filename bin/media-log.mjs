@@ -2,37 +2,67 @@
 /**
  * The DIT's command for the service on this laptop:
  *
- *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound]
- *   media-log checks D012
+ *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
+ *   media-log checks D012 [--json]
  *
  * `import` walks the folders for ASC MHL histories (`ascmhl/`), classic `*.mhl` and `*.ale`, and
- * sends them to POST /log/{id}/import. The first run asks the operator for a token, as any
+ * sends them to POST /log/{id}/import. A folder on a mounted drive (/Volumes/NAME, /media/USER/NAME,
+ * …) is on the drive's volume; any other folder is a volume named after it, unless it holds no
+ * manifests of its own but several folders with manifests (backups copied side by side into one
+ * parent): then each of those folders is a volume of its own, named after it. The terminal says
+ * which volume each folder became. The first run asks the operator for a token, as any
  * application does (the console shows "media-log" asking); the token is kept for next time in the
  * user's config folder, readable by the user alone.
  *
- * Exit status: 0 done; 1 the checks found errors, or files could not be read; 2 the command could
- * not do its work (usage, the service, approval refused).
+ * The service: `--url`, else `MEDIA_LOG_URL`, else `http://localhost:$PORT`, else the `PORT=` line
+ * of this project's .dev.vars, else http://localhost:5252; `npm start` serves at the same place.
+ * The URL is said on stderr. Redirects are never followed (they would carry the token).
+ *
+ * What comes from the service or from file names is printed with its control characters (C0, C1,
+ * escape sequences, bidi overrides) as `\uXXXX`: a clip name cannot rewrite the terminal.
+ *
+ * Exit status, with --json too:
+ *   0  done; the checks found no errors
+ *   1  done, but the checks found errors, or files were not read (here or by the service)
+ *   2  the command could not do its work: usage (no arguments too), the service not reachable,
+ *      refusing or redirecting, approval refused or timed out, --volume over several volumes
  */
-import { chmod, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { isUtf8 } from 'node:buffer'
+import { constants, readFileSync } from 'node:fs'
+import { chmod, lstat, mkdir, open, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MediaLogClient, MediaLogError } from '../dist/client/index.js'
 
 const APP_NAME = 'media-log'
+/** The service's project folder, which this command is part of: its .dev.vars may name the port. */
+const PROJECT = resolve(import.meta.dirname, '..')
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
   media-log checks ID [--json]
-options: --url URL (default $MEDIA_LOG_URL or http://localhost:5252)`
+options: --url URL (default: $MEDIA_LOG_URL, else http://localhost:$PORT, else PORT in .dev.vars, else port 5252)`
 /**
  * Raw bytes per request. An import reads at most 100,000 files listed by its manifests, some 14 MiB
  * of ASC MHL at the least: 8 MiB keeps a batch of folders under it. A bigger folder goes alone.
  */
 const BATCH_BYTES = 8 * 1024 * 1024
+/** Files per request: the service refuses more (ImportSchema, src/schemas/requests.ts). */
+const BATCH_FILES = 10_000
+/** Files open at once: macOS gives a process 256 by default, and ascmhl/ folders grow by the thousand. */
+const OPEN_FILES = 16
 /** Folders that hold no manifests and can be huge (frames), or are not the user's. */
 const SKIPPED = new Set(['.Trashes', '.Spotlight-V100', '.fseventsd', '.TemporaryItems', 'node_modules', '.git'])
+/**
+ * Opened as walked: never through a symbolic link put in a file's place, and never waiting on a
+ * FIFO put there (what was opened is checked against what was walked, see readChecked).
+ */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
 
 class Failure extends Error {}
+
+/** The service's URL once the command has turned to it, for the message when nothing answers. */
+let contacted
 
 async function main(argv) {
   const { values, positionals } = parseArgs({
@@ -50,43 +80,91 @@ async function main(argv) {
     },
   })
   const [command, ...rest] = positionals
-  if (values.help || !command) return print(USAGE, 0)
-  // One spelling per service: the kept tokens are found by it.
-  const baseUrl = (values.url ?? process.env.MEDIA_LOG_URL ?? 'http://localhost:5252').replace(/\/+$/, '')
-  if (command === 'import') return importFolders(rest, values, baseUrl)
-  if (command === 'checks') return printChecks(rest, values, baseUrl)
+  if (values.help) return print(USAGE, 0)
+  if (!command) {
+    warn(USAGE)
+    return 2
+  }
+  if (command === 'import') return importFolders(rest, values)
+  if (command === 'checks') return printChecks(rest, values)
   throw new Failure(`unknown command ${command}\n${USAGE}`)
+}
+
+// ---- the service
+
+/** Where the service is, and what said so: as `npm start` was told (see the header). */
+function serviceUrl(option) {
+  let url
+  let from
+  if (option) [url, from] = [option, '--url']
+  else if (process.env.MEDIA_LOG_URL) [url, from] = [process.env.MEDIA_LOG_URL, 'MEDIA_LOG_URL']
+  else if (process.env.PORT) [url, from] = [localUrl(process.env.PORT, 'PORT'), 'PORT']
+  else {
+    const file = join(PROJECT, '.dev.vars')
+    const port = projectPort(file)
+    if (port) [url, from] = [localUrl(port, `PORT in ${file}`), `PORT in ${file}`]
+    else [url, from] = ['http://localhost:5252', 'the default port']
+  }
+  let protocol
+  try {
+    protocol = new URL(url).protocol
+  } catch {
+    throw new Failure(`${from}: ${url} is not a URL`)
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Failure(`${from}: ${url} is not an http(s) URL`)
+  // One spelling per service: the kept tokens are found by it.
+  return { url: url.replace(/\/+$/, ''), from }
+}
+
+function localUrl(port, from) {
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    throw new Failure(`${from}: ${port} is not a port number`)
+  return `http://localhost:${Number(port)}`
+}
+
+/** The `PORT=` line of the project's .dev.vars, which `npm start` and `npm run dev` read too. */
+function projectPort(file) {
+  let text
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(text)?.[1]
 }
 
 // ---- import
 
-async function importFolders(folders, options, baseUrl) {
+async function importFolders(folders, options) {
   if (!folders.length || !options.log) throw new Failure(`import needs folders and --log\n${USAGE}`)
   if (options.kind && !['ocf', 'sound'].includes(options.kind)) throw new Failure('--kind is ocf or sound')
   const day = options.day === undefined ? undefined : Number(options.day)
   if (day !== undefined && !(Number.isInteger(day) && day >= 1 && day <= 999))
     throw new Failure('--day is a whole number from 1 to 999')
+  const service = serviceUrl(options.url)
 
   const found = []
   const progress = new Progress()
   for (const folder of folders) {
     const root = resolve(folder)
-    const volume = options.volume ?? (mountedVolume(root) ? undefined : basename(root))
     const files = await walk(root, progress)
-    if (!files.length) warn(`${folder}: no ascmhl/, *.mhl or *.ale here`)
-    else if (volume && !options.volume) warn(`${folder}: volume ${volume} (the folder's name; --volume to name it)`)
-    for (const path of files) found.push({ path, volume })
+    progress.done()
+    if (!files.length) warn(`${shown(folder)}: no ascmhl/, *.mhl or *.ale here`)
+    for (const { files: part, volume } of volumesOf(folder, root, files, options.volume))
+      for (const file of part) found.push({ ...file, volume })
   }
-  progress.done()
   if (!found.length) throw new Failure('nothing to import')
+  for (const file of found)
+    if (!file.utf8) warn(`${shown(file.name)}: its name is not UTF-8; sent with \ufffd for the bytes that are not`)
 
-  const client = await connectedClient(baseUrl)
+  const client = await connectedClient(service)
   const answers = []
+  const skipped = []
   let sent = 0
-  for await (const batch of batches(found)) {
+  for await (const batch of batches(found, skipped)) {
     const body = {
-      files: batch.map(({ path, bytes, volume }) => ({
-        name: path,
+      files: batch.map(({ name, bytes, volume }) => ({
+        name,
         content: bytes.toString('base64'),
         encoding: 'base64',
         ...(volume && { volume }),
@@ -100,113 +178,240 @@ async function importFolders(folders, options, baseUrl) {
     if (found.length > batch.length) progress.say(`sent ${sent} of ${found.length} files`)
   }
   progress.done()
-  if (options.json) return print(JSON.stringify(answers.length === 1 ? answers[0] : answers, null, 2), 0)
-  const status = report(options.log, answers)
   // The day as it now stands, at a glance: the checks say whether every copy is good.
-  const { summary } = await client.checks(options.log)
-  print(
-    `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info` +
-      (summary.errors + summary.warnings + summary.info ? ` (media-log checks ${options.log} lists them)` : ''),
-  )
+  const { summary } = answers.length ? await client.checks(options.log) : { summary: undefined }
+  const unread = skipped.length + answers.reduce((n, a) => n + a.unreadable.length, 0)
+  const status = unread || summary?.errors ? 1 : 0
+  if (options.json) return printJson({ log: options.log, answers, skipped, summary }, status)
+  report(options.log, answers, skipped)
+  if (summary)
+    print(
+      `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info` +
+        (summary.errors + summary.warnings + summary.info
+          ? ` (media-log checks ${shown(options.log)} lists them)`
+          : ''),
+    )
   return status
 }
 
-/** The files of a folder tree worth sending: ASC MHL histories, classic manifests and ALEs. */
+/**
+ * The files of a folder tree worth sending: ASC MHL histories, classic manifests and ALEs, each
+ * with the device and inode it had, to be opened as it was found. Names are read as bytes: one
+ * that is not UTF-8 is still read (its text shows U+FFFD for the bytes that are not).
+ */
 async function walk(root, progress) {
   const files = []
-  const pending = [root]
+  const pending = [Buffer.from(root)]
   let folders = 0
   while (pending.length) {
     const folder = pending.pop()
     let entries
     try {
-      entries = await readdir(folder, { withFileTypes: true })
+      entries = await readdir(folder, { withFileTypes: true, encoding: 'buffer' })
     } catch (err) {
-      if (folder === root) throw new Failure(`${root}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
-      warn(`${folder}: ${err.message}`)
+      if (folders === 0) throw new Failure(`${shown(root)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
+      warn(`${shown(folder.toString())}: ${err.message}`)
       continue
     }
     if (++folders % 500 === 0) progress.say(`looked through ${folders} folders, found ${files.length} files`)
+    const folderName = basename(folder.toString())
     for (const entry of entries) {
-      const path = join(folder, entry.name)
+      const name = entry.name.toString()
+      const path =
+        folder.at(-1) === sep.charCodeAt(0)
+          ? Buffer.concat([folder, entry.name])
+          : Buffer.concat([folder, Buffer.from(sep), entry.name])
       // Symbolic links are not followed: a link back up the tree would never end.
-      if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED.has(entry.name)) pending.push(path)
-      else if (entry.isFile() && isWanted(entry.name, folder)) files.push(path)
+      if (entry.isDirectory() && !name.startsWith('.') && !SKIPPED.has(name)) pending.push(path)
+      else if (entry.isFile() && isWanted(name, folderName)) {
+        try {
+          const { dev, ino } = await lstat(path, { bigint: true })
+          files.push({ path, name: path.toString(), utf8: isUtf8(path), dev, ino })
+        } catch (err) {
+          warn(`${shown(path.toString())}: ${err.message}`)
+        }
+      }
     }
   }
-  return files.sort()
+  return files.sort((a, b) => Buffer.compare(a.path, b.path))
 }
 
 function isWanted(name, folder) {
   const lower = name.toLowerCase()
   if (lower.startsWith('._')) return false // macOS resource forks on non-Mac volumes
   if (lower.endsWith('.mhl') || lower.endsWith('.ale')) return true
-  return lower === 'ascmhl_chain.xml' && basename(folder) === 'ascmhl'
+  return lower === 'ascmhl_chain.xml' && folder === 'ascmhl'
 }
 
 /** macOS and Linux mount points: the service reads the volume's name from such a path itself. */
 const mountedVolume = (path) => /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/[^/]+/.test(path)
 
 /**
- * Files read into requests of at most BATCH_BYTES, an `ascmhl/` folder's files always together;
- * each batch read when its turn comes, so a drive's manifests are never all in memory.
+ * The files of one given folder, by volume. Backups copied side by side into one folder
+ * (RAID_NORD/ascmhl/…, SHUTTLE_02/ascmhl/…) are never one volume: a folder with no manifests of its
+ * own that holds several folders with manifests gives one volume per such folder, named after it.
+ * `--volume` names one volume, so it is refused there. On a mounted drive the service names the
+ * volume after the drive.
  */
-async function* batches(found) {
+function volumesOf(folder, root, files, volume) {
+  if (!files.length) return []
+  const tops = new Map()
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`
+  for (const file of files) {
+    const [top, ...below] = file.name.slice(prefix.length).split(sep)
+    // The folder's own: files right in it, and its own ascmhl/ history.
+    const key = below.length === 0 || top === 'ascmhl' ? '' : top
+    const group = tops.get(key) ?? { files: [], manifests: false }
+    group.files.push(file)
+    group.manifests ||= file.name.toLowerCase().endsWith('.mhl')
+    tops.set(key, group)
+  }
+  const backups = [...tops].filter(([key, group]) => key && group.manifests).map(([key]) => key)
+  const whole = { files, volume }
+  if (tops.get('')?.manifests || backups.length < 2 || mountedVolume(root)) {
+    if (volume || mountedVolume(root)) return [whole]
+    warn(`${shown(folder)}: volume ${shown(basename(root))} (the folder's name; --volume to name it)`)
+    return [{ files, volume: basename(root) }]
+  }
+  const names = backups.map(shown).join(', ')
+  if (volume)
+    throw new Failure(
+      `${shown(folder)} holds ${backups.length} folders with manifests (${names}), each a backup of its own: ` +
+        `--volume would make them one volume. Leave out --volume to take each folder as a volume named after it, ` +
+        `or import one folder per run with its own --volume.`,
+    )
+  warn(`${shown(folder)} holds ${backups.length} folders with manifests (${names}): each is a volume of its own`)
+  const parts = []
+  const rest = []
+  for (const [key, group] of tops) {
+    if (!backups.includes(key)) {
+      rest.push(...group.files)
+      continue
+    }
+    warn(`${shown(join(folder, key))}: volume ${shown(key)} (the folder's name)`)
+    parts.push({ files: group.files, volume: key })
+  }
+  // ALEs beside the backups: camera metadata, on no volume.
+  if (rest.length) parts.push({ files: rest, volume: basename(root) })
+  return parts
+}
+
+/**
+ * Files read into requests of at most BATCH_BYTES and BATCH_FILES, an `ascmhl/` folder's files
+ * together when they fit; each batch read when its turn comes, so a drive's manifests are never
+ * all in memory, and at most OPEN_FILES open at once. A file that cannot be read as it was
+ * walked goes to `skipped` with the reason; the others are sent.
+ */
+async function* batches(found, skipped) {
   const groups = new Map()
   for (const file of found) {
-    const folder = basename(dirname(file.path)) === 'ascmhl' ? dirname(file.path) : file.path
-    const group = groups.get(folder)
+    const folder = dirname(file.name)
+    const key = basename(folder) === 'ascmhl' ? folder : file.name
+    const group = groups.get(key)
     if (group) group.push(file)
-    else groups.set(folder, [file])
+    else groups.set(key, [file])
   }
   let batch = []
   let size = 0
   for (const group of groups.values()) {
-    const read = await Promise.all(group.map(async (file) => ({ ...file, bytes: await readFile(file.path) })))
+    const read = []
+    for (const file of await pooled(group, OPEN_FILES, readChecked)) {
+      if (file.skipped) skipped.push({ name: file.name, reason: file.skipped })
+      else read.push(file)
+    }
     const bytes = read.reduce((sum, f) => sum + f.bytes.length, 0)
-    if (batch.length && size + bytes > BATCH_BYTES) {
+    if (batch.length && (size + bytes > BATCH_BYTES || batch.length + read.length > BATCH_FILES)) {
       yield batch
       batch = []
       size = 0
     }
-    batch.push(...read)
+    for (const file of read) batch.push(file)
     size += bytes
+    // An ascmhl/ folder of more files than a request takes goes in pieces.
+    while (batch.length > BATCH_FILES) {
+      yield batch.slice(0, BATCH_FILES)
+      batch = batch.slice(BATCH_FILES)
+      size = batch.reduce((sum, f) => sum + f.bytes.length, 0)
+    }
   }
   if (batch.length) yield batch
 }
 
-function report(id, answers) {
+/**
+ * The file as it was walked, or why not: a symbolic link (or anything else) put in its place
+ * since is not followed, and a file that is not the one walked (another device or inode: a folder
+ * on its path swapped for a link) is not sent.
+ */
+async function readChecked(file) {
+  let handle
+  try {
+    handle = await open(file.path, OPEN_FLAGS)
+  } catch (err) {
+    const link = err.code === 'ELOOP' || err.code === 'EMLINK'
+    return { ...file, skipped: link ? 'it is a symbolic link now, not the file found' : err.message }
+  }
+  try {
+    const stat = await handle.stat({ bigint: true })
+    if (!stat.isFile()) return { ...file, skipped: 'it is not a file any more' }
+    if (stat.dev !== file.dev || stat.ino !== file.ino)
+      return { ...file, skipped: 'another file is in its place now, not the one found' }
+    return { ...file, bytes: await handle.readFile() }
+  } catch (err) {
+    return { ...file, skipped: err.message }
+  } finally {
+    await handle.close()
+  }
+}
+
+/** `fn` over `items`, at most `limit` at a time, the results in order. */
+async function pooled(items, limit, fn) {
+  const results = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await fn(items[i])
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}
+
+function report(id, answers, skipped) {
   const all = (key) => answers.flatMap((a) => a[key])
   const created = answers.some((a) => a.created)
   const added = all('added')
   const changed = all('changed')
-  const unreadable = all('unreadable')
   const lines = [
-    `${id}: ${created ? 'created' : 'merged'}; ${count(added.length, 'clip')} added, ${changed.length} changed`,
+    `${shown(id)}: ${created ? 'created' : answers.length ? 'merged' : 'nothing sent'}; ${count(added.length, 'clip')} added, ${changed.length} changed`,
   ]
   for (const file of all('files'))
     lines.push(
-      `  read ${file.name} (${file.format}${file.volume ? `, ${file.volume}` : ''}${file.clips !== undefined ? `, ${count(file.clips, 'clip')}` : ''})`,
+      `  read ${shown(file.name)} (${shown(file.format)}${file.volume ? `, ${shown(file.volume)}` : ''}${file.clips !== undefined ? `, ${count(file.clips, 'clip')}` : ''})`,
     )
-  for (const c of changed) lines.push(`  changed ${c.clip}: ${c.fields.join(', ')}`)
-  for (const note of all('notes')) lines.push(`  note: ${note.name ? `${note.name}: ` : ''}${note.message}`)
-  for (const u of unreadable) lines.push(`  NOT READ ${u.name}: ${u.reason}`)
-  if (!added.length && !changed.length && !created) lines.push('  nothing changed: the log already had all of it')
-  return print(lines.join('\n'), unreadable.length ? 1 : 0)
+  for (const c of changed) lines.push(`  changed ${shown(c.clip)}: ${c.fields.map(shown).join(', ')}`)
+  for (const note of all('notes'))
+    lines.push(`  note: ${note.name ? `${shown(note.name)}: ` : ''}${shown(note.message)}`)
+  for (const u of all('unreadable')) lines.push(`  NOT READ ${shown(u.name)}: ${shown(u.reason)}`)
+  for (const s of skipped) lines.push(`  NOT SENT ${shown(s.name)}: ${shown(s.reason)}`)
+  if (answers.length && !added.length && !changed.length && !created)
+    lines.push('  nothing changed: the log already had all of it')
+  print(lines.join('\n'))
 }
 
 // ---- checks
 
-async function printChecks([id], options, baseUrl) {
+async function printChecks([id], options) {
   if (!id) throw new Failure(`checks needs a log id\n${USAGE}`)
-  const client = await connectedClient(baseUrl)
+  const client = await connectedClient(serviceUrl(options.url))
   const { checks, summary } = await client.checks(id)
-  if (options.json) return print(JSON.stringify({ checks, summary }, null, 2), summary.errors ? 1 : 0)
+  const status = summary.errors ? 1 : 0
+  if (options.json) return printJson({ checks, summary }, status)
   const lines = [
-    `${id}: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info`,
-    ...checks.map((f) => `  ${f.severity.padEnd(7)} ${f.kind.padEnd(22)} ${f.message}`),
+    `${shown(id)}: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info`,
+    ...checks.map((f) => `  ${shown(f.severity).padEnd(7)} ${shown(f.kind).padEnd(22)} ${shown(f.message)}`),
   ]
-  return print(lines.join('\n'), summary.errors ? 1 : 0)
+  return print(lines.join('\n'), status)
 }
 
 // ---- the token
@@ -244,7 +449,9 @@ async function storeToken(baseUrl, token) {
  * A client with a token the service still accepts: the kept one, else a new one, which waits
  * until the operator approves "media-log" in the console.
  */
-async function connectedClient(baseUrl) {
+async function connectedClient({ url: baseUrl, from }) {
+  warn(`service: ${baseUrl} (from ${from})`)
+  contacted = baseUrl
   const kept = (await storedTokens())[baseUrl]
   if (kept) {
     const client = new MediaLogClient({ baseUrl, token: kept })
@@ -266,11 +473,30 @@ async function connectedClient(baseUrl) {
 
 // ---- output
 
+/**
+ * Control characters (C0, DEL, C1: escape sequences with them), bidi embeddings, overrides and
+ * isolates, and line separators, which would let a clip or file name move the cursor, erase or
+ * reorder what the terminal shows.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const escapedUnsafe = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+/** A value from the service or the disk as one line of plain text. */
+const shown = (value) => String(value).replace(UNSAFE, escapedUnsafe)
+
 const count = (n, word) => `${n} ${n === 1 ? word : `${word}s`}`
-const warn = (text) => process.stderr.write(`${text}\n`)
+/** Lines to stderr, each shown safe whatever it holds. */
+const warn = (text) => process.stderr.write(`${text.split('\n').map(shown).join('\n')}\n`)
 
 function print(text, status = 0) {
-  process.stdout.write(`${text}\n`)
+  process.stdout.write(`${text.split('\n').map(shown).join('\n')}\n`)
+  return status
+}
+
+/** What JSON.stringify leaves as it is of UNSAFE (it escapes C0 itself): `\uXXXX` reads back the same. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+function printJson(value, status) {
+  process.stdout.write(`${JSON.stringify(value, null, 2).replace(UNSAFE_IN_JSON, escapedUnsafe)}\n`)
   return status
 }
 
@@ -279,7 +505,7 @@ class Progress {
   #shown = false
   say(text) {
     if (process.stderr.isTTY) {
-      process.stderr.write(`\r\x1b[K${text}`)
+      process.stderr.write(`\r\x1b[K${shown(text)}`)
       this.#shown = true
     } else warn(text)
   }
@@ -289,16 +515,18 @@ class Progress {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (status) => process.exit(status),
-  (err) => {
-    if (err instanceof Failure || err instanceof MediaLogError || err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      warn(`media-log: ${err.message}`)
-    } else if (err?.cause?.code === 'ECONNREFUSED') {
-      warn('media-log: the service is not running here (start it with npm start)')
-    } else {
-      warn(`media-log: ${err?.stack ?? err}`)
-    }
-    process.exit(2)
-  },
-)
+/** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. */
+function exit(status) {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(status)))
+}
+
+main(process.argv.slice(2)).then(exit, (err) => {
+  if (err instanceof Failure || err instanceof MediaLogError || err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    warn(`media-log: ${err.message}`)
+  } else if (err?.cause?.code === 'ECONNREFUSED') {
+    warn(`media-log: nothing answers at ${contacted} (npm start starts the service)`)
+  } else {
+    warn(`media-log: ${err?.stack ?? err}`)
+  }
+  exit(2)
+})

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 
 export const ROOT = resolve(import.meta.dirname, '..')
-export const PORT = Number(process.env.PORT ?? 5252)
+/** `PORT`, else the project's .dev.vars `PORT=` line, else 5252: where `media-log` looks too. */
+export const PORT = Number(process.env.PORT ?? portOf(devVars()) ?? 5252)
 /** wrangler dev keeps local state in .wrangler/state/v3; npm start uses the very same directory. */
 export const STATE_DIR = resolve(ROOT, process.env.MEDIA_LOG_STATE ?? '.wrangler/state')
 
@@ -43,19 +44,27 @@ function restrict(path) {
  */
 function assertHardened() {
   const require = createRequire(import.meta.url)
+  const wrangler = join(dirname(require.resolve('wrangler/package.json')), 'wrangler-dist/cli.js')
   const marks = [
     ['miniflare', require.resolve('miniflare'), 'injectRequestHeaders: [{ name: LOOPBACK_SECRET_HEADER'],
-    [
-      'wrangler',
-      join(dirname(require.resolve('wrangler/package.json')), 'wrangler-dist/cli.js'),
-      'Hardening (media-log-service patch): no inspector',
-    ],
+    ['wrangler', wrangler, 'Hardening (media-log-service patch): no inspector'],
+    ['wrangler', wrangler, 'Hardening (media-log-service patch): no handler triggers'],
   ]
   const missing = marks.filter(([, file, mark]) => !readFileSync(file, 'utf8').includes(mark))
   if (missing.length === 0) return
-  console.error(`The patches in patches/ are not applied to ${missing.map(([name]) => name).join(' and ')}.`)
+  const names = [...new Set(missing.map(([name]) => name))]
+  console.error(`The patches in patches/ are not applied to ${names.join(' and ')}.`)
   console.error('Run `npm ci` (its postinstall applies them) or `npx patch-package`, then start again.')
   process.exit(1)
+}
+
+function devVars(file = resolve(ROOT, '.dev.vars')) {
+  return existsSync(file) ? readFileSync(file, 'utf8') : ''
+}
+
+/** The value of the PORT line of a .dev.vars file's text, if it has one. */
+function portOf(text) {
+  return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(text)?.[1]
 }
 
 /** The value of the OPERATOR_KEY line of a .dev.vars file's text, if it has one. */
@@ -63,7 +72,7 @@ export const operatorKeyOf = (text) => /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.
 
 /** Creates .dev.vars with a fresh operator key when it has none; returns the key. */
 function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  const text = devVars(file)
   const found = operatorKeyOf(text)
   if (found && found.length >= 16) return found
   const key = randomBytes(24).toString('base64url')

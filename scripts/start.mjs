@@ -1,15 +1,29 @@
 // npm start: the worker bundled as `wrangler deploy` bundles it, served by Miniflare's API on
 // loopback. No dev proxy in the request path: several times the throughput of `wrangler dev`.
-import { spawnSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+// workerd is supervised: whenever it exits, it is started again on the same sockets and state.
+import childProcess, { spawnSync } from 'node:child_process'
+import { readdirSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Miniflare } from 'miniflare'
 import { PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv } from './local.mjs'
 
+/** Restarts of workerd: the first after 0.25 s, each next one twice as late, up to 4 s. */
+const FIRST_DELAY = 250
+const MAX_DELAY = 4000
+/** A workerd that served this long before it exited starts the delays over. */
+const SETTLED = 30_000
+/** Starts that fail in a row before npm start gives up. */
+const RESTART_ATTEMPTS = 5
+
+let stopping = false
+let mf
+
 const key = prepareLocal()
 // One bundle directory per process: a benchmark and a test may start the service side by side.
-const outdir = resolve(ROOT, '.wrangler/bundle', String(process.pid))
+const bundles = resolve(ROOT, '.wrangler/bundle')
+const outdir = resolve(bundles, String(process.pid))
+removeOrphanBundles()
 rmSync(outdir, { recursive: true, force: true })
 const build = spawnSync(
   process.execPath,
@@ -27,7 +41,7 @@ const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import
 const config = unstable_readConfig({ config: resolve(ROOT, 'wrangler.toml') })
 const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(ROOT, 'wrangler.toml'))
 
-const mf = new Miniflare({
+const options = {
   // Miniflare's own socket (for its API) on a free port; clients use the direct sockets below.
   host: '127.0.0.1',
   port: 0,
@@ -45,9 +59,121 @@ const mf = new Miniflare({
     },
   ],
   handleRuntimeStdio: runtimeOutput,
-})
+}
+const supervisor = superviseRuntime()
+mf = new Miniflare(options)
 await mf.ready
+supervisor.started()
 printConsoleUrl(key)
+
+/**
+ * A process killed with SIGKILL (or a machine that lost power) never removes its bundle folder:
+ * some 20 MB each, they piled up by the hundred. Folders of processes no longer running go at start.
+ */
+function removeOrphanBundles() {
+  let names
+  try {
+    names = readdirSync(bundles)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (/^\d+$/.test(name) && Number(name) !== process.pid && !isRunning(Number(name)))
+      rmSync(resolve(bundles, name), { recursive: true, force: true })
+  }
+}
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    // EPERM: running, as another user.
+    return err.code === 'EPERM'
+  }
+}
+
+/**
+ * Starts workerd again, on the same sockets and state, whenever it exits for any reason other than
+ * npm start's own stop, and says so in one line on stderr. Gives up (exit 1) only when workerd
+ * cannot be started RESTART_ATTEMPTS times in a row. What the workspace acknowledged is on disk:
+ * the new workerd opens the same persist directory.
+ *
+ * Miniflare 4.20260426 (the one wrangler 4.86 pins) keeps its workerd child in a private field and
+ * tells nobody when it exits: after a crash, a V8 out-of-memory abort or a `kill -9`, every request
+ * was refused while npm start went on silently. (Miniflare 4.20260722 restarts workerd itself,
+ * workers-sdk#14792, but needs Node 22.) Its Runtime calls `spawn` on the node:child_process
+ * module each time it starts workerd; that call is observed here, unchanged, because the
+ * ChildProcess it returns is the only thing that learns how workerd ended (its code or signal),
+ * which watching a pid would not.
+ */
+function superviseRuntime() {
+  let delay = FIRST_DELAY
+  let failures = 0
+  /** The workerd Miniflare started last, and whether it came up (Miniflare's start resolved). */
+  let current
+
+  const spawn = childProcess.spawn
+  childProcess.spawn = function (command, args, ...rest) {
+    const child = spawn.call(this, command, args, ...rest)
+    // Miniflare's runtime: `workerd serve --binary --experimental … --control-fd=3 -`.
+    if (Array.isArray(args) && args[0] === 'serve' && args.includes('--control-fd=3')) {
+      const runtime = { child, up: false, startedAt: 0 }
+      current = runtime
+      // One that never came up is reported by Miniflare's start failing; one replaced by a restart
+      // was killed by Miniflare; npm start stops its own.
+      child.once('exit', () => runtime.up && current === runtime && exited(runtime))
+    }
+    return child
+  }
+
+  /** Miniflare's start resolved: workerd listens. One that died meanwhile is restarted at once. */
+  function up() {
+    current.up = true
+    current.startedAt = Date.now()
+    if (current.child.exitCode !== null || current.child.signalCode !== null) exited(current)
+  }
+
+  function exited({ child, startedAt }) {
+    if (stopping) return
+    if (Date.now() - startedAt >= SETTLED) delay = FIRST_DELAY
+    const how = child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`
+    console.error(`workerd (pid ${child.pid}) exited with ${how}; restarting it in ${seconds(delay)}`)
+    restartLater()
+  }
+
+  function restartLater() {
+    setTimeout(restart, delay)
+    delay = Math.min(delay * 2, MAX_DELAY)
+  }
+
+  async function restart() {
+    if (stopping) return
+    try {
+      // The same options again: Miniflare starts a new workerd with the same configuration.
+      await mf.setOptions(options)
+    } catch (err) {
+      if (stopping) return
+      const why = err?.message ?? String(err)
+      if (++failures >= RESTART_ATTEMPTS) {
+        console.error(`workerd could not be started again (${failures} attempts, the last: ${why}); npm start stops`)
+        await stop(1)
+        return
+      }
+      console.error(`workerd could not be started again (${why}); next attempt in ${seconds(delay)}`)
+      restartLater()
+      return
+    }
+    failures = 0
+    up()
+  }
+
+  return { started: up }
+}
+
+function seconds(ms) {
+  return `${ms / 1000} s`
+}
 
 /**
  * Straight into the worker on 127.0.0.1 and [::1] (`localhost` may resolve to either), never on
@@ -75,16 +201,14 @@ function runtimeOutput(stdout, stderr) {
   })
 }
 
+async function stop(status) {
+  if (stopping) return
+  stopping = true
+  await mf?.dispose()
+  rmSync(outdir, { recursive: true, force: true })
+  process.exit(status)
+}
+
 // wrangler, once imported, exits on SIGTERM before the handlers below run: clean up on exit too.
 process.on('exit', () => rmSync(outdir, { recursive: true, force: true }))
-
-let stopping = false
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, async () => {
-    if (stopping) return
-    stopping = true
-    await mf.dispose()
-    rmSync(outdir, { recursive: true, force: true })
-    process.exit(0)
-  })
-}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0))

@@ -39,7 +39,11 @@ export class MediaLogError extends Error {
 }
 
 export type ClientOptions = {
-  /** Where the service runs; `http://localhost:5252` unless said. */
+  /**
+   * Where the service runs. Unless said, where `npm start` serves it: `MEDIA_LOG_URL`, else
+   * `http://localhost:$PORT`, when the environment (Node's `process.env`) has them; else
+   * `http://localhost:5252`.
+   */
   baseUrl?: string
   /** A token from an earlier approval. */
   token?: string
@@ -52,7 +56,7 @@ export class MediaLogClient {
   readonly #fetch: typeof fetch
 
   constructor(options: ClientOptions = {}) {
-    this.baseUrl = (options.baseUrl ?? 'http://localhost:5252').replace(/\/+$/, '')
+    this.baseUrl = (options.baseUrl ?? defaultBaseUrl()).replace(/\/+$/, '')
     this.token = options.token
     this.#fetch = options.fetch ?? fetch
   }
@@ -132,7 +136,7 @@ export class MediaLogClient {
   /**
    * Any endpoint, its status and body as they came, refusals included: for tools that show what
    * the service said rather than throw. `body` is the JSON answer, undefined when it is not JSON
-   * (`text` has it then).
+   * (`text` has it then). A redirect is not followed: a MediaLogError with its 3xx status.
    */
   async send(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; text: string }> {
     const headers: Record<string, string> = {}
@@ -141,8 +145,19 @@ export class MediaLogClient {
     const response = await this.#fetch(`${this.baseUrl}${path}`, {
       method,
       headers,
+      // A redirect would carry the token or the operator key to wherever it points.
+      redirect: 'manual',
       ...(body !== undefined && { body: JSON.stringify(body) }),
     })
+    // A browser hides a redirect it did not follow behind type `opaqueredirect` and status 0.
+    if ((response.type as string) === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      await response.body?.cancel()
+      const to = response.headers.get('location')
+      throw new MediaLogError(
+        response.status,
+        `${this.baseUrl} answered with a redirect${to ? ` to ${to}` : ''}: not followed, the service never redirects`,
+      )
+    }
     const text = await response.text()
     try {
       return { status: response.status, body: JSON.parse(text), text }
@@ -150,6 +165,14 @@ export class MediaLogClient {
       return { status: response.status, body: undefined, text }
     }
   }
+}
+
+/** Where `npm start` serves, as the environment told it (Node), else the service's own default. */
+function defaultBaseUrl(): string {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  if (env?.MEDIA_LOG_URL) return env.MEDIA_LOG_URL
+  if (env?.PORT && /^\d{1,5}$/.test(env.PORT)) return `http://localhost:${env.PORT}`
+  return 'http://localhost:5252'
 }
 
 const enabledQuery = (enabled?: boolean) => (enabled === undefined ? '' : `?enabled=${enabled}`)

@@ -37,7 +37,7 @@ describe('npm start and npm run dev', () => {
     await started.stop()
   })
 
-  it('npm run dev finds the same project, log and token, and its Local Explorer reaches no data', async () => {
+  it('npm run dev finds the same project, log and token; its Local Explorer and handler triggers reach nothing', async () => {
     const dev = await launch('dev', { port: PORT, state })
     running.push(dev)
     const call = jsonCaller(dev)
@@ -46,6 +46,13 @@ describe('npm start and npm run dev', () => {
     expect(await (await fetch(`http://[::1]:${PORT}/ping`)).json()).toEqual({ status: 'ok', active: true })
     const explorer = await call('GET', '/cdn-cgi/explorer/api/workers/durable_objects/namespaces')
     expect(explorer).toEqual({ status: 404, body: { error: 'Not found' } })
+    // wrangler dev would run the worker's scheduled() and email() handlers here; it has neither.
+    expect(await call('GET', '/cdn-cgi/handler/scheduled')).toEqual({ status: 404, body: { error: 'Not found' } })
+    const email = await fetch(`${BASE}/cdn-cgi/handler/email?from=dit@example.com&to=log@example.com`, {
+      method: 'POST',
+      body: 'From: dit@example.com\r\nTo: log@example.com\r\nMessage-ID: <1@example.com>\r\nSubject: D001\r\n\r\nHi',
+    })
+    expect({ status: email.status, body: await email.json() }).toEqual({ status: 404, body: { error: 'Not found' } })
     await dev.stop()
   })
 })

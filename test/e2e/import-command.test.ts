@@ -4,14 +4,32 @@
 // every clip with both copies, the checks name the one copy that failed verification, and the
 // clips report shows it.
 import { execFile, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MediaLogOperator, approvedClient, type MediaLogClient } from 'media-log-service/client'
+import {
+  MediaLogClient,
+  MediaLogError,
+  MediaLogOperator,
+  approvedClient,
+  type LogInput,
+} from 'media-log-service/client'
 import { c4Of } from '../../src/import/read'
-import { CARD, cardOffload } from '../offload-fixtures'
+import { CARD, ascManifest, cardOffload, classicManifest } from '../offload-fixtures'
 import { launch, type Launched } from './launch'
 
 const PORT = 5741
@@ -24,12 +42,28 @@ let service: Launched
 let app: MediaLogClient
 
 type Run = { status: number | null; stdout: string; stderr: string }
+type RunOptions = {
+  /** Added to the environment; `undefined` removes a variable. */
+  env?: Record<string, string | undefined>
+  /** The token folder, this test's unless said. */
+  configDir?: string
+  /** The program and the arguments before `args`: the command, unless said. */
+  argv0?: string[]
+}
 
 /** The command as a shell runs it, with the config folder and service of this test. */
-function run(args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [COMMAND, ...args], {
-      env: { ...process.env, MEDIA_LOG_CONFIG_DIR: config, MEDIA_LOG_URL: service.base },
+function run(args: string[], { env = {}, configDir = config, argv0 = [process.execPath, COMMAND] }: RunOptions = {}) {
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    MEDIA_LOG_CONFIG_DIR: configDir,
+    MEDIA_LOG_URL: service.base,
+    PORT: undefined,
+    ...env,
+  }
+  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name]
+  return new Promise<Run>((done) => {
+    const child = spawn(argv0[0]!, [...argv0.slice(1), ...args], {
+      env: environment as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -68,9 +102,11 @@ describe('media-log import', () => {
     const importing = run(['import', join(drives, 'SHUTTLE_A'), join(drives, 'SHUTTLE_B'), '--log', 'D012'])
     await new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey }).approve('media-log', 30_000)
     const { status, stdout, stderr } = await importing
+    expect(stderr.split('\n')).toContain(`service: ${service.base} (from MEDIA_LOG_URL)`)
     expect(stderr).toContain(`approve "media-log" in the console (${service.base}/approve)`)
     expect(stderr).toContain('looked through 500 folders, found ')
-    expect(status, stderr).toBe(0)
+    // The checks found the failed verification.
+    expect(status, stderr).toBe(1)
     expect(stdout.split('\n')[0]).toBe('D012: created; 4 clips added, 0 changed')
     expect(stdout).toContain('(ascmhl, SHUTTLE_B, 4 clips)')
     expect(stdout).toContain('(ale, 3 clips)')
@@ -104,7 +140,7 @@ describe('media-log import', () => {
       '--log',
       'D012',
     ])
-    expect(status, stderr).toBe(0)
+    expect(status, stderr).toBe(1)
     expect(stderr).not.toContain('asking for a token')
     expect(stdout).toContain('D012: merged; 0 clips added, 0 changed')
     expect(stdout).toContain('nothing changed: the log already had all of it')
@@ -149,5 +185,272 @@ describe('media-log import', () => {
     const noLog = await run(['import', drives])
     expect(noLog.status).toBe(2)
     expect(noLog.stderr).toMatch(/^media-log: import needs folders and --log\nusage:/)
+  })
+})
+
+/** A classic MHL manifest of one clip file beside it, `size` bytes, hashed with XXH64. */
+const oneClip = (clip: string, size = 1000) =>
+  classicManifest({
+    started: '2025-06-15T09:00:00Z',
+    entries: [{ file: `${clip}.mov`, size, hashes: { xxh64: '00000000000abcde' } }],
+  })
+
+/** Waits for "media-log" to ask, so a test can act between the command's walk and its reading. */
+async function waitingRequest(operator: MediaLogOperator): Promise<string> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    const waiting = (await operator.requests()).requests.find((r) => r.appName === 'media-log')
+    if (waiting) return waiting.id
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('media-log did not ask for a token')
+}
+
+const clipsOf = async (id: string) => (await app.log(id)).ocf!.clips!.map((c) => c.clip)
+
+/** No control character but the line breaks, no bidi override or isolate. */
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+describe('media-log exit status and output', () => {
+  it('prints the usage on stderr and exits 2 when given nothing', async () => {
+    const { status, stdout, stderr } = await run([])
+    expect(status).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^usage:\n  media-log import <folder…> --log ID/)
+  })
+
+  it('import --json exits 1 when the checks find errors, and says so in the JSON', async () => {
+    const { status, stdout, stderr } = await run(['import', join(drives, 'SHUTTLE_A'), '--log', 'D012', '--json'])
+    expect(status, stderr).toBe(1)
+    const printed = JSON.parse(stdout)
+    expect(printed.log).toBe('D012')
+    expect(printed.skipped).toEqual([])
+    expect(printed.answers).toHaveLength(1)
+    expect(printed.answers[0]).toMatchObject({ success: true, created: false, unreadable: [] })
+    expect(printed.summary).toMatchObject({ errors: 1, warnings: 0, info: 0 })
+  })
+
+  it('a clip name with escape sequences and bidi overrides cannot rewrite what media-log checks prints', async () => {
+    // Cursor up, erase the line, and a summary of its own; then text turned right to left.
+    const forged = 'A001C001\u001b[1A\u001b[2K\rD014: 0 errors, 0 warnings, 0 info\u001b[K\u009b2J\u202eRORRE'
+    const log: LogInput = {
+      id: 'D014',
+      day: 14,
+      date: '2025-06-16',
+      ocf: { clips: [{ clip: forged, size: 0, copies: [{ volume: 'SSD\u001b]0;owned\u0007', hash: null }] }] },
+    }
+    await app.createLog(log)
+    const { status, stdout } = await run(['checks', 'D014'])
+    expect(status).toBe(1)
+    expect(stdout).not.toMatch(CONTROLS)
+    const lines = stdout.split('\n')
+    expect(lines[0]).toMatch(/^D014: 1 error, /)
+    expect(stdout).toContain(
+      'A001C001\\u001b[1A\\u001b[2K\\u000dD014: 0 errors, 0 warnings, 0 info\\u001b[K\\u009b2J\\u202eRORRE',
+    )
+    const json = await run(['checks', 'D014', '--json'])
+    expect(json.status).toBe(1)
+    expect(json.stdout).not.toMatch(CONTROLS)
+    expect(JSON.parse(json.stdout).checks[0].message).toContain(forged)
+  })
+})
+
+describe('media-log reads the files it found, and only those', () => {
+  it('skips a manifest swapped for a symbolic link after the walk, sends the others and exits 1', async () => {
+    const folder = join(dir, 'swap', 'SSD_SWAP')
+    mkdirSync(folder, { recursive: true })
+    writeFileSync(join(folder, 'a.mhl'), oneClip('OK001'))
+    writeFileSync(join(folder, 'b.mhl'), oneClip('OK002'))
+    const outside = join(dir, 'outside.mhl')
+    writeFileSync(outside, oneClip('SECRET001'))
+    const configDir = join(dir, 'config-swap')
+    const operator = new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey })
+
+    const importing = run(['import', folder, '--log', 'D015'], { configDir })
+    // The command has walked the folder and waits for its token: b.mhl becomes a link now.
+    const request = await waitingRequest(operator)
+    unlinkSync(join(folder, 'b.mhl'))
+    symlinkSync(outside, join(folder, 'b.mhl'))
+    await operator.decide(request, 'approve')
+    const { status, stdout, stderr } = await importing
+
+    expect(status, stderr).toBe(1)
+    expect(stdout).toContain(`  NOT SENT ${join(folder, 'b.mhl')}: it is a symbolic link now, not the file found`)
+    expect(await clipsOf('D015')).toEqual(['OK001'])
+  })
+
+  it('reads files whose names are not UTF-8 and says so, and prints file names safely', async () => {
+    const folder = join(dir, 'names', 'SSD_NAMES')
+    mkdirSync(folder, { recursive: true })
+    writeFileSync(join(folder, 'a.mhl'), oneClip('NAME001'))
+    // Latin-1 bytes, as an old Windows or a camera may leave them.
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${folder}/b`), Buffer.from([0xe9, 0xff]), Buffer.from('.mhl')]),
+      oneClip('NAME002'),
+    )
+    writeFileSync(join(folder, 'c\u001b[2J.mhl'), oneClip('NAME003'))
+    const { status, stdout, stderr } = await run(['import', folder, '--log', 'D016'])
+    expect(status, stderr).toBe(0)
+    expect(stderr).toContain(`${folder}/b\ufffd\ufffd.mhl: its name is not UTF-8`)
+    expect(stdout).not.toMatch(CONTROLS)
+    expect(stderr).not.toMatch(CONTROLS)
+    expect(stdout).toContain(`  read ${folder}/c\\u001b[2J.mhl (mhl, SSD_NAMES, 1 clip)`)
+    expect(await clipsOf('D016')).toEqual(['NAME001', 'NAME002', 'NAME003'])
+  })
+
+  it('sends more than 10,000 manifests in several requests', async () => {
+    const folder = join(dir, 'many', 'SSD_MANY')
+    mkdirSync(folder, { recursive: true })
+    const clips = Array.from({ length: 10_001 }, (_, i) => `M${String(i).padStart(5, '0')}`)
+    for (const clip of clips) writeFileSync(join(folder, `${clip}.mhl`), oneClip(clip))
+    const { status, stdout, stderr } = await run(['import', folder, '--log', 'D017'])
+    expect(status, stderr).toBe(0)
+    expect(stdout.split('\n')[0]).toBe('D017: created; 10001 clips added, 0 changed')
+    expect(stderr).toContain('sent 10000 of 10001 files')
+    expect(await clipsOf('D017')).toEqual(clips)
+  })
+
+  it('reads an ascmhl/ folder of 600 generations with 256 files allowed open (macOS default)', async () => {
+    const card = join(dir, 'open', 'SSD_OPEN', 'A003R1AB')
+    mkdirSync(join(card, 'ascmhl'), { recursive: true })
+    for (let g = 1; g <= 600; g++) {
+      const manifest = ascManifest({
+        created: '2025-06-17T10:00:00Z',
+        entries: [{ path: 'Clips/A003C001.mxf', size: 5000, hashes: { xxh64: '0000000000000abc' } }],
+        process: g === 1 ? 'transfer' : 'in-place',
+      })
+      writeFileSync(join(card, 'ascmhl', `${String(g).padStart(4, '0')}_A003R1AB_2025-06-17_100000Z.mhl`), manifest)
+    }
+    const shell = ['/bin/sh', '-c', 'ulimit -n 256 && exec "$0" "$@"', process.execPath, COMMAND]
+    const { status, stdout, stderr } = await run(['import', join(dir, 'open', 'SSD_OPEN'), '--log', 'D018'], {
+      argv0: shell,
+    })
+    expect(status, stderr).toBe(0)
+    expect(stdout.split('\n')[0]).toBe('D018: created; 1 clip added, 0 changed')
+    expect(stdout.match(/ \(ascmhl, SSD_OPEN, 1 clip\)$/gm)).toHaveLength(600)
+    expect(await clipsOf('D018')).toEqual(['A003C001'])
+  })
+})
+
+describe('media-log never sends credentials elsewhere', () => {
+  let elsewhere: ReturnType<typeof createServer>
+  let redirector: ReturnType<typeof createServer>
+  const arrived: IncomingHttpHeaders[] = []
+  let redirecting = ''
+
+  beforeAll(async () => {
+    elsewhere = createServer((request, response) => {
+      arrived.push(request.headers)
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"projects":[]}')
+    })
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r))
+    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`
+    redirector = createServer((request, response) => {
+      request.resume()
+      response.writeHead(307, { location: `${target}${request.url}` }).end()
+    })
+    await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r))
+    redirecting = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`
+  })
+
+  afterAll(() => {
+    elsewhere?.close()
+    redirector?.close()
+  })
+
+  it('a redirect is an error, not followed with the token', async () => {
+    const configDir = join(dir, 'config-redirect')
+    mkdirSync(configDir, { recursive: true })
+    writeFileSync(join(configDir, 'tokens.json'), JSON.stringify({ [redirecting]: 'kept-token-of-this-service' }))
+    const { status, stderr } = await run(['checks', 'D012', '--url', redirecting], { configDir })
+    expect(status).toBe(2)
+    expect(stderr).toContain(
+      `media-log: 307 ${redirecting} answered with a redirect to http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/projects: not followed`,
+    )
+    expect(arrived).toEqual([])
+  })
+
+  it('the typed client follows no redirect with the operator key or a token', async () => {
+    const operator = new MediaLogOperator({ baseUrl: redirecting, key: 'operator-key-0123456789abcdef' })
+    await expect(operator.requests()).rejects.toMatchObject({ status: 307 })
+    const client = new MediaLogClient({ baseUrl: redirecting, token: 'a-token' })
+    const refused = await client.projects().catch((err: unknown) => err)
+    expect(refused).toBeInstanceOf(MediaLogError)
+    expect(arrived).toEqual([])
+  })
+})
+
+describe('media-log volumes', () => {
+  it('takes each backup folder in a parent folder as its own volume, and says so', async () => {
+    const { status, stderr } = await run(['import', drives, '--log', 'D013'])
+    expect(status, stderr).toBe(1)
+    const lines = stderr.split('\n')
+    expect(lines).toContain(
+      `${drives} holds 2 folders with manifests (SHUTTLE_A, SHUTTLE_B): each is a volume of its own`,
+    )
+    expect(lines).toContain(`${join(drives, 'SHUTTLE_A')}: volume SHUTTLE_A (the folder's name)`)
+    expect(lines).toContain(`${join(drives, 'SHUTTLE_B')}: volume SHUTTLE_B (the folder's name)`)
+    const clips = (await app.log('D013')).ocf!.clips!
+    expect(clips).toHaveLength(4)
+    for (const clip of clips) expect(clip.copies.map((c) => c.volume)).toEqual(['SHUTTLE_A', 'SHUTTLE_B'])
+  })
+
+  it('refuses --volume for a folder holding several backups, exit 2, and sends nothing', async () => {
+    const { status, stdout, stderr } = await run(['import', drives, '--log', 'D019', '--volume', 'RAID'])
+    expect(status).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toContain(
+      `media-log: ${drives} holds 2 folders with manifests (SHUTTLE_A, SHUTTLE_B), each a backup of its own: --volume would make them one volume.`,
+    )
+    expect((await app.logs()).logs.map((l) => l.id)).not.toContain('D019')
+  })
+})
+
+describe('media-log finds the service where npm start serves it', () => {
+  const configDir = join(dir, 'config-port')
+  const port = () => new URL(service.base).port
+  const approve = () =>
+    new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey }).approve('media-log', 30_000)
+
+  it('follows PORT when no URL is given, and says which URL it uses', async () => {
+    const checking = run(['checks', 'D012'], { configDir, env: { MEDIA_LOG_URL: undefined, PORT: port() } })
+    await approve()
+    const { status, stdout, stderr } = await checking
+    expect(stderr.split('\n')[0]).toBe(`service: http://localhost:${port()} (from PORT)`)
+    expect(status, stderr).toBe(1)
+    expect(stdout.split('\n')[0]).toBe('D012: 1 error, 0 warnings, 0 info')
+  })
+
+  it("reads PORT from its project's .dev.vars when the environment has none", async () => {
+    const project = join(dir, 'project')
+    cpSync(join(ROOT, 'bin'), join(project, 'bin'), { recursive: true })
+    cpSync(join(ROOT, 'dist'), join(project, 'dist'), { recursive: true })
+    writeFileSync(join(project, '.dev.vars'), `OPERATOR_KEY=not-this-one-0123456789\nPORT=${port()}\n`)
+    const { status, stdout, stderr } = await run(['checks', 'D012'], {
+      configDir,
+      env: { MEDIA_LOG_URL: undefined },
+      argv0: [process.execPath, join(project, 'bin', 'media-log.mjs')],
+    })
+    expect(stderr.split('\n')[0]).toBe(
+      `service: http://localhost:${port()} (from PORT in ${join(project, '.dev.vars')})`,
+    )
+    expect(status, stderr).toBe(1)
+    expect(stdout.split('\n')[0]).toBe('D012: 1 error, 0 warnings, 0 info')
+  })
+
+  it('the typed client, given no URL, goes where MEDIA_LOG_URL or PORT says', async () => {
+    const saved = { MEDIA_LOG_URL: process.env.MEDIA_LOG_URL, PORT: process.env.PORT }
+    try {
+      delete process.env.MEDIA_LOG_URL
+      process.env.PORT = port()
+      expect(await new MediaLogClient().ping()).toEqual({ status: 'ok', active: true })
+      process.env.MEDIA_LOG_URL = service.base
+      process.env.PORT = '1'
+      expect(new MediaLogClient().baseUrl).toBe(service.base)
+      expect(await new MediaLogClient().ping()).toEqual({ status: 'ok', active: true })
+    } finally {
+      for (const [name, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+    }
   })
 })

@@ -39,14 +39,24 @@ export function copyOfTree(): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Runs `scripts/<command>.mjs` of `dir` on `port`; resolves once GET /ping answers. */
+/**
+ * Runs `scripts/<command>.mjs` of `dir` on `port`, with `env` over the environment (`undefined`
+ * removes a variable); resolves once GET /ping answers.
+ */
 export async function launch(
   command: Command,
-  { dir = ROOT, port, state }: { dir?: string; port: number; state: string },
+  {
+    dir = ROOT,
+    port,
+    state,
+    env = {},
+  }: { dir?: string; port: number; state: string; env?: Record<string, string | undefined> },
 ): Promise<Launched> {
+  const environment = { ...process.env, PORT: String(port), MEDIA_LOG_STATE: state, ...env }
+  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name]
   const child = spawn(process.execPath, [join(dir, 'scripts', `${command}.mjs`)], {
     cwd: dir,
-    env: { ...process.env, PORT: String(port), MEDIA_LOG_STATE: state },
+    env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: the test finds every port of it and stops all of it.
     detached: true,
