@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { serveBundled } from './bundle.mjs'
-import { ROOT, api, approvedToken, makeLog } from './client.mjs'
+import { ROOT, api, approvedToken, cardManifest, makeLog } from './client.mjs'
 
 const flags = Object.fromEntries(
   process.argv
@@ -24,6 +24,7 @@ if (!before) throw new Error('usage: node bench/pair.mjs <the other build’s wr
 const ROUNDS = Number(flags.rounds ?? 9)
 const KEY = 'pair-operator-key-0123456789abcdef'
 const SIZES = [2000, 20_000]
+const IMPORTED = cardManifest(5000)
 
 const builds = []
 for (const [name, config, port] of [
@@ -64,7 +65,23 @@ const operations = SIZES.flatMap((n) => [
     `PATCH of unit, ${n.toLocaleString('en-US')}-clip log`,
     ({ request, token }) => request('PATCH', `/log/L${n}`, { token, body: { unit: `Unit ${Math.random()}` } }),
   ],
-]).filter(([name]) => !flags.only || name.includes(flags.only))
+  [
+    `checks, ${n.toLocaleString('en-US')} clips`,
+    ({ request, token }) => request('GET', `/log/L${n}/checks`, { token }),
+  ],
+])
+  .concat([
+    [
+      'import of a 5,000-clip ASC MHL',
+      async ({ request, token }) => {
+        const id = `I${++posted}`
+        const files = [{ name: '/Volumes/S/ascmhl/0001_A_2025-06-14_100000Z.mhl', content: IMPORTED }]
+        await request('POST', `/log/${id}/import`, { token, body: { files, day: 1 } })
+        return () => request('DELETE', `/log/${id}`, { token })
+      },
+    ],
+  ])
+  .filter(([name]) => !flags.only || name.includes(flags.only))
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 console.log(`median of ${ROUNDS} runs each, alternating which build goes first`)

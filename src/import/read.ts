@@ -274,7 +274,8 @@ function latestOf(group: ReadManifest[], manifestFolder: string, ordered: boolea
     for (const entry of manifest.files) {
       const path = resolved(root, entry.path)
       const before = files.get(path)
-      const action = worstAction([...entry.hashes.map((h) => h.action), ordered ? undefined : before?.action])
+      const own = worstAction(entry.hashes.map((h) => h.action))
+      const action = ordered || !before?.action ? own : worstAction([own, before.action])
       // The manifest's own entry becomes the file: a 50,000-file manifest is not held twice.
       const file = Object.assign(entry, { path, folder: folderOf(path), name: lastSegment(path) }) as CopiedFile
       if (before) file.hashes = mergedHashes(before.hashes, entry.hashes)

@@ -8,7 +8,7 @@ import { parseObject } from '../schemas/json'
 import { ImportSchema, parseOrThrow } from '../schemas/requests'
 import { fromBase64 } from '../shared/base64'
 import { invalid, type IssueDetail } from '../shared/problem'
-import { bytesOrStream, utf8Bytes } from '../shared/utf8'
+import { RPC_VALUE_BYTES, bytesOrStream, utf8Bytes } from '../shared/utf8'
 import { workspace } from '../workspace/client'
 import { logIdOf } from './logs'
 
@@ -27,7 +27,9 @@ export async function importFiles(request: IRequest, env: Env) {
   const { files, options, keys } = await importBody(request)
   const read = await readImport(files, options)
   if (read.unreadable.length === files.length) throw invalid(refusals(files, read.unreadable))
-  const outcome = await ws.importLog(token, bytesOrStream(dayPieces(read.day)), { id, ...keys })
+  // One value up to RPC's limit (a stream costs a turn a MiB), a stream past it.
+  const day = bytesOrStream(dayPieces(read.day), RPC_VALUE_BYTES)
+  const outcome = await ws.importLog(token, day, { id, ...keys })
   read.notes.addAll(outcome.notes, outcome.unlisted)
   const answer = {
     success: true,

@@ -62,15 +62,15 @@ export function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
 const CHUNK = 1024 * 1024
 
 /**
- * The parts joined: in one buffer when they come to at most 1 MiB, else as a stream that takes
- * them from `parts` 1 MiB at a time as it is read, so that nothing holds the whole. Cancelling the
- * stream ends the generator (its `finally` runs).
+ * The parts joined: in one buffer when they come to at most `whole` bytes (1 MiB), else as a stream
+ * that takes them from `parts` 1 MiB at a time as it is read, so that nothing holds the whole.
+ * Cancelling the stream ends the generator (its `finally` runs).
  */
-export function bytesOrStream(parts: Generator<Uint8Array>): Uint8Array | ReadableStream<Uint8Array> {
-  const take = () => {
+export function bytesOrStream(parts: Generator<Uint8Array>, whole = CHUNK): Uint8Array | ReadableStream<Uint8Array> {
+  const take = (most: number) => {
     const taken: Uint8Array[] = []
     let size = 0
-    while (size < CHUNK) {
+    while (size < most) {
       const next = parts.next()
       if (next.done) return { taken, done: true }
       taken.push(next.value)
@@ -79,7 +79,7 @@ export function bytesOrStream(parts: Generator<Uint8Array>): Uint8Array | Readab
     return { taken, done: false }
   }
   const one = (taken: Uint8Array[]) => (taken.length === 1 ? taken[0]! : concatBytes(taken))
-  const first = take()
+  const first = take(whole)
   if (first.done) return one(first.taken)
   let pending: Uint8Array[] | undefined = first.taken
   return new ReadableStream<Uint8Array>({
@@ -89,7 +89,7 @@ export function bytesOrStream(parts: Generator<Uint8Array>): Uint8Array | Readab
         pending = undefined
         return
       }
-      const { taken, done } = take()
+      const { taken, done } = take(CHUNK)
       if (taken.length) controller.enqueue(one(taken))
       if (done) controller.close()
     },
