@@ -464,8 +464,13 @@ async function connectedClient({ url: baseUrl, from }) {
       warn('the kept token is no longer accepted: asking for a new one')
     }
   }
-  warn(`asking for a token: approve "${APP_NAME}" in the console (${baseUrl}/approve)`)
-  const client = await MediaLogClient.connect({ baseUrl, appName: APP_NAME })
+  const client = await MediaLogClient.connect({
+    baseUrl,
+    appName: APP_NAME,
+    userAgent: `${APP_NAME} (pid ${process.pid})`,
+    onCode: (code) =>
+      warn(`asking for a token: in the console (${baseUrl}/approve), approve "${APP_NAME}" showing code ${code}`),
+  })
   await storeToken(baseUrl, client.token)
   warn(`approved; the token is kept in ${tokenFile()}`)
   return client

@@ -85,22 +85,29 @@ describe('console sign-in', () => {
     })
   })
 
-  it('marks the session cookie Secure when the service is reached over HTTPS, as deployed', async () => {
+  it('names the session cookie __Host- and marks it Secure over HTTPS, as deployed, and finds it there', async () => {
     const https = (method: string, path: string, headers: Record<string, string> = {}) =>
       fetchWorker(new Request(`https://localhost${path}`, { method, redirect: 'manual', headers }))
     const link = await https('GET', `/approve?key=${OPERATOR_KEY}`)
     await link.arrayBuffer()
     expect(link.status).toBe(303)
-    expect(link.headers.get('set-cookie')!.split('; ').slice(1)).toEqual([
-      'Path=/',
-      'HttpOnly',
-      'SameSite=Strict',
-      'Max-Age=604800',
-      'Secure',
-    ])
+    const cookie = link.headers.get('set-cookie')!
+    expect(cookie).toMatch(/^__Host-mls_operator=[0-9a-z]+\.[0-9a-f]{32}\.[A-Za-z0-9_-]{43}; /)
+    const session = { cookie: cookie.split(';')[0]!, csrf: link.headers.get('location')!.split('#session=')[1]! }
+    const state = await https('GET', '/approve/state', { cookie: session.cookie, 'x-csrf-token': session.csrf })
+    expect([state.status, (await state.json<{ requests: unknown[] }>()).requests]).toEqual([200, []])
+    // The plain name is the laptop's: over HTTPS it opens nothing.
+    const plain = await https('GET', '/approve/state', {
+      cookie: session.cookie.replace('__Host-', ''),
+      'x-csrf-token': session.csrf,
+    })
+    expect([plain.status, await plain.json()]).toEqual([401, { error: 'Unauthorized' }])
+    expect(cookie.split('; ').slice(1)).toEqual(['Path=/', 'HttpOnly', 'SameSite=Strict', 'Max-Age=604800', 'Secure'])
     const out = await https('DELETE', '/approve/session', { 'x-operator-key': OPERATOR_KEY })
     expect(await out.json()).toEqual({ success: true })
-    expect(out.headers.get('set-cookie')).toBe('mls_operator=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure')
+    expect(out.headers.get('set-cookie')).toBe(
+      '__Host-mls_operator=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure',
+    )
   })
 
   it('shows the session only the page shell: no token, no state, the service version', async () => {
@@ -174,6 +181,22 @@ describe('console sign-in', () => {
       body: { requests: [] },
     })
     expect((await call('GET', '/approve', { headers: { cookie } })).body).toContain('console-main')
+  })
+
+  it('tries every copy a browser can hold: the session behind 8, 50 and 179 well-formed junk copies', async () => {
+    const session = await signIn()
+    const issued = Date.now().toString(36)
+    const junk = (i: number) => `mls_operator=${issued}.${i.toString(16).padStart(32, '0')}.${'A'.repeat(43)}`
+    for (const planted of [8, 50, 179]) {
+      const cookie = [...Array.from({ length: planted }, (_, i) => junk(i)), session.cookie].join('; ')
+      const state = await call('GET', '/approve/state', { headers: { cookie, 'x-csrf-token': session.csrf } })
+      expect([planted, state.status, state.body.requests]).toEqual([planted, 200, []])
+    }
+    // Past what any browser keeps for one host, the header was made by hand: the rest is not read.
+    const stuffed = [...Array.from({ length: 180 }, (_, i) => junk(i)), session.cookie].join('; ')
+    expect(
+      await call('GET', '/approve/state', { headers: { cookie: stuffed, 'x-csrf-token': session.csrf } }),
+    ).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
   })
 
   it('signs in by POST /approve/session {key} from the page itself, answering the CSRF token', async () => {
@@ -602,8 +625,28 @@ describe('GET /approve/state (the console’s long poll)', () => {
     expect(status).toBe(200)
     expect(body).toEqual({
       version: expect.any(Number),
-      requests: [{ id, appName: 'Rushes Script', createdAt: expect.any(String), expiresAt: expect.any(String) }],
-      tokens: [{ id: token.split('_')[1], appName: 'Offload Tool', createdAt: expect.any(String), lastUsedAt: null }],
+      requests: [
+        {
+          id,
+          appName: 'Rushes Script',
+          code: null,
+          userAgent: null,
+          mixedScripts: [],
+          createdAt: expect.any(String),
+          lastAskedAt: expect.any(String),
+          attempts: 1,
+          expiresAt: expect.any(String),
+        },
+      ],
+      tokens: [
+        {
+          id: token.split('_')[1],
+          appName: 'Offload Tool',
+          mixedScripts: [],
+          createdAt: expect.any(String),
+          lastUsedAt: null,
+        },
+      ],
       windows: [],
       service: { version: '0.1.0' },
     })

@@ -10,20 +10,36 @@ async function ask(appName: string) {
 const decide = (id: string, decision: string) => operator('POST', `/approve/requests/${id}`, { decision })
 
 describe('operator JSON endpoints: pending requests', () => {
-  it('lists each waiting request with its name, when it asked and when it expires', async () => {
+  it('lists each waiting request with what identifies it: name, code, user agent, when and how often it asked', async () => {
     const before = Date.now()
     const a = await ask('Offload Tool')
-    const b = await ask('Rushes Script')
+    const coded = call('POST', '/auth', {
+      body: { appName: 'Rushes Script', code: 'k7qm-2xpd' },
+      headers: { 'user-agent': 'rushes/2.1 (pid 4242)' },
+    })
+    const b = { answer: coded, id: await pendingRequestOf('Rushes Script') }
     const { status, body } = await operator('GET', '/approve/requests')
     expect(status).toBe(200)
+    const card = (id: string, appName: string, code: string | null, userAgent: string | null) => ({
+      id,
+      appName,
+      code,
+      userAgent,
+      mixedScripts: [],
+      createdAt: expect.any(String),
+      lastAskedAt: expect.any(String),
+      attempts: 1,
+      expiresAt: expect.any(String),
+    })
     expect(body).toEqual({
       requests: [
-        { id: a.id, appName: 'Offload Tool', createdAt: expect.any(String), expiresAt: expect.any(String) },
-        { id: b.id, appName: 'Rushes Script', createdAt: expect.any(String), expiresAt: expect.any(String) },
+        card(a.id, 'Offload Tool', null, null),
+        card(b.id, 'Rushes Script', 'K7QM-2XPD', 'rushes/2.1 (pid 4242)'),
       ],
     })
     for (const request of body.requests) {
       expect(Date.parse(request.createdAt)).toBeGreaterThanOrEqual(before - 1000)
+      expect(request.lastAskedAt).toBe(request.createdAt)
       // AUTH_TIMEOUT_SECONDS is 2 in the test environment.
       expect(Date.parse(request.expiresAt) - Date.parse(request.createdAt)).toBe(2000)
     }
@@ -31,6 +47,29 @@ describe('operator JSON endpoints: pending requests', () => {
       await decide(id, 'deny')
       await answer
     }
+  })
+
+  it('refuses a code that is not 4 to 12 letters or digits, and nothing waits', async () => {
+    for (const code of ['abc', 'ABCD EFGH', 'ABCDEFGHIJKLM', '-ABCD', 42]) {
+      const res = await call('POST', '/auth', { body: { appName: 'Offload Tool', code } })
+      expect([code, res.status, res.body]).toEqual([
+        code,
+        400,
+        {
+          error: 'Validation Error',
+          details: [
+            {
+              prop: 'code',
+              message:
+                typeof code === 'number'
+                  ? 'must be a string'
+                  : 'must be 4 to 12 letters or digits, dashes between them allowed',
+            },
+          ],
+        },
+      ])
+    }
+    expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
   })
 
   it('approve answers the waiting /auth with a working token; a second decision is 409', async () => {
@@ -101,36 +140,91 @@ describe('operator JSON endpoints: pending requests', () => {
     expect((await operator('GET', '/approve/tokens')).body).toEqual({ tokens: [] })
   })
 
-  it('holds at most AUTH_PENDING_LIMIT (20) requests: a new one makes the oldest give way with 408', async () => {
+  it('holds at most AUTH_PENDING_LIMIT (20) requests: a 21st is refused with 429 and none of the 20 leaves', async () => {
     // Asked together: one after another, a loaded machine can take longer than the 2 s they wait.
-    const waiting = await Promise.all(Array.from({ length: 20 }, (_, i) => ask(`Abandoned ${i}`)))
+    const waiting = await Promise.all(Array.from({ length: 20 }, (_, i) => ask(`Flood ${i}`)))
     const listed = (await operator('GET', '/approve/requests')).body.requests.map((r: { id: string }) => r.id)
     expect(listed).toHaveLength(20)
-    const real = await ask('Real App')
-    const oldest = waiting.find((w) => w.id === listed[0])!
-    expect(await oldest.answer).toMatchObject({ status: 408, body: { error: 'Authentication request timed out' } })
-    const now = (await operator('GET', '/approve/requests')).body.requests.map((r: { id: string }) => r.id)
-    expect(now).toEqual([...listed.slice(1), real.id])
-    await decide(real.id, 'approve')
-    expect((await real.answer).status).toBe(200)
-    for (const { id, answer } of waiting.filter((w) => w !== oldest)) {
+    for (const appName of ['Flood 20', 'Flood 0']) {
+      const refused = await call('POST', '/auth', { body: { appName } })
+      expect([refused.status, refused.body]).toEqual([
+        429,
+        {
+          error:
+            '20 connection requests are already waiting for the operator: ask again once some are approved or denied',
+        },
+      ])
+    }
+    expect((await operator('GET', '/approve/requests')).body.requests.map((r: { id: string }) => r.id)).toEqual(listed)
+    await decide(waiting[7]!.id, 'approve')
+    expect((await waiting[7]!.answer).status).toBe(200)
+    for (const { id, answer } of waiting.filter((_, i) => i !== 7)) {
       await decide(id, 'deny')
       expect((await answer).status).toBe(403)
     }
   })
 
-  it('a request from an application already waiting replaces the older one', async () => {
-    const first = await ask('Offload Tool')
-    const other = await ask('Dashboard')
-    const again = call('POST', '/auth', { body: { appName: 'Offload Tool' } })
-    expect(await first.answer).toMatchObject({ status: 408, body: { error: 'Authentication request timed out' } })
-    const requests = (await operator('GET', '/approve/requests')).body.requests
-    expect(requests.map((r: { appName: string }) => r.appName)).toEqual(['Dashboard', 'Offload Tool'])
-    expect(requests[1].id).not.toBe(first.id)
-    await decide(requests[1].id, 'approve')
+  it("a process repeating a waiting application's name gets a card of its own; the first one stays", async () => {
+    const real = await ask('media-log')
+    const copies = [
+      call('POST', '/auth', { body: { appName: 'media-log' } }),
+      call('POST', '/auth', { body: { appName: 'media-log' } }),
+    ]
+    let requests: Array<{ id: string; appName: string; createdAt: string }> = []
+    for (let i = 0; i < 200 && requests.length < 3; i++)
+      requests = (await operator('GET', '/approve/requests')).body.requests
+    expect(requests.map((r) => r.appName)).toEqual(['media-log', 'media-log', 'media-log'])
+    expect(requests[0]!.id).toBe(real.id)
+    expect(await decide(real.id, 'approve')).toMatchObject({ status: 200 })
+    const { status, body } = await real.answer
+    expect(status).toBe(200)
+    expect((await call('GET', '/projects', { token: body.token })).status).toBe(200)
+    for (const { id } of requests.slice(1)) await decide(id, 'deny')
+    for (const copy of copies) expect((await copy).status).toBe(403)
+  })
+
+  it('an application asking again with the same name and code takes its card over and is counted', async () => {
+    const first = call('POST', '/auth', { body: { appName: 'Offload Tool', code: 'ABCD-2345' } })
+    const id = await pendingRequestOf('Offload Tool')
+    const [before] = (await operator('GET', '/approve/requests')).body.requests
+    const again = call('POST', '/auth', { body: { appName: 'Offload Tool', code: 'abcd-2345' } })
+    expect(await first).toMatchObject({ status: 408, body: { error: 'Authentication request timed out' } })
+    const { requests } = (await operator('GET', '/approve/requests')).body
+    expect(requests).toEqual([
+      { ...before, attempts: 2, lastAskedAt: expect.any(String), expiresAt: expect.any(String) },
+    ])
+    expect(Date.parse(requests[0].lastAskedAt)).toBeGreaterThanOrEqual(Date.parse(before.createdAt))
+    // Another code is another application: a card of its own.
+    const other = call('POST', '/auth', { body: { appName: 'Offload Tool', code: 'WXYZ-6789' } })
+    for (let i = 0; i < 200; i++) if ((await operator('GET', '/approve/requests')).body.requests.length === 2) break
+    const [, otherCard] = (await operator('GET', '/approve/requests')).body.requests
+    expect([otherCard.code, otherCard.attempts]).toEqual(['WXYZ-6789', 1])
+    await decide(id, 'approve')
     expect((await again).status).toBe(200)
-    await decide(other.id, 'deny')
-    expect((await other.answer).status).toBe(403)
+    await decide(otherCard.id, 'deny')
+    expect((await other).status).toBe(403)
+  })
+
+  it('marks a name that mixes look-alike scripts, on its card and once connected', async () => {
+    // "Dаytalog" with a Cyrillic "а" (U+0430).
+    const lookAlike = await ask('D\u0430ytalog')
+    const plain = await ask('Daytalog')
+    const japanese = await ask('撮影ログ Tool')
+    const { requests } = (await operator('GET', '/approve/requests')).body
+    expect(requests.map((r: { appName: string; mixedScripts: string[] }) => [r.appName, r.mixedScripts])).toEqual([
+      ['D\u0430ytalog', ['Latin', 'Cyrillic']],
+      ['Daytalog', []],
+      ['撮影ログ Tool', []],
+    ])
+    await decide(lookAlike.id, 'approve')
+    await lookAlike.answer
+    expect((await operator('GET', '/approve/tokens')).body.tokens).toEqual([
+      expect.objectContaining({ appName: 'D\u0430ytalog', mixedScripts: ['Latin', 'Cyrillic'] }),
+    ])
+    for (const { id, answer } of [plain, japanese]) {
+      await decide(id, 'deny')
+      await answer
+    }
   })
 })
 
@@ -139,7 +233,15 @@ describe('operator JSON endpoints: connected applications', () => {
     const token = await approvedToken('Offload Tool')
     const first = await operator('GET', '/approve/tokens')
     expect(first.body).toEqual({
-      tokens: [{ id: token.split('_')[1], appName: 'Offload Tool', createdAt: expect.any(String), lastUsedAt: null }],
+      tokens: [
+        {
+          id: token.split('_')[1],
+          appName: 'Offload Tool',
+          mixedScripts: [],
+          createdAt: expect.any(String),
+          lastUsedAt: null,
+        },
+      ],
     })
     expect(JSON.stringify(first.body)).not.toContain(token.split('_').slice(2).join('_'))
     await call('GET', '/projects', { token })

@@ -71,7 +71,13 @@ describe('API tokens', () => {
     const token = await approvedToken('Revoked App')
     const { body } = await operator('GET', '/approve/tokens')
     expect(body.tokens).toEqual([
-      { id: token.split('_')[1], appName: 'Revoked App', createdAt: expect.any(String), lastUsedAt: null },
+      {
+        id: token.split('_')[1],
+        appName: 'Revoked App',
+        mixedScripts: [],
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+      },
     ])
     expect((await call('GET', '/logs', { token })).status).toBe(200)
     expect(await operator('DELETE', `/approve/tokens/${body.tokens[0].id}`)).toMatchObject({

@@ -48,28 +48,53 @@ export type ClientOptions = {
   /** A token from an earlier approval. */
   token?: string
   fetch?: typeof fetch
+  /** Sent as User-Agent, which the console shows beside an approval request (`offload-tool/2.1`). */
+  userAgent?: string
+}
+
+export type ConnectOptions = ClientOptions & {
+  appName: string
+  /** The code the console shows the operator on this request's card; a fresh one unless given. */
+  code?: string
+  /** Called with the code before the request waits: show it, so the operator can compare. */
+  onCode?: (code: string) => void
+}
+
+/** Letters and digits a person reads aloud without doubt (Crockford's base 32: no I, L, O, U). */
+const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/** A fresh approval code, `XXXX-XXXX`: 40 random bits, from the platform's CSPRNG. */
+export function newApprovalCode(): string {
+  const chars = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => CODE_ALPHABET[byte & 31])
+  return `${chars.slice(0, 4).join('')}-${chars.slice(4).join('')}`
 }
 
 export class MediaLogClient {
   readonly baseUrl: string
   token: string | undefined
   readonly #fetch: typeof fetch
+  readonly #userAgent: string | undefined
 
   constructor(options: ClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? defaultBaseUrl()).replace(/\/+$/, '')
     this.token = options.token
     this.#fetch = options.fetch ?? fetch
+    this.#userAgent = options.userAgent
   }
 
   /**
    * The approval handshake: asks for a token as `appName` and resolves once the operator approves
    * it in the console (the request waits there, up to the service's approval timeout). Refused or
-   * timed out: a MediaLogError with 403 or 408.
+   * timed out: a MediaLogError with 403 or 408; 429 when too many requests are already waiting.
+   * The request carries a short code (`onCode` gets it) that the console shows on its card.
    */
-  static async connect(options: ClientOptions & { appName: string }): Promise<MediaLogClient> {
+  static async connect(options: ConnectOptions): Promise<MediaLogClient> {
     const client = new MediaLogClient(options)
+    const code = options.code ?? newApprovalCode()
+    options.onCode?.(code)
     const { token } = await client.call<Answer<typeof shapes.TokenSchema>>('POST', '/auth', {
       appName: options.appName,
+      code,
     })
     client.token = token
     return client
@@ -141,6 +166,7 @@ export class MediaLogClient {
   async send(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; text: string }> {
     const headers: Record<string, string> = {}
     if (this.token) headers['x-api-token'] = this.token
+    if (this.#userAgent) headers['user-agent'] = this.#userAgent
     if (body !== undefined) headers['content-type'] = 'application/json'
     const response = await this.#fetch(`${this.baseUrl}${path}`, {
       method,
@@ -202,10 +228,15 @@ export class MediaLogOperator {
     this.#client.call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/approve/tokens/${encodeURIComponent(id)}`)
   windows = () => this.#client.call<Answer<typeof shapes.WindowListSchema>>('GET', '/approve/windows')
 
-  /** Approves the request `appName` is making, once it shows (polled every 20 ms, up to `timeoutMs`). */
-  async approve(appName: string, timeoutMs = 10_000): Promise<void> {
+  /**
+   * Approves the request `appName` is making, once it shows (polled every 20 ms, up to `timeoutMs`);
+   * with `code`, only the request that carries it.
+   */
+  async approve(appName: string, timeoutMs = 10_000, code?: string): Promise<void> {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
-      const waiting = (await this.requests()).requests.find((r) => r.appName === appName)
+      const waiting = (await this.requests()).requests.find(
+        (r) => r.appName === appName && (code === undefined || r.code === code),
+      )
       if (waiting) {
         await this.decide(waiting.id, 'approve')
         return
@@ -217,10 +248,9 @@ export class MediaLogOperator {
 }
 
 /** An application approved by the operator, end to end: for scripts and tests that are both. */
-export async function approvedClient(
-  options: ClientOptions & { appName: string; operatorKey: string },
-): Promise<MediaLogClient> {
-  const connecting = MediaLogClient.connect(options)
-  await new MediaLogOperator({ ...options, key: options.operatorKey }).approve(options.appName)
+export async function approvedClient(options: ConnectOptions & { operatorKey: string }): Promise<MediaLogClient> {
+  const code = options.code ?? newApprovalCode()
+  const connecting = MediaLogClient.connect({ ...options, code })
+  await new MediaLogOperator({ ...options, key: options.operatorKey }).approve(options.appName, 10_000, code)
   return connecting
 }

@@ -39,19 +39,20 @@ export function apiToken(request: IRequest): string {
 
 // ---- operator
 
-const SESSION_COOKIE = 'mls_operator'
 const SESSION_DAYS = 7
 const encoder = new TextEncoder()
 
+/** The operator key, imported once: importing it again for every cookie tried is most of the cost. */
+let signing: { key: string; cryptoKey: Promise<CryptoKey> } | undefined
+
 async function hmac(key: string, message: string): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey(
-    'raw',
-    encoder.encode(key),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  )
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, encoder.encode(message)))
+  if (signing?.key !== key) {
+    const cryptoKey = crypto.subtle.importKey('raw', encoder.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+    ])
+    signing = { key, cryptoKey }
+  }
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await signing.cryptoKey, encoder.encode(message)))
   return btoa(String.fromCharCode(...mac))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
@@ -114,24 +115,36 @@ export async function createSession(request: Request, env: Env): Promise<{ cooki
 }
 
 /**
- * The session cookie's header. Over HTTPS (deployed) it is `Secure`, so the browser never sends it
- * over plain HTTP; on the laptop the service speaks HTTP on loopback, where a Secure cookie would
- * not be kept by every browser.
+ * The session cookie's name and attributes. Over HTTPS (deployed) it is `__Host-` prefixed and
+ * `Secure`: no other host or path can set one the browser would send in its place, and it never
+ * travels over plain HTTP. On the laptop the service speaks HTTP on loopback, where Safari keeps no
+ * Secure cookie; there any page of this machine can set a cookie of the same name (cookies are not
+ * port-scoped), so every copy the browser sends is tried (see sessionOf).
  */
+const cookieNameOf = (request: Request) =>
+  new URL(request.url).protocol === 'https:' ? '__Host-mls_operator' : 'mls_operator'
+
 const sessionCookie = (request: Request, value: string, maxAge: number) =>
-  `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}` +
+  `${cookieNameOf(request)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}` +
   (new URL(request.url).protocol === 'https:' ? '; Secure' : '')
 
 /**
- * The nonce of a valid session cookie, or undefined. Every cookie of that name is tried: a page on
- * another localhost port can set `mls_operator=junk; path=/approve` (cookies are not port-scoped),
- * which the browser sends before the real one, and would otherwise lock the operator out.
- * At most a few are looked at, so a cookie jar stuffed with copies costs nothing.
+ * Chromium keeps at most 180 cookies per host and Firefox 150: past that, nothing a page could set
+ * is still in the header, and a header stuffed by hand is cut off here.
+ */
+const COOKIE_COPIES_TRIED = 180
+
+/**
+ * The nonce of a valid session cookie, or undefined. Every cookie of the session's name is tried,
+ * in the order sent: a page on another localhost port can set copies for narrower paths
+ * (`mls_operator=junk; path=/approve/state`, partitioned or not), which the browser sends before
+ * the real one. Each costs one HMAC with the key imported once, about 10 µs.
  */
 export async function sessionOf(request: Request, env: Env): Promise<string | undefined> {
-  const cookies = (request.headers.get('cookie') ?? '').split(/;\s*/).filter((c) => c.startsWith(`${SESSION_COOKIE}=`))
-  for (const cookie of cookies.slice(0, 8)) {
-    const [issued, nonce, mac, extra] = cookie.slice(SESSION_COOKIE.length + 1).split('.')
+  const prefix = `${cookieNameOf(request)}=`
+  const cookies = (request.headers.get('cookie') ?? '').split(/;\s*/).filter((c) => c.startsWith(prefix))
+  for (const cookie of cookies.slice(0, COOKIE_COPIES_TRIED)) {
+    const [issued, nonce, mac, extra] = cookie.slice(prefix.length).split('.')
     if (!issued || !nonce || !mac || extra !== undefined) continue
     if (!(Date.now() - parseInt(issued, 36) <= SESSION_DAYS * 86_400_000)) continue
     if (await sameSecret(mac, await hmac(operatorKey(env), `session:${issued}.${nonce}`))) return nonce

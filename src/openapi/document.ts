@@ -228,7 +228,7 @@ const OPERATIONS: Operation[] = [
     body: AuthRequestSchema,
     ok: [200, shapes.TokenSchema],
     errors: [400, 403, 408, 413, 415, 429],
-    example: { request: { appName: 'Offload Tool' }, response: { token: 'mls_…' } },
+    example: { request: { appName: 'Offload Tool', code: 'K7QM-2XPD' }, response: { token: 'mls_…' } },
   },
   // projects
   {
@@ -637,7 +637,7 @@ export function openApiDocument(version: string): object {
           type: 'apiKey',
           in: 'cookie',
           name: 'mls_operator',
-          description: 'The console session (writes also send x-csrf-token)',
+          description: 'The console session (every call also sends x-csrf-token); named __Host-mls_operator over HTTPS',
         },
       },
     },

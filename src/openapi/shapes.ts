@@ -82,8 +82,24 @@ export const RangeChecksSchema = v.object({
 
 export const SignedInSchema = v.object({ success: v.literal(true), csrf: text })
 
-const RequestSchema = v.looseObject({ id: text, appName: text })
-const ApprovedTokenSchema = v.looseObject({ id: text, appName: text })
+const RequestSchema = v.object({
+  id: text,
+  appName: text,
+  code: v.nullable(text),
+  userAgent: v.nullable(text),
+  mixedScripts: v.array(text),
+  createdAt: text,
+  lastAskedAt: text,
+  attempts: count,
+  expiresAt: text,
+})
+const ApprovedTokenSchema = v.object({
+  id: text,
+  appName: text,
+  mixedScripts: v.array(text),
+  createdAt: text,
+  lastUsedAt: v.nullable(text),
+})
 const WindowSchema = v.looseObject({ id: text, logIds: v.array(text), subject: text, status: text, fingerprint: text })
 
 export const RequestListSchema = v.object({ requests: v.array(RequestSchema) })

@@ -11,6 +11,17 @@ export const AuthRequestSchema = v.object({
     v.minLength(1, 'must be 1 to 100 characters'),
     v.maxLength(100, 'must be 1 to 100 characters'),
   ),
+  /**
+   * A code the application shows its user, for the operator to compare with the console's card.
+   * Optional: the seed's clients send only `appName`.
+   */
+  code: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.toUpperCase(),
+      v.regex(/^[A-Z0-9](?:-?[A-Z0-9]){3,11}$/, 'must be 4 to 12 letters or digits, dashes between them allowed'),
+    ),
+  ),
 })
 
 const VolumeName = v.pipe(

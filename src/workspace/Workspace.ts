@@ -16,7 +16,7 @@ import { isEnabled } from '../schemas/settings'
 import { Problem, notFound } from '../shared/problem'
 import { bytesOf, utf8Text } from '../shared/utf8'
 import { membersOf } from '../piecewise/scan'
-import { Approvals, Tokens } from './access'
+import { type AccessAsk, Approvals, Tokens } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
 import { Logs, type DayRange, type LogBody } from './logs'
@@ -272,9 +272,9 @@ export class Workspace extends DurableObject<Env> {
   // ---- connection approval (the worker checks the operator first)
 
   /** Held open until the operator decides or the request expires. */
-  requestAccess(appName: string, requestId?: string) {
+  requestAccess(ask: AccessAsk, requestId?: string) {
     return answerLater(
-      this.#approvals.request(appName, requestId).then((outcome) => {
+      this.#approvals.request(ask, requestId).then((outcome) => {
         if ('failure' in outcome) throw outcome.failure
         return { token: outcome.token }
       }),

@@ -1,5 +1,6 @@
 import { Problem, conflict, forbidden, notFound, unauthorized } from '../shared/problem'
 import { TOKEN, base64url, digestsEqual, hex, randomHex, sha256 } from '../shared/secrets'
+import { mixedScripts } from '../shared/scripts'
 import { sha256Sync } from './sha256'
 import type { Store, TokenRow } from './store'
 
@@ -35,7 +36,13 @@ const recordOf = (row: TokenRow, digest: ArrayBuffer): TokenRecord => ({
   persistedUseAt: 0,
 })
 
-export type ConnectedApp = { id: string; appName: string; createdAt: string; lastUsedAt: string | null }
+export type ConnectedApp = {
+  id: string
+  appName: string
+  mixedScripts: string[]
+  createdAt: string
+  lastUsedAt: string | null
+}
 
 /** Approved applications. Only SHA-256 digests of secrets are stored; the raw token leaves once. */
 export class Tokens {
@@ -96,6 +103,7 @@ export class Tokens {
     return [...this.#byId.values()].map(({ row, usedAt }) => ({
       id: row.id,
       appName: row.app_name,
+      mixedScripts: mixedScripts(row.app_name),
       createdAt: row.created_at,
       lastUsedAt: usedAt ? new Date(usedAt).toISOString() : null,
     }))
@@ -109,17 +117,60 @@ export class Tokens {
 
 const timedOut = () => new Problem('timed-out', 'Authentication request timed out')
 
-export type PendingRequest = { id: string; appName: string; createdAt: string; expiresAt: string }
-type Outcome = { token: string } | { failure: Problem }
-type Pending = PendingRequest & { settle: (outcome: Outcome) => void; timer: ReturnType<typeof setTimeout> }
-type Finish = 'approved' | 'denied' | 'expired' | 'withdrawn'
+/** What an application says about itself when it asks; none of it is proof, all of it helps. */
+export type AccessAsk = {
+  appName: string
+  /** A short code the application shows its user and the console shows the operator, if it has one. */
+  code?: string
+  /** The User-Agent header, as sent. */
+  userAgent?: string
+}
 
 /**
- * Connection requests waiting for the operator. They live in memory: each one is an HTTP request
- * held open by POST /auth, which does not outlive the object either.
+ * One card in the console. `createdAt` is when this application (name and code) first asked;
+ * `attempts` counts its asks while the card was up; `expiresAt` moves with the latest ask.
+ */
+export type PendingRequest = {
+  id: string
+  appName: string
+  code: string | null
+  userAgent: string | null
+  /** Scripts of a name that mixes look-alike alphabets ("Dаytalog" with a Cyrillic "а"); else []. */
+  mixedScripts: string[]
+  createdAt: string
+  lastAskedAt: string
+  attempts: number
+  expiresAt: string
+}
+type Outcome = { token: string } | { failure: Problem }
+/** The HTTP request holding a card: the one the token goes to. */
+type Held = { requestId: string; settle: (outcome: Outcome) => void; timer: ReturnType<typeof setTimeout> }
+type Card = PendingRequest & { key: string; held: Held }
+type Finish = 'approved' | 'denied' | 'expired' | 'withdrawn'
+
+const tooManyWaiting = (limit: number) =>
+  new Problem(
+    'too-many',
+    `${limit} connection requests are already waiting for the operator: ask again once some are approved or denied`,
+  )
+
+/**
+ * Connection requests waiting for the operator, one card per application. They live in memory:
+ * each one is an HTTP request held open by POST /auth, which does not outlive the object either.
+ *
+ * Nothing a local process sends can push a request out of the operator's sight: a card goes only
+ * when the operator decides, its time runs out or its client hangs up. With `limit` cards up, new
+ * applications are refused with 429 and the cards already shown stay. An application that asks
+ * again with the same name *and code* takes its card over (its earlier request, which it gave up
+ * on, is answered as expired); without a code every request has its own card, so a process that
+ * repeats another's name shows up as a second card, never in its place.
  */
 export class Approvals {
-  readonly #pending = new Map<string, Pending>()
+  readonly #cards = new Map<string, Card>()
+  /** The card each coded application holds, by name and code. */
+  readonly #byKey = new Map<string, Card>()
+  /** The card each held HTTP request is on. */
+  readonly #byRequest = new Map<string, Card>()
   readonly #finished = new Map<string, Finish>()
 
   constructor(
@@ -127,76 +178,113 @@ export class Approvals {
     private readonly options: { timeoutMs: number; limit: number; changed: () => void },
   ) {}
 
-  /**
-   * Resolves with the token once approved; rejects 403 on deny, 408 when time runs out. Abandoned
-   * requests never keep an application out: one from an application already waiting replaces its
-   * older request, and with `limit` waiting the oldest gives way. Either one that gives way is
-   * answered as if it had expired, the one outcome every client already handles.
-   */
-  request(appName: string, id = crypto.randomUUID()): Promise<Outcome> {
-    if (this.#pending.has(id) || this.#finished.has(id)) throw conflict('Request already exists')
-    for (const pending of this.#pending.values()) {
-      if (pending.appName === appName) this.#finish(pending.id, 'expired', { failure: timedOut() })
-    }
-    // A Map iterates in insertion order: the first entry is the one waiting longest.
-    while (this.#pending.size >= this.options.limit)
-      this.#finish(this.#pending.keys().next().value!, 'expired', { failure: timedOut() })
+  /** Resolves with the token once approved; with a 403 failure on deny, 408 when time runs out. */
+  request(ask: AccessAsk, requestId = crypto.randomUUID()): Promise<Outcome> {
+    // Refusals reject rather than throw: the workspace answers a Problem it gets from the promise.
+    if (this.#byRequest.has(requestId) || this.#cards.has(requestId)) return Promise.reject(conflict('Request already exists'))
+    const key = ask.code === undefined ? undefined : `${ask.appName}\u0000${ask.code}`
+    const card = key === undefined ? undefined : this.#byKey.get(key)
+    if (!card && this.#cards.size >= this.options.limit) return Promise.reject(tooManyWaiting(this.options.limit))
     const now = Date.now()
-    return new Promise<Outcome>((resolve) => {
-      const pending: Pending = {
-        id,
-        appName,
-        createdAt: new Date(now).toISOString(),
-        expiresAt: new Date(now + this.options.timeoutMs).toISOString(),
-        settle: resolve,
-        timer: setTimeout(() => this.#finish(id, 'expired', { failure: timedOut() }), this.options.timeoutMs),
+    return new Promise<Outcome>((settle) => {
+      const held: Held = {
+        requestId,
+        settle,
+        timer: setTimeout(() => this.#expire(requestId), this.options.timeoutMs),
       }
-      this.#pending.set(id, pending)
+      if (card) {
+        const earlier = card.held
+        this.#release(earlier)
+        earlier.settle({ failure: timedOut() })
+        card.held = held
+        card.attempts++
+        card.lastAskedAt = new Date(now).toISOString()
+        card.expiresAt = new Date(now + this.options.timeoutMs).toISOString()
+        card.userAgent = ask.userAgent ?? null
+        this.#byRequest.set(requestId, card)
+      } else {
+        const at = new Date(now).toISOString()
+        const added: Card = {
+          // The card keeps the id of the request that put it up, whichever request holds it later.
+          id: requestId,
+          key: key ?? requestId,
+          appName: ask.appName,
+          code: ask.code ?? null,
+          userAgent: ask.userAgent ?? null,
+          mixedScripts: mixedScripts(ask.appName),
+          createdAt: at,
+          lastAskedAt: at,
+          attempts: 1,
+          expiresAt: new Date(now + this.options.timeoutMs).toISOString(),
+          held,
+        }
+        this.#cards.set(added.id, added)
+        if (key !== undefined) this.#byKey.set(key, added)
+        this.#byRequest.set(requestId, added)
+      }
       this.options.changed()
     })
   }
 
   list(): PendingRequest[] {
-    return [...this.#pending.values()].map(({ id, appName, createdAt, expiresAt }) => ({
-      id,
-      appName,
-      createdAt,
-      expiresAt,
-    }))
+    return [...this.#cards.values()].map(
+      ({ id, appName, code, userAgent, mixedScripts, createdAt, lastAskedAt, attempts, expiresAt }) => ({
+        id,
+        appName,
+        code,
+        userAgent,
+        mixedScripts,
+        createdAt,
+        lastAskedAt,
+        attempts,
+        expiresAt,
+      }),
+    )
   }
 
   async decide(id: string, decision: 'approve' | 'deny') {
-    const pending = this.#pending.get(id)
-    if (!pending) {
+    const card = this.#cards.get(id)
+    if (!card) {
       const finished = this.#finished.get(id)
       if (finished === 'approved' || finished === 'denied') throw conflict(`Request already ${finished}`)
       throw notFound('Request')
     }
-    // Claim it before the await below, so a second decision in the meantime sees it decided.
-    this.#pending.delete(id)
-    this.#finished.set(id, decision === 'approve' ? 'approved' : 'denied')
-    if (decision === 'deny') {
-      this.#finish(id, 'denied', { failure: forbidden('access not approved') }, pending)
-      return
-    }
-    const token = await this.tokens.issue(pending.appName)
-    this.#finish(id, 'approved', { token }, pending)
+    // Take it down before the await below, so a second decision in the meantime sees it decided.
+    this.#remove(card, decision === 'approve' ? 'approved' : 'denied')
+    if (decision === 'deny') card.held.settle({ failure: forbidden('access not approved') })
+    else card.held.settle({ token: await this.tokens.issue(card.appName) })
+    // Announced once the token is listed too: the console shows the request leave and the app arrive.
+    this.options.changed()
   }
 
   /** The client went away: its request leaves the console. */
-  withdraw(id: string) {
-    if (this.#pending.has(id))
-      this.#finish(id, 'withdrawn', { failure: new Problem('withdrawn', 'Client closed request') })
+  withdraw(requestId: string) {
+    const card = this.#byRequest.get(requestId)
+    if (!card || card.held.requestId !== requestId) return
+    this.#remove(card, 'withdrawn')
+    card.held.settle({ failure: new Problem('withdrawn', 'Client closed request') })
+    this.options.changed()
   }
 
-  #finish(id: string, how: Finish, outcome: Outcome, pending = this.#pending.get(id)) {
-    if (!pending) return
-    this.#pending.delete(id)
-    clearTimeout(pending.timer)
-    this.#finished.set(id, how)
+  #expire(requestId: string) {
+    const card = this.#byRequest.get(requestId)
+    if (!card || card.held.requestId !== requestId) return
+    this.#remove(card, 'expired')
+    card.held.settle({ failure: timedOut() })
+    this.options.changed()
+  }
+
+  #release(held: Held) {
+    clearTimeout(held.timer)
+    this.#byRequest.delete(held.requestId)
+  }
+
+  #remove(card: Card, how: Finish) {
+    this.#release(card.held)
+    this.#cards.delete(card.id)
+    if (this.#byKey.get(card.key) === card) this.#byKey.delete(card.key)
+    this.#finished.set(card.id, how)
     // Remember enough recent outcomes to answer a late second decision with 409.
     if (this.#finished.size > 1000) this.#finished.delete(this.#finished.keys().next().value!)
-    pending.settle(outcome)
-    this.options.changed()
   }
 }

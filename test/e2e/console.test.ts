@@ -10,12 +10,41 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, type Page, type Route } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MediaLogClient } from 'media-log-service/client'
 import { LAPTOP, PHONE, openBrowser } from './browser'
 import { freePort, jsonCaller, startService, type Service } from './server'
 
 // Screenshots for a person to look at; never part of the repository.
 const SHOTS = join(tmpdir(), 'media-log-console-shots')
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>'
+/** Every path the console calls, and the folders above them: where a planted cookie is sent first. */
+const TOSSED_PATHS = [
+  '/approve/state',
+  '/approve',
+  '/approve/',
+  '/',
+  '/approve/requests',
+  '/approve/requests/',
+  '/approve/tokens',
+  '/approve/tokens/',
+  '/approve/session',
+  '/approve/windows',
+  '/approve/windows/',
+  '/approve/state/',
+  '/log',
+  '/log/',
+  '/logs',
+  '/checks',
+  '/project',
+  '/projects',
+  '/pdf-presets',
+  '/email-presets',
+  '/open-email-window',
+  '/send',
+  '/generate-pdf',
+  '/ping',
+  '/version',
+]
 
 /**
  * Lets the test hold the console's long poll, so the page does not learn of a change made
@@ -180,7 +209,8 @@ describe('operator console under wrangler dev', () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
     const card = page.locator('#requests-list li', { hasText: 'Offload Tool' })
     expect(await card.locator('.countdown').textContent()).toMatch(/^Expires in (1:00|0:[0-5]\d)$/)
-    expect(await card.locator('.meta').textContent()).toMatch(/^Asked at \d\d:\d\d:\d\d · (just now|\d+ s ago)$/)
+    expect(await card.locator('.meta').textContent()).toMatch(/^First asked at \d\d:\d\d:\d\d · (just now|\d+ s ago)$/)
+    expect(await card.locator('.code-line').textContent()).toBe('No code: this application does not show one')
     expect(await page.title()).toBe('(1) Operator console — Media Log')
 
     await approve.click()
@@ -271,21 +301,45 @@ describe('operator console under wrangler dev', () => {
     }
   })
 
-  it('holds AUTH_PENDING_LIMIT (3 here) requests: a fourth makes the oldest leave the page', async () => {
+  it('holds AUTH_PENDING_LIMIT (3 here) requests: a fourth is refused with 429 and none leaves the page', async () => {
     const cams = ['Cam A', 'Cam B', 'Cam C']
     const answers = cams.map((name) => auth(service, name))
     for (const name of cams) await page.getByRole('button', { name: `Deny ${name}` }).waitFor()
-    const oldest = (await operatorCall(service, 'GET', '/approve/requests')).body.requests[0].appName
-    const fourth = auth(service, 'Cam D')
-    await page.getByRole('button', { name: `Deny ${oldest}` }).waitFor({ state: 'detached' })
-    for (const name of [...cams.filter((n) => n !== oldest), 'Cam D'])
-      await page.getByRole('button', { name: `Deny ${name}` }).click()
-    expect((await answers[cams.indexOf(oldest)])!).toEqual({
-      status: 408,
-      body: { error: 'Authentication request timed out' },
+    expect(await auth(service, 'Cam D')).toEqual({
+      status: 429,
+      body: {
+        error: '3 connection requests are already waiting for the operator: ask again once some are approved or denied',
+      },
     })
-    for (const answer of [...answers.filter((_, i) => cams[i] !== oldest), fourth])
-      expect((await answer).status).toBe(403)
+    expect(await page.locator('#requests-list li .app-name').allTextContents()).toEqual(cams)
+    for (const name of cams) await page.getByRole('button', { name: `Deny ${name}` }).click()
+    for (const answer of answers) expect((await answer).status).toBe(403)
+  })
+
+  it("shows each request's code, how often it asked, who it says it is, and warns of namesakes", async () => {
+    const asking = (code: string, userAgent: string) =>
+      new MediaLogClient({ baseUrl: service.base, userAgent }).send('POST', '/auth', { appName: 'media-log', code })
+    const real = asking('K7QM-2XPD', 'media-log (pid 4242)')
+    await page.getByText('K7QM-2XPD').waitFor()
+    const impostor = asking('ZZZZ-0000', 'curl/8.5')
+    // The real application asks again (it gave up on its first request): the same card, counted.
+    const again = asking('K7QM-2XPD', 'media-log (pid 4242)')
+    expect((await real).status).toBe(408)
+    const cards = page.locator('#requests-list li')
+    const realCard = cards.filter({ hasText: 'K7QM-2XPD' })
+    await realCard.locator('.attempts', { hasText: 'asked 2 times' }).waitFor()
+    expect(await realCard.locator('.says').textContent()).toBe('Says it is: media-log (pid 4242)')
+    expect(await realCard.locator('.same-name').textContent()).toBe(
+      '2 requests use this name. Approve the one whose code the application shows.',
+    )
+    const lookAlike = auth(service, 'D\u0430ytalog')
+    await page.getByText('mixed letters: Latin + Cyrillic').waitFor()
+    await shoot(page, '7-approval-codes')
+    await realCard.getByRole('button', { name: 'Approve media-log' }).click()
+    expect((await again).status).toBe(200)
+    await cards.filter({ hasText: 'ZZZZ-0000' }).getByRole('button', { name: 'Deny media-log' }).click()
+    await page.getByRole('button', { name: 'Deny D\u0430ytalog' }).click()
+    for (const answer of [impostor, lookAlike]) expect((await answer).status).toBe(403)
   })
 
   describe('a hostile page on another localhost port, with the operator signed in', () => {
@@ -507,7 +561,7 @@ describe('operator console with a short approval timeout', () => {
     }
   })
 
-  it('shows that the service is unreachable, and recovers when it answers again', async () => {
+  it('shows that the service is unreachable, and asks again at once when the operator comes back to the page', async () => {
     const refuse = (route: Route) => route.abort('connectionrefused')
     await page.route('**/approve/state*', refuse)
     // A change ends the poll in flight; the polls after it fail until the route is lifted.
@@ -515,7 +569,15 @@ describe('operator console with a short approval timeout', () => {
     await page.getByText('Reconnecting…').waitFor({ timeout: 10_000 })
     const notice = page.getByText('The service cannot be reached. Is it still running? Retrying…')
     await notice.waitFor()
+    // Back to the page (focus) asks again at once, not at the next retry (500 ms to 1 s away after
+    // the second failure).
+    let failed = await page.waitForEvent('requestfailed', (r) => r.url().includes('/approve/state'))
+    failed = await page.waitForEvent('requestfailed', (r) => r.url().includes('/approve/state'))
     await page.unroute('**/approve/state*', refuse)
+    const asked = page.waitForRequest('**/approve/state*', { timeout: 240 })
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')))
+    expect((await asked).url()).toContain('/approve/state')
+    expect(failed.failure()?.errorText).toBe('net::ERR_CONNECTION_REFUSED')
     await page.getByText('Live', { exact: true }).waitFor({ timeout: 15_000 })
     await notice.waitFor({ state: 'detached' })
     expect((await answer).status).toBe(408)
@@ -528,27 +590,40 @@ describe('operator console against a tossed cookie, and names with bidi controls
   let browser: Awaited<ReturnType<typeof openBrowser>>
   let page: Page
   let hostile: Server
+  let hostilePort: number
 
   beforeAll(async () => {
     service = await startService({ port: await freePort(5800, 5819) })
     browser = await openBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
-    // Cookies are not port-scoped: a page on another port of 127.0.0.1 sets them for the console too.
-    hostile = createServer((_req, res) => {
+    // Cookies are not port-scoped: a page on another port of 127.0.0.1 sets them for the console too,
+    // for every path the console calls, partitioned (CHIPS) or not, well-formed so each costs a try.
+    hostile = createServer((req, res) => {
+      const count = Number(new URL(req.url!, 'http://x').searchParams.get('n'))
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
       res.end(`<!doctype html><title>hostile</title><script>
-        document.cookie = 'mls_operator=junk; path=/approve'
-        document.cookie = 'mls_operator=1.${'0'.repeat(32)}.${'A'.repeat(43)}; path=/approve/state'
+        const paths = ${JSON.stringify(TOSSED_PATHS)}
+        const issued = Date.now().toString(36)
+        for (let i = 0; i < ${count}; i++) {
+          const value = issued + '.' + String(i).padStart(32, '0') + '.' + 'A'.repeat(43)
+          const partitioned = i % 2 ? '; Secure; Partitioned' : ''
+          document.cookie = 'mls_operator=' + value + '; path=' + paths[i >> 1] + partitioned
+        }
         document.title = 'tossed'
       </script>`)
     })
-    const port = await freePort(5890, 5899)
-    await new Promise<void>((resolve) => hostile.listen(port, '127.0.0.1', resolve))
+    hostilePort = await freePort(5890, 5899)
+    await new Promise<void>((resolve) => hostile.listen(hostilePort, '127.0.0.1', resolve))
+  })
+
+  /** Lets the hostile page plant `count` cookies named like the console's session. */
+  async function plant(count: number) {
     const attacker = await browser.context.newPage()
-    await attacker.goto(`http://127.0.0.1:${port}/`)
+    await attacker.goto(`http://127.0.0.1:${hostilePort}/?n=${count}`)
     await attacker.waitForFunction(() => document.title === 'tossed')
     await attacker.close()
-  })
+    return (await browser.context.cookies()).filter((c) => c.name === 'mls_operator' && c.domain === '127.0.0.1')
+  }
 
   afterAll(async () => {
     await new Promise((resolve) => hostile?.close(resolve))
@@ -556,20 +631,24 @@ describe('operator console against a tossed cookie, and names with bidi controls
     await service?.stop()
   })
 
-  it('signs in and works although another localhost page set cookies of the same name', async () => {
-    const tossed = (await browser.context.cookies()).filter(
-      (c) => c.name === 'mls_operator' && c.domain === '127.0.0.1',
-    )
-    expect(tossed.map((c) => c.path).sort()).toEqual(['/approve', '/approve/state'])
-    await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
-    await page.getByText('No application is waiting.').waitFor()
-    expect(await page.locator('#live').textContent()).toBe('Live')
-    const answer = auth(service, 'After The Toss')
-    await page.getByRole('button', { name: 'Approve After The Toss' }).click()
-    const { status, body } = await answer
-    expect(status).toBe(200)
-    expect(await projectsWith(service, body.token)).toBe(200)
-  })
+  for (const planted of [8, 50]) {
+    it(`signs in, approves and revokes although another localhost page planted ${planted} cookies of its name`, async () => {
+      const tossed = await plant(planted)
+      expect(tossed.length).toBeGreaterThanOrEqual(planted - 1)
+      await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+      await page.locator('#live', { hasText: 'Live' }).waitFor()
+      const name = `After ${planted} Tossed`
+      const answer = auth(service, name)
+      await page.getByRole('button', { name: `Approve ${name}` }).click()
+      const { status, body } = await answer
+      expect(status).toBe(200)
+      expect(await projectsWith(service, body.token)).toBe(200)
+      await page.getByRole('button', { name: `Revoke ${name}` }).click()
+      await page.getByRole('button', { name: `Yes, revoke ${name}` }).click()
+      await page.getByRole('button', { name: `Revoke ${name}` }).waitFor({ state: 'detached' })
+      expect(await projectsWith(service, body.token)).toBe(401)
+    })
+  }
 
   it('shows a name with a right-to-left override as it was sent, the control marked', async () => {
     const answer = auth(service, '\u202Eloot.exe Offload Tool')

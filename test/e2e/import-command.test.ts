@@ -100,10 +100,21 @@ afterAll(async () => {
 describe('media-log import', () => {
   it('asks for approval once, imports both shuttles and the ALE, and keeps the token for the user alone', async () => {
     const importing = run(['import', join(drives, 'SHUTTLE_A'), join(drives, 'SHUTTLE_B'), '--log', 'D012'])
-    await new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey }).approve('media-log', 30_000)
+    const operator = new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey })
+    let card
+    for (let i = 0; i < 1500 && !card; i++) {
+      card = (await operator.requests()).requests.find((r) => r.appName === 'media-log')
+      if (!card) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    // What the console shows on the card: the code the command printed, and which process asked.
+    expect(card?.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/)
+    expect(card?.userAgent).toMatch(/^media-log \(pid \d+\)$/)
+    await operator.decide(card!.id, 'approve')
     const { status, stdout, stderr } = await importing
     expect(stderr.split('\n')).toContain(`service: ${service.base} (from MEDIA_LOG_URL)`)
-    expect(stderr).toContain(`approve "media-log" in the console (${service.base}/approve)`)
+    expect(stderr).toContain(
+      `asking for a token: in the console (${service.base}/approve), approve "media-log" showing code ${card!.code}`,
+    )
     expect(stderr).toContain('looked through 500 folders, found ')
     // The checks found the failed verification.
     expect(status, stderr).toBe(1)

@@ -5,6 +5,7 @@ import {
   el,
   plainName,
   nameNodes,
+  mixedScriptsMark,
   api,
   problemText,
   notify,
@@ -53,7 +54,7 @@ export function appsSection() {
       el(
         'div',
         { class: 'who' },
-        el('h3', { class: 'app-name' }, nameNodes(token.appName)),
+        el('h3', { class: 'app-name' }, nameNodes(token.appName), mixedScriptsMark(token.mixedScripts)),
         el(
           'p',
           { class: 'meta' },

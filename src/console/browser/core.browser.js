@@ -40,6 +40,20 @@ export function el(tag, props, ...children) {
 const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 const controlCode = (c) => 'U+' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
 
+/**
+ * A mark beside a name whose letters mix look-alike scripts (the service lists them): "Dаytalog"
+ * with a Cyrillic "а" reads exactly like "Daytalog".
+ * @param {string[] | undefined} scripts
+ */
+export function mixedScriptsMark(scripts) {
+  if (!scripts || scripts.length < 2) return null
+  return el('span', {
+    class: 'mixed-scripts',
+    title: 'This name mixes letters from ' + scripts.join(' and ') + ': it can look exactly like another name.',
+    text: 'mixed letters: ' + scripts.join(' + '),
+  })
+}
+
 /** The name for labels and messages: each control as [U+202E]. */
 export function plainName(name) {
   return name.replace(BIDI_CONTROL, (c) => '[' + controlCode(c) + ']')

@@ -5,6 +5,7 @@ import {
   el,
   plainName,
   nameNodes,
+  mixedScriptsMark,
   api,
   problemText,
   notify,
@@ -37,15 +38,27 @@ export function requestsSection() {
       el(
         'div',
         { class: 'who' },
-        el('h3', { class: 'app-name' }, nameNodes(request.appName)),
+        el('h3', { class: 'app-name' }, nameNodes(request.appName), mixedScriptsMark(request.mixedScripts)),
+        request.code
+          ? el(
+              'p',
+              { class: 'code-line' },
+              'Code ',
+              el('strong', { class: 'code', text: request.code }),
+              el('span', { class: 'hint', text: ' — approve only if the application shows the same code' }),
+            )
+          : el('p', { class: 'code-line none', text: 'No code: this application does not show one' }),
         el(
           'p',
           { class: 'meta' },
-          'Asked at ',
+          'First asked at ',
           el('time', { class: 'asked', datetime: request.createdAt, text: clockTime(request.createdAt) }),
           ' · ',
           el('span', { class: 'ago' }),
+          el('span', { class: 'attempts' }),
         ),
+        el('p', { class: 'says' }),
+        el('p', { class: 'same-name', hidden: true }),
       ),
       el(
         'div',
@@ -62,6 +75,22 @@ export function requestsSection() {
 
   function update(item, request) {
     item.request = request
+    item.querySelector('.attempts').textContent = request.attempts > 1 ? ' · asked ' + request.attempts + ' times' : ''
+    const agent = item.querySelector('.says')
+    agent.textContent = request.userAgent ? 'Says it is: ' + request.userAgent : ''
+    agent.hidden = !request.userAgent
+    // Anything can ask under any name: when two do, the code (or the time) tells them apart.
+    const namesakes = requests.filter((r) => r.appName === request.appName && !decided.has(r.id)).length
+    const sameName = item.querySelector('.same-name')
+    sameName.hidden = namesakes < 2
+    sameName.textContent =
+      namesakes < 2
+        ? ''
+        : namesakes +
+          ' requests use this name. ' +
+          (request.code
+            ? 'Approve the one whose code the application shows.'
+            : 'Approve only the one you know you started, by the time it first asked.')
     tickItem(item, Date.now())
   }
 
