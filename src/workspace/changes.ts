@@ -3,7 +3,12 @@
  * tokens, send windows), and the long polls waiting for it to move.
  */
 export class Changes {
-  #version = 0
+  /**
+   * Counted from the time the object started, not from 0: a console polling with the version of
+   * the object before a restart must find it different at once. From 0 both were 0, and the first
+   * poll after a restart waited out its full timeout (~30 s) before the console saw the service.
+   */
+  #version = Date.now()
   readonly #waiters = new Set<() => void>()
 
   get version() {

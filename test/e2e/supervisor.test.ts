@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { approvedClient, type MediaLogClient } from 'media-log-service/client'
+import { openBrowser } from './browser'
 import { ONE_CLIP_LOG, copyOfTree, launch, type Launched } from './launch'
 import { freePort } from './server'
 
@@ -122,6 +123,33 @@ describe('npm start supervises workerd', () => {
     ])
     expect(await app.log('D001')).toEqual(ONE_CLIP_LOG)
     expect(service.child.exitCode).toBe(null)
+  })
+
+  it('an open console is live again within 3 s of the service answering, and shows who asks then', async () => {
+    const browser = await openBrowser()
+    try {
+      const page = browser.context.pages()[0] ?? (await browser.context.newPage())
+      await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+      await page.getByText('No application is waiting.').waitFor()
+      const [workerd] = workerdOf(service.child.pid!)
+      process.kill(workerd!, 'SIGKILL')
+      await page.getByText('Reconnecting…').waitFor({ timeout: 10_000 })
+      expect(await answersWithin(30_000), stderr).toBe(true)
+      const back = Date.now()
+      await page.getByText('Live', { exact: true }).waitFor({ timeout: 10_000 })
+      const after = Date.now() - back
+      expect(after).toBeLessThan(3_000)
+      const asking = fetch(`${service.base}/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ appName: 'Right After', code: 'AFTR-0001' }),
+      })
+      await page.getByRole('button', { name: 'Deny Right After' }).click()
+      const answer = await asking
+      expect([answer.status, await answer.json()]).toEqual([403, { error: 'access not approved' }])
+    } finally {
+      await browser.close()
+    }
   })
 
   it('exits 1 when workerd cannot be started again, and says why', async () => {

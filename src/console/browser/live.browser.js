@@ -37,6 +37,17 @@ export function startConsole(sections) {
     wireKeyForm()
   }
 
+  // Waiting to ask again after a failure: resolved early when the operator comes back to the page.
+  let wake = null
+  const retryNow = () => {
+    if (wake) wake()
+  }
+  window.addEventListener('focus', retryNow)
+  window.addEventListener('online', retryNow)
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') retryNow()
+  })
+
   let offlineNotice = null
   async function poll() {
     let retry = 0
@@ -65,14 +76,23 @@ export function startConsole(sections) {
         return
       }
       setLive(false)
-      retry = Math.min(retry ? retry * 2 : 1000, 8000)
+      // A restart of the service takes a second or two, and an application waits 60 s for its
+      // approval: asking a local service once a second costs nothing and finds it back at once.
+      retry = Math.min(retry ? retry * 2 : 250, 1000)
       if (!offlineNotice || !offlineNotice.isConnected) {
         offlineNotice = notify(
           answer.status === 0 ? 'The service cannot be reached. Is it still running? Retrying…' : problemText(answer),
           'error',
         )
       }
-      await new Promise((resolve) => setTimeout(resolve, retry))
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, retry)
+        wake = () => {
+          clearTimeout(timer)
+          resolve(undefined)
+        }
+      })
+      wake = null
     }
   }
 
