@@ -18,8 +18,11 @@ import { UnreadableFile, decodeText } from './text'
 export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
 export type ImportOptions = { volume?: string; kind?: Part }
 
-/** An ALE's rows, its name given once for them all. */
-type AleFile = { file: string; rows: AleRow[] }
+/**
+ * An ALE's rows, its name given once for them all. `transfer`: rows of an offload tool's report of
+ * what it copied, whose metadata goes to the clips but which are no camera's list of what it recorded.
+ */
+type AleFile = { file: string; rows: AleRow[]; transfer?: true }
 
 /** What the files give a log: clips with one volume's copy each, ALE rows, the day's date. */
 export type ImportedDay = { clips: ImportedClip[]; metadata: AleFile[]; date?: string }
