@@ -4,9 +4,21 @@
 // reports read as copies, and files that are none of these named for what they look like.
 import { describe, expect, it } from 'vitest'
 import { clipKeys, sequenceOf } from '../src/shared/clip-names'
-import { c4Of } from '../src/import/read'
-import { call, withProject } from './helpers'
-import { CARD, ale, base64, cardOffload, type OffloadFile } from './offload-fixtures'
+import { c4Of, readImport } from '../src/import/read'
+import { call, utf8, withProject } from './helpers'
+import {
+  CARD,
+  ale,
+  base64,
+  cardOffload,
+  hashAle,
+  reportedAsMhl,
+  reportedCard,
+  silverstackCsv,
+  type OffloadFile,
+} from './offload-fixtures'
+
+const HEX = (n: number, width = 16) => n.toString(16).padStart(width, '0')
 
 const asSent = (files: OffloadFile[]) =>
   files.map((f) => ({ name: f.path, content: base64(f.bytes), encoding: 'base64' }))
@@ -152,5 +164,150 @@ describe('the camera’s clip list', () => {
       reel: 'A002',
       message: `${CARD.sequence} is on SHUTTLE_A, SHUTTLE_B but in no camera list of reel A002`,
     })
+  })
+})
+
+describe('transfer reports', () => {
+  /** What the log takes of a read clip: its name, size, volume's copy and every labelled digest. */
+  const shapeOf = (day: Awaited<ReturnType<typeof readImport>>['day']) =>
+    day.clips.map(({ part, clip, path, size, copy, hashes }) => {
+      const { action: _, ...rest } = copy
+      return { part, clip, path, size, copy: rest, hashes }
+    })
+
+  it('reads a YoYotta hash ALE and a Silverstack CSV as the copies an equivalent MHL makes', async () => {
+    const files = reportedCard()
+    const mhl = await readImport([
+      { name: '/Volumes/SHUTTLE_A/D012/ascmhl/0001_D012_2025-06-14_081500Z.mhl', bytes: utf8(reportedAsMhl(files)) },
+    ])
+    const ale = await readImport([{ name: '/Users/dit/Reports/D012_transfer.ale', bytes: utf8(hashAle(files)) }])
+    const csv = await readImport([{ name: '/Users/dit/Reports/D012.csv', bytes: silverstackCsv(files) }])
+    expect(mhl.unreadable).toEqual([])
+    // The MHL's copies carry its generation's `action`; a report records none.
+    expect(mhl.day.clips.every((c) => c.copy.action === 'original')).toBe(true)
+    const expected = shapeOf(mhl.day)
+    expect(expected.map((c) => c.clip)).toEqual([...CARD.clips, CARD.sequence])
+    expect(expected[0]!.hashes).toEqual([`xxh64:${CARD.hash(0)}`, `md5:${HEX(0xd000, 32)}`])
+    for (const report of [ale, csv]) {
+      expect(report.unreadable).toEqual([])
+      expect(report.notes.list()).toEqual([])
+      expect(shapeOf(report.day)).toEqual(expected)
+    }
+    expect(ale.files).toEqual([
+      { name: '/Users/dit/Reports/D012_transfer.ale', format: 'ale-transfer', volume: 'SHUTTLE_A', clips: 4 },
+    ])
+    expect(csv.files).toEqual([
+      { name: '/Users/dit/Reports/D012.csv', format: 'csv-transfer', volume: 'SHUTTLE_A', clips: 4 },
+    ])
+  })
+
+  it('makes the same log from a hash ALE as from the MHL, with the ALE’s camera metadata', async () => {
+    const { token } = await withProject()
+    const files = reportedCard()
+    const viaMhl = await importInto(token, 'D012', {
+      files: [
+        { name: '/Volumes/SHUTTLE_A/D012/ascmhl/0001_D012_2025-06-14_081500Z.mhl', content: reportedAsMhl(files) },
+      ],
+    })
+    expect(viaMhl.status).toBe(201)
+    const viaAle = await importInto(token, 'D12', {
+      files: [{ name: 'D012_transfer.ale', content: hashAle(files) }],
+      date: '2025-06-14',
+    })
+    expect(viaAle.status).toBe(201)
+    expect(viaAle.body.added).toEqual(viaMhl.body.added)
+    const [a, b] = await Promise.all(
+      ['D012', 'D12'].map(async (id) => (await call('GET', `/log/${id}`, { token })).body),
+    )
+    const withoutAction = (clips: Array<{ copies: Array<Record<string, unknown>> }>) =>
+      clips.map((c) => ({ ...c, copies: c.copies.map(({ action: _, ...copy }) => copy) }))
+    expect(withoutAction(b.ocf.clips)).toEqual(
+      withoutAction(a.ocf.clips).map((c) => ({ ...c, camera_model: 'ALEXA 35', fps: 25 })),
+    )
+    expect({ ...b.ocf, clips: [] }).toEqual({ ...a.ocf, clips: [] })
+    // A transfer log is no camera list: nothing is held as recorded.
+    expect(b.ocf.recorded).toBeUndefined()
+  })
+
+  it('labels each hash column by its algorithm, and a little-endian xxHash column as such', async () => {
+    const files = reportedCard().slice(0, 1)
+    const le = HEX(0x1234).match(/../g)!.reverse().join('')
+    const csv = [
+      'File Name,Destination,File Size,SHA-1,xxHash64 LE,MD5 Checksum',
+      `${files[0]!.path.split('/').pop()},SHUTTLE_A,${files[0]!.size},${'ab'.repeat(20)},${le},${'CD'.repeat(16)}`,
+    ].join('\n')
+    const read = await readImport([{ name: 'report.csv', bytes: utf8(csv) }])
+    expect(read.day.clips[0]!.hashes).toEqual([`xxhash64:${le}`, `md5:${'cd'.repeat(16)}`, `sha1:${'ab'.repeat(20)}`])
+  })
+
+  it('names a digest not of its algorithm’s form, and rows that name no volume, in notes', async () => {
+    const csv = ['File Name,File Size,MD5', 'A001C001.mov,100,n/a', 'A001C002.mov,100,' + '0'.repeat(32)].join('\n')
+    const read = await readImport([{ name: '/Users/dit/report.csv', bytes: utf8(csv) }], { volume: 'RAID' })
+    expect(read.notes.list()).toEqual([
+      {
+        name: '/Users/dit/report.csv',
+        message: 'a digest not of the algorithm’s form left out (the first: MD5 "n/a")',
+      },
+    ])
+    expect(read.day.clips.map((c) => c.copy)).toEqual([
+      { volume: 'RAID', hash: null },
+      { volume: 'RAID', hash: `md5:${'0'.repeat(32)}` },
+    ])
+    const none = await readImport([{ name: 'report.csv', bytes: utf8(csv) }])
+    expect(none.unreadable).toEqual([
+      {
+        name: 'report.csv',
+        reason: 'names no volume (no Destination column, no /Volumes/NAME in its paths): give the volume',
+      },
+    ])
+  })
+
+  it('reads a CSV list of clips without copies as the camera’s list', async () => {
+    const { token } = await withProject()
+    const csv = ['Clip Name;Reel;Lens', `${CARD.clips[0]};A002;"Signature; 40mm"`].join('\r\n')
+    const answer = await importInto(token, 'D012', { files: [{ name: 'clips.csv', content: csv }], date: '2025-06-14' })
+    expect(answer.status).toBe(201)
+    expect(answer.body.files).toEqual([{ name: 'clips.csv', format: 'csv', clips: 1 }])
+    const log = (await call('GET', '/log/D012', { token })).body
+    expect(log.ocf.recorded).toEqual([
+      { clip: CARD.clips[0], list: 'clips.csv', reel: 'A002', metadata: { reel: 'A002', lens: 'Signature; 40mm' } },
+    ])
+  })
+
+  it('refuses a CSV that is not well-formed, with the parser’s reason', async () => {
+    const read = await readImport([{ name: 'bad.csv', bytes: utf8('File Name,MD5\n"A001C001.mov,abc\n') }])
+    expect(read.unreadable).toEqual([{ name: 'bad.csv', reason: expect.stringMatching(/^not a well-formed CSV: /) }])
+  })
+})
+
+describe('files that are none of these', () => {
+  it.each([
+    ['D012.avb', 'x', 'an Avid bin: export the clips as an ALE instead (File › Export, ALE)'],
+    ['D012.drt', 'x', 'a Resolve timeline export: export the clips as an ALE instead from the media pool'],
+    [
+      'D012.xml',
+      '<?xml version="1.0"?><!DOCTYPE xmeml><xmeml version="5"><sequence/></xmeml>',
+      'a timeline export (Final Cut Pro 7 XML, as Resolve writes it): export the clips as an ALE instead',
+    ],
+    [
+      'stills.txt',
+      'A001C001_0001.jpg\nA001C002_0001.jpg\n',
+      'a still image list, not a clip list: send the MHL or the transfer report (CSV) of the offload instead, or the clips’ ALE',
+    ],
+    ['notes.txt', 'hello', 'not an MHL, ascmhl_chain.xml or ALE file'],
+  ])('names %s for what it looks like', async (name, content, reason) => {
+    const read = await readImport([{ name, bytes: utf8(content) }])
+    expect(read.unreadable).toEqual([{ name, reason }])
+  })
+
+  it('names a CSV list of stills', async () => {
+    const read = await readImport([{ name: 'grabs.csv', bytes: utf8('File Name,Reel\nA001_grab1.jpg,A001\n') }])
+    expect(read.unreadable).toEqual([
+      {
+        name: 'grabs.csv',
+        reason:
+          'a still image list, not a clip list: send the MHL or the transfer report (CSV) of the offload instead, or the clips’ ALE',
+      },
+    ])
   })
 })
