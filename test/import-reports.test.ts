@@ -262,6 +262,34 @@ describe('transfer reports', () => {
     ])
   })
 
+  it('marks a copy verified where the source’s digest and the copy’s agree, failed where not', async () => {
+    const csv = [
+      'File Name\tDestination\tSize\tSource xxHash\tDestination xxHash',
+      `A001C001.mov\tRAID\t100\t${HEX(1, 16)}\t${HEX(1, 16)}`,
+      `A001C002.mov\tRAID\t100\t${HEX(2, 16)}\t${HEX(0xbad, 16)}`,
+    ].join('\n')
+    const read = await readImport([{ name: 'verify.csv', bytes: utf8(csv) }])
+    expect(read.day.clips.map((c) => c.copy)).toEqual([
+      { volume: 'RAID', hash: `xxh64:${HEX(1, 16)}`, action: 'verified' },
+      { volume: 'RAID', hash: `xxh64:${HEX(0xbad, 16)}`, action: 'failed' },
+    ])
+  })
+
+  it('reads no more rows than the import has left, across ALEs and CSVs', async () => {
+    const rows = Array.from({ length: 199_999 }, (_, i) => [`X${i}`])
+    const csv = ['File Name,Destination,MD5', ...[1, 2].map((i) => `A00${i}.mov,RAID,${HEX(i, 32)}`)].join('\n')
+    const read = await readImport([
+      { name: 'big.ale', bytes: utf8(ale({ columns: ['Name'], rows })) },
+      { name: 'report.csv', bytes: utf8(csv) },
+    ])
+    expect(read.unreadable).toEqual([
+      {
+        name: 'report.csv',
+        reason: 'more rows than the 1 left of the 200,000 one import reads: send it in an import of its own',
+      },
+    ])
+  })
+
   it('reads a CSV list of clips without copies as the camera’s list', async () => {
     const { token } = await withProject()
     const csv = ['Clip Name;Reel;Lens', `${CARD.clips[0]};A002;"Signature; 40mm"`].join('\r\n')
@@ -271,6 +299,14 @@ describe('transfer reports', () => {
     const log = (await call('GET', '/log/D012', { token })).body
     expect(log.ocf.recorded).toEqual([
       { clip: CARD.clips[0], list: 'clips.csv', reel: 'A002', metadata: { reel: 'A002', lens: 'Signature; 40mm' } },
+    ])
+    // A list naming clips by their files: each held as the clip a copy of it will make.
+    const files = ['Source File,Tape', `${CARD.clips[1]}.mxf,A002`].join('\n')
+    await importInto(token, 'D012', { files: [{ name: 'files.csv', content: files }] })
+    const checks = (await call('GET', '/log/D012/checks', { token })).body.checks
+    expect(checks.map((f: { message: string }) => f.message)).toEqual([
+      `${CARD.clips[0]} was recorded (camera list in clips.csv) but is on no volume`,
+      `${CARD.clips[1]} was recorded (camera list in files.csv) but is on no volume`,
     ])
   })
 

@@ -55,6 +55,11 @@ const SEQUENCE = SEQUENCE_EXTENSIONS
 /** Digests in the order a copy's `hash` takes them: the fast ones offload tools default to first. */
 const PREFERRED = ['xxh64', 'xxhash64be', 'xxh128', 'xxh3', 'xxhash64', 'md5', 'sha1', 'c4', 'xxh32', 'xxhash']
 
+/** A camera file's name as the clip it is: `A001C001.mxf` is `A001C001`; other names as they are. */
+export function clipNameOf(name: string): string {
+  return OCF.has(extensionOf(name)) ? stem(name) : name
+}
+
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.')
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : ''

@@ -6,7 +6,7 @@
  */
 import { clipKeys, nameKey, sequenceOf } from '../shared/clip-names'
 import { invalid, type IssueDetail } from '../shared/problem'
-import { lastSegment, type ImportedCopy, type Part } from './clips'
+import { clipNameOf, lastSegment, type ImportedCopy, type Part } from './clips'
 import type { AleRow } from './ale'
 import { Notes, type Note } from './notes'
 import type { SentClip, SentDay } from './transfer'
@@ -274,7 +274,7 @@ class RecordedClips {
     const found = this.#find(row.names)
     if (found) return found
     const [first, ...others] = row.names as [string, ...string[]]
-    const entry: Recorded = { clip: sequenceOf(first) ?? first, list }
+    const entry: Recorded = { clip: sequenceOf(first) ?? clipNameOf(first), list }
     const source = others.find((name) => name !== first)
     if (source !== undefined) entry.source_file = source
     if (typeof row.fields.reel === 'string') entry.reel = row.fields.reel
