@@ -44,7 +44,7 @@ export type ReadImport = { day: ImportedDay; files: FileRead[]; unreadable: Unre
 type ReadManifest = { file: ImportFile; manifest: Manifest; volume: string; folder: string; generation: number }
 
 /** A transfer report (ALE or CSV), its files by volume. */
-type ReadReport = { file: ImportFile; format: 'ale-transfer' | 'csv-transfer'; copies: ReportCopies }
+type ReadReport = { file: ImportFile; format: 'ale-transfer' | 'csv-transfer'; copies: ReportCopies; rows: AleRow[] }
 
 /** A folder's `ascmhl_chain.xml`: its generations by file name. */
 type Chain = { name: string; links: Map<string, ChainLink> }
@@ -107,15 +107,13 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
       } else if (base.toLowerCase().endsWith('.ale')) {
         const ale = readAle(decodeText(file.bytes).text, rowsLeft)
         rowsLeft -= ale.table ? ale.table.rows.length : ale.rows.length
+        if (!ale.table && isStillList(ale.rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
         notes.addAll(
           ale.notes.map((message) => ({ name: file.name, message })),
           ale.unlisted,
         )
-        if (ale.table) {
-          reports.push(report(file, 'ale-transfer', ale.table, options))
-          metadata.push({ file: file.name, rows: ale.rows, transfer: true })
-        } else {
-          if (isStillList(ale.rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
+        if (ale.table) reports.push(report(file, 'ale-transfer', ale.table, ale.rows, options))
+        else {
           metadata.push({ file: file.name, rows: ale.rows })
           read.push({ name: file.name, format: 'ale', clips: ale.rows.length })
         }
@@ -123,7 +121,6 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         const table = readCsv(decodeText(file.bytes).text, rowsLeft)
         rowsLeft -= table.rows.length
         const transfer = isTransferReport(table.columns)
-        if (transfer) reports.push(report(file, 'csv-transfer', table, options))
         const fields = new AleFields(table.columns)
         const rows: AleRow[] = []
         const said: string[] = []
@@ -133,13 +130,13 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
           const row = fields.row(line, cells, note, NaN, !transfer)
           if (row) rows.push(row)
         }
+        if (!transfer && isStillList(rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
         notes.addAll(
           said.map((message) => ({ name: file.name, message })),
           unsaid,
         )
-        if (transfer) metadata.push({ file: file.name, rows, transfer: true })
+        if (transfer) reports.push(report(file, 'csv-transfer', table, rows, options))
         else {
-          if (isStillList(rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
           metadata.push({ file: file.name, rows })
           read.push({ name: file.name, format: 'csv', clips: rows.length })
         }
@@ -182,7 +179,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
             : `${other} files that are not media left out (sidecars)`,
       })
   }
-  for (const { file, format, copies } of reports) {
+  for (const { file, format, copies, rows } of reports) {
     if (!copies.volumes.size) {
       unreadable.push({
         name: file.name,
@@ -190,6 +187,8 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
       })
       continue
     }
+    // Its camera metadata goes to the clips its copies make (or already are).
+    metadata.push({ file: file.name, rows, transfer: true })
     if (copies.noVolume) notes.add({ name: file.name, message: `${rowsOf(copies.noVolume)} naming no volume left out` })
     if (copies.malformed) {
       const { count, first } = copies.malformed
@@ -229,9 +228,15 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
 }
 
 /** A transfer report's copies; a row's volume, else the file's, else the body's. */
-function report(file: ImportFile, format: ReadReport['format'], table: Table, options: ImportOptions): ReadReport {
+function report(
+  file: ImportFile,
+  format: ReadReport['format'],
+  table: Table,
+  rows: AleRow[],
+  options: ImportOptions,
+): ReadReport {
   const copies = reportCopies(table, volumeOf, file.volume ?? options.volume)
-  return { file, format, copies }
+  return { file, format, copies, rows }
 }
 
 const rowsOf = (n: number) => (n === 1 ? '1 row' : `${n.toLocaleString('en-US')} rows`)
