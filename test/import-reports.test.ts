@@ -2,6 +2,7 @@
 // imported before or after the copies, kept in `ocf.recorded` and checked against the volumes),
 // sequences named as editors and offload tools name them, hash-bearing ALE and CSV transfer
 // reports read as copies, and files that are none of these named for what they look like.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { clipKeys, sequenceOf } from '../src/shared/clip-names'
 import { c4Of, readImport } from '../src/import/read'
@@ -313,6 +314,38 @@ describe('transfer reports', () => {
   it('refuses a CSV that is not well-formed, with the parser’s reason', async () => {
     const read = await readImport([{ name: 'bad.csv', bytes: utf8('File Name,MD5\n"A001C001.mov,abc\n') }])
     expect(read.unreadable).toEqual([{ name: 'bad.csv', reason: expect.stringMatching(/^not a well-formed CSV: /) }])
+  })
+})
+
+describe('reports cut short or mangled', () => {
+  it('each is read or named unreadable with a reason; nothing throws', async () => {
+    const files = reportedCard()
+    const reports = [
+      { path: 'D012.csv', bytes: silverstackCsv(files) },
+      { path: 'D012_transfer.ale', bytes: utf8(hashAle(files)) },
+    ]
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...reports),
+        fc.nat(),
+        fc.string({ unit: 'binary', maxLength: 8 }),
+        fc.constantFrom('cut', 'insert', 'bytes'),
+        async (file, at, inserted, how) => {
+          const cut = at % (file.bytes.length + 1)
+          const bytes =
+            how === 'cut'
+              ? file.bytes.subarray(0, cut)
+              : how === 'insert'
+                ? new Uint8Array([...file.bytes.subarray(0, cut), ...utf8(inserted), ...file.bytes.subarray(cut)])
+                : Uint8Array.from(file.bytes, (b, i) => (i === cut ? b ^ 0xff : b))
+          const read = await readImport([{ name: file.path, bytes }], { volume: 'SSD' })
+          const named = new Set([...read.files.map((f) => f.name), ...read.unreadable.map((u) => u.name)])
+          expect([...named]).toEqual([file.path])
+          for (const { reason } of read.unreadable) expect(reason).not.toMatch(/reader failed/)
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })
 
