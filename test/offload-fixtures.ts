@@ -252,9 +252,11 @@ export const reportedAsMhl = (files: ReportedFile[], root = '/Volumes/SHUTTLE_A/
   })
 
 /**
- * A transfer log as an ALE, as YoYotta describes its ALE reports: the usual Heading and Column
- * sections, a row a copied file with its name, source and destination paths, destination
- * volume, size, MD5 and xxHash64 (big-endian, YoYotta's `xxHash64be`), and camera metadata.
+ * A transfer log as an ALE in the form YoYotta's are described (an ALE whose rows carry MD5 and
+ * xxHash beside size, path and destination): Heading, Column and Data as the Avid ALE
+ * specification lays them out, a row a copied file with its name, source and destination paths,
+ * destination volume, size, MD5 (upper case) and xxHash64 (big-endian, YoYotta's `xxHash64be`),
+ * and a camera metadata column. The column names are this fixture's own choice.
  */
 export function hashAle(files: ReportedFile[], volume = 'SHUTTLE_A'): string {
   const name = (path: string) => path.slice(path.lastIndexOf('/') + 1)
@@ -285,8 +287,9 @@ export function hashAle(files: ReportedFile[], volume = 'SHUTTLE_A'): string {
 }
 
 /**
- * A transfer report as CSV, as Silverstack's report export writes it: a title line, a header row,
- * fields quoted, a comment spanning lines, in UTF-16LE with a byte-order mark.
+ * A transfer report as CSV in the form Silverstack's are described (UTF-16LE with a byte-order
+ * mark, quoted fields, one over two lines): a title line, a header row, every field quoted, sizes
+ * with thousands separators. The title and column names are this fixture's own choice.
  */
 export function silverstackCsv(files: ReportedFile[], volume = 'SHUTTLE_A'): Uint8Array {
   const quoted = (cell: string) => `"${cell.replace(/"/g, '""')}"`

@@ -7,14 +7,18 @@
  * `Destination`, `Destination Volume`; else the volume its path names), its size in bytes (`Size`,
  * `File Size`), and a column per digest (ale.ts hashColumn).
  *
- * Byte order of xxHash64: YoYotta's manual says it hashes with "xxHash64be, a 64bit big endian
- * algorithm, the industry standard xxHash" (yoyotta.com/help/verify.html), and the reference
- * tool, xxhsum, displays digests big-endian unless told `--little-endian` (its manual page,
- * xxhsum.1 in github.com/Cyan4973/xxHash). Pomfort's knowledge base on Silverstack's verification
- * (kb.pomfort.com, "Checksum verification methods") names the algorithms but not the order its
- * reports write: its xxHash64 columns are read big-endian like the others, and a column named
- * little-endian (`xxHash64 LE`) as such. A digest read in the wrong order would show as a hash
- * mismatch against the clip's other copies, never as an agreement.
+ * Byte order of xxHash64, as the tools' public documentation gives it:
+ * - YoYotta's manual, "Verification" (yoyotta.com/help/verify.html): YoYotta hashes with
+ *   "xxHash64be", "a 64bit big endian algorithm", which it calls the industry standard xxHash.
+ * - xxHash's own tool, xxhsum (its manual page, xxhsum.1 in github.com/Cyan4973/xxHash): digests
+ *   are displayed big-endian unless `--little-endian` is given.
+ * - Silverstack: Pomfort's knowledge base page on its verification ("Checksum verification
+ *   methods", kb.pomfort.com/uncategorized/checksum-verification-process/) explains the
+ *   algorithms it offers; no statement of the order its reports write was found in it or in the
+ *   other public pages searched. Its xxHash64 columns are read big-endian like the others.
+ * A column whose name says little-endian (`xxHash64 LE`) is labelled `xxhash64`, classic MHL's
+ * little-endian label, which the checks turn round. A digest read in the wrong order shows as a
+ * hash mismatch against the clip's other copies, never as an agreement.
  */
 import { hashFormProblem } from '../shared/digests'
 import { hashColumn, type Table } from './ale'
