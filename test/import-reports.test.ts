@@ -276,6 +276,19 @@ describe('transfer reports', () => {
     ])
   })
 
+  it('reads an ALE with a hash column but no volume as a camera list, as it was read before', async () => {
+    const text = ale({ columns: ['Name', 'Tape', 'MD5'], rows: [[CARD.clips[0], 'A002', HEX(7, 32)]] })
+    const read = await readImport([{ name: 'A002.ale', bytes: utf8(text) }])
+    expect(read.unreadable).toEqual([])
+    expect(read.files).toEqual([{ name: 'A002.ale', format: 'ale', clips: 1 }])
+    expect(read.notes.list()).toEqual([
+      { name: 'A002.ale', message: 'its hash columns name no volume: read as a camera list' },
+    ])
+    expect(read.day.metadata).toEqual([
+      { file: 'A002.ale', rows: [{ line: 11, names: [CARD.clips[0]], fields: { reel: 'A002', fps: 25 } }] },
+    ])
+  })
+
   it('reads no more rows than the import has left, across ALEs and CSVs', async () => {
     const rows = Array.from({ length: 199_999 }, (_, i) => [`X${i}`])
     const csv = ['File Name,Destination,MD5', ...[1, 2].map((i) => `A00${i}.mov,RAID,${HEX(i, 32)}`)].join('\n')

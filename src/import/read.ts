@@ -15,7 +15,7 @@ import { STILL_LIST, isStillList, lookOf } from './look'
 import { isTransferReport, reportCopies, type ReportCopies } from './report'
 import { clipsOf, lastSegment, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
 import { readChain, readManifest, type ChainLink, type HashEntry, type Manifest } from './mhl'
-import { Notes } from './notes'
+import { LISTED_NOTES, Notes } from './notes'
 import { UnreadableFile, decodeText } from './text'
 
 export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
@@ -125,7 +125,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         const rows: AleRow[] = []
         const said: string[] = []
         let unsaid = 0
-        const note = (message: string) => (said.length < 100 ? said.push(message) : unsaid++)
+        const note = (message: string) => (said.length < LISTED_NOTES ? said.push(message) : unsaid++)
         for (const { line, cells } of table.rows) {
           const row = fields.row(line, cells, note, NaN, !transfer)
           if (row) rows.push(row)
@@ -180,6 +180,14 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
       })
   }
   for (const { file, format, copies, rows } of reports) {
+    if (!copies.volumes.size && format === 'ale-transfer') {
+      // An ALE with hash columns and no volume was read as a camera's list before reports were
+      // read as copies, and still is.
+      notes.add({ name: file.name, message: 'its hash columns name no volume: read as a camera list' })
+      metadata.push({ file: file.name, rows })
+      read.push({ name: file.name, format: 'ale', clips: rows.length })
+      continue
+    }
     if (!copies.volumes.size) {
       unreadable.push({
         name: file.name,
