@@ -116,6 +116,32 @@ describe('the camera’s clip list', () => {
     expect((await call('GET', '/log/D12', { token })).body).toEqual(logAfter)
   })
 
+  it('checks a camera list a client wrote by hand, whatever its entries hold', async () => {
+    const { token } = await withProject()
+    const log = {
+      id: 'D001',
+      day: 1,
+      date: '2025-06-14',
+      ocf: {
+        clips: [{ clip: 'A001C001', size: 10, copies: [{ volume: 'SSD', hash: null }] }],
+        recorded: [null, 5, 'A001C001', { clip: 3 }, { clip: '' }, { clip: 'A001C002', reel: 7 }, { clip: 'A001C001' }],
+      },
+    }
+    expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
+    const checks = await call('GET', '/log/D001/checks', { token })
+    expect(checks.status).toBe(200)
+    expect(checks.body.checks.filter((f: { kind: string }) => f.kind !== 'not-verified')).toEqual([
+      {
+        kind: 'recorded-not-copied',
+        severity: 'error',
+        part: 'ocf',
+        clip: 'A001C002',
+        reel: 'A001',
+        message: 'A001C002 was recorded (camera list) but is on no volume',
+      },
+    ])
+  })
+
   it.each([
     ['its frames’ range', `${CARD.sequence}.[0000001-0000003].ari`],
     ['its first frame', `${CARD.sequence}.0000001.ari`],
