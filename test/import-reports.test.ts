@@ -303,7 +303,7 @@ describe('transfer reports', () => {
   })
 
   it('reads an ALE with a hash column but no volume as a camera list, as it was read before', async () => {
-    const text = ale({ columns: ['Name', 'Tape', 'MD5'], rows: [[CARD.clips[0], 'A002', HEX(7, 32)]] })
+    const text = ale({ columns: ['Name', 'Tape', 'MD5'], rows: [[CARD.clips[0]!, 'A002', HEX(7, 32)]] })
     const read = await readImport([{ name: 'A002.ale', bytes: utf8(text) }])
     expect(read.unreadable).toEqual([])
     expect(read.files).toEqual([{ name: 'A002.ale', format: 'ale', clips: 1 }])
