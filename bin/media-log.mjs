@@ -5,8 +5,10 @@
  *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
  *   media-log checks D012 [--json]
  *
- * `import` walks the folders for ASC MHL histories (`ascmhl/`), classic `*.mhl` and `*.ale`, and
- * sends them to POST /log/{id}/import. A folder on a mounted drive (/Volumes/NAME, /media/USER/NAME,
+ * `import` walks the folders for ASC MHL histories (`ascmhl/`), classic `*.mhl`, `*.ale` and the
+ * `*.csv` transfer reports and clip lists (a CSV whose header names files, paths or hashes), and
+ * sends them to POST /log/{id}/import. After the import it says, per folder, the volumes the
+ * service found in it (a transfer report names its destinations itself). A folder on a mounted drive (/Volumes/NAME, /media/USER/NAME,
  * …) is on the drive's volume; any other folder is a volume named after it, unless it holds no
  * manifests of its own but several folders with manifests (backups copied side by side into one
  * parent): then each of those folders is a volume of its own, named after it. The terminal says
@@ -149,9 +151,9 @@ async function importFolders(folders, options) {
     const root = resolve(folder)
     const files = await walk(root, progress)
     progress.done()
-    if (!files.length) warn(`${shown(folder)}: no ascmhl/, *.mhl or *.ale here`)
+    if (!files.length) warn(`${shown(folder)}: no ascmhl/, *.mhl, *.ale or *.csv report here`)
     for (const { files: part, volume } of volumesOf(folder, root, files, options.volume))
-      for (const file of part) found.push({ ...file, volume })
+      for (const file of part) found.push({ ...file, volume, folder })
   }
   if (!found.length) throw new Failure('nothing to import')
   for (const file of found)
@@ -184,6 +186,7 @@ async function importFolders(folders, options) {
   const status = unread || summary?.errors ? 1 : 0
   if (options.json) return printJson({ log: options.log, answers, skipped, summary }, status)
   report(options.log, answers, skipped)
+  print(volumesFound(folders, found, answers).join('\n'))
   if (summary)
     print(
       `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info` +
@@ -225,6 +228,7 @@ async function walk(root, progress) {
       if (entry.isDirectory() && !name.startsWith('.') && !SKIPPED.has(name)) pending.push(path)
       else if (entry.isFile() && isWanted(name, folderName)) {
         try {
+          if (name.toLowerCase().endsWith('.csv') && !(await isReport(path))) continue
           const { dev, ino } = await lstat(path, { bigint: true })
           files.push({ path, name: path.toString(), utf8: isUtf8(path), dev, ino })
         } catch (err) {
@@ -239,8 +243,61 @@ async function walk(root, progress) {
 function isWanted(name, folder) {
   const lower = name.toLowerCase()
   if (lower.startsWith('._')) return false // macOS resource forks on non-Mac volumes
-  if (lower.endsWith('.mhl') || lower.endsWith('.ale')) return true
+  if (lower.endsWith('.mhl') || lower.endsWith('.ale') || lower.endsWith('.csv')) return true
   return lower === 'ascmhl_chain.xml' && folder === 'ascmhl'
+}
+
+/**
+ * Whether a CSV is a transfer report or a clip list, as the service reads them: within its first
+ * lines, a header naming files, paths or hashes. Other CSVs on a drive (a camera's settings, a
+ * budget) are not sent. Its opening bytes only, in UTF-8 or UTF-16 (Silverstack's) alike.
+ */
+async function isReport(path) {
+  const handle = await open(path, constants.O_RDONLY)
+  try {
+    const head = Buffer.alloc(16384)
+    const { bytesRead } = await handle.read(head, 0, head.length, 0)
+    const bytes = head.subarray(0, bytesRead)
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
+    const text = utf16
+      ? new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes)
+      : bytes.toString('utf8')
+    return text
+      .split(/\r\n|\r|\n/)
+      .slice(0, 20)
+      .some((line) =>
+        line
+          .split(/[,;\t]/)
+          .map((cell) =>
+            cell
+              .replace(/^\s*"|"\s*$/g, '')
+              .toLowerCase()
+              .replace(/[^a-z0-9]/g, ''),
+          )
+          .some((cell) => REPORT_COLUMN.test(cell)),
+      )
+  } finally {
+    await handle.close()
+  }
+}
+
+const REPORT_COLUMN =
+  /^((source|src|destination|dest|file)?(md5|sha1|xxhash(64)?(be|le)?|xxh(64|128|3))(checksum|hash)?|filename|sourcefile|clipname|name|path|filepath|destinationpath)$/
+
+/**
+ * Per folder given, the volumes the service found in its files: the folder's name or the drive's,
+ * or, for a transfer report, each destination it names.
+ */
+function volumesFound(folders, found, answers) {
+  const folderOf = new Map(found.map((file) => [file.name, file.folder]))
+  const volumes = new Map(folders.map((folder) => [folder, new Set()]))
+  for (const file of answers.flatMap((a) => a.files))
+    if (file.volume !== undefined) volumes.get(folderOf.get(file.name))?.add(file.volume)
+  return [...volumes].map(([folder, names]) =>
+    names.size
+      ? `${shown(folder)}: ${names.size === 1 ? 'volume' : 'volumes'} ${[...names].map(shown).join(', ')}`
+      : `${shown(folder)}: no volume (camera lists only)`,
+  )
 }
 
 /** macOS and Linux mount points: the service reads the volume's name from such a path itself. */
@@ -270,7 +327,9 @@ function volumesOf(folder, root, files, volume) {
   const whole = { files, volume }
   if (tops.get('')?.manifests || backups.length < 2 || mountedVolume(root)) {
     if (volume || mountedVolume(root)) return [whole]
-    warn(`${shown(folder)}: volume ${shown(basename(root))} (the folder's name; --volume to name it)`)
+    // Reports name their destinations themselves: the folder's name is only their fallback.
+    if (files.some((file) => file.name.toLowerCase().endsWith('.mhl')))
+      warn(`${shown(folder)}: volume ${shown(basename(root))} (the folder's name; --volume to name it)`)
     return [{ files, volume: basename(root) }]
   }
   const names = backups.map(shown).join(', ')

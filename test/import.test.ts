@@ -415,7 +415,8 @@ describe('POST /log/{id}/import', () => {
       },
     ])
 
-    // The checks: the failed verification is an error, and nothing else is wrong with the card.
+    // The checks: the failed verification is an error; the card's ALE, the camera's list of reel
+    // A002, does not name the sequence, which is on both shuttles.
     const checks = (await call('GET', '/log/D012/checks', { token })).body
     expect(checks.checks).toEqual([
       {
@@ -425,6 +426,14 @@ describe('POST /log/{id}/import', () => {
         clip: CARD.clips[2],
         volume: 'SHUTTLE_B',
         message: `${CARD.clips[2]} on SHUTTLE_B failed verification (xxh64:0000000000000bad)`,
+      },
+      {
+        kind: 'not-in-camera-list',
+        severity: 'warning',
+        part: 'ocf',
+        clip: CARD.sequence,
+        reel: 'A002',
+        message: `${CARD.sequence} is on SHUTTLE_A, SHUTTLE_B but in no camera list of reel A002`,
       },
     ])
 

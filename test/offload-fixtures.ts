@@ -215,3 +215,100 @@ export async function cardOffload(
   })
   return files
 }
+
+/**
+ * One shuttle's copy of a card, as each kind of report records it: every file with its path on
+ * the volume, size, XXH64 (big-endian, as xxHash's reference writes it) and MD5.
+ */
+export type ReportedFile = { path: string; size: number; xxh64: string; md5: string }
+
+export function reportedCard(volume = 'SHUTTLE_A'): ReportedFile[] {
+  const root = `/Volumes/${volume}/D012`
+  const files = CARD.clips.map((clip, i) => ({
+    path: `${root}/Clips/${clip}.mxf`,
+    size: CARD.size(i),
+    xxh64: CARD.hash(i),
+    md5: HEX(0xd000 + i, 32),
+  }))
+  for (let frame = 1; frame <= 3; frame++)
+    files.push({
+      path: `${root}/${CARD.sequence}/${CARD.sequence}.${String(frame).padStart(7, '0')}.ari`,
+      size: CARD.frameSize,
+      xxh64: HEX(0xf000 + frame),
+      md5: HEX(0xe000 + frame, 32),
+    })
+  return files
+}
+
+/** The files as an ASC MHL generation of the volume's `D012/ascmhl/` folder records them. */
+export const reportedAsMhl = (files: ReportedFile[], root = '/Volumes/SHUTTLE_A/D012') =>
+  ascManifest({
+    created: '2025-06-14T10:15:00+02:00',
+    entries: files.map((f) => ({
+      path: f.path.slice(root.length + 1),
+      size: f.size,
+      hashes: { xxh64: f.xxh64, md5: f.md5 },
+    })),
+  })
+
+/**
+ * A transfer log as an ALE in the form YoYotta's are described (an ALE whose rows carry MD5 and
+ * xxHash beside size, path and destination): Heading, Column and Data as the Avid ALE
+ * specification lays them out, a row a copied file with its name, source and destination paths,
+ * destination volume, size, MD5 (upper case) and xxHash64 (big-endian, YoYotta's `xxHash64be`),
+ * and a camera metadata column. The column names are this fixture's own choice.
+ */
+export function hashAle(files: ReportedFile[], volume = 'SHUTTLE_A'): string {
+  const name = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+  return ale({
+    columns: [
+      'Name',
+      'Source File',
+      'Source Path',
+      'Destination',
+      'Destination Path',
+      'File Size',
+      'MD5',
+      'xxHash64BE',
+      'Camera_Model',
+    ],
+    rows: files.map((f) => [
+      name(f.path).replace(/\.\w+$/, ''),
+      name(f.path),
+      f.path.replace(`/Volumes/${volume}/D012`, '/Volumes/A002'),
+      volume,
+      f.path.slice(0, f.path.lastIndexOf('/')),
+      String(f.size),
+      f.md5.toUpperCase(),
+      f.xxh64,
+      'ALEXA 35',
+    ]),
+  })
+}
+
+/**
+ * A transfer report as CSV in the form Silverstack's are described (UTF-16LE with a byte-order
+ * mark, quoted fields, one over two lines): a title line, a header row, every field quoted, sizes
+ * with thousands separators. The title and column names are this fixture's own choice.
+ */
+export function silverstackCsv(files: ReportedFile[], volume = 'SHUTTLE_A'): Uint8Array {
+  const quoted = (cell: string) => `"${cell.replace(/"/g, '""')}"`
+  const lines = [
+    quoted('Offload Report D012'),
+    ['File Name', 'Volume', 'Destination Path', 'File Size', 'xxHash64', 'MD5', 'Comment'].map(quoted).join(','),
+    ...files.map((f, i) =>
+      [
+        f.path.slice(f.path.lastIndexOf('/') + 1),
+        volume,
+        f.path,
+        f.size.toLocaleString('en-US'),
+        f.xxh64,
+        f.md5,
+        i === 0 ? 'Card checked, "A" cam\nSecond line of the comment' : '',
+      ]
+        .map(quoted)
+        .join(','),
+    ),
+  ]
+  return utf16(`${lines.join('\r\n')}\r\n`)
+}

@@ -9,7 +9,7 @@ import { Findings, finding, type Checked, type Finding } from './findings'
 import { compareHashes } from './hashes'
 import { digestOf } from '../shared/digests'
 import { cameraClipOf, gapsIn, missingIn, reelName } from './names'
-import { nameKey } from '../shared/clip-names'
+import { clipKeys, nameKey } from '../shared/clip-names'
 import { SoundMatch } from './sound'
 
 export type DayCheckOptions = {
@@ -34,6 +34,7 @@ type ClipCopy = { volume: string; hash: string | undefined; failed: boolean; dup
 type Clip = {
   name: string
   size: unknown
+  reel: unknown
   copies: Map<string, ClipCopy>
   timing: { tc_start?: unknown; tc_end?: unknown; duration?: unknown; fps?: unknown }
 }
@@ -47,6 +48,7 @@ function taken(clips: Iterable<Record<string, unknown>>): Clip[] {
     records.push({
       name: nameOf(clip),
       size: clip.size,
+      reel: clip.reel,
       copies: copiesOf(clip.copies),
       timing: { tc_start, tc_end, duration, fps },
     })
@@ -83,6 +85,7 @@ export async function checkRead({ log, ocf, sound, proxy }: ReadDay, options: Da
   checkSizes('Sound', log.sound?.size, sound, found)
   checkSizes('Proxies', log.proxy?.size, proxy, found)
   checkNumbering(ocf, found)
+  checkRecorded((log.ocf as { recorded?: unknown } | undefined)?.recorded, ocf, found)
   if (proxy.length) checkProxies(ocf, proxy, found)
   if (options.matchSound && sound.length && ocf.length) {
     await nextTurn()
@@ -299,6 +302,63 @@ function checkNumbering(clips: readonly Clip[], found: Findings) {
       )
     }
   }
+}
+
+/**
+ * The camera lists (`ocf.recorded`, src/import/merge.ts) against the copies: a clip a camera
+ * recorded that is on no volume (a card formatted before it was copied is the costliest mistake of
+ * a day), and a clip on a volume that no list of its reel names, only where the reel has a list.
+ */
+function checkRecorded(recorded: unknown, ocf: readonly Clip[], found: Findings) {
+  if (!Array.isArray(recorded) || !recorded.length) return
+  const copied = new Set<string>()
+  for (const { name, copies } of ocf) if (copies.size) copied.add(nameKey(name))
+  const listed = new Set<string>()
+  const reels = new Set<string>()
+  for (const entry of recorded as Array<Record<string, unknown> | null>) {
+    const clip = entry?.clip
+    if (typeof clip !== 'string' || !clip) continue
+    const source = typeof entry!.source_file === 'string' ? [entry!.source_file] : []
+    const keys = [clip, ...source].flatMap(clipKeys)
+    for (const key of keys) listed.add(key)
+    const reel = reelKey(entry!.reel, clip)
+    if (reel) reels.add(reel)
+    if (keys.some((key) => copied.has(key))) continue
+    const list = typeof entry!.list === 'string' ? ` in ${entry!.list}` : ''
+    found.add(
+      finding('recorded-not-copied', `${clip} was recorded (camera list${list}) but is on no volume`, {
+        part: 'ocf',
+        clip,
+        ...(reel && { reel }),
+      }),
+    )
+  }
+  if (!reels.size) return
+  for (const { name, reel, copies } of ocf) {
+    if (!copies.size || listed.has(nameKey(name))) continue
+    const key = reelKey(reel, name)
+    if (!key || !reels.has(key)) continue
+    found.add(
+      finding(
+        'not-in-camera-list',
+        `${name} is on ${[...copies.keys()].join(', ')} but in no camera list of reel ${key}`,
+        { part: 'ocf', clip: name, reel: key },
+      ),
+    )
+  }
+}
+
+/**
+ * A reel as lists and clips compare it: a camera reel's letter and number (`A002` of `A002R1AB`),
+ * else the reel as written, upper case; without a reel, the camera reel a clip's name gives.
+ */
+function reelKey(reel: unknown, name: string): string | undefined {
+  if (typeof reel === 'string' && reel.trim()) {
+    const camera = /^([A-Z])(\d{3})/i.exec(reel.trim())
+    return camera ? reelName(camera[1]!.toUpperCase(), Number(camera[2])) : reel.trim().toUpperCase()
+  }
+  const numbered = cameraClipOf(name)
+  return numbered ? reelName(numbered.camera, numbered.reel) : undefined
 }
 
 function checkProxies(ocf: readonly Clip[], proxies: readonly Clip[], found: Findings) {

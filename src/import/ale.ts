@@ -62,7 +62,7 @@ const NUMBERS = new Set(['sensor_fps', 'wb'])
 export type AleRow = { line: number; names: string[]; fields: Record<string, string | number> }
 
 /** `notes`: what was passed over, one line each, listed to a limit; `unlisted` counts the rest. */
-export type Ale = { rows: AleRow[]; notes: string[]; unlisted: number }
+type Ale = { rows: AleRow[]; notes: string[]; unlisted: number }
 
 const keyOf = (column: string) => column.toLowerCase().replace(/[^a-z0-9]/g, '')
 
@@ -71,17 +71,28 @@ const keyOf = (column: string) => column.toLowerCase().replace(/[^a-z0-9]/g, '')
  * memory (a 64 MiB body of short lines would be millions of rows). The rows are also what one
  * import reads in all, across its files (`rowsLeft`).
  */
-const MAX_COLUMNS = 1000
+export const MAX_COLUMNS = 1000
 export const MAX_ALE_ROWS = 200_000
 
 type Section = 'start' | 'heading' | 'column' | 'data'
 const SECTIONS: ReadonlySet<string> = new Set(['heading', 'column', 'data'])
 
-export function readAle(text: string, rowsLeft = MAX_ALE_ROWS): Ale {
+/**
+ * An ALE read: its rows' metadata, and, where its columns carry hashes (a transfer log as YoYotta
+ * writes one: MD5 and xxHash columns beside size, path and destination), its rows as cells for
+ * report.ts to read as copies.
+ */
+export type ReadAle = Ale & { table?: Table }
+
+/** A report's columns and its rows' cells, each row with its line number. */
+export type Table = { columns: string[]; rows: Array<{ line: number; cells: string[] }> }
+
+export function readAle(text: string, rowsLeft = MAX_ALE_ROWS): ReadAle {
   let section: Section = 'start'
   const header = new Map<string, string>()
   let columns: string[] | undefined
-  let fields: Array<string | undefined> = []
+  let fields: AleFields | undefined
+  let table: Table | undefined
   let fps = NaN
   const notes: string[] = []
   let unlisted = 0
@@ -104,34 +115,120 @@ export function readAle(text: string, rowsLeft = MAX_ALE_ROWS): Ale {
       if (delimiter && delimiter.toUpperCase() !== 'TABS')
         throw new UnreadableFile(`fields delimited by ${delimiter}: ALE knows only TABS`)
       columns = cellsOf(line).map((name) => name.trim())
-      fields = columns.map((name) => COLUMNS[keyOf(name)])
-      if (!fields.includes('name') && !fields.includes('source_file'))
+      fields = new AleFields(columns)
+      if (hasHashColumn(columns)) table = { columns, rows: [] }
+      if (!fields.named && !(table && fields.pathed))
         throw new UnreadableFile('no Name or Source File column: its rows cannot be matched to clips')
     } else if (section === 'data' && word) {
-      if (rows.length === rowsLeft) throw new UnreadableFile(tooManyRows(rowsLeft))
-      const row: AleRow = { line: n, names: [], fields: {} }
-      cellsOf(line).forEach((cell, c) => {
-        const field = fields[c]
-        const value = cell.trim()
-        if (!field || !value) return
-        if (field === 'name' || field === 'source_file') return row.names.push(value)
-        const read = fieldValue(field, value)
-        if (read === undefined) note(`line ${n}: ${columns![c]} "${value}" is not ${what(field)}`)
-        else row.fields[field] = read
-      })
-      if (row.fields.fps === undefined && fps > 0 && fps <= 1000) row.fields.fps = fps
-      if (row.names.length) rows.push(row)
-      else note(`line ${n}: no clip name`)
+      if ((table ? table.rows.length : rows.length) === rowsLeft) throw new UnreadableFile(tooManyRows(rowsLeft))
+      const cells = cellsOf(line)
+      if (table) table.rows.push({ line: n, cells })
+      const row = fields!.row(n, cells, note, fps, !table)
+      if (row) rows.push(row)
     }
   }
   if (section !== 'data' || !columns)
     throw new UnreadableFile('not an ALE: no "Column" section followed by a "Data" section')
-  return { rows, notes, unlisted }
+  return table ? { rows, notes, unlisted, table } : { rows, notes, unlisted }
+}
+
+/** Columns that name a file's path (on the volume it was copied to). */
+const PATH_COLUMNS: ReadonlySet<string> = new Set([
+  'path',
+  'filepath',
+  'fullpath',
+  'sourcepath',
+  'destinationpath',
+  'destpath',
+  'copypath',
+  'targetpath',
+])
+
+/** Whether some column holds digests (report.ts reads which). */
+const hasHashColumn = (columns: readonly string[]) => columns.some((c) => hashColumn(c) !== undefined)
+
+/**
+ * The columns of a list (ALE, CSV) as log fields, and each row's fields: `Name` and `Source File`
+ * (or, in a transfer report without them, a path's last part) find the clip.
+ */
+export class AleFields {
+  readonly #fields: Array<string | undefined>
+  readonly #paths: number[]
+  readonly named: boolean
+  readonly pathed: boolean
+
+  constructor(private readonly columns: readonly string[]) {
+    this.#fields = columns.map((name) => COLUMNS[keyOf(name)])
+    this.#paths = columns.flatMap((name, c) => (PATH_COLUMNS.has(keyOf(name)) ? [c] : []))
+    this.named = this.#fields.includes('name') || this.#fields.includes('source_file')
+    this.pathed = this.#paths.length > 0
+  }
+
+  /** A row's names and fields; undefined (with a note where `noted`) when it names no clip. */
+  row(line: number, cells: readonly string[], note: (message: string) => void, fps = NaN, noted = true) {
+    const row: AleRow = { line, names: [], fields: {} }
+    cells.forEach((cell, c) => {
+      const field = this.#fields[c]
+      const value = cell.trim()
+      if (!field || !value) return
+      if (field === 'name' || field === 'source_file') return row.names.push(value)
+      const read = fieldValue(field, value)
+      if (read === undefined) note(`line ${line}: ${this.columns[c]} "${value}" is not ${what(field)}`)
+      else row.fields[field] = read
+    })
+    if (!row.names.length)
+      for (const c of this.#paths) {
+        const path = cells[c]?.trim().replace(/\\/g, '/')
+        const name = path?.slice(path.lastIndexOf('/') + 1)
+        if (name) row.names.push(name)
+      }
+    if (row.fields.fps === undefined && fps > 0 && fps <= 1000) row.fields.fps = fps
+    if (row.names.length) return row
+    if (noted) note(`line ${line}: no clip name`)
+    return undefined
+  }
+}
+
+/**
+ * The digest a column holds, by its name (`MD5`, `MD5 Checksum`, `xxHash64BE`, `Destination
+ * xxHash`, `SHA-1`): as the checks label it. An xxHash64 column is read as big-endian, the order
+ * xxHash's reference writes its digests in and YoYotta writes them (report.ts says where this is
+ * documented), unless its name says little-endian (`xxHash64 LE`): that is labelled `xxhash64`,
+ * classic MHL's little-endian label, which the checks turn round.
+ */
+export function hashColumn(column: string): string | undefined {
+  const key = keyOf(column)
+    .replace(/^(source|src|destination|dest|target|copy|file)/, '')
+    .replace(/(checksum|digest|value|hex)$/, '')
+  return HASH_COLUMNS[key]
+}
+
+const HASH_COLUMNS: Record<string, string> = {
+  md5: 'md5',
+  md5hash: 'md5',
+  sha1: 'sha1',
+  sha1hash: 'sha1',
+  xxhash: 'xxh64',
+  xxhash64: 'xxh64',
+  xxh64: 'xxh64',
+  xxhash64be: 'xxh64',
+  xxh64be: 'xxh64',
+  xxhash64bigendian: 'xxh64',
+  xxhash64le: 'xxhash64',
+  xxh64le: 'xxhash64',
+  xxhash64littleendian: 'xxhash64',
+  xxh128: 'xxh128',
+  xxhash128: 'xxh128',
+  xxh3: 'xxh3',
+  xxhash3: 'xxh3',
+  xxh364: 'xxh3',
+  c4: 'c4',
+  c4id: 'c4',
 }
 
 const rowCount = (n: number) => n.toLocaleString('en-US')
 
-function tooManyRows(left: number): string {
+export function tooManyRows(left: number): string {
   if (left === MAX_ALE_ROWS) return `more than ${rowCount(MAX_ALE_ROWS)} rows, what one import reads: split it`
   return `more rows than the ${rowCount(left)} left of the ${rowCount(MAX_ALE_ROWS)} one import reads: send it in an import of its own`
 }

@@ -5,6 +5,7 @@
  * algorithm. Frames are one sequence only when they share a folder, a name before the number, the
  * number's width and the extension: `A001C001.mov` and `A001C002.mov` stay two clips.
  */
+import { SEQUENCE_EXTENSIONS } from '../shared/clip-names'
 import { digestOf } from '../shared/digests'
 import type { Action, HashEntry, ManifestFile } from './mhl'
 
@@ -49,10 +50,15 @@ const OCF = new Set(
 const SOUND = new Set('wav bwf rf64 aif aiff flac'.split(' '))
 /** A folder named for proxies anywhere in a file's path (`…/Proxy/`, `…/PROXIES/`). */
 const PROXY_FOLDER = /(^|\/)prox(y|ies)(\/|$)/i
-const SEQUENCE = new Set('ari arx dng exr dpx tif tiff r3d cri'.split(' '))
+const SEQUENCE = SEQUENCE_EXTENSIONS
 
 /** Digests in the order a copy's `hash` takes them: the fast ones offload tools default to first. */
 const PREFERRED = ['xxh64', 'xxhash64be', 'xxh128', 'xxh3', 'xxhash64', 'md5', 'sha1', 'c4', 'xxh32', 'xxhash']
+
+/** A camera file's name as the clip it is: `A001C001.mxf` is `A001C001`; other names as they are. */
+export function clipNameOf(name: string): string {
+  return OCF.has(extensionOf(name)) ? stem(name) : name
+}
 
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.')

@@ -4,9 +4,10 @@
  * fields set on the camera clips they name. Merging the same files again finds everything as it
  * is and changes nothing; the caller then writes nothing either.
  */
-import { nameKey } from '../shared/clip-names'
+import { clipKeys, nameKey, sequenceOf } from '../shared/clip-names'
 import { invalid, type IssueDetail } from '../shared/problem'
-import type { ImportedCopy, Part } from './clips'
+import { clipNameOf, lastSegment, type ImportedCopy, type Part } from './clips'
+import type { AleRow } from './ale'
 import { Notes, type Note } from './notes'
 import type { SentClip, SentDay } from './transfer'
 
@@ -47,27 +48,42 @@ export function mergeImport(stored: Log | undefined, imported: SentDay, keys: Im
       }
 
   const parts = { ocf: new PartClips(log, 'ocf'), sound: new PartClips(log, 'sound') }
+  const newClips: Clip[] = []
   for (const found of imported.clips) {
     const part = parts[found.part]
     const existing = part.find(found.clip)
     const clip = existing ?? part.add({ clip: found.clip, size: found.size, copies: [] })
     // A clip the log had is named as the log names it (`A001C001`, not `a001c001.mov`).
     const ref = { part: found.part, clip: clip.clip }
-    if (!existing) outcome.added.push(ref)
-    else if (found.copy.action !== 'failed' && found.size && clip.size !== found.size) {
+    if (!existing) {
+      outcome.added.push(ref)
+      if (found.part === 'ocf') newClips.push(clip)
+    } else if (found.copy.action !== 'failed' && found.size && clip.size !== found.size) {
       clip.size = found.size
       changed(clip, ref, 'size')
     }
     if (mergeCopy(clip, found)) changed(clip, ref, 'copies')
   }
 
-  for (const { file, rows } of imported.metadata)
+  const recorded = new RecordedClips(log)
+  // A camera list's clip that was on no volume until now: the list's metadata comes with it.
+  for (const clip of newClips) {
+    const pending = recorded.take(clip.clip)
+    if (pending) for (const [field, value] of Object.entries(pending)) clip[field] = value
+  }
+
+  for (const { file, rows, transfer } of imported.metadata)
     for (const row of rows) {
       const clip = row.names.map((name) => parts.ocf.find(name)).find((c) => c !== undefined)
+      // A camera's list (not an offload tool's report of what it copied) is the day's record of
+      // what was recorded: kept whether or not a copy is on a volume yet.
+      const entry = transfer ? undefined : recorded.entryFor(row, lastSegment(file))
       if (!clip) {
+        if (entry) recorded.hold(entry, row.fields)
         notes.add({ name: file, message: `line ${row.line}: no camera clip ${row.names[0]} in the log` })
         continue
       }
+      if (entry) recorded.held(entry)
       for (const [field, value] of Object.entries(row.fields)) {
         if (clip[field] === value) continue
         clip[field] = value
@@ -78,10 +94,11 @@ export function mergeImport(stored: Log | undefined, imported: SentDay, keys: Im
 
   let totals = false
   for (const part of Object.values(parts)) totals = part.close() || totals
+  const listed = recorded.close()
   const added = new Set(outcome.added.map((ref) => `${ref.part}\u0000${ref.clip}`))
   for (const { ref, fields } of changes.values())
     if (!added.has(`${ref.part}\u0000${ref.clip}`)) outcome.changed.push({ ...ref, fields: [...fields] })
-  const written = !stored || rekeyed || totals || changes.size > 0 || outcome.added.length > 0
+  const written = !stored || rekeyed || totals || listed || changes.size > 0 || outcome.added.length > 0
   return { log, outcome, written }
 }
 
@@ -153,10 +170,15 @@ class PartClips {
           this.#byKey.set(nameKey(clip.clip), clip)
   }
 
+  /** The clip a name finds: its own name first, then a sequence's (`NAME.[first-last].ext`). */
   find(name: string): Clip | undefined {
-    const clip = this.#byKey.get(nameKey(name))
-    if (clip) this.#touched = true
-    return clip
+    for (const key of clipKeys(name)) {
+      const clip = this.#byKey.get(key)
+      if (!clip) continue
+      this.#touched = true
+      return clip
+    }
+    return undefined
   }
 
   add(clip: Clip): Clip {
@@ -210,4 +232,86 @@ function set(part: Log, key: string, value: unknown): boolean {
   if (JSON.stringify(part[key]) === JSON.stringify(value)) return false
   part[key] = value
   return true
+}
+
+/**
+ * The day's camera lists as the log holds them: `ocf.recorded`, one entry a clip that a camera's
+ * ALE (or a list of clips without copies) says was recorded, `{clip, list, source_file?, reel?}`,
+ * and `metadata`, the list's fields for the clip, while no clip of `ocf.clips` holds them. Held
+ * apart from the clip lists because a clip there must have a size and copies (seed §2.1): a clip
+ * on no volume has neither, and would count in the day's totals. When a copy of it comes, the clip
+ * is made with the metadata and the entry keeps only what finds it: any order of import gives the
+ * same log.
+ */
+type Recorded = { clip: string; list: string; source_file?: string; reel?: string; metadata?: AleRow['fields'] }
+
+class RecordedClips {
+  #list: Recorded[]
+  readonly #byKey = new Map<string, Recorded>()
+  #changed = false
+
+  constructor(private readonly log: Log) {
+    const list = (log.ocf as Log | undefined)?.recorded
+    this.#list = Array.isArray(list) ? (list as Recorded[]).filter((e) => typeof e?.clip === 'string') : []
+    for (const entry of this.#list) this.#index(entry)
+  }
+
+  #index(entry: Recorded) {
+    const names = [entry.clip, ...(typeof entry.source_file === 'string' ? [entry.source_file] : [])]
+    for (const key of names.flatMap(clipKeys)) if (!this.#byKey.has(key)) this.#byKey.set(key, entry)
+  }
+
+  #find(names: readonly string[]): Recorded | undefined {
+    for (const key of names.flatMap(clipKeys)) {
+      const entry = this.#byKey.get(key)
+      if (entry) return entry
+    }
+    return undefined
+  }
+
+  /** The entry of a row's clip: the one the log has, or a new one named as the row names it. */
+  entryFor(row: AleRow, list: string): Recorded {
+    const found = this.#find(row.names)
+    if (found) return found
+    const [first, ...others] = row.names as [string, ...string[]]
+    const entry: Recorded = { clip: sequenceOf(first) ?? clipNameOf(first), list }
+    const source = others.find((name) => name !== first)
+    if (source !== undefined) entry.source_file = source
+    if (typeof row.fields.reel === 'string') entry.reel = row.fields.reel
+    this.#list.push(entry)
+    this.#index(entry)
+    this.#changed = true
+    return entry
+  }
+
+  /** A row's metadata held on its entry, its clip being on no volume yet. */
+  hold(entry: Recorded, fields: AleRow['fields']) {
+    const metadata = { ...entry.metadata }
+    for (const [field, value] of Object.entries(fields)) metadata[field] = value
+    if (!Object.keys(metadata).length || JSON.stringify(metadata) === JSON.stringify(entry.metadata)) return
+    entry.metadata = metadata
+    this.#changed = true
+  }
+
+  /** The entry's clip is in the log, with the metadata: the entry keeps only what finds it. */
+  held(entry: Recorded) {
+    if (entry.metadata === undefined) return
+    delete entry.metadata
+    this.#changed = true
+  }
+
+  /** The metadata a clip just made takes from its entry. */
+  take(name: string): AleRow['fields'] | undefined {
+    const entry = this.#find([name])
+    const metadata = entry?.metadata
+    if (entry) this.held(entry)
+    return metadata
+  }
+
+  /** Writes the list into the log where it changed; whether it did. */
+  close(): boolean {
+    if (!this.#changed) return false
+    this.log.ocf = { ...((this.log.ocf as Log | undefined) ?? {}), recorded: this.#list }
+    return true
+  }
 }

@@ -9,24 +9,30 @@
  */
 import { base58 } from '@scure/base'
 import { nameKey } from '../shared/clip-names'
-import { MAX_ALE_ROWS, readAle, type AleRow } from './ale'
+import { AleFields, MAX_ALE_ROWS, readAle, type AleRow, type Table } from './ale'
+import { readCsv } from './csv'
+import { STILL_LIST, isStillList, lookOf } from './look'
+import { isTransferReport, reportCopies, type ReportCopies } from './report'
 import { clipsOf, lastSegment, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
 import { readChain, readManifest, type ChainLink, type HashEntry, type Manifest } from './mhl'
-import { Notes } from './notes'
+import { LISTED_NOTES, Notes } from './notes'
 import { UnreadableFile, decodeText } from './text'
 
 export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
 export type ImportOptions = { volume?: string; kind?: Part }
 
-/** An ALE's rows, its name given once for them all. */
-type AleFile = { file: string; rows: AleRow[] }
+/**
+ * An ALE's rows, its name given once for them all. `transfer`: rows of an offload tool's report of
+ * what it copied, whose metadata goes to the clips but which are no camera's list of what it recorded.
+ */
+type AleFile = { file: string; rows: AleRow[]; transfer?: true }
 
 /** What the files give a log: clips with one volume's copy each, ALE rows, the day's date. */
 export type ImportedDay = { clips: ImportedClip[]; metadata: AleFile[]; date?: string }
 
 type FileRead = {
   name: string
-  format: 'ascmhl' | 'ascmhl-chain' | 'mhl' | 'ale'
+  format: 'ascmhl' | 'ascmhl-chain' | 'mhl' | 'ale' | 'ale-transfer' | 'csv' | 'csv-transfer'
   volume?: string
   clips?: number
 }
@@ -36,6 +42,9 @@ export type ReadImport = { day: ImportedDay; files: FileRead[]; unreadable: Unre
 
 /** A generation or a classic manifest, read. */
 type ReadManifest = { file: ImportFile; manifest: Manifest; volume: string; folder: string; generation: number }
+
+/** A transfer report (ALE or CSV), its files by volume. */
+type ReadReport = { file: ImportFile; format: 'ale-transfer' | 'csv-transfer'; copies: ReportCopies; rows: AleRow[] }
 
 /** A folder's `ascmhl_chain.xml`: its generations by file name. */
 type Chain = { name: string; links: Map<string, ChainLink> }
@@ -62,6 +71,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
   const chains = new Map<string, Chain>()
   const manifests: ReadManifest[] = []
   const metadata: AleFile[] = []
+  const reports: ReadReport[] = []
   let listed = 0
   let rowsLeft = MAX_ALE_ROWS
   let sinceTurn = 0
@@ -96,15 +106,42 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         }
       } else if (base.toLowerCase().endsWith('.ale')) {
         const ale = readAle(decodeText(file.bytes).text, rowsLeft)
-        rowsLeft -= ale.rows.length
-        metadata.push({ file: file.name, rows: ale.rows })
+        rowsLeft -= ale.table ? ale.table.rows.length : ale.rows.length
+        if (!ale.table && isStillList(ale.rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
         notes.addAll(
           ale.notes.map((message) => ({ name: file.name, message })),
           ale.unlisted,
         )
-        read.push({ name: file.name, format: 'ale', clips: ale.rows.length })
+        if (ale.table) reports.push(report(file, 'ale-transfer', ale.table, ale.rows, options))
+        else {
+          metadata.push({ file: file.name, rows: ale.rows })
+          read.push({ name: file.name, format: 'ale', clips: ale.rows.length })
+        }
+      } else if (base.toLowerCase().endsWith('.csv')) {
+        const table = readCsv(decodeText(file.bytes).text, rowsLeft)
+        rowsLeft -= table.rows.length
+        const transfer = isTransferReport(table.columns)
+        const fields = new AleFields(table.columns)
+        const rows: AleRow[] = []
+        const said: string[] = []
+        let unsaid = 0
+        const note = (message: string) => (said.length < LISTED_NOTES ? said.push(message) : unsaid++)
+        for (const { line, cells } of table.rows) {
+          const row = fields.row(line, cells, note, NaN, !transfer)
+          if (row) rows.push(row)
+        }
+        if (!transfer && isStillList(rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
+        notes.addAll(
+          said.map((message) => ({ name: file.name, message })),
+          unsaid,
+        )
+        if (transfer) reports.push(report(file, 'csv-transfer', table, rows, options))
+        else {
+          metadata.push({ file: file.name, rows })
+          read.push({ name: file.name, format: 'csv', clips: rows.length })
+        }
       } else {
-        throw new UnreadableFile('not an MHL, ascmhl_chain.xml or ALE file')
+        throw new UnreadableFile(lookOf(base, file.bytes))
       }
     } catch (err) {
       unreadable.push({ name: file.name, reason: reasonOf(err) })
@@ -142,11 +179,75 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
             : `${other} files that are not media left out (sidecars)`,
       })
   }
+  for (const { file, format, copies, rows } of reports) {
+    if (!copies.volumes.size && format === 'ale-transfer') {
+      // An ALE with hash columns and no volume was read as a camera's list before reports were
+      // read as copies, and still is.
+      notes.add({ name: file.name, message: 'its hash columns name no volume: read as a camera list' })
+      metadata.push({ file: file.name, rows })
+      read.push({ name: file.name, format: 'ale', clips: rows.length })
+      continue
+    }
+    if (!copies.volumes.size) {
+      unreadable.push({
+        name: file.name,
+        reason: 'names no volume (no Destination column, no /Volumes/NAME in its paths): give the volume',
+      })
+      continue
+    }
+    // Its camera metadata goes to the clips its copies make (or already are).
+    metadata.push({ file: file.name, rows, transfer: true })
+    if (copies.noVolume) notes.add({ name: file.name, message: `${rowsOf(copies.noVolume)} naming no volume left out` })
+    if (copies.malformed) {
+      const { count, first } = copies.malformed
+      notes.add({
+        name: file.name,
+        message: `${count === 1 ? 'a digest' : `${count} digests`} not of the algorithm’s form left out (the first: ${first})`,
+      })
+    }
+    for (const [volume, files] of copies.volumes) {
+      const copied = files.map((f): CopiedFile => {
+        const action = worstAction(f.hashes.map((h) => h.action))
+        const file = { ...f, folder: folderOf(f.path), name: lastSegment(f.path) }
+        return action ? { ...file, action } : file
+      })
+      const { clips: found, other, proxies } = await clipsOf(copied, new Map(), volume, options.kind)
+      clips.push(...found)
+      read.push({ name: file.name, format, volume, clips: found.length })
+      if (proxies)
+        notes.add({
+          name: file.name,
+          message: `${proxies === 1 ? '1 file' : `${proxies} files`} in a proxy folder left out`,
+        })
+      if (other)
+        notes.add({
+          name: file.name,
+          message:
+            other === 1
+              ? '1 file that is not media left out (a sidecar)'
+              : `${other} files that are not media left out (sidecars)`,
+        })
+    }
+  }
   const dates = checked.flatMap(({ manifest }) => (manifest.created ? [manifest.created.slice(0, 10)] : []))
   const date = dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()[0]
   const day: ImportedDay = { clips: oneFilePerName(clips, notes), metadata, ...(date && { date }) }
   return { day, files: read, unreadable, notes }
 }
+
+/** A transfer report's copies; a row's volume, else the file's, else the body's. */
+function report(
+  file: ImportFile,
+  format: ReadReport['format'],
+  table: Table,
+  rows: AleRow[],
+  options: ImportOptions,
+): ReadReport {
+  const copies = reportCopies(table, volumeOf, file.volume ?? options.volume)
+  return { file, format, copies, rows }
+}
+
+const rowsOf = (n: number) => (n === 1 ? '1 row' : `${n.toLocaleString('en-US')} rows`)
 
 /** An ASC MHL generation's number as its file name gives it (`0002_…`); 0 for a classic manifest. */
 const generationOf = (base: string) => Number(/^(\d+)_/.exec(base)?.[1] ?? 0)

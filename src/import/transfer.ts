@@ -15,8 +15,9 @@ const A_PIECE = 1000
 /** The day's JSON, a piece at a time; each piece is made when it is asked for. */
 export function* dayPieces({ clips, metadata, date }: ImportedDay): Generator<Uint8Array> {
   yield utf8Bytes(`{"date":${JSON.stringify(date ?? null)},"metadata":[`)
-  for (const [i, { file, rows }] of metadata.entries()) {
-    yield utf8Bytes(`${i ? ',' : ''}{"file":${JSON.stringify(file)},"rows":[`)
+  for (const [i, { file, rows, transfer }] of metadata.entries()) {
+    const kind = transfer ? ',"transfer":true' : ''
+    yield utf8Bytes(`${i ? ',' : ''}{"file":${JSON.stringify(file)}${kind},"rows":[`)
     yield* listPieces(rows, (row) => row)
     yield utf8Bytes(']}')
   }

@@ -120,7 +120,7 @@ export const ImportAnswerSchema = v.object({
   files: v.array(
     v.object({
       name: text,
-      format: v.picklist(['ascmhl', 'ascmhl-chain', 'mhl', 'ale']),
+      format: v.picklist(['ascmhl', 'ascmhl-chain', 'mhl', 'ale', 'ale-transfer', 'csv', 'csv-transfer']),
       volume: v.optional(text),
       clips: v.optional(count),
     }),

@@ -29,7 +29,15 @@ import {
   type LogInput,
 } from 'media-log-service/client'
 import { c4Of } from '../../src/import/read'
-import { CARD, ascManifest, cardOffload, classicManifest } from '../offload-fixtures'
+import {
+  CARD,
+  ascManifest,
+  cardOffload,
+  classicManifest,
+  hashAle,
+  reportedCard,
+  silverstackCsv,
+} from '../offload-fixtures'
 import { launch, type Launched } from './launch'
 
 const PORT = 5741
@@ -121,8 +129,12 @@ describe('media-log import', () => {
     expect(stdout.split('\n')[0]).toBe('D012: created; 4 clips added, 0 changed')
     expect(stdout).toContain('(ascmhl, SHUTTLE_B, 4 clips)')
     expect(stdout).toContain('(ale, 3 clips)')
+    // Per folder, the volumes found in it.
+    expect(stdout.split('\n')).toContain(`${join(drives, 'SHUTTLE_A')}: volume SHUTTLE_A`)
+    expect(stdout.split('\n')).toContain(`${join(drives, 'SHUTTLE_B')}: volume SHUTTLE_B`)
+    // The card's ALE, the camera's list of reel A002, does not name the sequence: a warning.
     expect(stdout.trimEnd().split('\n').at(-1)).toBe(
-      'checks: 1 error, 0 warnings, 0 info (media-log checks D012 lists them)',
+      'checks: 1 error, 1 warning, 0 info (media-log checks D012 lists them)',
     )
 
     expect(statSync(config).mode & 0o777).toBe(0o700)
@@ -161,8 +173,9 @@ describe('media-log import', () => {
     const { status, stdout } = await run(['checks', 'D012'])
     expect(status).toBe(1)
     expect(stdout.split('\n')).toEqual([
-      'D012: 1 error, 0 warnings, 0 info',
+      'D012: 1 error, 1 warning, 0 info',
       `  error   verification-failed    ${CARD.clips[2]} on SHUTTLE_B failed verification (xxh64:0000000000000bad)`,
+      `  warning not-in-camera-list     ${CARD.sequence} is on SHUTTLE_A, SHUTTLE_B but in no camera list of reel A002`,
       '',
     ])
   })
@@ -237,7 +250,7 @@ describe('media-log exit status and output', () => {
     expect(printed.skipped).toEqual([])
     expect(printed.answers).toHaveLength(1)
     expect(printed.answers[0]).toMatchObject({ success: true, created: false, unreadable: [] })
-    expect(printed.summary).toMatchObject({ errors: 1, warnings: 0, info: 0 })
+    expect(printed.summary).toMatchObject({ errors: 1, warnings: 1, info: 0 })
   })
 
   it('a clip name with escape sequences and bidi overrides cannot rewrite what media-log checks prints', async () => {
@@ -405,6 +418,26 @@ describe('media-log volumes', () => {
     for (const clip of clips) expect(clip.copies.map((c) => c.volume)).toEqual(['SHUTTLE_A', 'SHUTTLE_B'])
   })
 
+  it('sends CSV transfer reports and hash ALEs, not other CSVs, and says the volumes each folder gave', async () => {
+    const reports = join(dir, 'reports')
+    mkdirSync(reports, { recursive: true })
+    writeFileSync(join(reports, 'D022_SHUTTLE_C.csv'), silverstackCsv(reportedCard('SHUTTLE_C'), 'SHUTTLE_C'))
+    writeFileSync(join(reports, 'D022_SHUTTLE_D.ale'), hashAle(reportedCard('SHUTTLE_D'), 'SHUTTLE_D'))
+    writeFileSync(join(reports, 'budget.csv'), 'Item,Cost\nShuttle drives,400\n')
+    const { status, stdout, stderr } = await run(['import', reports, '--log', 'D022', '--date', '2025-06-14'])
+    expect(status, `${stdout}${stderr}`).toBe(0)
+    const lines = stdout.split('\n')
+    expect(lines).toContain(`  read ${join(reports, 'D022_SHUTTLE_C.csv')} (csv-transfer, SHUTTLE_C, 4 clips)`)
+    expect(lines).toContain(`  read ${join(reports, 'D022_SHUTTLE_D.ale')} (ale-transfer, SHUTTLE_D, 4 clips)`)
+    expect(stdout).not.toContain('budget.csv')
+    expect(lines).toContain(`${reports}: volumes SHUTTLE_C, SHUTTLE_D`)
+    // The reports name their volumes: the folder's name is not said to be one.
+    expect(stderr).not.toContain('(the folder')
+    const clips = (await app.log('D022')).ocf!.clips!
+    expect(clips.map((c) => c.clip)).toEqual([...CARD.clips, CARD.sequence])
+    for (const clip of clips) expect(clip.copies.map((c) => c.volume)).toEqual(['SHUTTLE_C', 'SHUTTLE_D'])
+  })
+
   it('refuses --volume for a folder holding several backups, exit 2, and sends nothing', async () => {
     const { status, stdout, stderr } = await run(['import', drives, '--log', 'D019', '--volume', 'RAID'])
     expect(status).toBe(2)
@@ -428,7 +461,7 @@ describe('media-log finds the service where npm start serves it', () => {
     const { status, stdout, stderr } = await checking
     expect(stderr.split('\n')[0]).toBe(`service: http://localhost:${port()} (from PORT)`)
     expect(status, stderr).toBe(1)
-    expect(stdout.split('\n')[0]).toBe('D012: 1 error, 0 warnings, 0 info')
+    expect(stdout.split('\n')[0]).toBe('D012: 1 error, 1 warning, 0 info')
   })
 
   it("reads PORT from its project's .dev.vars when the environment has none", async () => {
@@ -445,7 +478,7 @@ describe('media-log finds the service where npm start serves it', () => {
       `service: http://localhost:${port()} (from PORT in ${join(project, '.dev.vars')})`,
     )
     expect(status, stderr).toBe(1)
-    expect(stdout.split('\n')[0]).toBe('D012: 1 error, 0 warnings, 0 info')
+    expect(stdout.split('\n')[0]).toBe('D012: 1 error, 1 warning, 0 info')
   })
 
   it('the typed client, given no URL, goes where MEDIA_LOG_URL or PORT says', async () => {
