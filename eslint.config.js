@@ -1,7 +1,7 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → import,
+// bottom: index → router → routes → flows, openapi → api → mail, reports, http → workspace, checks → import,
 // piecewise → summary → schemas, console → shared. A folder uses only those below it (and mail
-// uses reports); client/, for applications, takes the types of schemas/ and openapi/shapes only.
+// uses reports); client/, for applications, calls the routes api/ declares.
 // Formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
 
@@ -10,6 +10,8 @@ const FOLDERS = [
   'router',
   'routes',
   'openapi',
+  'api',
+  'flows',
   'mail',
   'reports',
   'http',
@@ -80,7 +82,17 @@ export default [
     ['reports', 'workspace', 'checks', 'piecewise', 'summary', 'schemas', 'shared'],
     'mail composes and sends; routes call it',
   ),
-  layer('openapi', ['mail', 'schemas', 'shared'], 'openapi/ describes the contract from the schemas; routes serve it'),
+  layer(
+    'flows',
+    ['mail', 'reports', 'http', 'workspace', 'checks', 'piecewise', 'summary', 'schemas', 'shared'],
+    'flows/ are what routes share: the token before a large body, the days of a report, a send window as it reads now',
+  ),
+  layer(
+    'api',
+    ['mail', 'schemas', 'shared'],
+    'api/ declares the routes: their paths, schemas and answer shapes, nothing that runs them',
+  ),
+  layer('openapi', ['api', 'mail', 'schemas', 'shared'], 'openapi/ renders the declared routes as the contract'),
   layer(
     'routes',
     FOLDERS.filter((f) => !['index', 'router', 'client'].includes(f)),
@@ -88,7 +100,7 @@ export default [
   ),
   layer(
     'client',
-    ['openapi', 'schemas', 'shared'],
-    'the client runs in applications: it takes only the types of the schemas and the answer shapes',
+    ['api', 'schemas', 'shared'],
+    'the client runs in applications: it calls the declared routes, typed by their schemas and shapes',
   ),
 ]

@@ -1,4 +1,5 @@
 import { IttyRouter, StatusError, json, type IRequest } from 'itty-router'
+import { ROUTES, type Route, type RouteName } from './api/routes'
 import { errorResponse } from './http/errors'
 import { withAllowedHost, withOperator } from './http/guards'
 import { JsonAnswer, withStandardHeaders } from './http/headers'
@@ -14,61 +15,74 @@ import { importFiles } from './routes/import'
 import { generatePdf } from './routes/reports'
 
 type Args = [env: Env, ctx: ExecutionContext]
+type Handler = (request: IRequest, env: Env, ctx: ExecutionContext) => unknown
 
-// The route table. itty-router compiles each path into a pattern; `handle` below walks the table.
-export const router = IttyRouter<IRequest, Args>()
-
-router
-  // logs of the active project: one shooting day each. First because clients call them all day and
-  // the table is tried in order, a pattern match for each route of the request's method.
-  .post('/log', logs.createLog)
-  .get('/log/:id', logs.getLog)
-  .patch('/log/:id', logs.patchLog)
-  .delete('/log/:id', logs.deleteLog)
-  .get('/logs', logs.listLogs)
-  // what offload tools and cameras wrote (MHL, ASC MHL, ALE), merged into a day's log
-  .post('/log/:id/import', importFiles)
+/**
+ * The handler of each declared route (api/routes.ts holds its method, path, schemas and who may
+ * call it; an operator's route is guarded by withOperator here). The compiler holds this table to
+ * the declarations: a route without a handler, or a handler without a route, does not build.
+ */
+const HANDLERS: Record<RouteName, Handler> = {
+  // logs of the active project: one shooting day each
+  createLog: logs.createLog,
+  getLog: logs.getLog,
+  patchLog: logs.patchLog,
+  deleteLog: logs.deleteLog,
+  listLogs: logs.listLogs,
+  // what offload tools and cameras wrote (MHL, ASC MHL, ALE, transfer reports), merged into a day's log
+  importFiles,
   // what the logs promise, computed: copies and hashes, numbering, proxies, sound (one day, or a range)
-  .get('/log/:id/checks', checks.logChecks)
-  .get('/checks', checks.rangeChecks)
+  logChecks: checks.logChecks,
+  rangeChecks: checks.rangeChecks,
   // liveness, version and the contract (no token)
-  .get('/ping', meta.ping)
-  .get('/version', meta.version)
-  .get('/openapi.json', meta.openApi)
+  ping: meta.ping,
+  version: meta.version,
+  openApi: meta.openApi,
   // an application asks the operator for a token (no token)
-  .post('/auth', requestToken)
+  requestToken,
   // projects: create-and-load, load by path, list, the active one and its settings
-  .post('/project/create', projects.createProject)
-  .post('/project/load', projects.loadProject)
-  .get('/projects', projects.listProjects)
-  .get('/project', projects.getProject)
-  .get('/project/config', projects.getConfig)
-  .patch('/project/config', projects.patchConfig)
-  .get('/pdf-presets', projects.listPdfPresets)
-  .get('/email-presets', projects.listEmailPresets)
+  createProject: projects.createProject,
+  loadProject: projects.loadProject,
+  listProjects: projects.listProjects,
+  getProject: projects.getProject,
+  getConfig: projects.getConfig,
+  patchConfig: projects.patchConfig,
+  listPdfPresets: projects.listPdfPresets,
+  listEmailPresets: projects.listEmailPresets,
   // actions
-  .post('/generate-pdf', generatePdf)
-  .post('/open-email-window', mail.openEmailWindow)
+  generatePdf,
+  openEmailWindow: mail.openEmailWindow,
   // operator console: the page (signs in once with ?key=), its script and style, the session, the live state
-  .get('/approve', operatorConsole.openConsole)
-  .get('/approve/console/:file', operatorConsole.script)
-  .get('/approve/console.css', operatorConsole.style)
-  .post('/approve/session', operatorConsole.signIn)
-  .delete('/approve/session', withOperator, operatorConsole.signOut)
-  .get('/approve/state', withOperator, operatorConsole.liveState)
-  // operator JSON endpoints: x-operator-key header or the console's session (never an API token)
-  .get('/approve/requests', withOperator, operator.listRequests)
-  .post('/approve/requests/:id', withOperator, operator.decideRequest)
-  .get('/approve/tokens', withOperator, operator.listTokens)
-  .delete('/approve/tokens/:id', withOperator, operator.revokeToken)
+  openConsole: operatorConsole.openConsole,
+  consoleScript: operatorConsole.script,
+  consoleStyle: operatorConsole.style,
+  signIn: operatorConsole.signIn,
+  signOut: operatorConsole.signOut,
+  liveState: operatorConsole.liveState,
+  // approvals and tokens: x-operator-key header or the console's session (never an API token)
+  listRequests: operator.listRequests,
+  decideRequest: operator.decideRequest,
+  listTokens: operator.listTokens,
+  revokeToken: operator.revokeToken,
   // send windows (SPEC §9): the operator edits, sends or discards what /open-email-window opened
-  .get('/approve/windows', withOperator, mail.listWindows)
-  .get('/approve/windows/:id', withOperator, mail.getWindow)
-  .patch('/approve/windows/:id', withOperator, mail.editWindow)
-  .delete('/approve/windows/:id', withOperator, mail.discardWindow)
-  .post('/approve/windows/:id/send', withOperator, mail.sendWindow)
-  .get('/approve/windows/:id/attachments/:presetId', withOperator, mail.downloadAttachment)
-  .get('/approve/windows/:id/message.eml', withOperator, mail.downloadEml)
+  listWindows: mail.listWindows,
+  getWindow: mail.getWindow,
+  editWindow: mail.editWindow,
+  discardWindow: mail.discardWindow,
+  sendWindow: mail.sendWindow,
+  downloadAttachment: mail.downloadAttachment,
+  downloadEml: mail.downloadEml,
+}
+
+// The route table, in the declarations' order. itty-router compiles each path into a pattern;
+// `handle` below walks the table.
+export const router = IttyRouter<IRequest, Args>()
+for (const [name, route] of Object.entries(ROUTES) as Array<[RouteName, Route]>) {
+  const path = route.path.replace(/\{(\w+)\}/g, ':$1')
+  const handler = HANDLERS[name]
+  if (route.who === 'operator') router[route.method](path, withOperator as Handler, handler)
+  else router[route.method](path, handler)
+}
 
 // A known path asked with another method answers 405 with the methods it has (SPEC §3).
 const methodsByPath = new Map<string, Set<string>>()

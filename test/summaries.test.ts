@@ -43,7 +43,8 @@ describe('summaries kept beside the logs', () => {
       }),
       { numRuns: 100 },
     )
-  })
+    // 300 requests: about 2 s alone, more on a machine busy with other test files.
+  }, 30_000)
 
   it('follow a rename and a new day or date, and go with a deleted log', async () => {
     const { token } = await withProject()

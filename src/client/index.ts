@@ -1,8 +1,8 @@
 /**
  * A typed client of the service, for applications, scripts and tests: the approval handshake,
  * every application endpoint, and one error type for every refusal. Runs wherever `fetch` does
- * (Node 18+, browsers, Workers). Types come from the schemas the service validates with and the
- * answer shapes its OpenAPI document is made of, never written twice.
+ * (Node 18+, browsers, Workers). Each method calls a route declared in api/routes.ts, which holds
+ * its path and the schemas that type its body and answer: nothing is written twice.
  *
  *   const client = await MediaLogClient.connect({ appName: 'Offload Tool' })  // the DIT approves
  *   await client.createProject('Feature Film')
@@ -10,7 +10,7 @@
  *   const { checks } = await client.checks('D001')
  */
 import type * as v from 'valibot'
-import type * as shapes from '../openapi/shapes'
+import { ROUTES, type RouteName } from '../api/routes'
 import type { LogSchema } from '../schemas/log'
 import type { ImportSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
@@ -20,7 +20,10 @@ export type LogOutput = v.InferOutput<typeof LogSchema>
 export type SettingsInput = v.InferInput<typeof SettingsSchema>
 export type Settings = v.InferOutput<typeof SettingsSchema>
 export type ImportInput = v.InferInput<typeof ImportSchema>
-type Answer<S extends v.GenericSchema> = v.InferOutput<S>
+/** What a route answers: its declared shape, or the text of a file or page. */
+type AnswerOf<N extends RouteName> = (typeof ROUTES)[N]['ok'][1] extends infer S extends v.GenericSchema
+  ? v.InferOutput<S>
+  : string
 
 /** Every refusal of the service: its status, its `error` text and, for 400, each failing property. */
 export class MediaLogError extends Error {
@@ -92,63 +95,66 @@ export class MediaLogClient {
     const client = new MediaLogClient(options)
     const code = options.code ?? newApprovalCode()
     options.onCode?.(code)
-    const { token } = await client.call<Answer<typeof shapes.TokenSchema>>('POST', '/auth', {
-      appName: options.appName,
-      code,
-    })
+    const { token } = await client.route('requestToken', {}, { appName: options.appName, code })
     client.token = token
     return client
   }
 
   // ---- service
 
-  ping = () => this.call<Answer<typeof shapes.PingSchema>>('GET', '/ping')
-  version = () => this.call<Answer<typeof shapes.VersionSchema>>('GET', '/version')
+  ping = () => this.route('ping')
+  version = () => this.route('version')
 
   // ---- projects
 
-  createProject = (project_name: string) =>
-    this.call<Answer<typeof shapes.CreatedProjectSchema>>('POST', '/project/create', { project_name })
-  loadProject = (path: string) => this.call<Answer<typeof shapes.SuccessSchema>>('POST', '/project/load', { path })
-  projects = () => this.call<Answer<typeof shapes.ProjectListSchema>>('GET', '/projects')
-  project = () => this.call<Answer<typeof shapes.ActiveProjectSchema>>('GET', '/project')
-  config = () => this.call<Settings>('GET', '/project/config')
-  patchConfig = (patch: Partial<SettingsInput>) =>
-    this.call<Answer<typeof shapes.PatchedSettingsSchema>>('PATCH', '/project/config', patch)
-  pdfPresets = (enabled?: boolean) =>
-    this.call<Answer<typeof shapes.PresetListSchema>>('GET', `/pdf-presets${enabledQuery(enabled)}`)
-  emailPresets = (enabled?: boolean) =>
-    this.call<Answer<typeof shapes.PresetListSchema>>('GET', `/email-presets${enabledQuery(enabled)}`)
+  createProject = (project_name: string) => this.route('createProject', {}, { project_name })
+  loadProject = (path: string) => this.route('loadProject', {}, { path })
+  projects = () => this.route('listProjects')
+  project = () => this.route('getProject')
+  config = () => this.route('getConfig')
+  patchConfig = (patch: Partial<SettingsInput>) => this.route('patchConfig', {}, patch)
+  pdfPresets = (enabled?: boolean) => this.route('listPdfPresets', {}, undefined, enabledQuery(enabled))
+  emailPresets = (enabled?: boolean) => this.route('listEmailPresets', {}, undefined, enabledQuery(enabled))
 
   // ---- logs
 
-  createLog = (log: LogInput) => this.call<Answer<typeof shapes.SuccessSchema>>('POST', '/log', log)
-  log = (id: string) => this.call<LogOutput>('GET', `/log/${encodeURIComponent(id)}`)
-  logs = () => this.call<Answer<typeof shapes.LogListSchema>>('GET', '/logs')
-  patchLog = (id: string, patch: Partial<LogInput>) =>
-    this.call<Answer<typeof shapes.PatchedLogSchema>>('PATCH', `/log/${encodeURIComponent(id)}`, patch)
-  deleteLog = (id: string) => this.call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/log/${encodeURIComponent(id)}`)
-  /** MHL, ASC MHL and ALE files merged into log `id` (made when new); what was added, changed, unread. */
-  importFiles = (id: string, files: ImportInput) =>
-    this.call<Answer<typeof shapes.ImportAnswerSchema>>('POST', `/log/${encodeURIComponent(id)}/import`, files)
+  createLog = (log: LogInput) => this.route('createLog', {}, log)
+  log = (id: string) => this.route('getLog', { id })
+  logs = () => this.route('listLogs')
+  patchLog = (id: string, patch: Partial<LogInput>) => this.route('patchLog', { id }, patch)
+  deleteLog = (id: string) => this.route('deleteLog', { id })
+  /** MHL, ASC MHL, ALE and transfer reports merged into log `id` (made when new): what was added, changed, unread. */
+  importFiles = (id: string, files: ImportInput) => this.route('importFiles', { id }, files)
 
   // ---- checks, reports, e-mail
 
-  checks = (id: string) =>
-    this.call<Answer<typeof shapes.DayChecksSchema>>('GET', `/log/${encodeURIComponent(id)}/checks`)
+  checks = (id: string) => this.route('logChecks', { id })
   rangeChecks = (range: { from?: number | string; to?: number | string } = {}) => {
     const query = new URLSearchParams(
       Object.entries(range).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
     ).toString()
-    return this.call<Answer<typeof shapes.RangeChecksSchema>>('GET', `/checks${query ? `?${query}` : ''}`)
+    return this.route('rangeChecks', {}, undefined, query ? `?${query}` : '')
   }
-  generatePdf = (presetId: string, logId: string | string[]) =>
-    this.call<Answer<typeof shapes.PdfSchema>>('POST', '/generate-pdf', { presetId, logId })
-  openEmailWindow = (logId: string | string[], presetId?: string) =>
-    this.call<Answer<typeof shapes.SuccessSchema>>('POST', '/open-email-window', {
-      logId,
-      ...(presetId !== undefined && { presetId }),
-    })
+  /** The body as the route takes it: `{presetId, logId}` (one log id, or several). */
+  generatePdf = (request: { presetId: string; logId: string | string[] }) => this.route('generatePdf', {}, request)
+  openEmailWindow = (request: { logId: string | string[]; presetId?: string }) =>
+    this.route('openEmailWindow', {}, request)
+
+  /**
+   * A declared route by its name (api/routes.ts: the same names as the OpenAPI document's
+   * operationIds): its path parameters filled in and encoded, its body sent as JSON, its answer
+   * typed by the route's declared shape.
+   */
+  route<N extends RouteName>(
+    name: N,
+    params: Record<string, string> = {},
+    body?: unknown,
+    query = '',
+  ): Promise<AnswerOf<N>> {
+    const { method, path } = ROUTES[name]
+    const filled = path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ''))
+    return this.call<AnswerOf<N>>(method.toUpperCase(), `${filled}${query}`, body)
+  }
 
   /** Any endpoint: the answer as JSON, or a MediaLogError. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -218,15 +224,11 @@ export class MediaLogOperator {
     this.#client = new MediaLogClient({ ...options, fetch: keyed })
   }
 
-  requests = () => this.#client.call<Answer<typeof shapes.RequestListSchema>>('GET', '/approve/requests')
-  decide = (id: string, decision: 'approve' | 'deny') =>
-    this.#client.call<Answer<typeof shapes.SuccessSchema>>('POST', `/approve/requests/${encodeURIComponent(id)}`, {
-      decision,
-    })
-  tokens = () => this.#client.call<Answer<typeof shapes.TokenListSchema>>('GET', '/approve/tokens')
-  revoke = (id: string) =>
-    this.#client.call<Answer<typeof shapes.SuccessSchema>>('DELETE', `/approve/tokens/${encodeURIComponent(id)}`)
-  windows = () => this.#client.call<Answer<typeof shapes.WindowListSchema>>('GET', '/approve/windows')
+  requests = () => this.#client.route('listRequests')
+  decide = (id: string, decision: 'approve' | 'deny') => this.#client.route('decideRequest', { id }, { decision })
+  tokens = () => this.#client.route('listTokens')
+  revoke = (id: string) => this.#client.route('revokeToken', { id })
+  windows = () => this.#client.route('listWindows')
 
   /**
    * Approves the request `appName` is making, once it shows (polled every 20 ms, up to `timeoutMs`);

@@ -8,7 +8,7 @@ import { clearedSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, 
 import { mailConfig } from '../mail/config'
 import { parseOrThrow, SignInSchema } from '../schemas/requests'
 import { workspace } from '../workspace/client'
-import { consoleWindows } from './mail'
+import { consoleWindows } from '../flows/windows'
 
 /** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
 const HOLD_SECONDS = 25

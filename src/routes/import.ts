@@ -10,7 +10,7 @@ import { fromBase64 } from '../shared/base64'
 import { invalid, type IssueDetail } from '../shared/problem'
 import { RPC_VALUE_BYTES, bytesOrStream, utf8Bytes } from '../shared/utf8'
 import { workspace } from '../workspace/client'
-import { logIdOf } from './logs'
+import { logIdOf } from '../http/params'
 
 /**
  * Files an offload left (ASC MHL folders, classic MHL, ALE), read here in the worker and merged

@@ -3,23 +3,17 @@ import { readJsonBody } from '../http/body'
 import { parseObject } from '../schemas/json'
 import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
-import { pathParam } from '../http/params'
-import { LogIdSchema } from '../schemas/log'
+import { logIdOf } from '../http/params'
 import { certainlyValidLog } from '../schemas/plain-log'
-import { parseOrThrow } from '../schemas/requests'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { summarize } from '../summary/summary'
 import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
 import { invalid } from '../shared/problem'
 import { workspace } from '../workspace/client'
 
-import { tokenForBody } from './token'
+import { tokenForBody } from '../flows/token'
 
 /** The `{id}` of /log/{id}, decoded and held to the seed's 1–50 characters (valibot words the refusal). */
-export function logIdOf(request: IRequest): string {
-  const id = pathParam(request, 'id')
-  return id.length >= 1 && id.length <= 50 ? id : parseOrThrow(LogIdSchema, id, 'id')
-}
 
 export async function createLog(request: IRequest, env: Env) {
   const token = await tokenForBody(request, env)

@@ -4,7 +4,7 @@ import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { CreateProjectSchema, LoadProjectSchema, parseOrThrow } from '../schemas/requests'
 import { workspace } from '../workspace/client'
-import { tokenForBody } from './token'
+import { tokenForBody } from '../flows/token'
 
 export async function createProject(request: IRequest, env: Env) {
   const token = apiToken(request)

@@ -5,7 +5,7 @@ import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
 import { toBase64 } from '../shared/base64'
 import { workspace } from '../workspace/client'
-import { rangeOf } from './checks'
+import { rangeOf } from '../flows/range'
 
 /** Seed endpoint 10: the report is drawn here in the worker, not in the workspace's single thread. */
 export async function generatePdf(request: IRequest, env: Env) {

@@ -181,7 +181,7 @@ describe('media-log import', () => {
   })
 
   it('the clips report shows both copies and the failed verification', async () => {
-    const pdf = await app.generatePdf('DAILY', 'D012')
+    const pdf = await app.generatePdf({ presetId: 'DAILY', logId: 'D012' })
     const file = join(dir, pdf.data.filename)
     writeFileSync(file, Buffer.from(pdf.data.base64, 'base64'))
     const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])
@@ -195,7 +195,7 @@ describe('media-log import', () => {
   })
 
   it('the data report counts the failed copy', async () => {
-    const pdf = await app.generatePdf('DATAR', 'D012')
+    const pdf = await app.generatePdf({ presetId: 'DATAR', logId: 'D012' })
     const file = join(dir, pdf.data.filename)
     writeFileSync(file, Buffer.from(pdf.data.base64, 'base64'))
     const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])

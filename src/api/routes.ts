@@ -1,0 +1,499 @@
+/**
+ * The service's routes, declared once. Each names its method and path, who may call it, the
+ * schema its body is validated with, the shape of its answer, the refusals it can give, and an
+ * example. The router binds a handler to each (router.ts), GET /openapi.json is built from them
+ * (openapi/document.ts), and the typed client calls them by name (client/index.ts).
+ *
+ * The order is the router's: the table is tried from the top, one pattern match per route of the
+ * request's method, so the routes clients call all day come first.
+ */
+import type * as v from 'valibot'
+import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
+import { LogSchema } from '../schemas/log'
+import {
+  AuthRequestSchema,
+  ChecksQuerySchema,
+  CreateProjectSchema,
+  DecisionSchema,
+  GeneratePdfSchema,
+  ImportSchema,
+  LoadProjectSchema,
+  OpenEmailWindowSchema,
+  SignInSchema,
+} from '../schemas/requests'
+import { SettingsSchema } from '../schemas/settings'
+import { EXAMPLE_LOG, EXAMPLE_MHL } from './examples'
+import * as shapes from './shapes'
+
+/** Who may call a route: anyone, an approved application (x-api-token), the operator (key or console session). */
+export type Who = 'anyone' | 'application' | 'operator'
+
+type Tag = 'Logs' | 'Projects' | 'Reports and e-mail' | 'Checks' | 'Service' | 'Approval' | 'Operator'
+
+/** One route. `ok`: the success status and its body (a schema, or a media type for files and pages). */
+export type Route = {
+  method: 'get' | 'post' | 'patch' | 'delete'
+  /** OpenAPI's form: `/log/{id}`. */
+  path: string
+  summary: string
+  /** What a caller must know beyond the summary and the shapes. */
+  description?: string
+  tag: Tag
+  who: Who
+  body?: v.GenericSchema
+  /** The body is a patch: the schema's properties, none of them required. */
+  partial?: true
+  /**
+   * Query parameters: what each means, and its JSON Schema, or the valibot object schema the
+   * route reads the query with (`in`), whose property of that name the document shows.
+   */
+  query?: Record<string, { description: string } & ({ schema: object } | { in: v.GenericSchema })>
+  ok: readonly [status: number, body: v.GenericSchema | string]
+  /** Another success status with the same body, and what it means. */
+  alsoOk?: readonly [status: number, description: string]
+  errors: readonly number[]
+  example?: { request?: unknown; response?: unknown }
+}
+
+export const ID = 'the log, project request, token or window id (URL-encoded)'
+
+export const ROUTES = {
+  // logs
+  createLog: {
+    method: 'post',
+    path: '/log',
+    summary: 'Create a log (one shooting day) in the active project',
+    tag: 'Logs',
+    who: 'application',
+    body: LogSchema,
+    ok: [201, shapes.SuccessSchema],
+    errors: [400, 401, 409, 413, 415],
+    example: { request: EXAMPLE_LOG, response: { success: true } },
+  },
+  getLog: {
+    method: 'get',
+    path: '/log/{id}',
+    summary: 'A log, exactly as stored',
+    tag: 'Logs',
+    who: 'application',
+    ok: [200, LogSchema],
+    errors: [400, 401, 404],
+    example: { response: EXAMPLE_LOG },
+  },
+  patchLog: {
+    method: 'patch',
+    path: '/log/{id}',
+    summary: 'Replace the top-level properties a patch names; another `id` renames the log',
+    tag: 'Logs',
+    who: 'application',
+    body: LogSchema,
+    partial: true,
+    ok: [200, shapes.PatchedLogSchema],
+    errors: [400, 401, 404, 409, 413, 415],
+    example: { request: { unit: '2nd Unit' }, response: { success: true, data: { ...EXAMPLE_LOG, unit: '2nd Unit' } } },
+  },
+  deleteLog: {
+    method: 'delete',
+    path: '/log/{id}',
+    summary: 'Delete a log',
+    tag: 'Logs',
+    who: 'application',
+    ok: [200, shapes.SuccessSchema],
+    errors: [400, 401, 404],
+  },
+  importFiles: {
+    method: 'post',
+    path: '/log/{id}/import',
+    summary:
+      'Merge what offload tools and cameras wrote (ASC MHL folders, classic MHL, ALE, CSV and ALE transfer reports) into a log, made when new; files as text or base64',
+    description: [
+      'A camera’s ALE (or a CSV listing clips without copies) is the day’s record of what was recorded. A clip of',
+      '`ocf.clips` must have a size and copies, so the list is held apart, in the log’s `ocf.recorded`: an entry a',
+      'clip, `{clip, list, source_file?, reel?, metadata?}`, `list` the file’s name and `metadata` the row’s fields',
+      'while no copy of the clip is on a volume (the clip a copy makes takes them). Either order of import gives the',
+      'same log. The checks find `recorded-not-copied` (error) and `not-in-camera-list` (warning) from it.',
+      'Transfer reports (`ale-transfer`, `csv-transfer` in `files`) give copies as an MHL does, each hash column',
+      'labelled by algorithm (`md5:`, `sha1:`, `xxh64:` big-endian, `xxhash64:` where the column says little-endian).',
+      'A file that is none of these is in `unreadable`, named for what it looks like (an Avid bin, a Resolve timeline',
+      'export, a still image list) with what to export instead.',
+    ].join(' '),
+    tag: 'Logs',
+    who: 'application',
+    body: ImportSchema,
+    // The example merges into the example log: 200. Nothing is written when nothing changed.
+    ok: [200, shapes.ImportAnswerSchema],
+    alsoOk: [201, 'The log did not exist: the import made it'],
+    errors: [400, 401, 409, 413, 415],
+    example: {
+      request: {
+        files: [
+          {
+            name: '/Volumes/SHUTTLE_A/D001/A001.mhl',
+            content: EXAMPLE_MHL,
+          },
+        ],
+      },
+      response: {
+        success: true,
+        created: false,
+        added: [],
+        changed: [{ part: 'ocf', clip: 'A001C001_240301_R1AB', fields: ['copies'] }],
+        files: [{ name: '/Volumes/SHUTTLE_A/D001/A001.mhl', format: 'mhl', volume: 'SHUTTLE_A', clips: 1 }],
+        unreadable: [],
+        notes: [],
+      },
+    },
+  },
+  listLogs: {
+    method: 'get',
+    path: '/logs',
+    summary: "The active project's logs, by day, date and id",
+    tag: 'Logs',
+    who: 'application',
+    ok: [200, shapes.LogListSchema],
+    errors: [401],
+  },
+  logChecks: {
+    method: 'get',
+    path: '/log/{id}/checks',
+    summary: "A day's checks: copies and hashes, clip numbers, proxies, sound, sizes",
+    tag: 'Checks',
+    who: 'application',
+    ok: [200, shapes.DayChecksSchema],
+    errors: [400, 401, 404],
+  },
+  rangeChecks: {
+    method: 'get',
+    path: '/checks',
+    summary: 'The checks of a range of days, with reel gaps and clips logged on two days',
+    tag: 'Checks',
+    who: 'application',
+    query: {
+      from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
+      to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
+    },
+    ok: [200, shapes.RangeChecksSchema],
+    errors: [400, 401],
+  },
+  // service
+  ping: {
+    method: 'get',
+    path: '/ping',
+    summary: 'Liveness, and whether a project is loaded',
+    tag: 'Service',
+    who: 'anyone',
+    ok: [200, shapes.PingSchema],
+    errors: [],
+  },
+  version: {
+    method: 'get',
+    path: '/version',
+    summary: 'The service and interface versions',
+    tag: 'Service',
+    who: 'anyone',
+    ok: [200, shapes.VersionSchema],
+    errors: [],
+  },
+  openApi: {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    tag: 'Service',
+    who: 'anyone',
+    ok: [200, 'application/json'],
+    errors: [],
+  },
+  requestToken: {
+    method: 'post',
+    path: '/auth',
+    summary: 'Ask the operator for a token; answered when the operator decides (or it times out)',
+    tag: 'Approval',
+    who: 'anyone',
+    body: AuthRequestSchema,
+    ok: [200, shapes.TokenSchema],
+    errors: [400, 403, 408, 413, 415, 429],
+    example: { request: { appName: 'Offload Tool', code: 'K7QM-2XPD' }, response: { token: 'mls_…' } },
+  },
+  // projects
+  createProject: {
+    method: 'post',
+    path: '/project/create',
+    summary: 'Create a project and make it the active one',
+    tag: 'Projects',
+    who: 'application',
+    body: CreateProjectSchema,
+    ok: [201, shapes.CreatedProjectSchema],
+    errors: [400, 401, 409, 415],
+    example: { request: { project_name: 'Feature Film' } },
+  },
+  loadProject: {
+    method: 'post',
+    path: '/project/load',
+    summary: 'Make a project the active one, by its path',
+    tag: 'Projects',
+    who: 'application',
+    body: LoadProjectSchema,
+    ok: [200, shapes.SuccessSchema],
+    errors: [400, 401, 404, 415],
+  },
+  listProjects: {
+    method: 'get',
+    path: '/projects',
+    summary: 'Every project',
+    tag: 'Projects',
+    who: 'application',
+    ok: [200, shapes.ProjectListSchema],
+    errors: [401],
+  },
+  getProject: {
+    method: 'get',
+    path: '/project',
+    summary: "The active project's settings and its id, path and creation time",
+    tag: 'Projects',
+    who: 'application',
+    ok: [200, shapes.ActiveProjectSchema],
+    errors: [401, 409],
+  },
+  getConfig: {
+    method: 'get',
+    path: '/project/config',
+    summary: "The active project's settings",
+    tag: 'Projects',
+    who: 'application',
+    ok: [200, SettingsSchema],
+    errors: [401, 409],
+  },
+  patchConfig: {
+    method: 'patch',
+    path: '/project/config',
+    summary: "Merge settings into the active project's (top level), then check them whole",
+    tag: 'Projects',
+    who: 'application',
+    body: SettingsSchema,
+    partial: true,
+    ok: [200, shapes.PatchedSettingsSchema],
+    errors: [400, 401, 409, 413, 415],
+    example: { request: { unit: 'Main Unit' } },
+  },
+  listPdfPresets: {
+    method: 'get',
+    path: '/pdf-presets',
+    summary: 'The PDF presets',
+    tag: 'Projects',
+    who: 'application',
+    query: { enabled: { description: '`true` or `false`: only those', schema: { enum: ['true', 'false'] } } },
+    ok: [200, shapes.PresetListSchema],
+    errors: [400, 401, 409],
+  },
+  listEmailPresets: {
+    method: 'get',
+    path: '/email-presets',
+    summary: 'The e-mail presets',
+    tag: 'Projects',
+    who: 'application',
+    query: { enabled: { description: '`true` or `false`: only those', schema: { enum: ['true', 'false'] } } },
+    ok: [200, shapes.PresetListSchema],
+    errors: [400, 401, 409],
+  },
+  // reports and e-mail
+  generatePdf: {
+    method: 'post',
+    path: '/generate-pdf',
+    summary: 'Draw a PDF report of one log or several',
+    tag: 'Reports and e-mail',
+    who: 'application',
+    body: GeneratePdfSchema,
+    ok: [200, shapes.PdfSchema],
+    errors: [400, 401, 404, 415],
+    example: { request: { presetId: 'clips', logId: ['D001', 'D002'] } },
+  },
+  openEmailWindow: {
+    method: 'post',
+    path: '/open-email-window',
+    summary: 'Prepare the e-mail of some days for the operator to check and send',
+    tag: 'Reports and e-mail',
+    who: 'application',
+    body: OpenEmailWindowSchema,
+    ok: [200, shapes.SuccessSchema],
+    errors: [400, 401, 404, 415, 429],
+    example: { request: { logId: 'D001', presetId: 'daily' }, response: { success: true } },
+  },
+  // the operator console
+  openConsole: {
+    method: 'get',
+    path: '/approve',
+    summary: 'The operator console (HTML); `?key=` signs in once',
+    tag: 'Operator',
+    who: 'anyone',
+    query: { key: { description: 'the operator key, once, from the printed link', schema: { type: 'string' } } },
+    ok: [200, 'text/html'],
+    errors: [401],
+  },
+  consoleScript: {
+    method: 'get',
+    path: '/approve/console/{file}',
+    summary: "One module of the console's script",
+    tag: 'Operator',
+    who: 'anyone',
+    ok: [200, 'text/javascript'],
+    errors: [404],
+  },
+  consoleStyle: {
+    method: 'get',
+    path: '/approve/console.css',
+    summary: "The console's style",
+    tag: 'Operator',
+    who: 'anyone',
+    ok: [200, 'text/css'],
+    errors: [],
+  },
+  signIn: {
+    method: 'post',
+    path: '/approve/session',
+    summary: 'Sign in with the operator key: a session cookie and the CSRF token',
+    tag: 'Operator',
+    who: 'anyone',
+    body: SignInSchema,
+    ok: [200, shapes.SignedInSchema],
+    errors: [400, 401, 403, 415],
+  },
+  signOut: {
+    method: 'delete',
+    path: '/approve/session',
+    summary: 'Sign out',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.SuccessSchema],
+    errors: [401, 403],
+  },
+  liveState: {
+    method: 'get',
+    path: '/approve/state',
+    summary: 'What the console shows, held until it changes (`?since=`, `?wait=` seconds)',
+    tag: 'Operator',
+    who: 'operator',
+    query: {
+      since: { description: 'the version the console has', schema: { type: 'string' } },
+      wait: { description: 'seconds to hold the answer for a change', schema: { type: 'string' } },
+    },
+    ok: [200, shapes.LiveStateSchema],
+    errors: [400, 401, 403],
+  },
+  listRequests: {
+    method: 'get',
+    path: '/approve/requests',
+    summary: 'Applications waiting for approval',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.RequestListSchema],
+    errors: [401, 403],
+  },
+  decideRequest: {
+    method: 'post',
+    path: '/approve/requests/{id}',
+    summary: 'Approve or deny a waiting application',
+    tag: 'Operator',
+    who: 'operator',
+    body: DecisionSchema,
+    ok: [200, shapes.SuccessSchema],
+    errors: [400, 401, 403, 404, 409, 415],
+    example: { request: { decision: 'approve' } },
+  },
+  listTokens: {
+    method: 'get',
+    path: '/approve/tokens',
+    summary: 'Connected applications',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.TokenListSchema],
+    errors: [401, 403],
+  },
+  revokeToken: {
+    method: 'delete',
+    path: '/approve/tokens/{id}',
+    summary: "Revoke an application's token",
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.SuccessSchema],
+    errors: [401, 403, 404],
+  },
+  listWindows: {
+    method: 'get',
+    path: '/approve/windows',
+    summary: 'E-mails waiting to be sent',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.WindowListSchema],
+    errors: [401, 403],
+  },
+  getWindow: {
+    method: 'get',
+    path: '/approve/windows/{id}',
+    summary: 'One e-mail window',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.WindowAnswerSchema],
+    errors: [401, 403, 404],
+  },
+  editWindow: {
+    method: 'patch',
+    path: '/approve/windows/{id}',
+    summary: "Edit an e-mail's recipients, subject, message or attachments, or mark it as looked at",
+    description:
+      '`{seen: fingerprint}`, alone, marks the window as looked at in the version that fingerprint names: ' +
+      'its `updated` is null until its logs or settings move again. A fingerprint of an older version ' +
+      'answers 409 `{error, window}` with the window as it reads now.',
+    tag: 'Operator',
+    who: 'operator',
+    body: WindowEditSchema,
+    ok: [200, shapes.EditedWindowSchema],
+    errors: [400, 401, 403, 404, 409, 415],
+  },
+  discardWindow: {
+    method: 'delete',
+    path: '/approve/windows/{id}',
+    summary: 'Discard an e-mail window',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.SuccessSchema],
+    errors: [401, 403, 404, 409],
+  },
+  sendWindow: {
+    method: 'post',
+    path: '/approve/windows/{id}/send',
+    summary: 'Send an e-mail through the configured provider, as it was shown',
+    description:
+      'The body names the message the caller looked at: the `fingerprint` of the window as ' +
+      '`GET /approve/windows/{id}` (or the console) listed it, a hash of exactly what would be sent. ' +
+      'It is required. When the message would differ now (its logs or settings were written, the ' +
+      'draft was edited), nothing is sent and the answer is 409 `{error, window}` with the window as ' +
+      'it reads now: look at it, then send again with its fingerprint. A script must look at ' +
+      '`window.checks` itself before sending: the console asks before sending with errors, the API does not.',
+    tag: 'Operator',
+    who: 'operator',
+    body: WindowSendSchema,
+    ok: [200, shapes.EditedWindowSchema],
+    errors: [400, 401, 403, 404, 409, 415, 502],
+    example: { request: { fingerprint: '3f1c9a0e5b7d2c4f8a6e1b3d5c7f9a2e4b6d8c0f1a3e5b7d9c2f4a6e8b0d1c3f' } },
+  },
+  downloadAttachment: {
+    method: 'get',
+    path: '/approve/windows/{id}/attachments/{presetId}',
+    summary: "One of an e-mail's PDFs, drawn now",
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, 'application/pdf'],
+    errors: [401, 403, 404],
+  },
+  downloadEml: {
+    method: 'get',
+    path: '/approve/windows/{id}/message.eml',
+    summary: 'The whole message as a .eml file',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, 'message/rfc822'],
+    errors: [401, 403, 404, 409],
+  },
+} as const satisfies Record<string, Route>
+
+export type RouteName = keyof typeof ROUTES
