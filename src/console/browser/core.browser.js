@@ -132,10 +132,8 @@ export function nameNodes(name) {
 
 const TOKEN_KEY = 'mls-operator-csrf'
 
-/** @typedef {'localStorage' | 'sessionStorage'} StoreName */
-
 export function storedToken() {
-  for (const store of /** @type {StoreName[]} */ (['localStorage', 'sessionStorage'])) {
+  for (const store of /** @type {const} */ (['localStorage', 'sessionStorage'])) {
     try {
       const token = window[store].getItem(TOKEN_KEY)
       if (token) return token
@@ -148,7 +146,7 @@ export function storedToken() {
 
 /** @param {string} token */
 export function storeToken(token) {
-  for (const store of /** @type {StoreName[]} */ (['sessionStorage', 'localStorage'])) {
+  for (const store of /** @type {const} */ (['sessionStorage', 'localStorage'])) {
     try {
       window[store].setItem(TOKEN_KEY, token)
     } catch (_) {
@@ -158,7 +156,7 @@ export function storeToken(token) {
 }
 
 export function forgetToken() {
-  for (const store of /** @type {StoreName[]} */ (['sessionStorage', 'localStorage'])) {
+  for (const store of /** @type {const} */ (['sessionStorage', 'localStorage'])) {
     try {
       window[store].removeItem(TOKEN_KEY)
     } catch (_) {
