@@ -18,6 +18,7 @@ import {
 } from './window-card.browser.js'
 /** @import { SendWindow, WindowChecks } from './state.js' */
 /** @import { WindowCard } from './window-card.browser.js' */
+/** @import { WindowFields } from './window-fields.browser.js' */
 
 /**
  * `2 errors: Missing copies (1), Hashes that disagree (1)`: how many, and of which kinds.
@@ -34,7 +35,7 @@ function errorsOf(checks) {
 /**
  * The delivery line, the buttons and the questions of one window's card.
  * @param {WindowCard} card
- * @param {ReturnType<typeof import('./window-fields.browser.js').windowFields>} fields its edits, saved before anything leaves
+ * @param {WindowFields} fields its edits, saved before anything leaves
  * @param {() => void} discarded the window is gone: the section drops its card
  */
 export function windowActions(card, fields, discarded) {

@@ -32,6 +32,8 @@ const valueFor = (name, text) => (name === 'recipients' ? addressesIn(text) : te
 /** @param {FieldName} name @param {SendWindow} w */
 const textOf = (name, w) => (name === 'recipients' ? w.recipients.join(', ') : w[name])
 
+/** @typedef {ReturnType<typeof windowFields>} WindowFields */
+
 /**
  * The fields of one window's card.
  * @param {WindowCard} card
