@@ -4,24 +4,32 @@ import {
   $,
   el,
   plainName,
-  nameNodes,
-  mixedScriptsMark,
   api,
   problemText,
   notify,
   dayAndTime,
   ago,
-  syncList,
+  keyedList,
   setBusy,
   showCount,
   askFirst,
 } from './core.browser.js'
+import { applicationCard } from './card.browser.js'
+/** @import { ApprovedApp } from './state.js' */
+
+/**
+ * An approved application's card, and the application as last shown.
+ * @typedef {{node: HTMLLIElement, token: ApprovedApp, busy: boolean}} AppCard
+ */
 
 /** @returns {import('./live.browser.js').Section} */
 export function appsSection() {
+  /** @type {Set<string>} */
   const revoked = new Set()
+  /** @type {ApprovedApp[]} */
   let tokens = []
 
+  /** @param {ApprovedApp} token @returns {AppCard} */
   function create(token) {
     const name = plainName(token.appName)
     const revoke = el('button', {
@@ -48,53 +56,50 @@ export function appsSection() {
       el('p', { text: 'Revoke “' + name + '”? It stops working at once and has to ask again to reconnect.' }),
       el('div', { class: 'actions' }, confirm, keep),
     )
-    const item = el(
-      'li',
-      { class: 'card app' },
-      el(
-        'div',
-        { class: 'who' },
-        el('h3', { class: 'app-name' }, nameNodes(token.appName), mixedScriptsMark(token.mixedScripts)),
-        el(
-          'p',
-          { class: 'meta' },
-          'Approved ',
-          el('time', { class: 'approved', datetime: token.createdAt }),
-          ' · ',
-          el('span', { class: 'used' }),
-        ),
-      ),
-      el('div', { class: 'actions main-actions' }, revoke),
+    const node = applicationCard({
+      kind: 'app',
+      app: token,
+      meta: [
+        ['Approved ', el('time', { class: 'approved', datetime: token.createdAt })],
+        [el('span', { class: 'used' })],
+      ],
+      actions: [revoke],
+      actionsClass: 'main-actions',
       question,
-    )
+    })
+    /** @type {AppCard} */
+    const card = { node, token, busy: false }
     revoke.addEventListener('click', askFirst(revoke, question, confirm, keep))
-    confirm.addEventListener('click', () => revokeToken(token, item))
-    return item
+    confirm.addEventListener('click', () => revokeToken(card))
+    return card
   }
 
-  function update(item, token) {
-    item.token = token
-    tickItem(item, Date.now())
+  /** @param {AppCard} card @param {ApprovedApp} token */
+  function update(card, token) {
+    card.token = token
+    tickCard(card, Date.now())
   }
 
-  function tickItem(item, now) {
-    const token = item.token
-    item.querySelector('.approved').textContent = dayAndTime(token.createdAt, now)
-    item.querySelector('.used').textContent = token.lastUsedAt
-      ? 'last used ' + ago(token.lastUsedAt, now)
-      : 'not used yet'
+  /** @param {AppCard} card @param {number} now */
+  function tickCard({ node, token }, now) {
+    $('.approved', node).textContent = dayAndTime(token.createdAt, now)
+    $('.used', node).textContent = token.lastUsedAt ? 'last used ' + ago(token.lastUsedAt, now) : 'not used yet'
   }
+
+  const cards = keyedList($('#apps-list'), (/** @type {ApprovedApp} */ t) => t.id, create, update)
 
   function render() {
     const shown = tokens.filter((t) => !revoked.has(t.id))
-    syncList($('#apps-list'), shown, (t) => t.id, create, update)
+    cards.sync(shown)
     showCount('apps', shown.length, ['connected', 'connected'])
   }
 
-  async function revokeToken(token, item) {
-    if (item.busy) return
+  /** @param {AppCard} card */
+  async function revokeToken(card) {
+    if (card.busy) return
+    const { token } = card
     const name = '“' + plainName(token.appName) + '”'
-    setBusy(item, true)
+    setBusy(card, true)
     const answer = await api('DELETE', '/approve/tokens/' + encodeURIComponent(token.id))
     if (answer.status === 200 || answer.status === 404) {
       revoked.add(token.id)
@@ -103,7 +108,7 @@ export function appsSection() {
       return
     }
     notify(name + ': ' + problemText(answer), 'error')
-    setBusy(item, false)
+    setBusy(card, false)
   }
 
   return {
@@ -114,7 +119,7 @@ export function appsSection() {
       render()
     },
     tick(now) {
-      for (const item of $('#apps-list').children) tickItem(item, now)
+      for (const card of cards.entries()) tickCard(card, now)
     },
   }
 }

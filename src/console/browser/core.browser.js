@@ -6,23 +6,66 @@
  * Every value from the service reaches the page through `el(...)`/textContent, never innerHTML:
  * an application may call itself `<img src=x onerror=…>`.
  */
-/** @param {string} selector @returns {any} */
-export const $ = (selector) => document.querySelector(selector)
+/** @import { Answer } from './state.js' */
 
-/** el('li', {class: 'card', 'aria-label': name, onclick: fn}, child, 'text', ...) */
 /**
- * @param {string} tag
- * @param {Record<string, any> | null} [props]
- * @param {...any} children
- * @returns {any}
+ * The element type a selector names by the tag of its last compound: `'textarea.message'` is an
+ * HTMLTextAreaElement, `'#key'` or `'.card .meta'` an HTMLElement.
+ * @template {string} S
+ * @typedef {TagElement<Before<Before<Before<Before<Last<S>, ':'>, '['>, '#'>, '.'>>} ElementOf
+ */
+/**
+ * The last compound of a selector: `'.window-foot button.send'` → `'button.send'`.
+ * @template {string} S
+ * @typedef {S extends `${string} ${infer Rest}` ? Last<Rest> : S} Last
+ */
+/**
+ * What comes before the first `Mark`: `Before<'button.send', '.'>` → `'button'`.
+ * @template {string} S
+ * @template {string} Mark
+ * @typedef {S extends `${infer Head}${Mark}${string}` ? Head : S} Before
+ */
+/**
+ * @template {string} T
+ * @typedef {T extends keyof HTMLElementTagNameMap ? HTMLElementTagNameMap[T] : HTMLElement} TagElement
+ */
+
+/**
+ * The first element `selector` finds in `root` (the page unless given), typed by the selector's
+ * tag. The markup is the page's and the script's own: an element missing is a mistake, said at once.
+ * @template {string} S
+ * @param {S} selector
+ * @param {ParentNode} [root]
+ * @returns {ElementOf<S>}
+ */
+export function $(selector, root = document) {
+  const found = root.querySelector(selector)
+  if (!found) throw new Error('The console has no ' + selector)
+  return /** @type {ElementOf<S>} */ (found)
+}
+
+/**
+ * What `el` sets on an element: `class`, `text` (its textContent), `on<event>` listeners, and
+ * attributes (true as present, false, null and undefined left out).
+ * @typedef {Record<string, string | number | boolean | null | undefined | EventListener>} Props
+ */
+/** @typedef {Node | string | null | undefined | false} Child */
+
+/**
+ * el('li', {class: 'card', 'aria-label': name, onclick: fn}, child, 'text', ...)
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Props | null} [props]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function el(tag, props, ...children) {
   const node = document.createElement(tag)
   for (const [name, value] of Object.entries(props || {})) {
     if (value === undefined || value === null || value === false) continue
-    if (name === 'class') node.className = value
-    else if (name === 'text') node.textContent = value
-    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value)
+    if (typeof value === 'function') node.addEventListener(name.slice(2), value)
+    else if (name === 'class') node.className = String(value)
+    else if (name === 'text') node.textContent = String(value)
     else node.setAttribute(name, value === true ? '' : String(value))
   }
   for (const child of children.flat()) {
@@ -38,6 +81,7 @@ export function el(tag, props, ...children) {
 // names are isolated from the text around them (.app-name), so the DIT sees what was sent.
 
 const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+/** @param {string} c */
 const controlCode = (c) => 'U+' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
 
 /**
@@ -54,17 +98,18 @@ export function mixedScriptsMark(scripts) {
   })
 }
 
-/** The name for labels and messages: each control as [U+202E]. */
+/** The name for labels and messages: each control as [U+202E]. @param {string} name */
 export function plainName(name) {
   return name.replace(BIDI_CONTROL, (c) => '[' + controlCode(c) + ']')
 }
 
-/** The name as nodes: text, and each control as a marked box. */
+/** The name as nodes: text, and each control as a marked box. @param {string} name */
 export function nameNodes(name) {
+  /** @type {Array<string | HTMLElement>} */
   const nodes = []
   let from = 0
   for (const match of name.matchAll(BIDI_CONTROL)) {
-    if (match.index > from) nodes.push(name.slice(from, match.index))
+    if (match.index !== undefined && match.index > from) nodes.push(name.slice(from, match.index))
     nodes.push(
       el('span', {
         class: 'control',
@@ -88,7 +133,7 @@ export function nameNodes(name) {
 const TOKEN_KEY = 'mls-operator-csrf'
 
 export function storedToken() {
-  for (const store of ['localStorage', 'sessionStorage']) {
+  for (const store of /** @type {const} */ (['localStorage', 'sessionStorage'])) {
     try {
       const token = window[store].getItem(TOKEN_KEY)
       if (token) return token
@@ -99,8 +144,9 @@ export function storedToken() {
   return ''
 }
 
+/** @param {string} token */
 export function storeToken(token) {
-  for (const store of ['sessionStorage', 'localStorage']) {
+  for (const store of /** @type {const} */ (['sessionStorage', 'localStorage'])) {
     try {
       window[store].setItem(TOKEN_KEY, token)
     } catch (_) {
@@ -110,7 +156,7 @@ export function storeToken(token) {
 }
 
 export function forgetToken() {
-  for (const store of ['sessionStorage', 'localStorage']) {
+  for (const store of /** @type {const} */ (['sessionStorage', 'localStorage'])) {
     try {
       window[store].removeItem(TOKEN_KEY)
     } catch (_) {
@@ -119,8 +165,15 @@ export function forgetToken() {
   }
 }
 
-/** fetch with the session's headers; resolves to the Response, or null when the service cannot be reached. */
+/**
+ * fetch with the session's headers; resolves to the Response, or null when the service cannot be reached.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON
+ * @param {{signal?: AbortSignal}} [options]
+ */
 async function request(method, path, body, options) {
+  /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   const token = storedToken()
@@ -135,14 +188,19 @@ async function request(method, path, body, options) {
       signal: options && options.signal,
     })
   } catch (err) {
-    if (err && err.name === 'AbortError') throw err
+    if (err instanceof DOMException && err.name === 'AbortError') throw err
     return null
   }
 }
 
+/** @returns {Answer} */
 const unreachable = () => ({ status: 0, body: { error: 'The service cannot be reached' } })
 
-/** An answer as {status, body}: its JSON, or {} when it has none. */
+/**
+ * An answer as {status, body}: its JSON, or {} when it has none.
+ * @param {Response} response
+ * @returns {Promise<Answer>}
+ */
 async function answerOf(response) {
   let data = null
   try {
@@ -153,13 +211,25 @@ async function answerOf(response) {
   return { status: response.status, body: data || {} }
 }
 
-/** One JSON call to the service: {status, body}; status 0 when the service cannot be reached. */
+/**
+ * One JSON call to the service: {status, body}; status 0 when the service cannot be reached.
+ * A caller that reads what a success carries names it, as the contract gives it: Answer<ConsoleState>.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body] sent as JSON
+ * @param {{signal?: AbortSignal}} [options]
+ * @returns {Promise<Answer>}
+ */
 export async function api(method, path, body, options) {
   const response = await request(method, path, body, options)
   return response ? answerOf(response) : unreachable()
 }
 
-/** The file name a Content-Disposition header gives, preferring the exact UTF-8 one. */
+/**
+ * The file name a Content-Disposition header gives, preferring the exact UTF-8 one.
+ * @param {string | null} disposition
+ * @param {string} fallback
+ */
 function filenameOf(disposition, fallback) {
   const exact = /filename\*=UTF-8''([^;]+)/i.exec(disposition || '')
   if (exact) {
@@ -176,6 +246,9 @@ function filenameOf(disposition, fallback) {
 /**
  * Downloads need the CSRF header like every operator call, so a plain link cannot fetch them:
  * the file is fetched, then saved through a temporary object URL. Answers {status, body}.
+ * @param {string} path
+ * @param {string} fallbackName
+ * @returns {Promise<Answer>}
  */
 export async function download(path, fallbackName) {
   const response = await request('GET', path)
@@ -196,7 +269,7 @@ export async function download(path, fallbackName) {
   return { status: 200, body: {} }
 }
 
-/** Words for a failed call that no section explains better. */
+/** Words for a failed call that no section explains better. @param {Answer} answer */
 export function problemText(answer) {
   if (answer.status === 0) return 'The service cannot be reached. Is it still running?'
   if (answer.status === 401) return 'Your session has ended. Sign in again with the operator key.'
@@ -207,10 +280,15 @@ export function problemText(answer) {
 
 // ---- notices: at most two short messages over the page's bottom edge, newest first
 
+/** @typedef {'ok' | 'info' | 'warn' | 'error'} NoticeKind */
+/** @type {Partial<Record<NoticeKind, number>>} */
 const NOTICE_SECONDS = { ok: 5, warn: 20 }
 
-export function notify(text, kind) {
-  kind = kind || 'info'
+/**
+ * @param {string} text
+ * @param {NoticeKind} [kind]
+ */
+export function notify(text, kind = 'info') {
   const box = $('#notices')
   // A confirmation replaces the previous one: only problems pile up.
   if (kind === 'ok') for (const old of box.querySelectorAll('.notice.ok')) old.remove()
@@ -223,8 +301,9 @@ export function notify(text, kind) {
   )
   close.addEventListener('click', () => notice.remove())
   box.prepend(notice)
-  while (box.children.length > 2) box.lastElementChild.remove()
-  if (NOTICE_SECONDS[kind]) setTimeout(() => notice.remove(), NOTICE_SECONDS[kind] * 1000)
+  while (box.lastElementChild && box.children.length > 2) box.lastElementChild.remove()
+  const seconds = NOTICE_SECONDS[kind]
+  if (seconds) setTimeout(() => notice.remove(), seconds * 1000)
   return notice
 }
 
@@ -239,14 +318,17 @@ const timeFormat = new Intl.DateTimeFormat(undefined, {
 export const shortTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })
 
+/** @param {string} iso */
 export const clockTime = (iso) => timeFormat.format(new Date(iso))
 
+/** @param {string} iso @param {number} now */
 export function dayAndTime(iso, now) {
   const date = new Date(iso)
   const today = new Date(now).toDateString() === date.toDateString()
   return (today ? 'today' : dayFormat.format(date)) + ', ' + shortTime.format(date)
 }
 
+/** @param {string} iso @param {number} now */
 export function ago(iso, now) {
   const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000))
   if (seconds < 5) return 'just now'
@@ -258,7 +340,7 @@ export function ago(iso, now) {
   return Math.floor(hours / 24) + ' days ago'
 }
 
-/** 0:42, 12:05 */
+/** 0:42, 12:05 @param {number} ms */
 export function countdown(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000))
   return Math.floor(seconds / 60) + ':' + String(seconds % 60).padStart(2, '0')
@@ -267,52 +349,85 @@ export function countdown(ms) {
 // ---- lists
 
 /**
- * Keeps one list item per key, in the order of items: existing nodes are updated in place (so
- * a button being pressed or focused is never replaced), new ones created, missing ones removed.
+ * A list kept in step with the live state: `sync(items)` keeps one entry per key, in the order of
+ * items. Existing entries are updated in place (so a button being pressed or focused is never
+ * replaced), new ones created, missing ones removed. An entry is its node and whatever `create`
+ * keeps with it.
+ * @template T
+ * @template {{node: HTMLElement}} E
+ * @param {HTMLElement} list
+ * @param {(item: T) => string} keyOf
+ * @param {(item: T) => E} create
+ * @param {(entry: E, item: T) => void} update
  */
-export function syncList(list, items, keyOf, create, update) {
-  const existing = new Map()
-  const children = Array.from(list.children)
-  for (const node of children) existing.set(node.dataset.key, node)
-  const focused = children.findIndex((node) => node.contains(document.activeElement))
-  let previous = null
-  for (const item of items) {
-    const key = keyOf(item)
-    let node = existing.get(key)
-    if (node) existing.delete(key)
-    else {
-      node = create(item)
-      node.dataset.key = key
-    }
-    update(node, item)
-    const expectedPlace = previous ? previous.nextElementSibling : list.firstElementChild
-    if (expectedPlace !== node) list.insertBefore(node, expectedPlace)
-    previous = node
-  }
-  for (const node of existing.values()) node.remove()
-  // The item holding keyboard focus went away: focus moves to its neighbour, or to the heading.
-  if (focused >= 0 && !list.contains(document.activeElement)) {
-    const neighbour = list.children[focused] || list.children[focused - 1]
-    const target = neighbour
-      ? neighbour.querySelector('button:not([hidden])')
-      : list.closest('section').querySelector('h2')
-    if (target) target.focus()
+export function keyedList(list, keyOf, create, update) {
+  /** @type {Map<string, E>} */
+  let shown = new Map()
+  return {
+    /** @param {T[]} items */
+    sync(items) {
+      const existing = shown
+      shown = new Map()
+      const children = Array.from(list.children)
+      const focused = children.findIndex((node) => node.contains(document.activeElement))
+      /** @type {Element | null} */
+      let previous = null
+      for (const item of items) {
+        const key = keyOf(item)
+        let entry = existing.get(key)
+        if (entry) existing.delete(key)
+        else {
+          entry = create(item)
+          entry.node.dataset.key = key
+        }
+        shown.set(key, entry)
+        update(entry, item)
+        /** @type {Element | null} */
+        const expectedPlace = previous ? previous.nextElementSibling : list.firstElementChild
+        if (expectedPlace !== entry.node) list.insertBefore(entry.node, expectedPlace)
+        previous = entry.node
+      }
+      for (const entry of existing.values()) entry.node.remove()
+      // The item holding keyboard focus went away: focus moves to its neighbour, or to the heading.
+      if (focused >= 0 && !list.contains(document.activeElement)) {
+        const neighbour = list.children[focused] || list.children[focused - 1]
+        const target = neighbour
+          ? neighbour.querySelector('button:not([hidden])')
+          : list.closest('section')?.querySelector('h2')
+        if (target instanceof HTMLElement) target.focus()
+      }
+    },
+    /** The entries shown now. */
+    entries: () => shown.values(),
   }
 }
 
 /**
- * Marks an item's buttons as busy while its call runs. Not "disabled": a disabled button drops
- * keyboard focus, and focus should stay in place until the item leaves the list.
+ * A list entry whose call to the service is running: its buttons are marked, and a second click
+ * is ignored until the answer came.
+ * @typedef {{node: HTMLElement, busy: boolean}} Busy
  */
-export function setBusy(item, busy) {
-  item.busy = busy
-  for (const button of item.querySelectorAll('button')) {
+
+/**
+ * Marks an entry's buttons as busy while its call runs. Not "disabled": a disabled button drops
+ * keyboard focus, and focus should stay in place until the entry leaves the list.
+ * @param {Busy} entry
+ * @param {boolean} busy
+ */
+export function setBusy(entry, busy) {
+  entry.busy = busy
+  for (const button of entry.node.querySelectorAll('button')) {
     if (busy) button.setAttribute('aria-disabled', 'true')
     else button.removeAttribute('aria-disabled')
   }
 }
 
-/** Shows the empty-state sentence and the count for a section's list. */
+/**
+ * Shows the empty-state sentence and the count for a section's list.
+ * @param {string} id
+ * @param {number} count
+ * @param {[string, string]} words one, many
+ */
 export function showCount(id, count, words) {
   $('#' + id + '-empty').hidden = count > 0
   $('#' + id + '-count').textContent = count > 0 ? count + ' ' + (count === 1 ? words[0] : words[1]) : ''
@@ -321,6 +436,10 @@ export function showCount(id, count, words) {
 /**
  * An action asked twice: the returned handler hides `trigger` and shows `question`, focused on
  * `confirm`; `keep` puts the trigger back. Wire `confirm` to the action itself.
+ * @param {HTMLElement} trigger
+ * @param {HTMLElement} question
+ * @param {HTMLElement} confirm
+ * @param {HTMLElement} keep
  */
 export function askFirst(trigger, question, confirm, keep) {
   keep.addEventListener('click', () => {

@@ -4,23 +4,27 @@
  * the service answers as soon as anything changes; every section renders from that one state.
  */
 import { $, api, problemText, notify, storedToken, storeToken, forgetToken } from './core.browser.js'
+/** @import { Answer, ConsoleState } from './state.js' */
 
 /**
  * A section of the console: `render` gets the whole state the service sent (GET /approve/state),
  * `tick` runs every second. Its markup (heading, #<id>-list, #<id>-empty, #<id>-count) comes from
  * the page.
- * @typedef {{id: string, render: (state: any, now: number) => void, tick?: (now: number) => void}} Section
+ * @typedef {{id: string, render: (state: ConsoleState, now: number) => void, tick?: (now: number) => void}} Section
  */
 
 /** @param {Section[]} sections */
 export function startConsole(sections) {
+  /** @type {ConsoleState | null} */
   let state = null
 
-  function renderAll() {
+  /** @param {ConsoleState} state */
+  function renderAll(state) {
     $('#service-version').textContent = state.service.version
     for (const section of sections) section.render(state, Date.now())
   }
 
+  /** @param {boolean} ok */
   function setLive(ok) {
     const badge = $('#live')
     const text = ok ? 'Live' : 'Reconnecting…'
@@ -38,6 +42,7 @@ export function startConsole(sections) {
   }
 
   // Waiting to ask again after a failure: resolved early when the operator comes back to the page.
+  /** @type {(() => void) | null} */
   let wake = null
   const retryNow = () => {
     if (wake) wake()
@@ -48,11 +53,13 @@ export function startConsole(sections) {
     if (document.visibilityState === 'visible') retryNow()
   })
 
+  /** @type {HTMLElement | null} */
   let offlineNotice = null
   async function poll() {
     let retry = 0
     for (;;) {
-      const answer = await api('GET', '/approve/state' + (state ? '?since=' + encodeURIComponent(state.version) : ''))
+      const since = state ? '?since=' + encodeURIComponent(state.version) : ''
+      const answer = /** @type {Answer<ConsoleState>} */ (await api('GET', '/approve/state' + since))
       if (answer.status === 200) {
         if (offlineNotice) {
           offlineNotice.remove()
@@ -62,7 +69,7 @@ export function startConsole(sections) {
         setLive(true)
         retry = 0
         state = answer.body
-        renderAll()
+        renderAll(state)
         if (first) startClock()
         continue
       }
@@ -121,10 +128,10 @@ export function startConsole(sections) {
 
 /** The operator key form: signs in, keeps the token this origin alone can read, opens the console. */
 function wireKeyForm() {
-  const form = $('#sign-in-form')
-  const input = $('#key')
+  const form = $('form#sign-in-form')
+  const input = $('input#key')
   const problem = $('#sign-in-problem')
-  const button = form.querySelector('button')
+  const button = $('button', form)
   input.focus()
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
@@ -136,7 +143,7 @@ function wireKeyForm() {
     }
     button.disabled = true
     problem.textContent = ''
-    const answer = await api('POST', '/approve/session', { key })
+    const answer = /** @type {Answer<{csrf?: string}>} */ (await api('POST', '/approve/session', { key }))
     button.disabled = false
     if (answer.status === 200 && answer.body.csrf) {
       storeToken(answer.body.csrf)

@@ -1,6 +1,6 @@
 // @ts-check
 /** The console page's script: signs in, or starts the live console with its sections in page order. */
-import { $, storeToken } from './core.browser.js'
+import { storeToken } from './core.browser.js'
 import { appsSection } from './apps.browser.js'
 import { startConsole, startSignIn } from './live.browser.js'
 import { requestsSection } from './requests.browser.js'
@@ -11,5 +11,6 @@ const handed = /^#session=([A-Za-z0-9_-]{20,100})$/.exec(location.hash)
 if (handed) storeToken(handed[1])
 if (location.hash) history.replaceState(null, '', location.pathname)
 
-if ($('#console-main')) startConsole([requestsSection(), windowsSection(), appsSection()])
-else if ($('#sign-in-form')) startSignIn()
+// The same script serves both pages: which one this is, its markup says.
+if (document.getElementById('console-main')) startConsole([requestsSection(), windowsSection(), appsSection()])
+else if (document.getElementById('sign-in-form')) startSignIn()

@@ -4,25 +4,33 @@ import {
   $,
   el,
   plainName,
-  nameNodes,
-  mixedScriptsMark,
   api,
   problemText,
   notify,
   clockTime,
   ago,
   countdown,
-  syncList,
+  keyedList,
   setBusy,
   showCount,
 } from './core.browser.js'
+import { applicationCard } from './card.browser.js'
+/** @import { ConnectionRequest } from './state.js' */
+
+/**
+ * A waiting request's card, and the request as last shown.
+ * @typedef {{node: HTMLLIElement, request: ConnectionRequest, busy: boolean}} RequestCard
+ */
 
 /** @returns {import('./live.browser.js').Section} */
 export function requestsSection() {
   // Decided here but maybe still in a state answer that was already on its way.
+  /** @type {Set<string>} */
   const decided = new Set()
+  /** @type {ConnectionRequest[]} */
   let requests = []
 
+  /** @param {ConnectionRequest} request @returns {RequestCard} */
   function create(request) {
     const name = plainName(request.appName)
     const approve = el('button', {
@@ -32,13 +40,10 @@ export function requestsSection() {
       text: 'Approve',
     })
     const deny = el('button', { type: 'button', class: 'danger deny', 'aria-label': 'Deny ' + name, text: 'Deny' })
-    const item = el(
-      'li',
-      { class: 'card request' },
-      el(
-        'div',
-        { class: 'who' },
-        el('h3', { class: 'app-name' }, nameNodes(request.appName), mixedScriptsMark(request.mixedScripts)),
+    const node = applicationCard({
+      kind: 'request',
+      app: request,
+      above: [
         request.code
           ? el(
               'p',
@@ -48,40 +53,41 @@ export function requestsSection() {
               el('span', { class: 'hint', text: ' — approve only if the application shows the same code' }),
             )
           : el('p', { class: 'code-line none', text: 'No code: this application does not show one' }),
-        el(
-          'p',
-          { class: 'meta' },
+      ],
+      meta: [
+        [
           'First asked at ',
           el('time', { class: 'asked', datetime: request.createdAt, text: clockTime(request.createdAt) }),
-          ' · ',
-          el('span', { class: 'ago' }),
-          el('span', { class: 'attempts' }),
-        ),
-        el('p', { class: 'says' }),
-        el('p', { class: 'same-name', hidden: true }),
-      ),
-      el(
+        ],
+        [el('span', { class: 'ago' }), el('span', { class: 'attempts' })],
+      ],
+      below: [el('p', { class: 'says' }), el('p', { class: 'same-name', hidden: true })],
+      aside: el(
         'div',
         { class: 'expiry' },
         el('p', { class: 'countdown' }),
         el('div', { class: 'bar', 'aria-hidden': 'true' }, el('div', { class: 'fill' })),
       ),
-      el('div', { class: 'actions' }, approve, deny),
-    )
-    approve.addEventListener('click', () => decide(request, 'approve', item))
-    deny.addEventListener('click', () => decide(request, 'deny', item))
-    return item
+      actions: [approve, deny],
+    })
+    /** @type {RequestCard} */
+    const card = { node, request, busy: false }
+    approve.addEventListener('click', () => decide(card, 'approve'))
+    deny.addEventListener('click', () => decide(card, 'deny'))
+    return card
   }
 
-  function update(item, request) {
-    item.request = request
-    item.querySelector('.attempts').textContent = request.attempts > 1 ? ' · asked ' + request.attempts + ' times' : ''
-    const agent = item.querySelector('.says')
+  /** @param {RequestCard} card @param {ConnectionRequest} request */
+  function update(card, request) {
+    card.request = request
+    const { node } = card
+    $('.attempts', node).textContent = request.attempts > 1 ? ' · asked ' + request.attempts + ' times' : ''
+    const agent = $('.says', node)
     agent.textContent = request.userAgent ? 'Says it is: ' + request.userAgent : ''
     agent.hidden = !request.userAgent
     // Anything can ask under any name: when two do, the code (or the time) tells them apart.
     const namesakes = requests.filter((r) => r.appName === request.appName && !decided.has(r.id)).length
-    const sameName = item.querySelector('.same-name')
+    const sameName = $('.same-name', node)
     sameName.hidden = namesakes < 2
     sameName.textContent =
       namesakes < 2
@@ -91,31 +97,34 @@ export function requestsSection() {
           (request.code
             ? 'Approve the one whose code the application shows.'
             : 'Approve only the one you know you started, by the time it first asked.')
-    tickItem(item, Date.now())
+    tickCard(card, Date.now())
   }
 
-  function tickItem(item, now) {
-    const request = item.request
+  /** @param {RequestCard} card @param {number} now */
+  function tickCard({ node, request }, now) {
     const total = Date.parse(request.expiresAt) - Date.parse(request.createdAt)
     const left = Date.parse(request.expiresAt) - now
-    item.querySelector('.ago').textContent = ago(request.createdAt, now)
-    item.querySelector('.countdown').textContent = left > 0 ? 'Expires in ' + countdown(left) : 'Time is up'
-    const fill = item.querySelector('.fill')
-    fill.style.width = Math.max(0, Math.min(100, (left / total) * 100)) + '%'
-    item.classList.toggle('urgent', left < 10000)
+    $('.ago', node).textContent = ago(request.createdAt, now)
+    $('.countdown', node).textContent = left > 0 ? 'Expires in ' + countdown(left) : 'Time is up'
+    $('.fill', node).style.width = Math.max(0, Math.min(100, (left / total) * 100)) + '%'
+    node.classList.toggle('urgent', left < 10000)
   }
+
+  const cards = keyedList($('#requests-list'), (/** @type {ConnectionRequest} */ r) => r.id, create, update)
 
   function render() {
     const shown = requests.filter((r) => !decided.has(r.id))
-    syncList($('#requests-list'), shown, (r) => r.id, create, update)
+    cards.sync(shown)
     showCount('requests', shown.length, ['waiting', 'waiting'])
     document.title = (shown.length ? '(' + shown.length + ') ' : '') + 'Operator console — Media Log'
   }
 
-  async function decide(request, decision, item) {
-    if (item.busy) return
+  /** @param {RequestCard} card @param {'approve' | 'deny'} decision */
+  async function decide(card, decision) {
+    if (card.busy) return
+    const { request } = card
     const name = '“' + plainName(request.appName) + '”'
-    setBusy(item, true)
+    setBusy(card, true)
     const answer = await api('POST', '/approve/requests/' + encodeURIComponent(request.id), { decision })
     if (answer.status === 200) {
       decided.add(request.id)
@@ -129,7 +138,7 @@ export function requestsSection() {
       notify(name + ': this request was already ' + earlier + ' (in another tab or by a script).', 'warn')
     } else {
       notify(name + ': ' + problemText(answer), 'error')
-      setBusy(item, false)
+      setBusy(card, false)
       return
     }
     render()
@@ -144,7 +153,7 @@ export function requestsSection() {
       render()
     },
     tick(now) {
-      for (const item of $('#requests-list').children) tickItem(item, now)
+      for (const card of cards.entries()) tickCard(card, now)
     },
   }
 }

@@ -1,0 +1,133 @@
+// @ts-check
+/**
+ * What the service sends the console, as the page reads it: types only. Nothing imports this
+ * file when the page runs (the modules name it in JSDoc), so it is not served.
+ *
+ * The shapes are the service's own: GET /approve/state (src/routes/console.ts), the requests and
+ * approved applications of src/openapi/shapes.ts, a send window as src/mail/view.ts draws it.
+ */
+
+/**
+ * An application asking to connect (GET /approve/state `requests`).
+ * @typedef {object} ConnectionRequest
+ * @property {string} id
+ * @property {string} appName The name it gave, as sent: it may hold controls and look-alike letters.
+ * @property {string | null} code The code the application shows, when it shows one.
+ * @property {string | null} userAgent
+ * @property {string[]} mixedScripts The scripts its name mixes, when more than one.
+ * @property {string} createdAt
+ * @property {string} lastAskedAt
+ * @property {number} attempts
+ * @property {string} expiresAt
+ */
+
+/**
+ * An approved application (GET /approve/state `tokens`).
+ * @typedef {object} ApprovedApp
+ * @property {string} id
+ * @property {string} appName
+ * @property {string[]} mixedScripts
+ * @property {string} createdAt
+ * @property {string | null} lastUsedAt
+ */
+
+/** @typedef {'draft' | 'sending' | 'sent' | 'failed'} WindowStatus */
+
+/**
+ * One kind of finding of the days' checks, with how often it was found.
+ * @typedef {object} CheckKind
+ * @property {string} kind
+ * @property {string} title
+ * @property {'error' | 'warning' | 'info'} severity
+ * @property {number} count
+ */
+
+/**
+ * The days' checks as the logs read now; each day (and the total) in lines of words.
+ * @typedef {object} WindowChecks
+ * @property {number} errors
+ * @property {number} warnings
+ * @property {number} info
+ * @property {CheckKind[]} kinds Most serious first.
+ * @property {Array<{title: string, lines: string[]}>} days
+ */
+
+/**
+ * A PDF attached to a window; `note` says why it cannot be sent as it is, or what stands in for it.
+ * @typedef {object} WindowAttachment
+ * @property {string} presetId
+ * @property {string} label
+ * @property {string | null} note
+ * @property {string} filename
+ * @property {string} url
+ */
+
+/**
+ * How the service would deliver the message: never the provider's key.
+ * @typedef {object} Delivery
+ * @property {string | null} provider
+ * @property {boolean} configured
+ * @property {string | null} from
+ * @property {string | null} problem
+ */
+
+/**
+ * A send window (src/mail/view.ts WindowView). `days` (the titles of its shooting days) comes
+ * with the live state only, not with the answers to an edit or a send.
+ * @typedef {object} SendWindow
+ * @property {string} id
+ * @property {string} createdAt
+ * @property {string} updatedAt
+ * @property {string} project
+ * @property {string[]} logIds
+ * @property {string | null} presetId
+ * @property {string | null} presetLabel
+ * @property {string} template
+ * @property {string[]} recipients
+ * @property {string} subject
+ * @property {string} message
+ * @property {{html: string, text: string}} preview
+ * @property {WindowChecks | null} checks
+ * @property {string} fingerprint The message as it would be sent now, named.
+ * @property {string} version The version of the logs and settings it is drawn from.
+ * @property {{logIds: string[], settings: boolean, text: string} | null} updated
+ * @property {string[]} missingLogs
+ * @property {string | null} bodyNote
+ * @property {WindowAttachment[]} attachments
+ * @property {Array<{id: string, label: string}>} pdfPresets
+ * @property {WindowStatus} status
+ * @property {string | null} error
+ * @property {string | null} sentAt
+ * @property {Delivery} delivery
+ * @property {string} emlUrl
+ * @property {string} mailto
+ * @property {string[]} [days]
+ */
+
+/**
+ * GET /approve/state: everything the console shows, under one version.
+ * @typedef {object} ConsoleState
+ * @property {number} version
+ * @property {ConnectionRequest[]} requests
+ * @property {ApprovedApp[]} tokens
+ * @property {SendWindow[]} windows
+ * @property {{version: string}} service
+ */
+
+/**
+ * The service's error shape; `details` name what a refused edit got wrong, and a refused send or
+ * "seen" whose message changed carries the window as it reads now.
+ * @typedef {object} Problem
+ * @property {string} [error]
+ * @property {Array<{prop: string, message: string}>} [details]
+ * @property {SendWindow} [window]
+ */
+
+/**
+ * A call's answer: status 0 when the service cannot be reached; the body is `T` when it succeeded
+ * (as the contract gives it), the error shape otherwise.
+ * @template [T={}]
+ * @typedef {{status: number, body: T & Problem}} Answer
+ */
+
+export {}
