@@ -208,7 +208,8 @@ export function windowActions(card, fields, discarded) {
       const canSend = w.delivery.configured && !locked(w) && !w.missingLogs.length
       send.disabled = !canSend
       send.textContent = w.status === 'failed' ? 'Send again' : 'Send'
-      send.hidden = w.status === 'sent'
+      // While "Send anyway?" is open, the question stands in for the button.
+      send.hidden = w.status === 'sent' || !sendQuestion.hidden
       delivery.classList.toggle('off', !w.delivery.configured)
       delivery.textContent =
         w.status === 'sent'
