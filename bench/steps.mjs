@@ -37,7 +37,7 @@ const FIGURES = [
   ],
   ['worker', 'JSON.parse, which both pay', (t) => t.parse - t.text],
   ['object', "the ceiling's put", (t) => t.store],
-  ['object', "the workspace's createCheckedLog: token, project, insert", (t) => t.workspace],
+  ['object', "the workspace's createLog of a checked log: token, project, insert", (t) => t.workspace],
   ['object', '  more than the ceiling', (t) => t.workspace - t.store],
 ]
 

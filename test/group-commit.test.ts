@@ -10,14 +10,9 @@ const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
 
 /** A certainly valid log as the worker hands it over: its bytes, keys and summary. */
 const checkedWrite = (workspace: Workspace, token: string, log: ReturnType<typeof makeLog>) =>
-  workspace.createCheckedLog(
-    token,
-    utf8(JSON.stringify(log)),
-    log.id,
-    log.day,
-    log.date,
-    JSON.stringify(summarize(log as never)),
-  )
+  workspace.createLog(token, utf8(JSON.stringify(log)), {
+    checked: { id: log.id, day: log.day, date: log.date, summary: JSON.stringify(summarize(log as never)) },
+  })
 
 const storedIds = (state: DurableObjectState) =>
   state.storage.sql

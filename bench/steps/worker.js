@@ -12,7 +12,7 @@ import ceiling, { Store as CeilingStore } from '../ceiling/worker.js'
 const answered = Promise.resolve(undefined)
 const stubbed = (methods) => ({ idFromName: () => ({}), get: () => methods })
 const serviceEnv = {
-  WORKSPACE: stubbed({ createCheckedLog: () => answered, createLog: () => answered }),
+  WORKSPACE: stubbed({ createLog: () => answered }),
   ALLOWED_HOSTS: '',
 }
 const ceilingEnv = { STORE: stubbed({ put: () => answered }) }
@@ -33,7 +33,7 @@ const STEPS = {
 /** The service's workspace with a token approved through its own approval flow. */
 export class StepsWorkspace extends Workspace {
   async approve() {
-    const pending = this.requestAccess('steps')
+    const pending = this.requestAccess({ appName: 'steps' })
     while (!this.pendingRequests().length) await new Promise((resolve) => setTimeout(resolve, 5))
     this.decide(this.pendingRequests()[0].id, 'approve')
     this.token = (await pending).value.token
@@ -44,7 +44,9 @@ export class StepsWorkspace extends Workspace {
   // Called together, the writes run as one group: one commit for all, as the ceiling's loop has.
   async createLogs(n, bytes) {
     const writes = Array.from({ length: n }, () =>
-      this.createCheckedLog(this.token, bytes, `L${this.count++}`, 1, '2024-01-01'),
+      this.createLog(this.token, bytes, {
+        checked: { id: `L${this.count++}`, day: 1, date: '2024-01-01', summary: '{}' },
+      }),
     )
     for (const failure of await Promise.all(writes)) if (failure) throw new Error(JSON.stringify(failure))
   }

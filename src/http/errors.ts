@@ -14,7 +14,10 @@ const STATUS: Record<ProblemKind, number> = {
   conflict: 409,
   'too-many': 429,
   withdrawn: 499,
+  failed: 500,
 }
+
+export const statusOf = (problem: Problem) => STATUS[problem.kind]
 
 const json = (body: ErrorBody, status: number, headers?: HeadersInit) =>
   new Response(JSON.stringify(body), {

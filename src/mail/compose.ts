@@ -1,6 +1,5 @@
-import { StatusError } from 'itty-router'
 import { checkRange } from '../checks/range'
-import { notFound } from '../shared/problem'
+import { conflict, notFound, Problem } from '../shared/problem'
 import { renderReport, reportFilename, type Range, type ReportSource } from '../reports'
 import { bodyOf, type Settings } from '../schemas/settings'
 import { fillTags } from '../shared/tags'
@@ -121,11 +120,9 @@ export async function renderAttachment(
   try {
     return { filename: attachment.filename, contentType: 'application/pdf', content: await renderReport(source) }
   } catch (err) {
-    const reason = err instanceof StatusError ? (err as StatusError & { error?: string }).error : undefined
+    const reason = err instanceof Problem ? err.error : undefined
     if (!reason) console.error('report failed', err)
-    throw new StatusError(500, {
-      error: `The attachment ${attachment.filename} could not be made${reason ? `: ${reason}` : ''}`,
-    })
+    throw new Problem('failed', `The attachment ${attachment.filename} could not be made${reason ? `: ${reason}` : ''}`)
   }
 }
 
@@ -149,8 +146,7 @@ export async function composeMessage(
 ): Promise<ComposedMessage> {
   const summary = await mailSummary(settings, range)
   const gone = window.attachments.find((a) => !settings.pdfs?.some((p) => p.id === a.presetId))
-  if (gone)
-    throw new StatusError(409, { error: `The PDF preset of ${gone.filename} no longer exists: remove that attachment` })
+  if (gone) throw conflict(`The PDF preset of ${gone.filename} no longer exists: remove that attachment`)
   const attachments = attachmentsFor(
     settings,
     range.summaries,

@@ -25,9 +25,10 @@ export async function createLog(request: IRequest, env: Env) {
   // workspace then stores the bytes as they came. Anything else it parses and checks itself.
   const ws = workspace(env)
   const body = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
-  await (certainlyValidLog(log)
-    ? ws.createCheckedLog(token, body, log.id, log.day, log.date, JSON.stringify(summarize(log)))
-    : ws.createLog(token, body))
+  const checked = certainlyValidLog(log)
+    ? { id: log.id, day: log.day, date: log.date, summary: JSON.stringify(summarize(log)) }
+    : undefined
+  await ws.createLog(token, body, checked ? { checked } : {})
   return jsonAnswer('{"success":true}', 201)
 }
 
@@ -39,7 +40,9 @@ async function createLargeLog(bytes: Uint8Array, token: string, env: Env) {
   const { skeleton, log, summary, details, unlisted, custom } = checkPiecewise(bytes)
   if (details.length) throw invalid(details, unlisted)
   const json = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
-  await workspace(env).createScannedLog(token, json, rpcSafe(utf8Bytes(skeleton)), JSON.stringify(summary), custom)
+  await workspace(env).createLog(token, json, {
+    scanned: { skeleton: rpcSafe(utf8Bytes(skeleton)), summary: JSON.stringify(summary), ...(custom && { custom }) },
+  })
   return jsonAnswer('{"success":true}', 201)
 }
 

@@ -1,5 +1,6 @@
 import { StatusError, type IRequest } from 'itty-router'
 import { readObject } from '../http/body'
+import { statusOf } from '../http/errors'
 import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { pathParam } from '../http/params'
@@ -18,7 +19,7 @@ import { deliver } from '../mail/providers'
 import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
 import type { WindowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
-import { conflict, invalid, notFound } from '../shared/problem'
+import { conflict, invalid, notFound, Problem } from '../shared/problem'
 import { workspace } from '../workspace/client'
 import type { SendOutcome, WindowEdit } from '../workspace/windows'
 import { rangeOf } from '../flows/range'
@@ -127,7 +128,7 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
       }
       return { outcome: { sent: false, error: result.error }, status: 502 }
     } catch (err) {
-      return { outcome: { sent: false, error: reasonOf(err) }, status: err instanceof StatusError ? err.status : 500 }
+      return { outcome: { sent: false, error: reasonOf(err) }, status: err instanceof Problem ? statusOf(err) : 500 }
     }
   })().then(async (result) =>
     result
@@ -216,10 +217,7 @@ const safeFilename = (text: string) =>
     .trim()
 
 function reasonOf(err: unknown): string {
-  if (err instanceof StatusError) {
-    const message = (err as StatusError & { error?: unknown }).error
-    if (typeof message === 'string') return message
-  }
+  if (err instanceof Problem) return err.error
   console.error('send failed', err)
   return 'The message could not be prepared; nothing was sent.'
 }

@@ -8,7 +8,16 @@
 export type IssueDetail = { prop: string; message: string }
 
 export type ProblemKind =
-  'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'conflict' | 'timed-out' | 'too-many' | 'withdrawn'
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'timed-out'
+  | 'too-many'
+  | 'withdrawn'
+  /** The service could not do what was asked and can say why (a PDF that could not be drawn). */
+  | 'failed'
 
 export class Problem extends Error {
   constructor(

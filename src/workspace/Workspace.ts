@@ -89,7 +89,7 @@ export class Workspace extends DurableObject<Env> {
         limit: positive(env.AUTH_PENDING_LIMIT, 20),
         changed: () => this.#changes.changed(),
       })
-      this.#windows = new SendWindows(ctx.storage.sql)
+      this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
     })
   }
 
@@ -139,48 +139,34 @@ export class Workspace extends DurableObject<Env> {
 
   // ---- logs (API token); writes committed in groups
 
-  /** A log the worker found certainly valid: stored as the bytes sent, without a second parse. */
-  createCheckedLog(
-    token: string,
-    json: Uint8Array | ReadableStream<Uint8Array>,
-    id: string,
-    day: number,
-    date: string,
-    summary: string,
-  ): Promise<void | Problem> {
-    return withBytes(json, (bytes) =>
-      this.#commits.run(() => this.#client(token, () => this.#logs.insertChecked(bytes, { id, day, date }, summary))),
-    )
-  }
-
-  /** Any other log: parsed and checked here, where the project's custom fields are known. */
-  createLog(token: string, json: Uint8Array | ReadableStream<Uint8Array>): Promise<void | Problem> {
-    return withBytes(json, (bytes) =>
-      this.#commits.run(() => this.#clientWithBody(token, utf8Text(bytes), (body) => this.#logs.insert(body, bytes))),
-    )
-  }
-
   /**
-   * A log the worker checked a clip at a time (src/piecewise): `skeleton` is the log with its clip
-   * lists empty, as bytes (what lies outside the clip lists may pass RPC's limit too), checked here
-   * again with the project's custom schemas. Should some custom entries go, `custom` is where they
-   * are in the bytes.
+   * A new log, as the bytes sent (`version` added where missing). How the worker read it decides
+   * what is left to do here:
+   * - `checked`: certainly valid, its keys and summary known: stored as the bytes, no second parse;
+   * - `scanned`: too large to parse whole, checked a clip at a time (src/piecewise): `skeleton` is
+   *   the log with its clip lists empty, as bytes (what lies outside the clip lists may pass RPC's
+   *   limit too), checked here again with the project's custom schemas; should some custom entries
+   *   go, `custom` is where they are in the bytes;
+   * - neither: parsed and checked here, where the project's custom fields are known.
    */
-  createScannedLog(
-    token: string,
-    json: Uint8Array | ReadableStream<Uint8Array>,
-    skeleton: Uint8Array | ReadableStream<Uint8Array>,
-    summary: string,
-    custom?: [number, number],
-  ): Promise<void | Problem> {
-    return withBytes(json, (bytes) =>
-      withBytes(skeleton, (outline) =>
-        this.#commits.run(() =>
-          this.#clientWithBody(token, utf8Text(outline), (body) =>
-            this.#logs.insertScanned(body, bytes, summary, custom),
+  createLog(token: string, json: Uint8Array | ReadableStream<Uint8Array>, read: LogRead = {}): Promise<void | Problem> {
+    const { checked, scanned } = read
+    if (checked)
+      return withBytes(json, (bytes) =>
+        this.#commits.run(() => this.#client(token, () => this.#logs.insertChecked(bytes, checked, checked.summary))),
+      )
+    if (scanned)
+      return withBytes(json, (bytes) =>
+        withBytes(scanned.skeleton, (outline) =>
+          this.#commits.run(() =>
+            this.#clientWithBody(token, utf8Text(outline), (body) =>
+              this.#logs.insertScanned(body, bytes, scanned.summary, scanned.custom),
+            ),
           ),
         ),
-      ),
+      )
+    return withBytes(json, (bytes) =>
+      this.#commits.run(() => this.#clientWithBody(token, utf8Text(bytes), (body) => this.#logs.insert(body, bytes))),
     )
   }
 
@@ -310,7 +296,7 @@ export class Workspace extends DurableObject<Env> {
    */
   async consoleState(since: number, timeoutMs: number): Promise<ConsoleState> {
     const version = await this.#changes.after(since, timeoutMs)
-    return { version, requests: this.#approvals.list(), tokens: this.#tokens.list(), windows: this.sendWindows() }
+    return { version, requests: this.#approvals.list(), tokens: this.#tokens.list(), windows: this.#sendWindows() }
   }
 
   // ---- send windows (SPEC §9): kept here; composed, rendered and sent by the worker
@@ -332,19 +318,22 @@ export class Workspace extends DurableObject<Env> {
     return answer(() => {
       const record = this.#windows.open(draft)
       this.#windowSources.set(record.id, this.#sourceOf(record.projectId, record.logIds))
-      this.#changes.changed()
       return this.#listing(record)
     })
   }
 
-  sendWindows(): SendWindowListing[] {
-    if (this.#windows.expireStaleSends()) this.#changes.changed()
+  sendWindows() {
+    return answer(() => this.#sendWindows())
+  }
+
+  #sendWindows(): SendWindowListing[] {
+    this.#windows.expireStaleSends()
     return this.#windows.list().map((record) => this.#listing(record))
   }
 
   sendWindow(id: string) {
     return answer(() => {
-      if (this.#windows.expireStaleSends()) this.#changes.changed()
+      this.#windows.expireStaleSends()
       return this.#listing(this.#windows.get(id))
     })
   }
@@ -357,7 +346,6 @@ export class Workspace extends DurableObject<Env> {
   editSendWindow(id: string, changes: WindowEdit) {
     return answer(() => {
       const record = this.#windows.edit(id, changes)
-      this.#changes.changed()
       return this.#listing(record)
     })
   }
@@ -374,11 +362,9 @@ export class Workspace extends DurableObject<Env> {
       } catch (err) {
         // A log deleted or renamed since the window opened: the draft stays, with the reason.
         this.#windows.fail(id, 'A log of this message no longer exists; discard the window and open a new one.')
-        this.#changes.changed()
         throw err
       }
       const claimed = this.#windows.claim(id)
-      this.#changes.changed()
       return { ...source, window: this.#listing(claimed) }
     })
   }
@@ -412,7 +398,6 @@ export class Workspace extends DurableObject<Env> {
   acknowledgeSendWindow(id: string, source: string) {
     return answer(() => {
       this.#windows.acknowledge(id, source)
-      this.#changes.changed()
       return this.#listing(this.#windows.get(id))
     })
   }
@@ -421,7 +406,6 @@ export class Workspace extends DurableObject<Env> {
   releaseSendWindow(id: string) {
     return answer(() => {
       const record = this.#windows.release(id)
-      this.#changes.changed()
       return this.#listing(record)
     })
   }
@@ -429,7 +413,6 @@ export class Workspace extends DurableObject<Env> {
   finishSendWindow(id: string, outcome: SendOutcome) {
     return answer(() => {
       const record = this.#windows.finish(id, outcome)
-      this.#changes.changed()
       return this.#listing(record)
     })
   }
@@ -437,7 +420,6 @@ export class Workspace extends DurableObject<Env> {
   discardSendWindow(id: string) {
     return answer(() => {
       this.#windows.discard(id)
-      this.#changes.changed()
     })
   }
 
@@ -513,6 +495,12 @@ export class Workspace extends DurableObject<Env> {
       return work(body)
     })
   }
+}
+
+/** What the worker learnt of a log it sends to createLog: at most one of these. */
+export type LogRead = {
+  checked?: { id: string; day: number; date: string; summary: string }
+  scanned?: { skeleton: Uint8Array | ReadableStream<Uint8Array>; summary: string; custom?: [number, number] }
 }
 
 /** The work's value, or the Problem it threw; anything else it threw is thrown on (a 500). */

@@ -183,7 +183,11 @@ export class SendWindows {
   /** The unsent windows' logs, read once and kept until a window opens, is sent or goes. */
   #watched: WatchedWindow[] | undefined
 
-  constructor(private readonly sql: SqlStorage) {
+  /** `changed` is told of every change the console shows: a window opened, edited, sent or gone. */
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly changed: () => void,
+  ) {
     sql.exec(SCHEMA)
     const columns = sql.exec('SELECT * FROM send_windows LIMIT 0').columnNames
     for (const column of LIVE_COLUMNS)
@@ -236,6 +240,7 @@ export class SendWindows {
       draft.summarySource,
     )
     this.#watched = undefined
+    this.changed()
     return this.get(id)
   }
 
@@ -287,6 +292,7 @@ export class SendWindows {
       new Date().toISOString(),
       id,
     )
+    this.changed()
   }
 
   /** The operator's edits; a window being sent or already sent no longer changes. */
@@ -303,6 +309,7 @@ export class SendWindows {
       new Date().toISOString(),
       id,
     )
+    this.changed()
     return this.get(id)
   }
 
@@ -318,6 +325,7 @@ export class SendWindows {
       now,
       id,
     )
+    this.changed()
     return this.get(id)
   }
 
@@ -327,6 +335,7 @@ export class SendWindows {
       "UPDATE send_windows SET status = 'draft', sending_since = NULL WHERE id = ? AND status = 'sending'",
       id,
     )
+    this.changed()
     return this.get(id)
   }
 
@@ -344,6 +353,7 @@ export class SendWindows {
         now,
         id,
       )
+      this.changed()
     } else {
       this.fail(id, outcome.error)
     }
@@ -358,6 +368,7 @@ export class SendWindows {
       new Date().toISOString(),
       id,
     )
+    this.changed()
   }
 
   discard(id: string) {
@@ -365,18 +376,20 @@ export class SendWindows {
     if (current.status === 'sending') throw conflict('The message is being sent')
     this.sql.exec('DELETE FROM send_windows WHERE id = ?', id)
     this.#watched = undefined
+    this.changed()
   }
 
   /** Sends that never reported back become failures; true when one did. */
   expireStaleSends(now = Date.now()): boolean {
     const cutoff = new Date(now - SENDING_EXPIRES_MS).toISOString()
-    return (
+    const expired =
       this.sql.exec(
         "UPDATE send_windows SET status = 'failed', error = ?, sending_since = NULL WHERE status = 'sending' AND sending_since < ?",
         INTERRUPTED_SEND,
         cutoff,
       ).rowsWritten > 0
-    )
+    if (expired) this.changed()
+    return expired
   }
 }
 
