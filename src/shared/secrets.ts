@@ -1,16 +1,9 @@
 /** Secrets and their digests, for API tokens (workspace/access.ts) and the operator's key (http/guards.ts). */
+import { hex } from '@scure/base'
+
 const encoder = new TextEncoder()
 
-export const hex = (bytes: ArrayBuffer | Uint8Array) =>
-  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('')
-
-export const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '')
-
-export const randomHex = (bytes: number) => hex(crypto.getRandomValues(new Uint8Array(bytes)))
+export const randomHex = (bytes: number) => hex.encode(crypto.getRandomValues(new Uint8Array(bytes)))
 
 export async function sha256(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest('SHA-256', encoder.encode(text))

@@ -10,6 +10,7 @@
  * and a 404 is no accident. An Error is never a value otherwise, so the client tells them apart.
  * The operator methods take no token: the worker checks the operator before it calls them.
  */
+import { hex } from '@scure/base'
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
 import { isEnabled } from '../schemas/settings'
@@ -471,7 +472,7 @@ export class Workspace extends DurableObject<Env> {
     const text = active?.row.id === projectId ? active.row.settings : (this.#store.project(projectId)?.settings ?? '')
     const known = this.#settingsDigests.get(projectId)
     if (known?.text === text) return known.digest
-    const digest = [...new Uint8Array(sha256Sync(text))].map((b) => b.toString(16).padStart(2, '0')).join('')
+    const digest = hex.encode(new Uint8Array(sha256Sync(text)))
     this.#settingsDigests.set(projectId, { text, digest })
     return digest
   }

@@ -1,5 +1,6 @@
+import { base64urlnopad, hex } from '@scure/base'
 import { Problem, conflict, forbidden, notFound, unauthorized } from '../shared/problem'
-import { TOKEN, base64url, digestsEqual, hex, randomHex, sha256 } from '../shared/secrets'
+import { TOKEN, digestsEqual, randomHex, sha256 } from '../shared/secrets'
 import { mixedScripts } from '../shared/scripts'
 import { sha256Sync } from './sha256'
 import type { Store, TokenRow } from './store'
@@ -11,8 +12,6 @@ function secretsEqual(known: string, given: string): boolean {
   for (let i = 0; i < known.length; i++) difference |= known.charCodeAt(i) ^ given.charCodeAt(i)
   return difference === 0
 }
-
-const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []).buffer
 
 /**
  * `secret` is set once a request has proven it against the digest: later requests compare it in
@@ -52,17 +51,18 @@ export class Tokens {
     private readonly store: Store,
     private readonly ttlDays: number | undefined,
   ) {
-    for (const row of store.tokens()) this.#byId.set(row.id, recordOf(row, fromHex(row.digest)))
+    for (const row of store.tokens())
+      this.#byId.set(row.id, recordOf(row, hex.decode(row.digest).buffer as ArrayBuffer))
   }
 
   async issue(appName: string): Promise<string> {
     const id = randomHex(8)
-    const secret = base64url(crypto.getRandomValues(new Uint8Array(32)))
+    const secret = base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(32)))
     const digest = await sha256(secret)
     const now = new Date()
     const row: TokenRow = {
       id,
-      digest: hex(digest),
+      digest: hex.encode(new Uint8Array(digest)),
       app_name: appName,
       created_at: now.toISOString(),
       last_used_at: null,
@@ -181,7 +181,8 @@ export class Approvals {
   /** Resolves with the token once approved; with a 403 failure on deny, 408 when time runs out. */
   request(ask: AccessAsk, requestId = crypto.randomUUID()): Promise<Outcome> {
     // Refusals reject rather than throw: the workspace answers a Problem it gets from the promise.
-    if (this.#byRequest.has(requestId) || this.#cards.has(requestId)) return Promise.reject(conflict('Request already exists'))
+    if (this.#byRequest.has(requestId) || this.#cards.has(requestId))
+      return Promise.reject(conflict('Request already exists'))
     const key = ask.code === undefined ? undefined : `${ask.appName}\u0000${ask.code}`
     const card = key === undefined ? undefined : this.#byKey.get(key)
     if (!card && this.#cards.size >= this.options.limit) return Promise.reject(tooManyWaiting(this.options.limit))
