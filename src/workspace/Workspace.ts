@@ -15,6 +15,7 @@ import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
 import { isEnabled } from '../schemas/settings'
 import { Problem, notFound } from '../shared/problem'
+import { sha256Sync } from '../shared/secrets'
 import { bytesOf, utf8Text } from '../shared/utf8'
 import { membersOf } from '../piecewise/scan'
 import { type AccessAsk, Approvals, Tokens } from './access'
@@ -23,7 +24,6 @@ import { GroupCommit } from './group-commit'
 import { Logs, type DayRange, type LogBody } from './logs'
 import { Projects } from './projects'
 import { Store } from './store'
-import { sha256Sync } from './sha256'
 import {
   SendWindows,
   listingOf,
@@ -472,7 +472,7 @@ export class Workspace extends DurableObject<Env> {
     const text = active?.row.id === projectId ? active.row.settings : (this.#store.project(projectId)?.settings ?? '')
     const known = this.#settingsDigests.get(projectId)
     if (known?.text === text) return known.digest
-    const digest = hex.encode(new Uint8Array(sha256Sync(text)))
+    const digest = hex.encode(sha256Sync(text))
     this.#settingsDigests.set(projectId, { text, digest })
     return digest
   }
