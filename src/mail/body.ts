@@ -1,3 +1,4 @@
+import { escapeHtml } from '../shared/html'
 import { describeCopies, formatSize, type DaySummary, type MailSummary } from './summary'
 
 export type Body = { html: string; text: string }
@@ -12,9 +13,6 @@ export function renderBody(template: string, subject: string, message: string, s
   const html = page(subject, messageHtml(message) + summaryParts.html)
   return { html, text }
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif"
 
