@@ -167,9 +167,10 @@ class ClipTotals {
   }
 }
 
-type Part = { files?: number; size?: number; clips?: unknown[] }
+/** A log's `ocf`, `proxy` or `sound` object, as far as its counts go. */
+type MediaSection = { files?: number; size?: number; clips?: unknown[] }
 
-function media(part: Part | undefined, totals: ClipTotals): Media | undefined {
+function media(part: MediaSection | undefined, totals: ClipTotals): Media | undefined {
   if (!part) return undefined
   return { files: part.files ?? (part.clips ? totals.count : 0), size: part.size ?? totals.size }
 }
