@@ -8,7 +8,7 @@ import {
   composeMessage,
   currentAttachments,
   draftFrom,
-  mailSummary,
+  mailFigures,
   renderAttachment,
   withPdfs,
 } from '../mail/compose'
@@ -17,7 +17,7 @@ import { contentKeyOf, envelopeOf, fingerprintOf } from '../mail/fingerprint'
 import { toEml, type OutgoingMessage } from '../mail/mime'
 import { deliver } from '../mail/providers'
 import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
-import type { MailSummary } from '../mail/summary'
+import type { MailFigures } from '../mail/figures'
 import { previewOf, windowView, type WindowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
 import type { Settings } from '../schemas/settings'
@@ -41,7 +41,7 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   const logIds = [...new Set(logIdsOf(logId))]
   const source = await ws.mailSource(token, logIds, presetId)
   const range = rangeOf(ws, source.projectId, source.settings, source.summaries)
-  await ws.openSendWindow(draftFrom(source, source.summaries, await mailSummary(source.settings, range)))
+  await ws.openSendWindow(draftFrom(source, source.summaries, await mailFigures(source.settings, range)))
   return { success: true }
 }
 
@@ -61,7 +61,7 @@ async function refreshed(ws: WorkspaceClient, listing: SendWindowListing): Promi
   try {
     const { window, settings, summaries } = await ws.windowSource(listing.id)
     const range = rangeOf(ws, window.projectId, settings, summaries)
-    const summary = await mailSummary(settings, range)
+    const summary = await mailFigures(settings, range)
     const attachments = currentAttachments(settings, summaries, window.attachments)
     return await ws.refreshSendWindow(listing.id, window.source, window.updatedAt, JSON.stringify(summary), attachments)
   } catch (err) {
@@ -104,7 +104,7 @@ export async function consoleWindows(ws: WorkspaceClient, listings: SendWindowLi
   // One after another: a redraw reads its days' logs, and the isolate's memory is shared.
   for (const listing of listings) {
     const { listing: current, view } = await liveWindow(ws, listing, config)
-    windows.push({ ...view, days: (JSON.parse(current.summary) as MailSummary).days.map((day) => day.title) })
+    windows.push({ ...view, days: (JSON.parse(current.summary) as MailFigures).days.map((day) => day.title) })
   }
   return windows
 }
