@@ -9,7 +9,7 @@ import { certainlyValidLog } from '../schemas/plain-log'
 import { parseOrThrow } from '../schemas/requests'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { summarize } from '../summary/summary'
-import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
+import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
 import { invalid } from '../shared/problem'
 import { workspace } from '../workspace/client'
 

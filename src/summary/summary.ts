@@ -176,7 +176,7 @@ function media(part: MediaSection | undefined, totals: ClipTotals): Media | unde
 }
 
 /**
- * A summary made one clip at a time, for a log too large to hold whole (src/piecewise): the clips
+ * A summary made one clip at a time, for a log too large to hold whole (src/large-logs): the clips
  * go in with addClip, then `of` takes the rest of the log, its clip lists left out or empty.
  */
 export class Summing {

@@ -17,7 +17,7 @@ import { isEnabled } from '../schemas/settings'
 import { Problem, notFound } from '../shared/problem'
 import { sha256Sync } from '../shared/secrets'
 import { bytesOf, utf8Text } from '../shared/utf8'
-import { membersOf } from '../piecewise/scan'
+import { membersOf } from '../large-logs/scan'
 import { type AccessAsk, Approvals, Tokens } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
@@ -162,7 +162,7 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /**
-   * A log the worker checked a clip at a time (src/piecewise): `skeleton` is the log with its clip
+   * A log the worker checked a clip at a time (src/large-logs): `skeleton` is the log with its clip
    * lists empty, as bytes (what lies outside the clip lists may pass RPC's limit too), checked here
    * again with the project's custom schemas. Should some custom entries go, `custom` is where they
    * are in the bytes.
