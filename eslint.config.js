@@ -1,6 +1,6 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
 // bottom: index → router → routes → flows, openapi → api → mail, reports, http → workspace, checks → import,
-// piecewise → summary → schemas, console → shared. A folder uses only those below it (and mail
+// large-logs → summary → schemas, console → shared. A folder uses only those below it (and mail
 // uses reports); client/, for applications, calls the routes api/ declares.
 // Formatting is Prettier's job.
 import tseslint from 'typescript-eslint'
@@ -18,7 +18,7 @@ const FOLDERS = [
   'workspace',
   'checks',
   'import',
-  'piecewise',
+  'large-logs',
   'summary',
   'schemas',
   'console',
@@ -52,14 +52,14 @@ export default [
   layer('console', ['shared'], 'console/ uses only shared/'),
   layer('summary', ['schemas', 'shared'], 'a summary is computed from a log alone: schemas/ and shared/ only'),
   layer(
-    'piecewise',
+    'large-logs',
     ['summary', 'schemas', 'shared'],
-    'piecewise/ checks a log from its bytes alone: schemas/, summary/ and shared/ only',
+    'large-logs/ reads, checks and merges a log from its bytes alone: schemas/, summary/ and shared/ only',
   ),
   layer(
     'checks',
-    ['piecewise', 'summary', 'schemas', 'shared'],
-    'checks/ tell what a log holds from the log alone: piecewise/, summary/, schemas/ and shared/ only',
+    ['large-logs', 'summary', 'schemas', 'shared'],
+    'checks/ tell what a log holds from the log alone: large-logs/, summary/, schemas/ and shared/ only',
   ),
   layer(
     'import',
@@ -68,7 +68,7 @@ export default [
   ),
   layer(
     'workspace',
-    ['import', 'piecewise', 'summary', 'schemas', 'shared'],
+    ['import', 'large-logs', 'summary', 'schemas', 'shared'],
     'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
   ),
   layer(
@@ -76,15 +76,15 @@ export default [
     ['schemas', 'shared'],
     'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
   ),
-  layer('reports', ['checks', 'piecewise', 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
+  layer('reports', ['checks', 'large-logs', 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
   layer(
     'mail',
-    ['reports', 'workspace', 'checks', 'piecewise', 'summary', 'schemas', 'shared'],
+    ['reports', 'workspace', 'checks', 'large-logs', 'summary', 'schemas', 'shared'],
     'mail composes and sends; routes call it',
   ),
   layer(
     'flows',
-    ['mail', 'reports', 'http', 'workspace', 'checks', 'piecewise', 'summary', 'schemas', 'shared'],
+    ['mail', 'reports', 'http', 'workspace', 'checks', 'large-logs', 'summary', 'schemas', 'shared'],
     'flows/ are what routes share: the token before a large body, the days of a report, a send window as it reads now',
   ),
   layer(

@@ -2,11 +2,11 @@
 // it writes it, and what the service answers parses with its own schemas (npm `daytalog` 1.2.1)
 // and adds up to the same totals in its own library.
 import { LogDynamicZod, ProjectSchemaZod, createDaytalog } from 'daytalog'
+import { base64 } from '@scure/base'
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { clipColumns } from '../src/reports/columns'
 import { summarize, total } from '../src/summary/summary'
-import { fromBase64 } from '../src/shared/base64'
 import { call, withProject } from './helpers'
 import { DAY_1, DAY_2_SENT, DAY_2_STORED, PROJECT } from './daytalog-fixtures'
 
@@ -122,7 +122,7 @@ describe('what changed to take it (one test each)', () => {
     const token = await daytalogProject()
     const pdf = await call('POST', '/generate-pdf', { token, body: { presetId: 'cam02', logId: DAY_1.id } })
     expect(pdf).toMatchObject({ status: 200, body: { data: { filename: `Camera_${DAY_1.id}.pdf` } } })
-    const document = await PDFDocument.load(fromBase64(pdf.body.data.base64), { updateMetadata: false })
+    const document = await PDFDocument.load(base64.decode(pdf.body.data.base64), { updateMetadata: false })
     expect(document.getSubject()).toBe('Clips report')
     // Stored as sent: no template, message, attachments or enabled added.
     const emails = (await call('GET', '/project/config', { token })).body.emails
@@ -215,7 +215,7 @@ describe('what changed to take it (one test each)', () => {
       body: { presetId: 'dat04', logId: [DAY_1.id, DAY_2_SENT.id] },
     })
     expect(pdf.body.data.filename).toBe('Data_20250601-20250602_D01-02.pdf')
-    const document = await PDFDocument.load(fromBase64(pdf.body.data.base64), { updateMetadata: false })
+    const document = await PDFDocument.load(base64.decode(pdf.body.data.base64), { updateMetadata: false })
     expect(document.getTitle()).toBe('Harbour Lights — Data — Days 1–2 — 2025-06-01 – 2025-06-02')
   })
 

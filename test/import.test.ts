@@ -572,6 +572,28 @@ describe('POST /log/{id}/import', () => {
     expect((await call('GET', '/log/D020', { token })).status).toBe(404)
   })
 
+  it('reads base64 content with its padding or without it, as it always has', async () => {
+    const { token } = await withProject()
+    const clipsOf = async (day: string, started: string, padding: boolean) => {
+      const mhl = classicManifest({
+        started,
+        entries: [{ file: `/Volumes/RAID_01/${day}/A001C001.mov`, size: 1, hashes: { md5: 'ab'.repeat(16) } }],
+      })
+      // A length a third of which leaves one byte over: its base64 ends in `==`.
+      const bytes = new TextEncoder().encode(mhl + '\n'.repeat((3 - ((mhl.length + 2) % 3)) % 3))
+      const content = base64(bytes)
+      expect(content.endsWith('==')).toBe(true)
+      const answer = await importInto(token, day, {
+        files: [{ name: `${day}.mhl`, content: padding ? content : content.slice(0, -2), encoding: 'base64' }],
+      })
+      expect(answer.status).toBe(201)
+      return (await call('GET', `/log/${day}`, { token })).body.ocf.clips
+    }
+    const unpadded = await clipsOf('D014', '2025-06-16T09:00:00Z', false)
+    expect(unpadded).toHaveLength(1)
+    expect(unpadded).toEqual(await clipsOf('D015', '2025-06-17T09:00:00Z', true))
+  })
+
   it('answers a body’s mistakes with 400 and every failing property', async () => {
     const { token } = await withProject()
     const bad = await importInto(token, 'D001', {

@@ -1,13 +1,13 @@
 // A PATCH of a log over 8 MiB, or with a body over 8 MiB, is merged in the log's bytes
-// (src/piecewise/merge.ts) and checked a clip at a time: neither side is parsed whole. It must
+// (src/large-logs/merge.ts) and checked a clip at a time: neither side is parsed whole. It must
 // answer and store what the parsed merge `{...stored, ...patch}` gives.
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkPiecewise } from '../src/piecewise/check'
-import { membersOfObject, mergedLog } from '../src/piecewise/merge'
-import { membersOf } from '../src/piecewise/scan'
+import { checkPiecewise } from '../src/large-logs/check'
+import { membersOfObject, mergedLog } from '../src/large-logs/merge'
+import { membersOf } from '../src/large-logs/scan'
 import { CustomSchemas } from '../src/schemas/custom'
 import { checkLog, type LogOutput } from '../src/schemas/log'
 import { summarize } from '../src/summary/summary'

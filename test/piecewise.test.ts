@@ -1,9 +1,9 @@
-// A log over 8 MiB is checked a clip at a time (src/piecewise), never parsed whole. Its answer
+// A log over 8 MiB is checked a clip at a time (src/large-logs), never parsed whole. Its answer
 // must be the whole-log check's: the same refusals at the same paths, the same summary, and a
 // malformed body refused whenever JSON.parse would refuse it.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkPiecewise } from '../src/piecewise/check'
+import { checkPiecewise } from '../src/large-logs/check'
 import { CustomSchemas } from '../src/schemas/custom'
 import { parseObject } from '../src/schemas/json'
 import { checkLog, type LogOutput } from '../src/schemas/log'

@@ -1,6 +1,6 @@
+import { base64 } from '@scure/base'
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
-import { fromBase64 } from '../src/shared/base64'
 import { approvedToken, call, clip, makeLog, withProject } from './helpers'
 
 const PRESETS = [
@@ -56,8 +56,8 @@ async function generate(token: string, body: unknown) {
   return call('POST', '/generate-pdf', { token, body })
 }
 
-async function pdfOf(base64: string) {
-  const bytes = fromBase64(base64)
+async function pdfOf(text: string) {
+  const bytes = base64.decode(text)
   expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe('%PDF-')
   return PDFDocument.load(bytes, { updateMetadata: false })
 }

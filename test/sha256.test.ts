@@ -3,9 +3,10 @@
 // on arbitrary text.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { sha256Sync } from '../src/workspace/sha256'
+import { sha256Sync } from '../src/shared/secrets'
 
-const hex = (digest: ArrayBuffer) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
+const hex = (digest: ArrayBuffer | Uint8Array) =>
+  Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
 const subtle = async (text: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
 
 describe('sha256Sync', () => {

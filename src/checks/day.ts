@@ -2,9 +2,9 @@
  * The checks of one shooting day, from what its log holds: copies and their hashes, clip numbers,
  * proxies and sound against the camera clips, sizes. Pure: the log in, findings out (it only
  * pauses between steps). Clip lists may be a large log's lists read from its bytes
- * (piecewise/read.ts), so each is gone through once, into the few fields the checks need.
+ * (large-logs/read.ts), so each is gone through once, into the few fields the checks need.
  */
-import type { LazyLog } from '../piecewise/read'
+import type { LazyLog } from '../large-logs/read'
 import { Findings, finding, type Checked, type Finding } from './findings'
 import { compareHashes } from './hashes'
 import { digestOf } from '../shared/digests'

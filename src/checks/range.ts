@@ -3,7 +3,7 @@
  * camera reel never logged between two that were (`A002` missing between `A001` and `A003`), and a
  * clip logged on two days. Days are read one at a time, as a report reads them.
  */
-import type { LazyLog } from '../piecewise/read'
+import type { LazyLog } from '../large-logs/read'
 import type { LogSummary } from '../summary/summary'
 import { checkRead, readDay, type DayCheckOptions } from './day'
 import { Findings, finding, type Checked, type FindingsSummary, type VolumeFindings } from './findings'

@@ -1,4 +1,4 @@
-import { escapeHtml } from './html'
+import { escapeHtml } from '../shared/html'
 
 /**
  * Scripts and styles only from the service itself (no inline code, so an injected tag cannot run),

@@ -3,11 +3,11 @@
  * when its logs moved, its fingerprint, and the message that fingerprint names, for the console,
  * Send and the .eml download alike.
  */
-import { composeMessage, currentAttachments, mailSummary, withPdfs } from '../mail/compose'
+import { composeMessage, currentAttachments, mailFigures, withPdfs } from '../mail/compose'
 import type { MailConfig } from '../mail/config'
 import { contentKeyOf, envelopeOf, fingerprintOf } from '../mail/fingerprint'
 import { toEml, type OutgoingMessage } from '../mail/mime'
-import type { MailSummary } from '../mail/summary'
+import type { MailFigures } from '../mail/figures'
 import { previewOf, windowView, type WindowView } from '../mail/view'
 import type { Settings } from '../schemas/settings'
 import { Problem } from '../shared/problem'
@@ -30,7 +30,7 @@ async function refreshed(ws: WorkspaceClient, listing: SendWindowListing): Promi
   try {
     const { window, settings, summaries } = await ws.windowSource(listing.id)
     const range = rangeOf(ws, window.projectId, settings, summaries)
-    const summary = await mailSummary(settings, range)
+    const summary = await mailFigures(settings, range)
     const attachments = currentAttachments(settings, summaries, window.attachments)
     return await ws.refreshSendWindow(listing.id, window.source, window.updatedAt, JSON.stringify(summary), attachments)
   } catch (err) {
@@ -77,7 +77,7 @@ export async function consoleWindows(ws: WorkspaceClient, listings: SendWindowLi
   // One after another: a redraw reads its days' logs, and the isolate's memory is shared.
   for (const listing of listings) {
     const { listing: current, view } = await liveWindow(ws, listing, config)
-    windows.push({ ...view, days: (JSON.parse(current.summary) as MailSummary).days.map((day) => day.title) })
+    windows.push({ ...view, days: (JSON.parse(current.summary) as MailFigures).days.map((day) => day.title) })
   }
   return windows
 }

@@ -1,3 +1,4 @@
+import { base64urlnopad } from '@scure/base'
 import { StatusError, type IRequest } from 'itty-router'
 import { forbidden, unauthorized } from '../shared/problem'
 import { TOKEN, digestsEqual, sha256 } from '../shared/secrets'
@@ -53,10 +54,7 @@ async function hmac(key: string, message: string): Promise<string> {
     signing = { key, cryptoKey }
   }
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await signing.cryptoKey, encoder.encode(message)))
-  return btoa(String.fromCharCode(...mac))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '')
+  return base64urlnopad.encode(mac)
 }
 
 async function sameSecret(given: string, expected: string): Promise<boolean> {

@@ -5,6 +5,7 @@
  * algorithm. Frames are one sequence only when they share a folder, a name before the number, the
  * number's width and the extension: `A001C001.mov` and `A001C002.mov` stay two clips.
  */
+import { hex } from '@scure/base'
 import { SEQUENCE_EXTENSIONS } from '../shared/clip-names'
 import { digestOf } from '../shared/digests'
 import type { Action, HashEntry, ManifestFile } from './mhl'
@@ -175,7 +176,7 @@ async function framesDigests(frames: readonly CopiedFile[]): Promise<string[]> {
   for (const algorithm of common.sort((a, b) => rank(a) - rank(b))) {
     const lines = sorted.map((frame, i) => `${frame.name.normalize('NFC')}\t${perFrame[i]!.get(algorithm)}\n`)
     const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lines.join(''))))
-    digests.push(`${algorithm}-frames:${Array.from(sum, (b) => b.toString(16).padStart(2, '0')).join('')}`)
+    digests.push(`${algorithm}-frames:${hex.encode(sum)}`)
   }
   return digests
 }

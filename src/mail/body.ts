@@ -1,4 +1,5 @@
-import { describeCopies, formatSize, type DaySummary, type MailSummary } from './summary'
+import { escapeHtml } from '../shared/html'
+import { describeCopies, formatSize, type DayFigures, type MailFigures } from './figures'
 
 export type Body = { html: string; text: string }
 
@@ -6,15 +7,12 @@ export type Body = { html: string; text: string }
  * The message body in both forms a mail client may show: the operator's message, and for
  * `day-summary` the figures of each shooting day. Everything interpolated into the HTML is escaped.
  */
-export function renderBody(template: string, subject: string, message: string, summary: MailSummary): Body {
+export function renderBody(template: string, subject: string, message: string, summary: MailFigures): Body {
   const summaryParts = template === 'day-summary' ? daySummary(summary) : { html: '', text: '' }
   const text = [message.replace(/\r\n?/g, '\n').trimEnd(), summaryParts.text].filter(Boolean).join('\n\n') + '\n'
   const html = page(subject, messageHtml(message) + summaryParts.html)
   return { html, text }
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif"
 
@@ -43,7 +41,7 @@ type Row = [label: string, value: string[]]
 const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`
 const media = (m: { files: number; size: number }) => `${files(m.files)} · ${formatSize(m.size)}`
 
-function rowsOf(day: DaySummary): Row[] {
+function rowsOf(day: DayFigures): Row[] {
   const rows: Row[] = []
   if (day.ocf)
     rows.push(['OCF', [[media(day.ocf), day.duration ? `duration ${day.duration}` : ''].filter(Boolean).join(' · ')]])
@@ -59,7 +57,7 @@ function rowsOf(day: DaySummary): Row[] {
   return rows
 }
 
-function daySummary(summary: MailSummary): Body {
+function daySummary(summary: MailFigures): Body {
   const days = summary.total ? [...summary.days, summary.total] : summary.days
   const sections = days.map((day) => ({
     title: day.unit ? `${day.title} · ${day.unit}` : day.title,

@@ -8,7 +8,7 @@ import type { MailSource, NewSendWindow, SendWindowListing, WindowAttachment } f
 import type { Mailbox } from './address'
 import { renderBody } from './body'
 import type { OutgoingAttachment, OutgoingMessage } from './mime'
-import { summarize, type MailSummary } from './summary'
+import { figuresOf, type MailFigures } from './figures'
 
 /** Without a preset the window still opens, with the day's figures and a subject to edit. */
 const DEFAULT_SUBJECT = '<project> – Day <d> – <yyyy-mm-dd>'
@@ -28,7 +28,7 @@ const oneLine = (text: string) =>
     .trim()
 
 /** The window as the preset fills it for these logs (their summaries), tags replaced (SPEC §5, §9). */
-export function draftFrom(source: MailSource, summaries: LogSummary[], summary: MailSummary): NewSendWindow {
+export function draftFrom(source: MailSource, summaries: LogSummary[], summary: MailFigures): NewSendWindow {
   const { settings, preset } = source
   const context = tagContext(settings, summaries)
   return {
@@ -56,13 +56,13 @@ function presetOf(settings: Settings, presetId: string) {
  * The `day-summary` figures of a range of days, with their checks as computed now: each day's
  * log read in turn, as a report reads them.
  */
-export async function mailSummary(settings: Settings, range: Range): Promise<MailSummary> {
+export async function mailFigures(settings: Settings, range: Range): Promise<MailFigures> {
   const checks = await checkRange(
     range.summaries.map((summary) => ({ summary, log: () => range.readLog(summary.id) })),
     { matchSound: settings.match_sound !== false },
     (id, findings) => range.findings?.set(id, findings),
   )
-  return summarize(settings.project_name, settings.unit, range.summaries, checks)
+  return figuresOf(settings.project_name, settings.unit, range.summaries, checks)
 }
 
 /** PDF presets to attach, each with the file name its `output_name` gives; names made unique. */
@@ -130,7 +130,7 @@ export async function renderAttachment(
 export type ComposedMessage = {
   message: Omit<OutgoingMessage, 'attachments'>
   attachments: WindowAttachment[]
-  summary: MailSummary
+  summary: MailFigures
 }
 
 /**
@@ -144,7 +144,7 @@ export async function composeMessage(
   range: Range,
   from: Mailbox | null,
 ): Promise<ComposedMessage> {
-  const summary = await mailSummary(settings, range)
+  const summary = await mailFigures(settings, range)
   const gone = window.attachments.find((a) => !settings.pdfs?.some((p) => p.id === a.presetId))
   if (gone) throw conflict(`The PDF preset of ${gone.filename} no longer exists: remove that attachment`)
   const attachments = attachmentsFor(

@@ -1,3 +1,4 @@
+import { hex } from '@scure/base'
 import type { WindowAttachment } from '../workspace/windows'
 import type { Mailbox } from './address'
 import { formatMailbox } from './config'
@@ -25,9 +26,7 @@ export type MessageContent = {
 const encoder = new TextEncoder()
 
 const sha256Hex = async (text: string) =>
-  Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))), (b) =>
-    b.toString(16).padStart(2, '0'),
-  ).join('')
+  hex.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))))
 
 export function contentKeyOf(content: MessageContent): Promise<string> {
   const { windowId, from, to, subject, text, html, attachments, source } = content

@@ -1,4 +1,4 @@
-import { toBase64 } from '../shared/base64'
+import { base16, base64 } from '@scure/base'
 import type { Mailbox } from './address'
 
 export type OutgoingAttachment = { filename: string; contentType: string; content: Uint8Array }
@@ -129,7 +129,7 @@ export function encodedWords(text: string): string[] {
   return words
 }
 
-const word = (bytes: number[]) => `=?UTF-8?B?${toBase64(new Uint8Array(bytes))}?=`
+const word = (bytes: number[]) => `=?UTF-8?B?${base64.encode(new Uint8Array(bytes))}?=`
 
 /** A display name travels as an atom, a quoted string, or encoded-words when not ASCII. */
 function mailbox({ name, address }: Mailbox): string {
@@ -154,9 +154,7 @@ function nameParameter(filename: string): string {
 function filenameParameter(filename: string): string {
   if (ASCII_PRINTABLE.test(filename) && filename.length <= 60) return `filename=${quoted(filename)}`
   const encoded = Array.from(encoder.encode(filename), (b) =>
-    /[A-Za-z0-9!#$&+.^_`|~-]/.test(String.fromCharCode(b))
-      ? String.fromCharCode(b)
-      : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    /[A-Za-z0-9!#$&+.^_`|~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : escaped('%', Uint8Array.of(b)),
   ).join('')
   const sections: string[] = []
   for (let at = 0; at < encoded.length;) {
@@ -182,7 +180,7 @@ export function rfc5322Date(date: Date): string {
 // ---- bodies
 
 function base64Lines(bytes: Uint8Array): string {
-  const text = toBase64(bytes)
+  const text = base64.encode(bytes)
   const lines: string[] = []
   for (let i = 0; i < text.length; i += 76) lines.push(text.slice(i, i + 76))
   return lines.join(CRLF)
@@ -220,5 +218,7 @@ export function quotedPrintable(text: string): string {
   return out.join(CRLF)
 }
 
-const hexOf = (char: string) =>
-  Array.from(encoder.encode(char), (b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')
+const hexOf = (char: string) => escaped('=', encoder.encode(char))
+
+/** Each byte as `prefix` and two upper-case hex digits: `=C3=A9` (quoted-printable), `%C3%A9` (RFC 2231). */
+const escaped = (prefix: string, bytes: Uint8Array) => base16.encode(bytes).replace(/../g, `${prefix}$&`)

@@ -1,4 +1,4 @@
-import { toBase64 } from '../shared/base64'
+import { base64 } from '@scure/base'
 import type { MailConfig, ProviderName } from './config'
 import { formatMailbox } from './config'
 import type { OutgoingMessage } from './mime'
@@ -27,7 +27,7 @@ const LABELS: Record<ProviderName, string> = {
 function providerRequest(config: MailConfig, message: OutgoingMessage): ProviderRequest {
   const from = config.from ? formatMailbox(config.from) : ''
   const json = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT }
-  const attachments = message.attachments.map((a) => ({ ...a, base64: toBase64(a.content) }))
+  const attachments = message.attachments.map((a) => ({ ...a, base64: base64.encode(a.content) }))
   switch (config.provider) {
     case 'resend':
       return {

@@ -2,7 +2,7 @@ import { finding, KIND_TITLES, type Kind } from '../checks/findings'
 import type { SendWindowListing, SourceKey, WindowStatus } from '../workspace/windows'
 import { renderBody, type Body } from './body'
 import { deliveryOf, type Delivery, type MailConfig } from './config'
-import type { MailSummary } from './summary'
+import type { MailFigures } from './figures'
 
 type CheckKind = { kind: Kind; title: string; severity: 'error' | 'warning' | 'info'; count: number }
 
@@ -63,10 +63,10 @@ const MAILTO_BODY_LIMIT = 1800
 
 /** The body as the window's figures give it. */
 export const previewOf = (window: SendWindowListing): Body =>
-  renderBody(window.template, window.subject, window.message, JSON.parse(window.summary) as MailSummary)
+  renderBody(window.template, window.subject, window.message, JSON.parse(window.summary) as MailFigures)
 
 export function windowView(window: SendWindowListing, config: MailConfig, fingerprint: string): WindowView {
-  const summary = JSON.parse(window.summary) as MailSummary
+  const summary = JSON.parse(window.summary) as MailFigures
   const preview = renderBody(window.template, window.subject, window.message, summary)
   const base = `/approve/windows/${encodeURIComponent(window.id)}`
   const presets = new Map(window.pdfPresets.map((p) => [p.id, p]))
@@ -149,7 +149,7 @@ const listed = (words: string[]) =>
   words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '')
 
 /** The logs and settings that moved between what the operator last looked at and now, in words. */
-function updatedOf(window: SendWindowListing, summary: MailSummary): WindowView['updated'] {
+function updatedOf(window: SendWindowListing, summary: MailFigures): WindowView['updated'] {
   if (!window.seenSource || window.seenSource === window.source) return null
   const seen = JSON.parse(window.seenSource) as SourceKey
   const now = JSON.parse(window.source) as SourceKey

@@ -1,7 +1,7 @@
 /** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
 import { checkDay } from '../checks/day'
 import type { Checked } from '../checks/findings'
-import type { LazyLog } from '../piecewise/read'
+import type { LazyLog } from '../large-logs/read'
 import { checksBlock } from './checks-block'
 import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
 import type { Settings } from '../schemas/settings'

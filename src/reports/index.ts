@@ -1,6 +1,6 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
 import type { Checked, Counts } from '../checks/findings'
-import type { LazyLog } from '../piecewise/read'
+import type { LazyLog } from '../large-logs/read'
 import { reportOf, type PdfPreset, type Settings } from '../schemas/settings'
 import { inLogOrder, rangeTitle } from '../shared/log-order'
 import { fillTags } from '../shared/tags'

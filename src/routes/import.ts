@@ -1,3 +1,4 @@
+import { base64 } from '@scure/base'
 import type { IRequest } from 'itty-router'
 import { readJsonBody } from '../http/body'
 import { apiToken } from '../http/guards'
@@ -6,7 +7,6 @@ import { readImport, type ImportFile, type ImportOptions } from '../import/read'
 import { dayPieces } from '../import/transfer'
 import { parseObject } from '../schemas/json'
 import { ImportSchema, parseOrThrow } from '../schemas/requests'
-import { fromBase64 } from '../shared/base64'
 import { invalid, type IssueDetail } from '../shared/problem'
 import { RPC_VALUE_BYTES, bytesOrStream, utf8Bytes } from '../shared/utf8'
 import { workspace } from '../workspace/client'
@@ -63,7 +63,9 @@ async function importBody(request: IRequest) {
 
 function base64Content(content: string, i: number): Uint8Array {
   try {
-    return fromBase64(content.replace(/\s+/g, ''))
+    // Padding may be left off, as it always could be here (forgiving base64): `QQ` reads as `QQ==`.
+    const text = content.replace(/\s+/g, '')
+    return base64.decode(text.length % 4 ? text.padEnd(text.length + 4 - (text.length % 4), '=') : text)
   } catch {
     throw invalid([{ prop: `files.${i}.content`, message: 'must be base64, as its encoding says' }])
   }

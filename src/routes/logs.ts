@@ -7,7 +7,7 @@ import { logIdOf } from '../http/params'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { summarize } from '../summary/summary'
-import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
+import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
 import { invalid } from '../shared/problem'
 import { workspace } from '../workspace/client'
 

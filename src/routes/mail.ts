@@ -9,7 +9,7 @@ import {
   composeMessage,
   currentAttachments,
   draftFrom,
-  mailSummary,
+  mailFigures,
   renderAttachment,
   withPdfs,
 } from '../mail/compose'
@@ -39,7 +39,7 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   const logIds = [...new Set(logIdsOf(logId))]
   const source = await ws.mailSource(token, logIds, presetId)
   const range = rangeOf(ws, source.projectId, source.settings, source.summaries)
-  await ws.openSendWindow(draftFrom(source, source.summaries, await mailSummary(source.settings, range)))
+  await ws.openSendWindow(draftFrom(source, source.summaries, await mailFigures(source.settings, range)))
   return { success: true }
 }
 

@@ -1,9 +1,9 @@
+import { base64 } from '@scure/base'
 import type { IRequest } from 'itty-router'
 import { readObject } from '../http/body'
 import { apiToken } from '../http/guards'
 import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
-import { toBase64 } from '../shared/base64'
 import { workspace } from '../workspace/client'
 import { rangeOf } from '../flows/range'
 
@@ -18,6 +18,6 @@ export async function generatePdf(request: IRequest, env: Env) {
   const pdf = await renderReport(source)
   return {
     success: true,
-    data: { filename: reportFilename(source), mimeType: 'application/pdf', base64: toBase64(pdf) },
+    data: { filename: reportFilename(source), mimeType: 'application/pdf', base64: base64.encode(pdf) },
   }
 }

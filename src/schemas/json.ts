@@ -56,7 +56,7 @@ export function parseObject(text: string): Record<string, unknown> {
 }
 
 /**
- * parseJson for one piece of a body read piece by piece (src/piecewise), `path` being where the
+ * parseJson for one piece of a body read piece by piece (src/large-logs), `path` being where the
  * piece sits in the body: a refusal names the property from the body's root.
  */
 export function parseJsonAt(text: string, path: string): unknown {

@@ -193,7 +193,7 @@ const CLIP_SCHEMAS = { ocf: OcfClipSchema, sound: SoundClipSchema, proxy: ProxyC
 
 /**
  * One clip of a log's `part`, as checkLog checks it inside a whole log, named by `path`
- * (`ocf.clips.7`): for a log checked a clip at a time (src/piecewise).
+ * (`ocf.clips.7`): for a log checked a clip at a time (src/large-logs).
  */
 export function checkClip(part: keyof typeof CLIP_SCHEMAS, clip: unknown, path: string): IssueDetail[] {
   const result = v.safeParse(CLIP_SCHEMAS[part], clip)

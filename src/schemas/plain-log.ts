@@ -23,11 +23,11 @@ const isDigitAt = (text: string, i: number, max = 9) => digitAt(text, i) >= 0 &&
 
 /**
  * The frames of a timecode `HH:MM:SS:FF` (or `;` before the frames), minutes and seconds below
- * 60, as TimecodeSchema's pattern reads it; -1 for anything else. By hand, without closures made
- * per call (the bundle names each one): a regex match per timecode, three per clip, was the
- * largest part of this check.
+ * 60, as TimecodeSchema's pattern reads it (framesOf in timecode.ts, by regex); -1 for anything
+ * else. By hand, without closures made per call (the bundle names each one): a regex match per
+ * timecode, three per clip, was the largest part of this check.
  */
-function framesOf(x: unknown): number {
+function quickFramesOf(x: unknown): number {
   if (typeof x !== 'string' || x.length !== 11) return -1
   if (!isDigitAt(x, 0) || !isDigitAt(x, 1) || x.charCodeAt(2) !== 58) return -1
   if (!isDigitAt(x, 3, 5) || !isDigitAt(x, 4) || x.charCodeAt(5) !== 58) return -1
@@ -36,7 +36,7 @@ function framesOf(x: unknown): number {
   return digitAt(x, 9) * 10 + digitAt(x, 10)
 }
 
-const isTimecode = (x: unknown) => framesOf(x) >= 0
+const isTimecode = (x: unknown) => quickFramesOf(x) >= 0
 
 /** Every item, holes included (`every` skips holes; the schema reads them as undefined). */
 function isListOf(x: unknown, check: (item: unknown) => boolean) {
@@ -50,8 +50,11 @@ const isTextList = (x: unknown) => isListOf(x, isText)
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 const number2 = (text: string, i: number) => digitAt(text, i) * 10 + digitAt(text, i + 1)
 
-/** `YYYY-MM-DD` naming a real day, by hand like framesOf; years before 1000 are left to the schema. */
-function isCalendarDate(x: unknown) {
+/**
+ * `YYYY-MM-DD` naming a real day (IsoDate's isCalendarDate in log.ts, through Date), by hand like
+ * quickFramesOf; years before 1000 are left to the schema.
+ */
+function isQuickCalendarDate(x: unknown) {
   if (typeof x !== 'string' || x.length !== 10 || x.charCodeAt(4) !== 45 || x.charCodeAt(7) !== 45) return false
   if (!isDigitAt(x, 0) || !isDigitAt(x, 1) || !isDigitAt(x, 2) || !isDigitAt(x, 3)) return false
   if (!isDigitAt(x, 5) || !isDigitAt(x, 6) || !isDigitAt(x, 8) || !isDigitAt(x, 9)) return false
@@ -102,7 +105,7 @@ function isOcfClip(x: unknown) {
 
 function framesBelow(tc: unknown, limit: number) {
   if (tc === undefined) return true
-  const frames = framesOf(tc)
+  const frames = quickFramesOf(tc)
   return frames >= 0 && frames < limit
 }
 
@@ -148,7 +151,7 @@ export function certainlyValidLog(log: Fields): log is Fields & LogKeys {
     Number.isInteger(log.day) &&
     log.day >= 1 &&
     log.day <= 999 &&
-    isCalendarDate(log.date) &&
+    isQuickCalendarDate(log.date) &&
     optional(log.unit, isText) &&
     // Custom entries depend on the project's schemas, and some are dropped: checkLog's job.
     log.custom === undefined &&

@@ -4,6 +4,7 @@
  * `xxh64`), the value one form (hex in lower case, classic MHL's little-endian XXH64 turned round).
  * The checks compare digests in this form; an import writes a sequence's frames in it.
  */
+import { hex } from '@scure/base'
 
 type Algorithm = 'xxh32' | 'xxh64' | 'xxh3' | 'xxh128' | 'md5' | 'sha1' | 'c4'
 
@@ -40,7 +41,7 @@ const HEX = /^[0-9a-f]+$/
 const C4_ID = /^c4[1-9A-HJ-NP-Za-km-z]{88}$/
 
 /** `0123…` as the bytes in the other order: classic MHL's `xxhash64` against `xxh64`. */
-const reversedBytes = (hex: string) => hex.match(/../g)!.reverse().join('')
+const reversedBytes = (digits: string) => hex.encode(hex.decode(digits).reverse())
 
 /** The digest a copy's hash names, when its label or its form says which algorithm made it. */
 export function digestOf(hash: string): Digest | undefined {

@@ -167,15 +167,16 @@ class ClipTotals {
   }
 }
 
-type Part = { files?: number; size?: number; clips?: unknown[] }
+/** A log's `ocf`, `proxy` or `sound` object, as far as its counts go. */
+type MediaSection = { files?: number; size?: number; clips?: unknown[] }
 
-function media(part: Part | undefined, totals: ClipTotals): Media | undefined {
+function media(part: MediaSection | undefined, totals: ClipTotals): Media | undefined {
   if (!part) return undefined
   return { files: part.files ?? (part.clips ? totals.count : 0), size: part.size ?? totals.size }
 }
 
 /**
- * A summary made one clip at a time, for a log too large to hold whole (src/piecewise): the clips
+ * A summary made one clip at a time, for a log too large to hold whole (src/large-logs): the clips
  * go in with addClip, then `of` takes the rest of the log, its clip lists left out or empty.
  */
 export class Summing {

@@ -10,19 +10,20 @@
  * and a 404 is no accident. An Error is never a value otherwise, so the client tells them apart.
  * The operator methods take no token: the worker checks the operator before it calls them.
  */
+import { hex } from '@scure/base'
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
 import { isEnabled } from '../schemas/settings'
 import { Problem, notFound } from '../shared/problem'
+import { sha256Sync } from '../shared/secrets'
 import { bytesOf, utf8Text } from '../shared/utf8'
-import { membersOf } from '../piecewise/scan'
+import { membersOf } from '../large-logs/scan'
 import { type AccessAsk, Approvals, Tokens } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
 import { Logs, type DayRange, type LogBody } from './logs'
 import { Projects } from './projects'
 import { Store } from './store'
-import { sha256Sync } from './sha256'
 import {
   SendWindows,
   listingOf,
@@ -143,7 +144,7 @@ export class Workspace extends DurableObject<Env> {
    * A new log, as the bytes sent (`version` added where missing). How the worker read it decides
    * what is left to do here:
    * - `checked`: certainly valid, its keys and summary known: stored as the bytes, no second parse;
-   * - `scanned`: too large to parse whole, checked a clip at a time (src/piecewise): `skeleton` is
+   * - `scanned`: too large to parse whole, checked a clip at a time (src/large-logs): `skeleton` is
    *   the log with its clip lists empty, as bytes (what lies outside the clip lists may pass RPC's
    *   limit too), checked here again with the project's custom schemas; should some custom entries
    *   go, `custom` is where they are in the bytes;
@@ -453,7 +454,7 @@ export class Workspace extends DurableObject<Env> {
     const text = active?.row.id === projectId ? active.row.settings : (this.#store.project(projectId)?.settings ?? '')
     const known = this.#settingsDigests.get(projectId)
     if (known?.text === text) return known.digest
-    const digest = [...new Uint8Array(sha256Sync(text))].map((b) => b.toString(16).padStart(2, '0')).join('')
+    const digest = hex.encode(sha256Sync(text))
     this.#settingsDigests.set(projectId, { text, digest })
     return digest
   }

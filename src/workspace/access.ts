@@ -1,7 +1,7 @@
+import { base64urlnopad, hex } from '@scure/base'
 import { Problem, conflict, forbidden, notFound, unauthorized } from '../shared/problem'
-import { TOKEN, base64url, digestsEqual, hex, randomHex, sha256 } from '../shared/secrets'
+import { TOKEN, digestsEqual, randomHex, sha256, sha256Sync } from '../shared/secrets'
 import { mixedScripts } from '../shared/scripts'
-import { sha256Sync } from './sha256'
 import type { Store, TokenRow } from './store'
 
 /** Two secrets of the token pattern's fixed length, compared without an early exit. */
@@ -12,8 +12,6 @@ function secretsEqual(known: string, given: string): boolean {
   return difference === 0
 }
 
-const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []).buffer
-
 /**
  * `secret` is set once a request has proven it against the digest: later requests compare it in
  * constant time instead of hashing again. It lives in this object's memory only, never in storage,
@@ -21,14 +19,14 @@ const fromHex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => p
  */
 type TokenRecord = {
   row: TokenRow
-  digest: ArrayBuffer
+  digest: Uint8Array
   expiresAt: number
   usedAt: number
   persistedUseAt: number
   secret?: string
 }
 
-const recordOf = (row: TokenRow, digest: ArrayBuffer): TokenRecord => ({
+const recordOf = (row: TokenRow, digest: Uint8Array): TokenRecord => ({
   row,
   digest,
   expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity,
@@ -52,17 +50,17 @@ export class Tokens {
     private readonly store: Store,
     private readonly ttlDays: number | undefined,
   ) {
-    for (const row of store.tokens()) this.#byId.set(row.id, recordOf(row, fromHex(row.digest)))
+    for (const row of store.tokens()) this.#byId.set(row.id, recordOf(row, hex.decode(row.digest)))
   }
 
   async issue(appName: string): Promise<string> {
     const id = randomHex(8)
-    const secret = base64url(crypto.getRandomValues(new Uint8Array(32)))
-    const digest = await sha256(secret)
+    const secret = base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(32)))
+    const digest = new Uint8Array(await sha256(secret))
     const now = new Date()
     const row: TokenRow = {
       id,
-      digest: hex(digest),
+      digest: hex.encode(digest),
       app_name: appName,
       created_at: now.toISOString(),
       last_used_at: null,

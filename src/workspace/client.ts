@@ -1,4 +1,4 @@
-import { lazyLog, type LazyLog } from '../piecewise/read'
+import { lazyLog, type LazyLog } from '../large-logs/read'
 import { problemFrom, type Problem } from '../shared/problem'
 import { bytesOf } from '../shared/utf8'
 import type { Workspace } from './Workspace'

@@ -10,9 +10,9 @@ import { summarize, type LogSummary } from '../summary/summary'
 import { conflict, invalid, notFound } from '../shared/problem'
 import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { bodyText } from '../schemas/json'
-import { checkPiecewise, PIECEWISE_BYTES } from '../piecewise/check'
-import { mergedLog, membersOfObject } from '../piecewise/merge'
-import type { Member } from '../piecewise/scan'
+import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
+import { mergedLog, membersOfObject } from '../large-logs/merge'
+import type { Member } from '../large-logs/scan'
 import { mergeImport, type ImportKeys, type MergeOutcome } from '../import/merge'
 import type { SentDay } from '../import/transfer'
 import type { ActiveProject, Projects } from './projects'
@@ -244,7 +244,7 @@ function* listingParts(store: Store, projectId: string | undefined): Generator<U
   yield CLOSE
 }
 
-/** Above PIECEWISE_BYTES a log is never parsed whole (piecewise/). One piece is far below it. */
+/** Above PIECEWISE_BYTES a log is never parsed whole (large-logs/). One piece is far below it. */
 const isLarge = (stored: string | Uint8Array): stored is Uint8Array =>
   typeof stored !== 'string' && stored.length > PIECEWISE_BYTES
 

@@ -17,7 +17,7 @@ vi.mock('../../src/reports/font-files', async () => {
 
 const reports = await import('../../src/reports/index')
 const { summarize } = await import('../../src/summary/summary')
-const { lazyLog } = await import('../../src/piecewise/read')
+const { lazyLog } = await import('../../src/large-logs/read')
 
 /** A report of these logs, as the service makes one: from their summaries, each log read when drawn. */
 type Logs = { settings: never; preset: never; logs: Array<{ id: string }> }

@@ -5,13 +5,14 @@ import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
 import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 
 /**
- * What the `day-summary` body shows, taken from the logs' stored summaries as the PDF reports are,
- * so both say the same figures. It is small (no clips), so the window keeps it.
+ * The figures the `day-summary` body shows, taken from the logs' stored summaries (summary/) as the
+ * PDF reports are, so both say the same. It is small (no clips), so the window keeps it (as its
+ * `summary`, the name it is stored under).
  */
-export type MailSummary = {
+export type MailFigures = {
   projectName: string
-  days: DaySummary[]
-  total: DaySummary | null
+  days: DayFigures[]
+  total: DayFigures | null
   /**
    * How many findings the days' checks gave, by severity, and by kind (absent from windows stored
    * before kinds were kept); absent from windows opened before checks.
@@ -19,7 +20,7 @@ export type MailSummary = {
   findings?: { errors: number; warnings: number; info: number; kinds?: FindingsSummary['kinds'] }
 }
 
-export type DaySummary = {
+export type DayFigures = {
   /** The day's log; absent from the total and from windows stored before it was kept. */
   log?: string
   title: string
@@ -50,17 +51,17 @@ const COPY_KINDS: ReadonlySet<Kind> = new Set<Kind>([
   'hash-not-comparable',
 ])
 
-export function summarize(
+export function figuresOf(
   projectName: string,
   projectUnit: string | undefined,
   summaries: LogSummary[],
   checks?: RangeChecks,
-): MailSummary {
+): MailFigures {
   const ordered = [...summaries].sort(inLogOrder)
   // Findings of no one day (reel gaps) go with the total, or with the day when there is one.
   const checksOf = (id?: string): DayChecks | undefined =>
     !checks || id === undefined || ordered.length === 1 ? checks : checks.days.find((d) => d.log === id)
-  const days = ordered.map((s): DaySummary => ({
+  const days = ordered.map((s): DayFigures => ({
     log: s.id,
     title: dayTitle(s),
     unit: unitOf(s, projectUnit),
@@ -127,7 +128,7 @@ function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], { summary
   }
 }
 
-function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DaySummary {
+function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigures {
   const sum = total(ordered)
   return {
     ...(checks && checkLines(sum.copies, [], checks)),
