@@ -1,63 +1,39 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → openapi → mail, reports, http → workspace, checks → import,
-// piecewise → summary → schemas, console → shared. A folder uses only those below it (and mail
-// uses reports); client/, for applications, takes the types of schemas/ and openapi/shapes only.
+// bottom: index.ts and router.ts → routes → openapi → mail, reports, http → workspace, checks →
+// import, piecewise → summary → schemas, console → shared. A folder uses only those below it (and
+// mail uses reports); client/, for applications, takes the types of schemas/ and openapi/shapes only.
+// A layer is told by where a file is, not by how an import is written: eslint-plugin-boundaries
+// resolves each import to its file, so '../../workspace/client' from two folders down is caught as
+// surely as '../workspace/client'. `npm run lint` proves it on probes (scripts/lint-probe.mjs).
+// Renaming a folder is one line: its name below (LARGE_LOG for the large-log path).
 // Formatting is Prettier's job.
+import boundaries from 'eslint-plugin-boundaries'
+import { readdirSync } from 'node:fs'
 import tseslint from 'typescript-eslint'
 
-const FOLDERS = [
-  'index',
-  'router',
-  'routes',
-  'openapi',
-  'mail',
-  'reports',
-  'http',
-  'workspace',
-  'checks',
-  'import',
-  'piecewise',
-  'summary',
-  'schemas',
-  'console',
-  'shared',
-  'client',
-]
+/** The folder of the large-log path (reading, scanning and checking a log piece by piece). */
+const LARGE_LOG = 'piecewise'
 
-/** The files of src/`folder` import from their own folder and `uses` only (paths as written, '../http/body'). */
-const layer = (folder, uses, why) => ({
-  files: [`src/${folder}/**`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: FOLDERS.filter((f) => f !== folder && !uses.includes(f)).flatMap((f) => [`../${f}`, `../${f}/*`]),
-            message: why,
-          },
-        ],
-      },
-    ],
-  },
-})
+/** A layer of src/: its `folder` (or, for index and router, its one file) may use itself and `uses`. */
+const layer = (folder, uses, why) => ({ folder, uses, why })
 
-export default [
-  { ignores: ['node_modules/', '.wrangler/', 'bench/results/', 'src/env.d.ts'] },
-  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+const BELOW_ROUTES = ['openapi', 'mail', 'reports', 'http', 'workspace', 'checks', 'import', LARGE_LOG]
+const BOTTOM = ['summary', 'schemas', 'console', 'shared']
+
+const LAYERS = [
   layer('shared', [], 'shared/ is the bottom layer: it uses nothing else of the service'),
   layer('schemas', ['shared'], 'schemas/ use only shared/'),
   layer('console', ['shared'], 'console/ uses only shared/'),
   layer('summary', ['schemas', 'shared'], 'a summary is computed from a log alone: schemas/ and shared/ only'),
   layer(
-    'piecewise',
+    LARGE_LOG,
     ['summary', 'schemas', 'shared'],
-    'piecewise/ checks a log from its bytes alone: schemas/, summary/ and shared/ only',
+    `${LARGE_LOG}/ checks a log from its bytes alone: schemas/, summary/ and shared/ only`,
   ),
   layer(
     'checks',
-    ['piecewise', 'summary', 'schemas', 'shared'],
-    'checks/ tell what a log holds from the log alone: piecewise/, summary/, schemas/ and shared/ only',
+    [LARGE_LOG, 'summary', 'schemas', 'shared'],
+    `checks/ tell what a log holds from the log alone: ${LARGE_LOG}/, summary/, schemas/ and shared/ only`,
   ),
   layer(
     'import',
@@ -66,7 +42,7 @@ export default [
   ),
   layer(
     'workspace',
-    ['import', 'piecewise', 'summary', 'schemas', 'shared'],
+    ['import', LARGE_LOG, 'summary', 'schemas', 'shared'],
     'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
   ),
   layer(
@@ -74,21 +50,72 @@ export default [
     ['schemas', 'shared'],
     'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
   ),
-  layer('reports', ['checks', 'piecewise', 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
+  layer('reports', ['checks', LARGE_LOG, 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
   layer(
     'mail',
-    ['reports', 'workspace', 'checks', 'piecewise', 'summary', 'schemas', 'shared'],
+    ['reports', 'workspace', 'checks', LARGE_LOG, 'summary', 'schemas', 'shared'],
     'mail composes and sends; routes call it',
   ),
   layer('openapi', ['mail', 'schemas', 'shared'], 'openapi/ describes the contract from the schemas; routes serve it'),
-  layer(
-    'routes',
-    FOLDERS.filter((f) => !['index', 'router', 'client'].includes(f)),
-    'routes are called by the router',
-  ),
+  layer('routes', [...BELOW_ROUTES, ...BOTTOM], 'routes are called by the router'),
   layer(
     'client',
     ['openapi', 'schemas', 'shared'],
     'the client runs in applications: it takes only the types of the schemas and the answer shapes',
   ),
+  // Last, as a folder's files belong to the first layer that matches: the files of src/ itself.
+  layer('src', ['routes', ...BELOW_ROUTES, ...BOTTOM], 'index.ts and router.ts call routes and what is below them'),
+]
+
+const TYPES = LAYERS.map(({ folder }) => folder)
+
+// A new folder of src/ would fall to the last layer, the files of src/ itself, and pass unchecked:
+// every folder has to be placed in the layers above.
+const unplaced = readdirSync(new URL('src/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !TYPES.includes(entry.name))
+  .map((entry) => `src/${entry.name}/`)
+if (unplaced.length > 0) throw new Error(`eslint.config.js: place ${unplaced.join(', ')} in LAYERS`)
+
+/** Where a layer's files are: a folder of src/, or (for 'src') the files of src/ itself, index.ts and router.ts. */
+const pattern = (folder) => (folder === 'src' ? 'src' : `src/${folder}`)
+
+export default [
+  { ignores: ['node_modules/', '.wrangler/', 'bench/results/', 'src/env.d.ts'] },
+  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+  {
+    files: ['src/**'],
+    plugins: { boundaries },
+    settings: {
+      // Imports are written without extensions, as the bundler resolves them.
+      'import/resolver': { node: { extensions: ['.ts', '.js', '.mjs', '.d.ts'] } },
+      'boundaries/elements': LAYERS.map(({ folder }) => ({
+        type: folder,
+        pattern: pattern(folder),
+        partialMatch: false,
+      })),
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            ...LAYERS.flatMap(({ folder, uses, why }) => [
+              {
+                from: { element: { type: folder } },
+                allow: { to: { element: { types: { anyOf: [folder, ...uses] } } } },
+              },
+              {
+                from: { element: { type: folder } },
+                disallow: {
+                  to: { element: { types: { anyOf: TYPES.filter((t) => t !== folder && !uses.includes(t)) } } },
+                },
+                message: `${pattern(folder)}: ${why}`,
+              },
+            ]),
+          ],
+        },
+      ],
+    },
+  },
 ]

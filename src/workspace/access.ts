@@ -181,7 +181,8 @@ export class Approvals {
   /** Resolves with the token once approved; with a 403 failure on deny, 408 when time runs out. */
   request(ask: AccessAsk, requestId = crypto.randomUUID()): Promise<Outcome> {
     // Refusals reject rather than throw: the workspace answers a Problem it gets from the promise.
-    if (this.#byRequest.has(requestId) || this.#cards.has(requestId)) return Promise.reject(conflict('Request already exists'))
+    if (this.#byRequest.has(requestId) || this.#cards.has(requestId))
+      return Promise.reject(conflict('Request already exists'))
     const key = ask.code === undefined ? undefined : `${ask.appName}\u0000${ask.code}`
     const card = key === undefined ? undefined : this.#byKey.get(key)
     if (!card && this.#cards.size >= this.options.limit) return Promise.reject(tooManyWaiting(this.options.limit))
