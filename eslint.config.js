@@ -82,6 +82,34 @@ const pattern = (folder) => (folder === 'src' ? 'src' : `src/${folder}`)
 export default [
   { ignores: ['node_modules/', '.wrangler/', 'bench/results/', 'src/env.d.ts'] },
   { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+  // The type-checked rules: what a value's type says it may be used for (promises awaited or let go on
+  // purpose, nothing `any` spreading, rejections that are errors).
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['src/**/*.ts'] })),
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: {
+      // The compiler's noUnusedLocals has the last word; `_` names what is left out on purpose.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // Passing on a caught error as it came is allowed; making up a rejection that is no Error is not.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+    },
+  },
+  {
+    // The router and the OpenAPI document are being rewritten around one route declaration
+    // (issue 32); the `any` they take from itty-router's handlers and from String.replace's
+    // callback goes with that rewrite, which should drop this block.
+    files: ['src/router.ts', 'src/openapi/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
   {
     files: ['src/**'],
     plugins: { boundaries },
