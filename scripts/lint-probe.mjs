@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint'
 
 const RULE = 'boundaries/dependencies'
 
-/** [where the probe pretends to be, what it says, whether the layer rule must stop it] */
+/** @type {Array<[path: string, code: string, mustFail: boolean]>} where the probe pretends to be, what it says, whether the layer rule must stop it */
 const PROBES = [
   [
     'src/checks/deep/probe.ts',

@@ -138,7 +138,7 @@ export class MediaLogClient {
     this.call<Answer<typeof shapes.DayChecksSchema>>('GET', `/log/${encodeURIComponent(id)}/checks`)
   rangeChecks = (range: { from?: number | string; to?: number | string } = {}) => {
     const query = new URLSearchParams(
-      Object.entries(range).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+      Object.entries(range).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]])),
     ).toString()
     return this.call<Answer<typeof shapes.RangeChecksSchema>>('GET', `/checks${query ? `?${query}` : ''}`)
   }
