@@ -104,7 +104,7 @@ const bigDay = (overrides: Record<string, unknown> = {}) =>
   })
 
 describe('PATCH /log/{id} of a log over 8 MiB', () => {
-  it('answers and stores the merge, and keeps the summary of it', { timeout: 60_000 }, async () => {
+  it('answers and stores the merge, and keeps the summary of it', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const day = bigDay()
     expect(JSON.stringify(day).length).toBeGreaterThan(8 * MiB)
@@ -124,7 +124,7 @@ describe('PATCH /log/{id} of a log over 8 MiB', () => {
 
   it(
     'renames it, refuses a taken id with 409, and a bad clip with 400, storing nothing',
-    { timeout: 60_000 },
+    { tags: 'slow' },
     async () => {
       const { token } = await withProject()
       const day = bigDay()
@@ -159,7 +159,7 @@ describe('PATCH /log/{id} of a log over 8 MiB', () => {
     },
   )
 
-  it('drops custom entries of schemas the project does not have, as for any log', { timeout: 60_000 }, async () => {
+  it('drops custom entries of schemas the project does not have, as for any log', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     expect((await call('POST', '/log', { token, body: bigDay() })).status).toBe(201)
     const patched = await call('PATCH', '/log/D001', {
@@ -173,7 +173,7 @@ describe('PATCH /log/{id} of a log over 8 MiB', () => {
 })
 
 describe('PATCH /log/{id} with a body over 8 MiB', () => {
-  it('puts the patch’s values in as sent, and refuses malformed JSON with 400', { timeout: 60_000 }, async () => {
+  it('puts the patch’s values in as sent, and refuses malformed JSON with 400', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const small = makeLog('D001', 2)
     expect((await call('POST', '/log', { token, body: small })).status).toBe(201)

@@ -124,7 +124,7 @@ describe('POST /log over 8 MiB', () => {
       ...overrides,
     })
 
-  it('stores it as sent, with version 1 added, and its summary', { timeout: 60_000 }, async () => {
+  it('stores it as sent, with version 1 added, and its summary', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const { version: _, ...log } = big()
     const raw = JSON.stringify(log)
@@ -134,7 +134,7 @@ describe('POST /log over 8 MiB', () => {
     expect(await read.text()).toBe(`${raw.slice(0, -1)},"version":1}`)
   })
 
-  it('names the one bad clip deep inside, and stores nothing', { timeout: 60_000 }, async () => {
+  it('names the one bad clip deep inside, and stores nothing', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const log = big()
     ;(log.ocf.clips[9000] as Record<string, unknown>).size = -5
@@ -146,7 +146,7 @@ describe('POST /log over 8 MiB', () => {
     expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
   })
 
-  it('drops custom entries of schemas the project does not have, as for any log', { timeout: 60_000 }, async () => {
+  it('drops custom entries of schemas the project does not have, as for any log', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const log = big({ custom: [{ schema: 'gone', log: { a: 1 } }] })
     expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
