@@ -1,65 +1,39 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
-// bottom: index → router → routes → flows, openapi → api → mail, reports, http → workspace, checks → import,
-// large-logs → summary → schemas, console → shared. A folder uses only those below it (and mail
-// uses reports); client/, for applications, calls the routes api/ declares.
+// bottom: index.ts and router.ts → routes → flows, openapi → api → mail, reports, http →
+// workspace, checks → import, large-logs → summary → schemas, console → shared. A folder uses only
+// those below it (and mail uses reports); client/, for applications, calls the routes api/ declares.
+// A layer is told by where a file is, not by how an import is written: eslint-plugin-boundaries
+// resolves each import to its file, so '../../workspace/client' from two folders down is caught as
+// surely as '../workspace/client'. `npm run lint` proves it on probes (scripts/lint-probe.mjs).
+// Renaming a folder is one line: its name below (LARGE_LOG for the large-log path).
 // Formatting is Prettier's job.
+import boundaries from 'eslint-plugin-boundaries'
+import { readdirSync } from 'node:fs'
 import tseslint from 'typescript-eslint'
 
-const FOLDERS = [
-  'index',
-  'router',
-  'routes',
-  'openapi',
-  'api',
-  'flows',
-  'mail',
-  'reports',
-  'http',
-  'workspace',
-  'checks',
-  'import',
-  'large-logs',
-  'summary',
-  'schemas',
-  'console',
-  'shared',
-  'client',
-]
+/** The folder of the large-log path (reading, scanning and checking a log piece by piece). */
+const LARGE_LOG = 'large-logs'
 
-/** The files of src/`folder` import from their own folder and `uses` only (paths as written, '../http/body'). */
-const layer = (folder, uses, why) => ({
-  files: [`src/${folder}/**`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: FOLDERS.filter((f) => f !== folder && !uses.includes(f)).flatMap((f) => [`../${f}`, `../${f}/*`]),
-            message: why,
-          },
-        ],
-      },
-    ],
-  },
-})
+/** A layer of src/: its `folder` (or, for index and router, its one file) may use itself and `uses`. */
+const layer = (folder, uses, why) => ({ folder, uses, why })
 
-export default [
-  { ignores: ['node_modules/', '.wrangler/', 'bench/results/', 'src/env.d.ts'] },
-  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+const BELOW_ROUTES = ['flows', 'openapi', 'api', 'mail', 'reports', 'http', 'workspace', 'checks', 'import', LARGE_LOG]
+const BOTTOM = ['summary', 'schemas', 'console', 'shared']
+
+const LAYERS = [
   layer('shared', [], 'shared/ is the bottom layer: it uses nothing else of the service'),
   layer('schemas', ['shared'], 'schemas/ use only shared/'),
   layer('console', ['shared'], 'console/ uses only shared/'),
   layer('summary', ['schemas', 'shared'], 'a summary is computed from a log alone: schemas/ and shared/ only'),
   layer(
-    'large-logs',
+    LARGE_LOG,
     ['summary', 'schemas', 'shared'],
-    'large-logs/ reads, checks and merges a log from its bytes alone: schemas/, summary/ and shared/ only',
+    `${LARGE_LOG}/ checks a log from its bytes alone: schemas/, summary/ and shared/ only`,
   ),
   layer(
     'checks',
-    ['large-logs', 'summary', 'schemas', 'shared'],
-    'checks/ tell what a log holds from the log alone: large-logs/, summary/, schemas/ and shared/ only',
+    [LARGE_LOG, 'summary', 'schemas', 'shared'],
+    `checks/ tell what a log holds from the log alone: ${LARGE_LOG}/, summary/, schemas/ and shared/ only`,
   ),
   layer(
     'import',
@@ -68,7 +42,7 @@ export default [
   ),
   layer(
     'workspace',
-    ['import', 'large-logs', 'summary', 'schemas', 'shared'],
+    ['import', LARGE_LOG, 'summary', 'schemas', 'shared'],
     'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
   ),
   layer(
@@ -76,16 +50,11 @@ export default [
     ['schemas', 'shared'],
     'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
   ),
-  layer('reports', ['checks', 'large-logs', 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
+  layer('reports', ['checks', LARGE_LOG, 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
   layer(
     'mail',
-    ['reports', 'workspace', 'checks', 'large-logs', 'summary', 'schemas', 'shared'],
+    ['reports', 'workspace', 'checks', LARGE_LOG, 'summary', 'schemas', 'shared'],
     'mail composes and sends; routes call it',
-  ),
-  layer(
-    'flows',
-    ['mail', 'reports', 'http', 'workspace', 'checks', 'large-logs', 'summary', 'schemas', 'shared'],
-    'flows/ are what routes share: the token before a large body, the days of a report, a send window as it reads now',
   ),
   layer(
     'api',
@@ -94,13 +63,100 @@ export default [
   ),
   layer('openapi', ['api', 'mail', 'schemas', 'shared'], 'openapi/ renders the declared routes as the contract'),
   layer(
-    'routes',
-    FOLDERS.filter((f) => !['index', 'router', 'client'].includes(f)),
-    'routes are called by the router',
+    'flows',
+    ['mail', 'reports', 'http', 'workspace', 'checks', LARGE_LOG, 'summary', 'schemas', 'shared'],
+    'flows/ are what routes share: the token before a large body, the days of a report, a send window as it reads now',
   ),
+  layer('routes', [...BELOW_ROUTES, ...BOTTOM], 'routes are called by the router'),
   layer(
     'client',
     ['api', 'schemas', 'shared'],
-    'the client runs in applications: it calls the declared routes, typed by their schemas and shapes',
+    'the client runs in applications: it calls the routes api/ declares, typed by their schemas and shapes',
   ),
+  // Last, as a folder's files belong to the first layer that matches: the files of src/ itself.
+  layer('src', ['routes', ...BELOW_ROUTES, ...BOTTOM], 'index.ts and router.ts call routes and what is below them'),
+]
+
+const TYPES = LAYERS.map(({ folder }) => folder)
+
+// A new folder of src/ would fall to the last layer, the files of src/ itself, and pass unchecked:
+// every folder has to be placed in the layers above.
+const unplaced = readdirSync(new URL('src/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !TYPES.includes(entry.name))
+  .map((entry) => `src/${entry.name}/`)
+if (unplaced.length > 0) throw new Error(`eslint.config.js: place ${unplaced.join(', ')} in LAYERS`)
+
+/** Where a layer's files are: a folder of src/, or (for 'src') the files of src/ itself, index.ts and router.ts. */
+const pattern = (folder) => (folder === 'src' ? 'src' : `src/${folder}`)
+
+export default [
+  { ignores: ['node_modules/', '.wrangler/', 'bench/results/', 'src/env.d.ts'] },
+  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } },
+  // The type-checked rules: what a value's type says it may be used for (promises awaited or let go on
+  // purpose, nothing `any` spreading, rejections that are errors).
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['src/**/*.ts'] })),
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: {
+      // The compiler's noUnusedLocals has the last word; `_` names what is left out on purpose.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // Passing on a caught error as it came is allowed; making up a rejection that is no Error is not.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+    },
+  },
+  // The Node programs (bin/, scripts/): the same type-checked rules, against tsconfig.scripts.json.
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['bin/*.mjs', 'scripts/*.mjs'] })),
+  {
+    files: ['bin/*.mjs', 'scripts/*.mjs'],
+    languageOptions: { parserOptions: { project: './tsconfig.scripts.json' } },
+    rules: {
+      // Plain JavaScript: an unannotated parameter is `any` by design (noImplicitAny is off there),
+      // so these would flag every use of one.
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['src/**'],
+    plugins: { boundaries },
+    settings: {
+      // Imports are written without extensions, as the bundler resolves them.
+      'import/resolver': { node: { extensions: ['.ts', '.js', '.mjs', '.d.ts'] } },
+      'boundaries/elements': LAYERS.map(({ folder }) => ({
+        type: folder,
+        pattern: pattern(folder),
+        partialMatch: false,
+      })),
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            ...LAYERS.flatMap(({ folder, uses, why }) => [
+              {
+                from: { element: { type: folder } },
+                allow: { to: { element: { types: { anyOf: [folder, ...uses] } } } },
+              },
+              {
+                from: { element: { type: folder } },
+                disallow: {
+                  to: { element: { types: { anyOf: TYPES.filter((t) => t !== folder && !uses.includes(t)) } } },
+                },
+                message: `${pattern(folder)}: ${why}`,
+              },
+            ]),
+          ],
+        },
+      ],
+    },
+  },
 ]

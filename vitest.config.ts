@@ -21,9 +21,24 @@ export default defineConfig({
         resolve,
         test: {
           name: 'worker',
+          // `--tags-filter='!slow'` leaves out the cases that build or send tens of MiB (the 60 MiB
+          // log, 64 MiB bodies, 8 MiB logs merged in bytes, 100,000-clip manifests): a quicker loop
+          // while working. `npm test` and CI run them all.
+          tags: [{ name: 'slow', description: 'builds or sends tens of MiB', timeout: 120_000 }],
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', 'test/**/*.node.test.ts'],
           setupFiles: ['test/setup.ts'],
+        },
+      },
+      {
+        // Pure modules called directly (readers, checks, the large-log scanner, summaries, mail's
+        // MIME writer…): plain Node, no workerd to start. What imports a `cloudflare:` module, or
+        // goes through the fetch handler, stays in the worker project.
+        resolve,
+        test: {
+          name: 'node',
+          include: ['test/**/*.node.test.ts'],
+          environment: 'node',
         },
       },
       {

@@ -35,7 +35,7 @@ import { chmod, lstat, mkdir, open, readFile, readdir, rm, writeFile } from 'nod
 import { homedir } from 'node:os'
 import { basename, dirname, join, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
-import { MediaLogClient, MediaLogError } from '../dist/client/index.js'
+import { MediaLogClient, MediaLogError } from 'media-log-service/client'
 
 const APP_NAME = 'media-log'
 /** The service's project folder, which this command is part of: its .dev.vars may name the port. */
@@ -206,8 +206,8 @@ async function walk(root, progress) {
   const files = []
   const pending = [Buffer.from(root)]
   let folders = 0
-  while (pending.length) {
-    const folder = pending.pop()
+  let folder
+  while ((folder = pending.pop())) {
     let entries
     try {
       entries = await readdir(folder, { withFileTypes: true, encoding: 'buffer' })
@@ -460,6 +460,7 @@ function report(id, answers, skipped) {
 
 // ---- checks
 
+/** @param {string[]} ids */
 async function printChecks([id], options) {
   if (!id) throw new Failure(`checks needs a log id\n${USAGE}`)
   const client = await connectedClient(serviceUrl(options.url))

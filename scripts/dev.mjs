@@ -21,5 +21,5 @@ const ipv6 = createServer((client) => {
 ipv6.on('error', () => console.warn(`[::1]:${PORT} is not available; use http://127.0.0.1:${PORT}`))
 ipv6.listen(PORT, '::1', () => printConsoleUrl(key))
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => wrangler.kill(signal))
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => wrangler.kill(signal))
 wrangler.on('exit', (code) => process.exit(code ?? 0))

@@ -17,7 +17,6 @@ const SETTLED = 30_000
 const RESTART_ATTEMPTS = 5
 
 let stopping = false
-let mf
 
 const key = prepareLocal()
 // One bundle directory per process: a benchmark and a test may start the service side by side.
@@ -54,14 +53,17 @@ const options = {
       modulesRoot: outdir,
       scriptPath: resolve(outdir, 'index.js'),
       // wrangler.toml's rules first: its Text rule claims the console's `.browser.js` files.
-      modulesRules: [...(workerOptions.modulesRules ?? []), { type: 'ESModule', include: ['**/*.js'] }],
+      modulesRules: [
+        ...(workerOptions.modulesRules ?? []),
+        { type: /** @type {const} */ ('ESModule'), include: ['**/*.js'] },
+      ],
       unsafeDirectSockets: sockets(),
     },
   ],
   handleRuntimeStdio: runtimeOutput,
 }
 const supervisor = superviseRuntime()
-mf = new Miniflare(options)
+const mf = new Miniflare(options)
 await mf.ready
 supervisor.started()
 printConsoleUrl(key)
@@ -114,8 +116,9 @@ function superviseRuntime() {
   let current
 
   const spawn = childProcess.spawn
-  childProcess.spawn = function (command, args, ...rest) {
-    const child = spawn.call(this, command, args, ...rest)
+  // Every call passes through as it came, whichever of spawn's overloads it is.
+  childProcess.spawn = /** @type {typeof spawn} */ function (command, args, ...rest) {
+    const child = Reflect.apply(spawn, this, [command, args, ...rest])
     // Miniflare's runtime: `workerd serve --binary --experimental … --control-fd=3 -`.
     if (Array.isArray(args) && args[0] === 'serve' && args.includes('--control-fd=3')) {
       const runtime = { child, up: false, startedAt: 0 }
@@ -143,7 +146,7 @@ function superviseRuntime() {
   }
 
   function restartLater() {
-    setTimeout(restart, delay)
+    setTimeout(() => void restart(), delay)
     delay = Math.min(delay * 2, MAX_DELAY)
   }
 
@@ -204,11 +207,11 @@ function runtimeOutput(stdout, stderr) {
 async function stop(status) {
   if (stopping) return
   stopping = true
-  await mf?.dispose()
+  await mf.dispose()
   rmSync(outdir, { recursive: true, force: true })
   process.exit(status)
 }
 
 // wrangler, once imported, exits on SIGTERM before the handlers below run: clean up on exit too.
 process.on('exit', () => rmSync(outdir, { recursive: true, force: true }))
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(0))
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(signal, () => void stop(0))

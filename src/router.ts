@@ -97,7 +97,7 @@ for (const [path, methods] of methodsByPath) {
   })
 }
 
-const NO_QUERY: IRequest['query'] = Object.freeze(Object.create(null))
+const NO_QUERY = Object.freeze(Object.create(null) as IRequest['query'])
 
 /**
  * Every request: the Host check, then the first route whose method and path match, its handlers
@@ -129,7 +129,7 @@ async function dispatch(request: IRequest, env: Env, ctx: ExecutionContext): Pro
     if (!match) continue
     request.params = match.groups ?? {}
     for (const handler of handlers) {
-      const answer = await handler(request, env, ctx)
+      const answer: unknown = await handler(request, env, ctx)
       if (answer != null) return answer
     }
   }
@@ -138,7 +138,7 @@ async function dispatch(request: IRequest, env: Env, ctx: ExecutionContext): Pro
 
 /** itty-router's reading of a query: a repeated name gives a list. */
 function queryOf(params: URLSearchParams): IRequest['query'] {
-  const query: Record<string, string | string[]> = Object.create(null)
+  const query = Object.create(null) as Record<string, string | string[]>
   for (const [name, value] of params) {
     const seen = query[name]
     query[name] = seen === undefined ? value : [seen, value].flat()

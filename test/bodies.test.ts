@@ -97,7 +97,7 @@ describe('hostile and malformed bodies', () => {
     expect((await call('GET', '/log/D001', { token })).body).toEqual(makeLog('D001', 3))
   })
 
-  it('answers 413 for a streamed body that grows past 64 MiB and stores nothing', async () => {
+  it('answers 413 for a streamed body that grows past 64 MiB and stores nothing', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const mebibyte = new Uint8Array(1024 * 1024).fill(0x20)
     const res = await call('POST', '/log', { token, raw: streamOf(Array.from({ length: 65 }, () => mebibyte)) })
@@ -137,7 +137,7 @@ describe('hostile and malformed bodies', () => {
     expect((await call('POST', '/log', { token, raw })).status).toBe(201)
   })
 
-  it('answers 413 for a body over 64 MiB and stores nothing', async () => {
+  it('answers 413 for a body over 64 MiB and stores nothing', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const huge = `{"id":"D001","day":1,"date":"2024-01-01","pad":"${'x'.repeat(64 * 1024 * 1024)}"}`
     const res = await call('POST', '/log', { token, raw: huge, headers: { 'content-length': String(huge.length) } })

@@ -45,7 +45,7 @@ describe('an import is bounded by its request', () => {
     expect(answer.body.notes.at(-1)).toEqual({ message: 'and 149,900 more notes like these' })
   })
 
-  it('takes a valid manifest of 100,000 clips with five hashes each', { timeout: 60_000 }, async () => {
+  it('takes a valid manifest of 100,000 clips with five hashes each', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const hex = (i: number, width: number) => i.toString(16).padStart(width, '0')
     const name = (i: number) => `A001C${String(i).padStart(6, '0')}_250614_R1AB`

@@ -312,3 +312,10 @@ export function silverstackCsv(files: ReportedFile[], volume = 'SHUTTLE_A'): Uin
   ]
   return utf16(`${lines.join('\r\n')}\r\n`)
 }
+
+/** A sequence's digest as the README defines it: SHA-256 of `name<TAB>digest<LF>` lines in name order. */
+export async function framesDigest(frames: Array<[name: string, hex: string]>, algorithm = 'xxh64') {
+  const lines = frames.map(([name, hex]) => `${name}\t${hex}\n`).join('')
+  const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lines)))
+  return `${algorithm}-frames:${Array.from(sum, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}

@@ -16,7 +16,7 @@ function dayOf(id: string, day: number, clips: number) {
 const bigDay = (id: string, day: number, mib: number) => dayOf(id, day, Math.ceil((mib * MiB) / 840))
 
 describe('values over 32 MiB between the worker and the workspace', () => {
-  it('lists two 20,000-clip days (over 32 MiB together) and reports and mails them', { timeout: 120_000 }, async () => {
+  it('lists two 20,000-clip days (over 32 MiB together) and reports and mails them', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const days = [dayOf('D001', 1, 20_000), dayOf('D002', 2, 20_000)]
     for (const day of days) expect(await call('POST', '/log', { token, body: day })).toMatchObject({ status: 201 })
@@ -59,7 +59,7 @@ describe('values over 32 MiB between the worker and the workspace', () => {
     expect(await eml.text()).toContain('Subject: Days 1-2')
   })
 
-  it('lists a project of 40 logs, 66 MiB together, byte for byte', { timeout: 120_000 }, async () => {
+  it('lists a project of 40 logs, 66 MiB together, byte for byte', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const raws: string[] = []
     for (let day = 1; day <= 40; day++) {
@@ -74,7 +74,7 @@ describe('values over 32 MiB between the worker and the workspace', () => {
     expect(text).toBe(`{"logs":[${raws.join(',')}]}`)
   })
 
-  it('stores, reads and patches one 60 MiB log', { timeout: 120_000 }, async () => {
+  it('stores, reads and patches one 60 MiB log', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const day = bigDay('D001', 1, 60)
     const raw = JSON.stringify(day)

@@ -27,7 +27,7 @@ const retired = (state: DurableObjectState) =>
   state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM retired_pieces').one().n
 
 describe('answers streamed from storage', () => {
-  it('lists each log whole, in the version it had when the answer reached it', { timeout: 60_000 }, async () => {
+  it('lists each log whole, in the version it had when the answer reached it', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     // Two big days, then 70 small ones: the heads of the first 64 are read with the first chunk.
     const logs: Record<string, unknown>[] = [bigLog('D001', 1), bigLog('D002', 2)]

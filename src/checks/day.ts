@@ -318,13 +318,13 @@ function checkRecorded(recorded: unknown, ocf: readonly Clip[], found: Findings)
   for (const entry of recorded as Array<Record<string, unknown> | null>) {
     const clip = entry?.clip
     if (typeof clip !== 'string' || !clip) continue
-    const source = typeof entry!.source_file === 'string' ? [entry!.source_file] : []
+    const source = typeof entry.source_file === 'string' ? [entry.source_file] : []
     const keys = [clip, ...source].flatMap(clipKeys)
     for (const key of keys) listed.add(key)
-    const reel = reelKey(entry!.reel, clip)
+    const reel = reelKey(entry.reel, clip)
     if (reel) reels.add(reel)
     if (keys.some((key) => copied.has(key))) continue
-    const list = typeof entry!.list === 'string' ? ` in ${entry!.list}` : ''
+    const list = typeof entry.list === 'string' ? ` in ${entry.list}` : ''
     found.add(
       finding('recorded-not-copied', `${clip} was recorded (camera list${list}) but is on no volume`, {
         part: 'ocf',

@@ -131,7 +131,7 @@ export class MediaLogClient {
   checks = (id: string) => this.route('logChecks', { id })
   rangeChecks = (range: { from?: number | string; to?: number | string } = {}) => {
     const query = new URLSearchParams(
-      Object.entries(range).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+      Object.entries(range).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]])),
     ).toString()
     return this.route('rangeChecks', {}, undefined, query ? `?${query}` : '')
   }

@@ -52,7 +52,8 @@ export async function readJsonBody(request: Request, limit = BODY_LIMIT_BYTES): 
   const declared = declaredLength(request)
   if (declared > limit) return refuse(request, tooLarge())
   if (!request.body) return EMPTY
-  if (!(declared >= 0)) return readChunked(request.body, limit)
+  // A request's body is a byte stream; the runtime's types leave its chunks `any`.
+  if (!(declared >= 0)) return readChunked(request.body as ReadableStream<Uint8Array>, limit)
   // The runtime never delivers more than a declared Content-Length: one read, no chunk list.
   const buffer = await withDeadline(request.arrayBuffer(), BODY_BASE_MS + (declared / 1048576) * BODY_MS_PER_MIB)
   return decoded(new Uint8Array(buffer))

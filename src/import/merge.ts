@@ -191,7 +191,7 @@ class PartClips {
   /** The part's clip list, made the log's own on first use: the stored log's objects stay as read. */
   #list(): Clip[] {
     if (this.#clips) return this.#clips
-    const part = (this.log[this.part] = { ...((this.log[this.part] as Log | undefined) ?? {}) })
+    const part: Log = (this.log[this.part] = { ...(this.log[this.part] ?? {}) })
     return (this.#clips = part.clips = Array.isArray(part.clips) ? [...(part.clips as Clip[])] : [])
   }
 
@@ -311,7 +311,7 @@ class RecordedClips {
   /** Writes the list into the log where it changed; whether it did. */
   close(): boolean {
     if (!this.#changed) return false
-    this.log.ocf = { ...((this.log.ocf as Log | undefined) ?? {}), recorded: this.#list }
+    this.log.ocf = { ...(this.log.ocf ?? {}), recorded: this.#list }
     return true
   }
 }

@@ -3,7 +3,7 @@
  * found, else each kind of finding on a line of its own, most serious first, with what it is
  * about: the volumes and how many clips each misses, or the first clips and how many more.
  */
-import { byKind, KIND_TITLES, type Checked, type Counts, type Finding, type Kind } from '../checks/findings'
+import { byKind, KIND_TITLES, type Checked, type Counts, type Finding } from '../checks/findings'
 import { BAD, GOOD, INK, MUTED, WARN } from './canvas'
 import type { ReportDocument } from './document'
 import { printable } from './fonts'
@@ -51,7 +51,7 @@ export async function checksBlock(report: ReportDocument, { findings, summary, v
   canvas.text(regular, 8, MUTED, report.left + title.width * 9.5 + 8, report.y + 10, regular.run(counts))
   report.y += 16
   for (const { kind, severity, findings: group } of byKind(findings)) {
-    const count = summary.kinds[kind as Kind] ?? group.length
+    const count = summary.kinds[kind] ?? group.length
     const lines = wrap(regular, printable(detailOf(group, count, volumes)), 7.5, report.contentWidth - 24, 2)
     await report.ensure(12 + lines.length * 9.5)
     const [mark, color] = MARK[severity]

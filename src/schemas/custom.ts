@@ -68,7 +68,7 @@ const isEntry = (x: unknown): x is Entry => typeof x === 'object' && x !== null 
 function rowsAsArrays(value: unknown): unknown {
   if (!Array.isArray(value)) return value
   let changed = false
-  const rows = value.map((row) => {
+  const rows = value.map((row: unknown) => {
     if (!isEntry(row) || !Object.keys(row).every((key) => /^\d+$/.test(key))) return row
     changed = true
     return Object.keys(row)

@@ -52,7 +52,7 @@ export function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
   let next = 0
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (next < slices.length) controller.enqueue(slices[next++]!)
+      if (next < slices.length) controller.enqueue(slices[next++])
       else controller.close()
     },
   })

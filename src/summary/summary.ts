@@ -225,7 +225,7 @@ export class Summing {
 export function summarize(log: LogOutput): LogSummary {
   const summing = new Summing()
   for (const part of ['ocf', 'sound', 'proxy'] as const)
-    for (const clip of log[part]?.clips ?? []) summing.addClip(part, clip as Record<string, unknown>)
+    for (const clip of log[part]?.clips ?? []) summing.addClip(part, clip)
   return summing.of(log)
 }
 

@@ -78,7 +78,10 @@ export class Workspace extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    ctx.blockConcurrencyWhile(async () => {
+    // The set-up is synchronous; blockConcurrencyWhile takes a promise, and if the set-up throws
+    // it rejects and the runtime resets the object, so nothing waits on it here.
+    // eslint-disable-next-line @typescript-eslint/require-await
+    void ctx.blockConcurrencyWhile(async () => {
       // One transaction: a store of an older layout is converted in place, all or nothing.
       this.#store = ctx.storage.transactionSync(() => new Store(ctx.storage.sql))
       this.#projects = new Projects(this.#store, transactionOf(ctx))
