@@ -468,6 +468,8 @@ describe('media-log finds the service where npm start serves it', () => {
     const project = join(dir, 'project')
     cpSync(join(ROOT, 'bin'), join(project, 'bin'), { recursive: true })
     cpSync(join(ROOT, 'dist'), join(project, 'dist'), { recursive: true })
+    // The command finds its client by the package's own name, through package.json's exports.
+    cpSync(join(ROOT, 'package.json'), join(project, 'package.json'))
     writeFileSync(join(project, '.dev.vars'), `OPERATOR_KEY=not-this-one-0123456789\nPORT=${port()}\n`)
     const { status, stdout, stderr } = await run(['checks', 'D012'], {
       configDir,
