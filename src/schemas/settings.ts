@@ -212,12 +212,11 @@ export const userBodyTemplate = (preset: EmailPreset) =>
 const EmailPresetSchema = looseObject({
   id: PresetId,
   label: Label,
-  recipients: v.pipe(
-    v.array(
-      v.pipe(v.string('must be a string'), v.trim(), v.email('must be a valid e-mail address')),
-      'must be an array of e-mail addresses',
-    ),
-    v.minLength(1, 'must name at least one recipient'),
+  // May be empty, as a new project's day e-mail is: the operator adds recipients in the send
+  // window, whose Send refuses a message to no one.
+  recipients: v.array(
+    v.pipe(v.string('must be a string'), v.trim(), v.email('must be a valid e-mail address')),
+    'must be an array of e-mail addresses',
   ),
   subject: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
   attachments: v.optional(v.array(v.string('must be a string'), 'must be an array of PDF preset ids')),
@@ -225,6 +224,32 @@ const EmailPresetSchema = looseObject({
   template: v.optional(v.picklist(EMAIL_TEMPLATES, 'must be "plain" or "day-summary"')),
   react: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must name a template'))),
   enabled: v.optional(v.boolean('must be true or false')),
+})
+
+/**
+ * The presets a new project starts with, in the shapes the reference application writes (its stock
+ * templates by their `react` names): a clips report, a data report, and a day e-mail to no one until
+ * the user adds recipients. The e-mail attaches no PDF preset, so a config that sets only `pdfs`
+ * (as many scripts do) replaces the reports without being refused for an attachment naming a report
+ * it removed; the operator ticks the reports in the send window. A config PATCHed later with `pdfs`
+ * or `emails` replaces them; projects made before they existed keep what they have.
+ */
+export const defaultPresets = (): Pick<Settings, 'pdfs' | 'emails'> => ({
+  pdfs: [
+    { id: 'clp01', label: 'Clips report', output_name: 'Clips_<log>.pdf', react: 'ClipsReport.tsx', enabled: true },
+    { id: 'dat01', label: 'Data report', output_name: 'Data_<log>.pdf', react: 'DataReport.tsx', enabled: true },
+  ],
+  emails: [
+    {
+      id: 'day01',
+      label: 'Day e-mail',
+      recipients: [],
+      subject: '<project> — Day <d> (<yyyy-mm-dd>)',
+      attachments: [],
+      react: 'DaySummary.tsx',
+      enabled: true,
+    },
+  ],
 })
 
 /** A preset is offered unless it says `enabled: false`. */

@@ -4,7 +4,14 @@
  * in its single thread only.
  */
 import { CustomSchemas } from '../schemas/custom'
-import { checkSettings, isEnabled, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
+import {
+  checkSettings,
+  defaultPresets,
+  isEnabled,
+  type EmailPreset,
+  type PdfPreset,
+  type Settings,
+} from '../schemas/settings'
 import { conflict, invalid, notFound } from '../shared/problem'
 import type { ProjectRow, Store } from './store'
 
@@ -48,7 +55,7 @@ export class Projects {
   }
 
   create(projectName: string): Project {
-    const settings: Settings = { project_name: projectName, version: 1 }
+    const settings: Settings = { project_name: projectName, ...defaultPresets(), version: 1 }
     const row: ProjectRow = {
       id: crypto.randomUUID(),
       path: `projects/${projectName}`,
