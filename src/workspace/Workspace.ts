@@ -220,11 +220,17 @@ export class Workspace extends DurableObject<Env> {
     return answer(() => this.#logs.read(projectId, id))
   }
 
-  /** What a report needs besides its logs, once every log asked for exists. */
-  reportPlan(token: string, presetId: string, logIds: string[]) {
+  /**
+   * What a report needs besides its logs, once every log asked for exists. Logs are named
+   * (`logIds`) or taken from a range of day numbers or dates, both ends included; a range holding
+   * no log is 404 `Log not found`, as a named log that does not exist is.
+   */
+  reportPlan(token: string, presetId: string, days: { logIds: string[] } | DayRange) {
     return this.#client(token, (): ReportPlan => {
       const projectId = this.#projects.requireForLogs()
-      const summaries = this.#logs.summaries(projectId, logIds)
+      const ids = 'logIds' in days ? days.logIds : this.#logs.idsIn(projectId, days)
+      if (!ids.length) throw notFound('Log')
+      const summaries = this.#logs.summaries(projectId, ids)
       const settings = this.#projects.active!.settings
       const preset = settings.pdfs?.find((p) => p.id === presetId)
       if (!preset) throw notFound('Preset')
