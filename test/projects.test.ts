@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { localStamp } from '../src/shared/time-zone'
 import type { Workspace } from '../src/workspace/Workspace'
 import { approvedToken, call, makeLog, operator, withProject } from './helpers'
 
@@ -55,7 +56,14 @@ describe('POST /project/create', () => {
     expect(await call('GET', '/project', { token })).toEqual(
       expect.objectContaining({
         status: 200,
-        body: { project_name: 'Feature Film', ...DEFAULT_PRESETS, version: 1, activeLog: null, ...res.body },
+        body: {
+          project_name: 'Feature Film',
+          ...DEFAULT_PRESETS,
+          time_zone: 'UTC',
+          version: 1,
+          activeLog: null,
+          ...res.body,
+        },
       }),
     )
     expect(await call('GET', '/project/config', { token })).toMatchObject({
@@ -103,6 +111,7 @@ describe('the presets a new project starts with', () => {
     expect((await call('GET', '/project/config', { token })).body).toEqual({
       project_name: 'Feature Film',
       ...DEFAULT_PRESETS,
+      time_zone: 'UTC',
       version: 1,
     })
     expect(await call('GET', '/pdf-presets', { token })).toMatchObject({
@@ -179,6 +188,7 @@ describe('the presets a new project starts with', () => {
       project_name: 'Feature Film',
       pdfs: [DEFAULT_PRESETS.pdfs[0]],
       emails: [edited],
+      time_zone: 'UTC',
       version: 1,
     })
     expect((await call('GET', '/pdf-presets', { token })).body).toEqual([
@@ -187,6 +197,46 @@ describe('the presets a new project starts with', () => {
     expect((await call('PATCH', '/project/config', { token, body: { pdfs: [], emails: [] } })).status).toBe(200)
     expect((await call('GET', '/pdf-presets', { token })).body).toEqual([])
     expect((await call('GET', '/email-presets', { token })).body).toEqual([])
+  })
+})
+
+describe('the time zone setting', () => {
+  it("is the zone a new project took (here the runtime's, UTC), and any IANA zone when patched", async () => {
+    const { token } = await withProject()
+    expect((await call('GET', '/project/config', { token })).body.time_zone).toBe('UTC')
+    const patched = await call('PATCH', '/project/config', { token, body: { time_zone: 'Asia/Tokyo' } })
+    expect(patched.status).toBe(200)
+    expect(patched.body.data.time_zone).toBe('Asia/Tokyo')
+    expect((await call('GET', '/project/config', { token })).body.time_zone).toBe('Asia/Tokyo')
+  })
+
+  it('refuses a zone the runtime does not know, and keeps the stored one', async () => {
+    const { token } = await withProject()
+    for (const time_zone of ['Mars/Olympus', '', 'GMT+25', 7]) {
+      const res = await call('PATCH', '/project/config', { token, body: { time_zone } })
+      expect(res.status, String(time_zone)).toBe(400)
+      expect(res.body).toEqual({
+        error: 'Validation Error',
+        details: [
+          {
+            prop: 'time_zone',
+            message:
+              typeof time_zone === 'string'
+                ? 'must be an IANA time zone such as Europe/Berlin or UTC'
+                : 'must be a string',
+          },
+        ],
+      })
+    }
+    expect((await call('GET', '/project/config', { token })).body.time_zone).toBe('UTC')
+  })
+
+  it('reads a moment on the clocks of the zone, summer time included', () => {
+    const at = new Date('2024-07-01T22:30:00Z')
+    expect(localStamp(at)).toBe('2024-07-01 22:30 UTC')
+    expect(localStamp(at, 'Europe/Berlin')).toBe('2024-07-02 00:30 Europe/Berlin')
+    expect(localStamp(new Date('2024-01-01T22:30:00Z'), 'Europe/Berlin')).toBe('2024-01-01 23:30 Europe/Berlin')
+    expect(localStamp(at, 'America/Los_Angeles')).toBe('2024-07-01 15:30 America/Los_Angeles')
   })
 })
 
@@ -255,6 +305,7 @@ describe('PATCH /project/config', () => {
     const expected = {
       project_name: 'Feature Film',
       ...DEFAULT_PRESETS,
+      time_zone: 'UTC',
       version: 1,
       unit: 'Main Unit',
       custom_info: [{ DoP: 'B. Camera' }],
@@ -354,6 +405,7 @@ describe('PATCH /project/config', () => {
     expect((await call('GET', '/project/config', { token })).body).toEqual({
       project_name: 'Feature Film',
       ...DEFAULT_PRESETS,
+      time_zone: 'UTC',
       version: 1,
     })
   })

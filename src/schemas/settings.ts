@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { append } from '../shared/lists'
+import { isTimeZone } from '../shared/time-zone'
 import type { IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
 import { looseObject, record } from './shapes'
@@ -282,6 +283,10 @@ export const SettingsSchema = looseObject({
   custom_schemas: v.optional(v.array(CustomSchemaSchema, 'must be an array of schemas')),
   pdfs: v.optional(v.array(PdfPresetSchema, 'must be an array of PDF presets')),
   emails: v.optional(v.array(EmailPresetSchema, 'must be an array of e-mail presets')),
+  /** Where "generated" stamps are read; a new project takes the laptop's zone, one without it is UTC. */
+  time_zone: v.optional(
+    v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')),
+  ),
   version: v.optional(v.literal(1, 'must be 1')),
 })
 

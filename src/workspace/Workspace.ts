@@ -10,6 +10,7 @@
  * and a 404 is no accident. An Error is never a value otherwise, so the client tells them apart.
  * The operator methods take no token: the worker checks the operator before it calls them.
  */
+import { isTimeZone } from '../shared/time-zone'
 import { hex } from '@scure/base'
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
@@ -81,7 +82,7 @@ export class Workspace extends DurableObject<Env> {
     ctx.blockConcurrencyWhile(async () => {
       // One transaction: a store of an older layout is converted in place, all or nothing.
       this.#store = ctx.storage.transactionSync(() => new Store(ctx.storage.sql))
-      this.#projects = new Projects(this.#store, transactionOf(ctx))
+      this.#projects = new Projects(this.#store, transactionOf(ctx), isTimeZone(env.TIME_ZONE) ? env.TIME_ZONE : 'UTC')
       this.#logs = new Logs(this.#store, this.#projects, transactionOf(ctx))
       const ttl = Number(env.TOKEN_TTL_DAYS)
       this.#tokens = new Tokens(this.#store, ttl > 0 ? ttl : undefined)
