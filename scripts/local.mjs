@@ -117,6 +117,16 @@ export const quietWranglerEnv = {
  * the benchmark and the end-to-end tests all start. wrangler patched (patches/) opens no inspector
  * and no dev registry port.
  */
+/**
+ * The time zone a new project takes (TIME_ZONE in wrangler.toml): a `TIME_ZONE=` line of
+ * .dev.vars, else the laptop's, which the Workers runtime (running in UTC) cannot see.
+ * `TZ=Europe/Paris npm start` names another for one run.
+ */
+export const LAPTOP_TIME_ZONE =
+  /^TIME_ZONE\s*=\s*"?([^"\n]+)"?\s*$/m.exec(devVars())?.[1]?.trim() ||
+  Intl.DateTimeFormat().resolvedOptions().timeZone ||
+  'UTC'
+
 export const wranglerDevArgs = (port, state, ...more) => [
   resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'),
   'dev',
@@ -126,5 +136,7 @@ export const wranglerDevArgs = (port, state, ...more) => [
   '127.0.0.1',
   '--persist-to',
   state,
+  '--var',
+  `TIME_ZONE:${LAPTOP_TIME_ZONE}`,
   ...more,
 ]

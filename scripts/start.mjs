@@ -6,7 +6,7 @@ import { readdirSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Miniflare } from 'miniflare'
-import { PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv } from './local.mjs'
+import { LAPTOP_TIME_ZONE, PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv } from './local.mjs'
 
 /** Restarts of workerd: the first after 0.25 s, each next one twice as late, up to 4 s. */
 const FIRST_DELAY = 250
@@ -49,6 +49,8 @@ const options = {
     {
       ...workerOptions,
       name: config.name,
+      // The runtime's own zone is UTC: a new project takes the laptop's, passed here.
+      bindings: { ...workerOptions.bindings, TIME_ZONE: LAPTOP_TIME_ZONE },
       modules: true,
       modulesRoot: outdir,
       scriptPath: resolve(outdir, 'index.js'),

@@ -13,6 +13,7 @@ declare namespace Cloudflare {
 		EMAIL_PROVIDER: string;
 		EMAIL_FROM: string;
 		EMAIL_API_URL: string;
+		TIME_ZONE: string;
 		OPERATOR_KEY: string;
 		WORKSPACE: DurableObjectNamespace<import("./index").Workspace>;
 	}

@@ -12,7 +12,7 @@ import * as meta from './routes/meta'
 import * as operator from './routes/operator'
 import * as projects from './routes/projects'
 import { importFiles } from './routes/import'
-import { generatePdf } from './routes/reports'
+import * as reports from './routes/reports'
 
 type Args = [env: Env, ctx: ExecutionContext]
 type Handler = (request: IRequest, env: Env, ctx: ExecutionContext) => unknown
@@ -50,7 +50,10 @@ const HANDLERS: Record<RouteName, Handler> = {
   listPdfPresets: projects.listPdfPresets,
   listEmailPresets: projects.listEmailPresets,
   // actions
-  generatePdf,
+  generatePdf: reports.generatePdf,
+  // the same reports as files (application/pdf), for applications without base64
+  logPdf: reports.logPdf,
+  rangePdf: reports.rangePdf,
   openEmailWindow: mail.openEmailWindow,
   // operator console: the page (signs in once with ?key=), its script and style, the session, the live state
   openConsole: operatorConsole.openConsole,

@@ -29,6 +29,25 @@ describe('MediaLogClient', () => {
     expect(await client.deleteLog('D001')).toEqual({ success: true })
   })
 
+  it("gets a report's PDF as bytes: a new project's clips report, one day or a range", async () => {
+    const connecting = MediaLogClient.connect({ baseUrl: BASE, appName: 'Client PDF', fetch: viaWorker })
+    const id = await pendingRequestOf('Client PDF')
+    await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })
+    const client = await connecting
+    await client.createProject('Client PDF')
+    await client.createLog(makeLog('D001', 2))
+    const day: Uint8Array = await client.logPdf('D001', 'clp01')
+    expect(day).toBeInstanceOf(Uint8Array)
+    expect(new TextDecoder().decode(day.subarray(0, 5))).toBe('%PDF-')
+    const range = await client.rangePdf('dat01', { from: 1, to: '2024-01-01' })
+    expect(new TextDecoder().decode(range.subarray(0, 5))).toBe('%PDF-')
+    const sent = await client.send('GET', '/log/D001/pdf/dat01')
+    expect(sent).toMatchObject({ status: 200, body: undefined, text: '' })
+    expect(sent.bytes?.subarray(0, 5)).toEqual(new TextEncoder().encode('%PDF-'))
+    await expect(client.logPdf('D001', 'nope1')).rejects.toMatchObject({ status: 404, error: 'Preset not found' })
+    await expect(client.rangePdf('clp01', { from: 2 })).rejects.toMatchObject({ status: 404, error: 'Log not found' })
+  })
+
   it('throws one error type: status, error text and every failing property', async () => {
     const anonymous = new MediaLogClient({ baseUrl: BASE, fetch: viaWorker })
     await expect(anonymous.logs()).rejects.toMatchObject({ name: 'MediaLogError', status: 401, error: 'Unauthorized' })

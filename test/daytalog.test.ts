@@ -27,7 +27,9 @@ describe("the reference application's data", () => {
   it('its project config is accepted and kept exactly as sent, and parses with ProjectSchemaZod', async () => {
     const token = await daytalogProject()
     const config = (await call('GET', '/project/config', { token })).body
-    expect(config).toEqual(PROJECT)
+    // Beside what was sent, the time zone the project took when it was made (which a config of
+    // the reference application, having none, leaves as it is).
+    expect(config).toEqual({ ...PROJECT, time_zone: 'UTC' })
     expect(ProjectSchemaZod.safeParse(config).success).toBe(true)
   })
 
@@ -51,6 +53,7 @@ describe("the reference application's data", () => {
     const project = (await call('GET', '/project', { token })).body
     expect(project).toEqual({
       ...PROJECT,
+      time_zone: 'UTC',
       activeLog: null,
       id: expect.any(String),
       path: 'projects/Harbour Lights',
@@ -246,6 +249,7 @@ describe('what changed to take it (one test each)', () => {
 
   it('8c. arrays where objects or maps belong are refused, never converted', async () => {
     const { token } = await withProject()
+    const created = (await call('GET', '/project/config', { token })).body
     const cases: Array<[string, unknown, string]> = [
       ['/project/config', { custom_info: [['DIT', 'Jane']] }, 'custom_info.0'],
       [
@@ -268,7 +272,7 @@ describe('what changed to take it (one test each)', () => {
       expect(answer.status, JSON.stringify(body)).toBe(400)
       expect(answer.body.details.map((d: { prop: string }) => d.prop)).toContain(prop)
     }
-    expect((await call('GET', '/project/config', { token })).body).toEqual({ project_name: 'Feature Film', version: 1 })
+    expect((await call('GET', '/project/config', { token })).body).toEqual(created)
     const log = { id: 'D001', day: 1, date: '2025-06-02', version: 1 }
     for (const [extra, prop] of [
       [{ ocf: [] }, 'ocf'],

@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:workers'
 import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { contentDisposition } from '../src/routes/mail'
+import { contentDisposition } from '../src/http/headers'
 import { mailtoLink } from '../src/mail/view'
 import type { Workspace } from '../src/workspace/Workspace'
 import { BASE, call, fetchWorker, makeLog, operator, withProject } from './helpers'

@@ -1,5 +1,9 @@
+import { env } from 'cloudflare:workers'
+import { abortAllDurableObjects, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import { approvedToken, call, makeLog, withProject } from './helpers'
+import { localStamp } from '../src/shared/time-zone'
+import type { Workspace } from '../src/workspace/Workspace'
+import { approvedToken, call, makeLog, operator, withProject } from './helpers'
 
 const pdf = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -21,6 +25,25 @@ const email = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 
+/** What a new project starts with (README "Project settings and presets"). */
+const DEFAULT_PRESETS = {
+  pdfs: [
+    { id: 'clp01', label: 'Clips report', output_name: 'Clips_<log>.pdf', react: 'ClipsReport.tsx', enabled: true },
+    { id: 'dat01', label: 'Data report', output_name: 'Data_<log>.pdf', react: 'DataReport.tsx', enabled: true },
+  ],
+  emails: [
+    {
+      id: 'day01',
+      label: 'Day e-mail',
+      recipients: [],
+      subject: '<project> — Day <d> (<yyyy-mm-dd>)',
+      attachments: [],
+      react: 'DaySummary.tsx',
+      enabled: true,
+    },
+  ],
+}
+
 describe('POST /project/create', () => {
   it('creates and loads the project: 201 with {id, project_name, path, created_at}', async () => {
     const token = await approvedToken()
@@ -33,7 +56,14 @@ describe('POST /project/create', () => {
     expect(await call('GET', '/project', { token })).toEqual(
       expect.objectContaining({
         status: 200,
-        body: { project_name: 'Feature Film', version: 1, activeLog: null, ...res.body },
+        body: {
+          project_name: 'Feature Film',
+          ...DEFAULT_PRESETS,
+          time_zone: 'UTC',
+          version: 1,
+          activeLog: null,
+          ...res.body,
+        },
       }),
     )
     expect(await call('GET', '/project/config', { token })).toMatchObject({
@@ -72,6 +102,141 @@ describe('POST /project/create', () => {
       status: 401,
       body: { error: 'Unauthorized' },
     })
+  })
+})
+
+describe('the presets a new project starts with', () => {
+  it('lists a clips report, a data report and a day e-mail to no one', async () => {
+    const { token } = await withProject()
+    expect((await call('GET', '/project/config', { token })).body).toEqual({
+      project_name: 'Feature Film',
+      ...DEFAULT_PRESETS,
+      time_zone: 'UTC',
+      version: 1,
+    })
+    expect(await call('GET', '/pdf-presets', { token })).toMatchObject({
+      status: 200,
+      body: [
+        { id: 'clp01', label: 'Clips report', enabled: true },
+        { id: 'dat01', label: 'Data report', enabled: true },
+      ],
+    })
+    expect(await call('GET', '/email-presets', { token })).toMatchObject({
+      status: 200,
+      body: [{ id: 'day01', label: 'Day e-mail', enabled: true }],
+    })
+  })
+
+  it('draws both reports and opens the day e-mail on a first day, with nothing configured', async () => {
+    const { token } = await withProject('First Day')
+    expect((await call('POST', '/log', { token, body: makeLog('D001', 2) })).status).toBe(201)
+    for (const [presetId, filename] of [
+      ['clp01', 'Clips_D001.pdf'],
+      ['dat01', 'Data_D001.pdf'],
+    ]) {
+      const res = await call('POST', '/generate-pdf', { token, body: { presetId, logId: 'D001' } })
+      expect(res.status).toBe(200)
+      expect(res.body.data).toMatchObject({ filename, mimeType: 'application/pdf' })
+      expect(atob(res.body.data.base64).slice(0, 5)).toBe('%PDF-')
+    }
+    expect(await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    })
+    const [window] = (await operator('GET', '/approve/windows')).body.windows
+    expect(window).toMatchObject({
+      presetId: 'day01',
+      recipients: [],
+      subject: 'First Day — Day 1 (2024-01-01)',
+      attachments: [],
+    })
+  })
+
+  it('are not added to a project made before them, which keeps what it has', async () => {
+    const { token } = await withProject('Older')
+    // What an older version stored: settings without presets.
+    await runInDurableObject(env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace')), (_: Workspace, state) => {
+      state.storage.sql.exec('UPDATE projects SET settings = ?', JSON.stringify({ project_name: 'Older', version: 1 }))
+    })
+    await abortAllDurableObjects()
+    expect((await call('POST', '/project/load', { token, body: { path: 'projects/Older' } })).status).toBe(200)
+    expect((await call('GET', '/project/config', { token })).body).toEqual({ project_name: 'Older', version: 1 })
+    expect((await call('GET', '/pdf-presets', { token })).body).toEqual([])
+    expect((await call('GET', '/email-presets', { token })).body).toEqual([])
+  })
+
+  it('are edited and deleted like any preset; a config of the reference app replaces them', async () => {
+    const { token } = await withProject()
+    const edited = {
+      ...DEFAULT_PRESETS.emails[0]!,
+      recipients: ['production@example.com'],
+      attachments: ['clp01'],
+    }
+    // The day e-mail attaches nothing: a config setting only `pdfs` replaces the reports.
+    const pdfsOnly = await call('PATCH', '/project/config', { token, body: { pdfs: [DEFAULT_PRESETS.pdfs[1]] } })
+    expect(pdfsOnly.status).toBe(200)
+    expect(pdfsOnly.body.data.emails).toEqual(DEFAULT_PRESETS.emails)
+    expect((await call('GET', '/pdf-presets', { token })).body).toEqual([
+      { id: 'dat01', label: 'Data report', enabled: true },
+    ])
+    const patched = await call('PATCH', '/project/config', {
+      token,
+      body: { pdfs: [DEFAULT_PRESETS.pdfs[0]], emails: [edited] },
+    })
+    expect(patched.status).toBe(200)
+    expect(patched.body.data).toEqual({
+      project_name: 'Feature Film',
+      pdfs: [DEFAULT_PRESETS.pdfs[0]],
+      emails: [edited],
+      time_zone: 'UTC',
+      version: 1,
+    })
+    expect((await call('GET', '/pdf-presets', { token })).body).toEqual([
+      { id: 'clp01', label: 'Clips report', enabled: true },
+    ])
+    expect((await call('PATCH', '/project/config', { token, body: { pdfs: [], emails: [] } })).status).toBe(200)
+    expect((await call('GET', '/pdf-presets', { token })).body).toEqual([])
+    expect((await call('GET', '/email-presets', { token })).body).toEqual([])
+  })
+})
+
+describe('the time zone setting', () => {
+  it("is the zone a new project took (here the runtime's, UTC), and any IANA zone when patched", async () => {
+    const { token } = await withProject()
+    expect((await call('GET', '/project/config', { token })).body.time_zone).toBe('UTC')
+    const patched = await call('PATCH', '/project/config', { token, body: { time_zone: 'Asia/Tokyo' } })
+    expect(patched.status).toBe(200)
+    expect(patched.body.data.time_zone).toBe('Asia/Tokyo')
+    expect((await call('GET', '/project/config', { token })).body.time_zone).toBe('Asia/Tokyo')
+  })
+
+  it('refuses a zone the runtime does not know, and keeps the stored one', async () => {
+    const { token } = await withProject()
+    for (const time_zone of ['Mars/Olympus', '', 'GMT+25', 7]) {
+      const res = await call('PATCH', '/project/config', { token, body: { time_zone } })
+      expect(res.status, String(time_zone)).toBe(400)
+      expect(res.body).toEqual({
+        error: 'Validation Error',
+        details: [
+          {
+            prop: 'time_zone',
+            message:
+              typeof time_zone === 'string'
+                ? 'must be an IANA time zone such as Europe/Berlin or UTC'
+                : 'must be a string',
+          },
+        ],
+      })
+    }
+    expect((await call('GET', '/project/config', { token })).body.time_zone).toBe('UTC')
+  })
+
+  it('reads a moment on the clocks of the zone, summer time included', () => {
+    const at = new Date('2024-07-01T22:30:00Z')
+    expect(localStamp(at)).toBe('2024-07-01 22:30 UTC')
+    expect(localStamp(at, 'Europe/Berlin')).toBe('2024-07-02 00:30 Europe/Berlin')
+    expect(localStamp(new Date('2024-01-01T22:30:00Z'), 'Europe/Berlin')).toBe('2024-01-01 23:30 Europe/Berlin')
+    expect(localStamp(at, 'America/Los_Angeles')).toBe('2024-07-01 15:30 America/Los_Angeles')
   })
 })
 
@@ -139,6 +304,8 @@ describe('PATCH /project/config', () => {
     const second = await call('PATCH', '/project/config', { token, body: { custom_info: [{ DoP: 'B. Camera' }] } })
     const expected = {
       project_name: 'Feature Film',
+      ...DEFAULT_PRESETS,
+      time_zone: 'UTC',
       version: 1,
       unit: 'Main Unit',
       custom_info: [{ DoP: 'B. Camera' }],
@@ -222,7 +389,6 @@ describe('PATCH /project/config', () => {
         'custom_schemas.0.log_fields.1.type',
         'custom_schemas.0.sync',
         'emails.0.attachments.0',
-        'emails.0.recipients',
         'emails.1.recipients.0',
         'emails.1.subject',
         'logid_template',
@@ -236,7 +402,12 @@ describe('PATCH /project/config', () => {
         'version',
       ].sort(),
     )
-    expect((await call('GET', '/project/config', { token })).body).toEqual({ project_name: 'Feature Film', version: 1 })
+    expect((await call('GET', '/project/config', { token })).body).toEqual({
+      project_name: 'Feature Film',
+      ...DEFAULT_PRESETS,
+      time_zone: 'UTC',
+      version: 1,
+    })
   })
 
   it('refuses an e-mail preset attaching a PDF preset that does not exist', async () => {

@@ -1,7 +1,7 @@
 import { base64 } from '@scure/base'
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
-import { approvedToken, call, clip, makeLog, withProject } from './helpers'
+import { approvedToken, BASE, call, clip, fetchWorker, makeLog, withProject } from './helpers'
 
 const PRESETS = [
   {
@@ -221,6 +221,107 @@ describe('POST /generate-pdf', () => {
     const { status, body } = await generate('not-a-token', { presetId: 'DAILY', logId: 'D001' })
     expect(status).toBe(401)
     expect(body).toEqual({ error: 'Unauthorized' })
+  })
+})
+
+/** A GET answered with a file: status, headers and the bytes as sent. */
+async function getFile(path: string, token?: string) {
+  const response = await fetchWorker(new Request(`${BASE}${path}`, { headers: token ? { 'x-api-token': token } : {} }))
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const type = response.headers.get('content-type') ?? ''
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes,
+    json: type.includes('json') ? JSON.parse(new TextDecoder().decode(bytes)) : undefined,
+  }
+}
+
+const startsPdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 5)) === '%PDF-'
+
+describe('GET /log/{id}/pdf/{presetId} and GET /pdf/{presetId}', () => {
+  it("answers a day's report as application/pdf, named by the preset's output_name", async () => {
+    const token = await setup()
+    const res = await getFile('/log/D002/pdf/DAILY', token)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/pdf')
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="Feature Film_D002_20240102.pdf"; filename*=UTF-8''Feature%20Film_D002_20240102.pdf`,
+    )
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(startsPdf(res.bytes)).toBe(true)
+    const pdf = await PDFDocument.load(res.bytes, { updateMetadata: false })
+    expect(pdf.getTitle()).toBe('Feature Film — Daily Report — Day 2 — 2024-01-02')
+  })
+
+  it('answers the same report /generate-pdf gives in base64', async () => {
+    const token = await setup()
+    const file = await getFile('/log/D001/pdf/RANGE', token)
+    const { body } = await generate(token, { presetId: 'RANGE', logId: 'D001' })
+    const [a, b] = await Promise.all([PDFDocument.load(file.bytes, { updateMetadata: false }), pdfOf(body.data.base64)])
+    expect(a.getTitle()).toBe(b.getTitle())
+    expect(a.getPageCount()).toBe(b.getPageCount())
+    expect(file.headers.get('content-disposition')).toContain(`filename="${body.data.filename}"`)
+  })
+
+  it('draws a range of days by day number or date, either end left out', async () => {
+    const token = await setup()
+    for (const [query, filename, title] of [
+      ['?from=1&to=2', 'Summary_D001-002_240101-240102_Mon-Tue.pdf', 'Days 1–2 — 2024-01-01 – 2024-01-02'],
+      ['?from=2024-01-02', 'Summary_D002-003_240102-240103_Tue-Wed.pdf', 'Days 2–3 — 2024-01-02 – 2024-01-03'],
+      ['', 'Summary_D001-003_240101-240103_Mon-Wed.pdf', 'Days 1–3 — 2024-01-01 – 2024-01-03'],
+    ]) {
+      const res = await getFile(`/pdf/RANGE${query}`, token)
+      expect(res.status, query).toBe(200)
+      expect(res.headers.get('content-type')).toBe('application/pdf')
+      expect(res.headers.get('content-disposition')).toBe(
+        `attachment; filename="${filename}"; filename*=UTF-8''${filename}`,
+      )
+      const pdf = await PDFDocument.load(res.bytes, { updateMetadata: false })
+      expect(pdf.getTitle()).toBe(`Feature Film — Week Summary — ${title}`)
+    }
+  })
+
+  it('answers 404 for an unknown preset or log, or a range holding no log', async () => {
+    const token = await setup()
+    for (const [path, error] of [
+      ['/log/D001/pdf/NOPE1', 'Preset not found'],
+      ['/log/D404/pdf/DAILY', 'Log not found'],
+      ['/pdf/NOPE1?from=1', 'Preset not found'],
+      ['/pdf/DAILY?from=4', 'Log not found'],
+      ['/pdf/DAILY?from=2024-02-01&to=2024-02-28', 'Log not found'],
+    ] as const) {
+      const res = await getFile(path, token)
+      expect(res.status, path).toBe(404)
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      expect(res.json, path).toEqual({ error })
+    }
+  })
+
+  it('answers 404 Log not found with no project loaded', async () => {
+    const token = await approvedToken()
+    expect((await getFile('/log/D001/pdf/DAILY', token)).json).toEqual({ error: 'Log not found' })
+    expect((await getFile('/pdf/DAILY', token)).json).toEqual({ error: 'Log not found' })
+  })
+
+  it('answers 400 for a range end that is no day number or date', async () => {
+    const token = await setup()
+    const res = await getFile('/pdf/DAILY?from=2024-02-30&to=x', token)
+    expect(res.status).toBe(400)
+    expect(res.json.error).toBe('Validation Error')
+    expect(res.json.details.map((d: { prop: string }) => d.prop)).toEqual(['from', 'to'])
+  })
+
+  it('answers 401 without a valid token', async () => {
+    await setup()
+    for (const path of ['/log/D001/pdf/DAILY', '/pdf/DAILY']) {
+      for (const token of [undefined, 'not-a-token']) {
+        const res = await getFile(path, token)
+        expect(res.status).toBe(401)
+        expect(res.json).toEqual({ error: 'Unauthorized' })
+      }
+    }
   })
 })
 

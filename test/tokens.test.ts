@@ -43,6 +43,8 @@ describe('API tokens', () => {
       ['PATCH', '/log/D1', { unit: 'A' }],
       ['DELETE', '/log/D1'],
       ['POST', '/generate-pdf', { presetId: 'clips', logId: 'D1' }],
+      ['GET', '/log/D1/pdf/clp01'],
+      ['GET', '/pdf/clp01?from=1'],
       ['GET', '/projects'],
       ['GET', '/project'],
       ['GET', '/project/config'],

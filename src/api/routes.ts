@@ -307,6 +307,32 @@ export const ROUTES = {
     errors: [400, 401, 404, 415],
     example: { request: { presetId: 'clips', logId: ['D001', 'D002'] } },
   },
+  logPdf: {
+    method: 'get',
+    path: '/log/{id}/pdf/{presetId}',
+    summary: "A PDF report of one log, as the file itself (the preset's output_name in Content-Disposition)",
+    tag: 'Reports and e-mail',
+    who: 'application',
+    ok: [200, 'application/pdf'],
+    errors: [400, 401, 404],
+  },
+  rangePdf: {
+    method: 'get',
+    path: '/pdf/{presetId}',
+    summary: 'A PDF report of a range of days, as the file itself',
+    description: [
+      'The logs from `from` to `to`, both included, in log order, as `GET /checks` takes a range: either end a',
+      'day number or a date, either left out. A range holding no log is 404 `Log not found`.',
+    ].join(' '),
+    tag: 'Reports and e-mail',
+    who: 'application',
+    query: {
+      from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
+      to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
+    },
+    ok: [200, 'application/pdf'],
+    errors: [400, 401, 404],
+  },
   openEmailWindow: {
     method: 'post',
     path: '/open-email-window',

@@ -20,10 +20,15 @@ export type LogOutput = v.InferOutput<typeof LogSchema>
 export type SettingsInput = v.InferInput<typeof SettingsSchema>
 export type Settings = v.InferOutput<typeof SettingsSchema>
 export type ImportInput = v.InferInput<typeof ImportSchema>
-/** What a route answers: its declared shape, or the text of a file or page. */
+/** What a route answers: its declared shape, a PDF's bytes, or the text of a file or page. */
 type AnswerOf<N extends RouteName> = (typeof ROUTES)[N]['ok'][1] extends infer S extends v.GenericSchema
   ? v.InferOutput<S>
-  : string
+  : (typeof ROUTES)[N]['ok'][1] extends 'application/pdf'
+    ? Uint8Array
+    : string
+
+/** What `send` gives: the status, the JSON answer (undefined when not JSON), its text, a PDF's bytes. */
+export type SentAnswer = { status: number; body: unknown; text: string; bytes?: Uint8Array }
 
 /** Every refusal of the service: its status, its `error` text and, for 400, each failing property. */
 export class MediaLogError extends Error {
@@ -129,14 +134,15 @@ export class MediaLogClient {
   // ---- checks, reports, e-mail
 
   checks = (id: string) => this.route('logChecks', { id })
-  rangeChecks = (range: { from?: number | string; to?: number | string } = {}) => {
-    const query = new URLSearchParams(
-      Object.entries(range).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]])),
-    ).toString()
-    return this.route('rangeChecks', {}, undefined, query ? `?${query}` : '')
-  }
+  rangeChecks = (range: { from?: number | string; to?: number | string } = {}) =>
+    this.route('rangeChecks', {}, undefined, rangeQuery(range))
   /** The body as the route takes it: `{presetId, logId}` (one log id, or several). */
   generatePdf = (request: { presetId: string; logId: string | string[] }) => this.route('generatePdf', {}, request)
+  /** A day's report as the PDF's bytes. */
+  logPdf = (id: string, presetId: string) => this.route('logPdf', { id, presetId })
+  /** The report of a range of days (a day number or a date each end, both included) as the PDF's bytes. */
+  rangePdf = (presetId: string, range: { from?: number | string; to?: number | string } = {}) =>
+    this.route('rangePdf', { presetId }, undefined, rangeQuery(range))
   openEmailWindow = (request: { logId: string | string[]; presetId?: string }) =>
     this.route('openEmailWindow', {}, request)
 
@@ -156,9 +162,10 @@ export class MediaLogClient {
     return this.call<AnswerOf<N>>(method.toUpperCase(), `${filled}${query}`, body)
   }
 
-  /** Any endpoint: the answer as JSON, or a MediaLogError. */
+  /** Any endpoint: the answer as JSON (a PDF as its bytes), or a MediaLogError. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const { status, body: answer, text } = await this.send(method, path, body)
+    const { status, body: answer, text, bytes } = await this.send(method, path, body)
+    if (status >= 200 && status < 300 && bytes !== undefined) return bytes as T
     if (status >= 200 && status < 300 && answer !== undefined) return answer as T
     const { error, details } = (answer ?? {}) as { error?: string; details?: Array<{ prop: string; message: string }> }
     throw new MediaLogError(status, error ?? (text.slice(0, 200) || String(status)), details)
@@ -167,9 +174,10 @@ export class MediaLogClient {
   /**
    * Any endpoint, its status and body as they came, refusals included: for tools that show what
    * the service said rather than throw. `body` is the JSON answer, undefined when it is not JSON
-   * (`text` has it then). A redirect is not followed: a MediaLogError with its 3xx status.
+   * (`text` has it then); a PDF (`application/pdf`) comes as `bytes`, `text` empty. A redirect is
+   * not followed: a MediaLogError with its 3xx status.
    */
-  async send(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; text: string }> {
+  async send(method: string, path: string, body?: unknown): Promise<SentAnswer> {
     const headers: Record<string, string> = {}
     if (this.token) headers['x-api-token'] = this.token
     if (this.#userAgent) headers['user-agent'] = this.#userAgent
@@ -190,6 +198,8 @@ export class MediaLogClient {
         `${this.baseUrl} answered with a redirect${to ? ` to ${to}` : ''}: not followed, the service never redirects`,
       )
     }
+    if (response.headers.get('content-type')?.startsWith('application/pdf'))
+      return { status: response.status, body: undefined, text: '', bytes: new Uint8Array(await response.arrayBuffer()) }
     const text = await response.text()
     try {
       return { status: response.status, body: JSON.parse(text), text }
@@ -205,6 +215,14 @@ function defaultBaseUrl(): string {
   if (env?.MEDIA_LOG_URL) return env.MEDIA_LOG_URL
   if (env?.PORT && /^\d{1,5}$/.test(env.PORT)) return `http://localhost:${env.PORT}`
   return 'http://localhost:5252'
+}
+
+/** `?from=…&to=…` for the ends given, or nothing. */
+function rangeQuery(range: { from?: number | string; to?: number | string }): string {
+  const query = new URLSearchParams(
+    Object.entries(range).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]])),
+  ).toString()
+  return query ? `?${query}` : ''
 }
 
 const enabledQuery = (enabled?: boolean) => (enabled === undefined ? '' : `?enabled=${enabled}`)

@@ -33,3 +33,18 @@ export function withStandardHeaders(answer: Response | JsonAnswer) {
   if (!headers.has('x-frame-options')) headers.set('x-frame-options', 'DENY')
   return answer
 }
+
+/** A file to download (a PDF, a .eml): its media type and the name a browser or client saves it as. */
+export function download(body: BodyInit, type: string, filename: string) {
+  return new Response(body, { headers: { 'content-type': type, 'content-disposition': contentDisposition(filename) } })
+}
+
+/** RFC 6266: an ASCII fallback and the exact UTF-8 name (a lone surrogate as U+FFFD, see mailtoLink). */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  const exact = encodeURIComponent(filename.toWellFormed()).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`
+}

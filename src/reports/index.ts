@@ -1,4 +1,5 @@
 /** PDF reports (SPEC §8), drawn with pdf-lib in the worker's isolate. */
+import { localStamp } from '../shared/time-zone'
 import type { Checked, Counts } from '../checks/findings'
 import type { LazyLog } from '../large-logs/read'
 import { reportOf, type PdfPreset, type Settings } from '../schemas/settings'
@@ -55,8 +56,8 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
 
   const created = source.created ?? new Date()
   const range = rangeTitle(summaries)
-  const stamp = created.toISOString().slice(0, 16).replace('T', ' ')
-  return report.save(`${project} · ${preset.label} · generated ${stamp} UTC`, {
+  const stamp = localStamp(created, settings.time_zone)
+  return report.save(`${project} · ${preset.label} · generated ${stamp}`, {
     title: `${project} — ${preset.label} — ${range}`,
     subject: kind === 'data-report' ? 'Data report' : 'Clips report',
     keywords: summaries.map((s) => s.id),

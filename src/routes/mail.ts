@@ -2,7 +2,7 @@ import { StatusError, type IRequest } from 'itty-router'
 import { readObject } from '../http/body'
 import { statusOf } from '../http/errors'
 import { apiToken } from '../http/guards'
-import { jsonAnswer } from '../http/headers'
+import { download, jsonAnswer } from '../http/headers'
 import { pathParam } from '../http/params'
 import {
   attachmentsFor,
@@ -191,20 +191,6 @@ export async function downloadEml(request: IRequest, env: Env) {
     'message/rfc822',
     `${safeFilename(listing.subject) || 'message'}.eml`,
   )
-}
-
-function download(body: BodyInit, type: string, filename: string) {
-  return new Response(body, { headers: { 'content-type': type, 'content-disposition': contentDisposition(filename) } })
-}
-
-/** RFC 6266: an ASCII fallback and the exact UTF-8 name (a lone surrogate as U+FFFD, see mailtoLink). */
-export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  const exact = encodeURIComponent(filename.toWellFormed()).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  )
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`
 }
 
 /** A subject as a file name: no path separators or characters file systems refuse. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { append } from '../shared/lists'
+import { isTimeZone } from '../shared/time-zone'
 import type { IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
 import { looseObject, record } from './shapes'
@@ -212,12 +213,11 @@ export const userBodyTemplate = (preset: EmailPreset) =>
 const EmailPresetSchema = looseObject({
   id: PresetId,
   label: Label,
-  recipients: v.pipe(
-    v.array(
-      v.pipe(v.string('must be a string'), v.trim(), v.email('must be a valid e-mail address')),
-      'must be an array of e-mail addresses',
-    ),
-    v.minLength(1, 'must name at least one recipient'),
+  // May be empty, as a new project's day e-mail is: the operator adds recipients in the send
+  // window, whose Send refuses a message to no one.
+  recipients: v.array(
+    v.pipe(v.string('must be a string'), v.trim(), v.email('must be a valid e-mail address')),
+    'must be an array of e-mail addresses',
   ),
   subject: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty')),
   attachments: v.optional(v.array(v.string('must be a string'), 'must be an array of PDF preset ids')),
@@ -225,6 +225,32 @@ const EmailPresetSchema = looseObject({
   template: v.optional(v.picklist(EMAIL_TEMPLATES, 'must be "plain" or "day-summary"')),
   react: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must name a template'))),
   enabled: v.optional(v.boolean('must be true or false')),
+})
+
+/**
+ * The presets a new project starts with, in the shapes the reference application writes (its stock
+ * templates by their `react` names): a clips report, a data report, and a day e-mail to no one until
+ * the user adds recipients. The e-mail attaches no PDF preset, so a config that sets only `pdfs`
+ * (as many scripts do) replaces the reports without being refused for an attachment naming a report
+ * it removed; the operator ticks the reports in the send window. A config PATCHed later with `pdfs`
+ * or `emails` replaces them; projects made before they existed keep what they have.
+ */
+export const defaultPresets = (): Pick<Settings, 'pdfs' | 'emails'> => ({
+  pdfs: [
+    { id: 'clp01', label: 'Clips report', output_name: 'Clips_<log>.pdf', react: 'ClipsReport.tsx', enabled: true },
+    { id: 'dat01', label: 'Data report', output_name: 'Data_<log>.pdf', react: 'DataReport.tsx', enabled: true },
+  ],
+  emails: [
+    {
+      id: 'day01',
+      label: 'Day e-mail',
+      recipients: [],
+      subject: '<project> — Day <d> (<yyyy-mm-dd>)',
+      attachments: [],
+      react: 'DaySummary.tsx',
+      enabled: true,
+    },
+  ],
 })
 
 /** A preset is offered unless it says `enabled: false`. */
@@ -257,6 +283,10 @@ export const SettingsSchema = looseObject({
   custom_schemas: v.optional(v.array(CustomSchemaSchema, 'must be an array of schemas')),
   pdfs: v.optional(v.array(PdfPresetSchema, 'must be an array of PDF presets')),
   emails: v.optional(v.array(EmailPresetSchema, 'must be an array of e-mail presets')),
+  /** Where "generated" stamps are read; a new project takes the laptop's zone, one without it is UTC. */
+  time_zone: v.optional(
+    v.pipe(v.string('must be a string'), v.check(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')),
+  ),
   version: v.optional(v.literal(1, 'must be 1')),
 })
 

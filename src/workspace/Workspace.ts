@@ -10,6 +10,7 @@
  * and a 404 is no accident. An Error is never a value otherwise, so the client tells them apart.
  * The operator methods take no token: the worker checks the operator before it calls them.
  */
+import { isTimeZone } from '../shared/time-zone'
 import { hex } from '@scure/base'
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
@@ -84,7 +85,7 @@ export class Workspace extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(async () => {
       // One transaction: a store of an older layout is converted in place, all or nothing.
       this.#store = ctx.storage.transactionSync(() => new Store(ctx.storage.sql))
-      this.#projects = new Projects(this.#store, transactionOf(ctx))
+      this.#projects = new Projects(this.#store, transactionOf(ctx), isTimeZone(env.TIME_ZONE) ? env.TIME_ZONE : 'UTC')
       this.#logs = new Logs(this.#store, this.#projects, transactionOf(ctx))
       const ttl = Number(env.TOKEN_TTL_DAYS)
       this.#tokens = new Tokens(this.#store, ttl > 0 ? ttl : undefined)
@@ -223,11 +224,17 @@ export class Workspace extends DurableObject<Env> {
     return answer(() => this.#logs.read(projectId, id))
   }
 
-  /** What a report needs besides its logs, once every log asked for exists. */
-  reportPlan(token: string, presetId: string, logIds: string[]) {
+  /**
+   * What a report needs besides its logs, once every log asked for exists. Logs are named
+   * (`logIds`) or taken from a range of day numbers or dates, both ends included; a range holding
+   * no log is 404 `Log not found`, as a named log that does not exist is.
+   */
+  reportPlan(token: string, presetId: string, days: { logIds: string[] } | DayRange) {
     return this.#client(token, (): ReportPlan => {
       const projectId = this.#projects.requireForLogs()
-      const summaries = this.#logs.summaries(projectId, logIds)
+      const ids = 'logIds' in days ? days.logIds : this.#logs.idsIn(projectId, days)
+      if (!ids.length) throw notFound('Log')
+      const summaries = this.#logs.summaries(projectId, ids)
       const settings = this.#projects.active!.settings
       const preset = settings.pdfs?.find((p) => p.id === presetId)
       if (!preset) throw notFound('Preset')

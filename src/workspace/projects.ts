@@ -4,7 +4,14 @@
  * in its single thread only.
  */
 import { CustomSchemas } from '../schemas/custom'
-import { checkSettings, isEnabled, type EmailPreset, type PdfPreset, type Settings } from '../schemas/settings'
+import {
+  checkSettings,
+  defaultPresets,
+  isEnabled,
+  type EmailPreset,
+  type PdfPreset,
+  type Settings,
+} from '../schemas/settings'
 import { conflict, invalid, notFound } from '../shared/problem'
 import type { ProjectRow, Store } from './store'
 
@@ -23,9 +30,14 @@ const SETTINGS_LIMIT = 1024 * 1024
 export class Projects {
   #active: ActiveProject | undefined
 
+  /**
+   * `timeZone`: the zone a new project takes (the laptop's, as `npm start` passes it); a project
+   * keeps it when the laptop travels, until its settings say otherwise.
+   */
   constructor(
     private readonly store: Store,
     private readonly transaction: <T>(work: () => T) => T,
+    private readonly timeZone = 'UTC',
   ) {
     const id = store.getMeta('active_project')
     const row = id ? store.project(id) : undefined
@@ -48,7 +60,12 @@ export class Projects {
   }
 
   create(projectName: string): Project {
-    const settings: Settings = { project_name: projectName, version: 1 }
+    const settings: Settings = {
+      project_name: projectName,
+      ...defaultPresets(),
+      time_zone: this.timeZone,
+      version: 1,
+    }
     const row: ProjectRow = {
       id: crypto.randomUUID(),
       path: `projects/${projectName}`,

@@ -40,11 +40,17 @@ function operationOf(method: string, path: string) {
 }
 
 /** The answer is one the document names, and its body fits the schema given for that status. */
-function expectDocumented(method: string, path: string, answer: { status: number; body: unknown }) {
+function expectDocumented(method: string, path: string, answer: { status: number; body: unknown; bytes?: Uint8Array }) {
   const operation = operationOf(method, path)
   expect(operation, `${method} ${path} is documented`).toBeDefined()
   const response = operation.responses[String(answer.status)]
   expect(response, `${method} ${path} documents ${answer.status}`).toBeDefined()
+  if (answer.bytes) {
+    // A file: the media type the document names, and a PDF's first bytes.
+    expect(Object.keys(response.content), `${method} ${path}`).toEqual(['application/pdf'])
+    expect(new TextDecoder().decode(answer.bytes.subarray(0, 5))).toBe('%PDF-')
+    return
+  }
   let schema = response.content['application/json'].schema
   if (schema.$ref) schema = doc.components.schemas[schema.$ref.split('/').at(-1)]
   const validate = ajv.compile(schema)
@@ -96,6 +102,9 @@ describe('the OpenAPI document', () => {
     expect((await send('GET', '/log/D001/checks', { token })).status).toBe(200)
     expect((await send('GET', '/checks?from=1&to=2', { token })).status).toBe(200)
     expect((await send('POST', '/generate-pdf', { token, body: example('POST', '/generate-pdf') })).status).toBe(200)
+    expect((await send('GET', '/log/D001/pdf/clips', { token })).status).toBe(200)
+    expect((await send('GET', '/pdf/clips?from=1&to=2', { token })).status).toBe(200)
+    expect((await send('GET', '/pdf/nope1', { token })).status).toBe(404)
     expect(
       (await send('POST', '/open-email-window', { token, body: example('POST', '/open-email-window') })).status,
     ).toBe(200)

@@ -371,6 +371,30 @@ describe('clips report, read back with poppler', () => {
   })
 })
 
+describe('the "generated" stamp', () => {
+  it("is read on the clocks of the project's time zone, UTC for a project without one", async () => {
+    const created = new Date('2024-03-01T10:05:00Z')
+    const stampOf = async (extra: Clip) =>
+      pages(
+        write(
+          await reports.renderReport({
+            ...rangeOf({
+              settings: settings(extra),
+              preset: preset('data-report'),
+              logs: [log('D001', 1, '2024-03-01', clipsOf(2))],
+            }),
+            created,
+          }),
+        ),
+        '-raw',
+      )
+        .join('\n')
+        .match(/generated \S+ \S+ \S+/)?.[0]
+    expect(await stampOf({})).toBe('generated 2024-03-01 10:05 UTC')
+    expect(await stampOf({ time_zone: 'Asia/Tokyo' })).toBe('generated 2024-03-01 19:05 Asia/Tokyo')
+  })
+})
+
 describe('data report, read back with poppler', () => {
   it('has one row per log, the totals and the date range, counting a log named twice once', async () => {
     const logs = [

@@ -121,7 +121,9 @@ export type Call = ((
   method: string,
   path: string,
   options?: { token?: string; body?: unknown; operator?: boolean },
-) => Promise<{ status: number; body: any }>) & { client: ClientOptions & { baseUrl: string; operatorKey: string } }
+) => Promise<{ status: number; body: any; bytes?: Uint8Array }>) & {
+  client: ClientOptions & { baseUrl: string; operatorKey: string }
+}
 
 /**
  * Calls to a started service through the typed client, every body read. With `host`, the requests
@@ -134,8 +136,9 @@ export function jsonCaller(service: Service, host?: string): Call {
     const operator: typeof fetch = (input, init) =>
       client.fetch(input, { ...init, headers: { ...init?.headers, 'x-operator-key': service.operatorKey } })
     const app = new MediaLogClient({ ...client, token: options.token, ...(options.operator && { fetch: operator }) })
-    const { status, body } = await app.send(method, path, options.body)
-    return { status, body }
+    const { status, body, bytes } = await app.send(method, path, options.body)
+    // A PDF's bytes, for the answers that are files.
+    return bytes ? { status, body, bytes } : { status, body }
   }
   return Object.assign(call, { client })
 }
