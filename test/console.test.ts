@@ -546,6 +546,8 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'POST /approve/windows/:id/send': [`/approve/windows/${window.id}/send`],
       'GET /approve/windows/:id/attachments/:presetId': [window.attachments[0].url],
       'GET /approve/windows/:id/message.eml': [window.emlUrl],
+      'GET /approve/days': ['/approve/days'],
+      'GET /approve/days/:id': ['/approve/days/D001'],
     }
     const guarded = router.routes
       .filter(([, , handlers]) => handlers.includes(withOperator))
