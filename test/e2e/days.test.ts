@@ -135,7 +135,7 @@ describe('the Days view', () => {
       'A001\t8\t8/8 ✓\t8/8 ✓',
       'A002\t8\t8/8 ✓\t8/8 ✓',
       'A003\t4\t4/4 ✓\t4/4 ✓',
-      '♪ no reel\t1\t1/1 ✓\t1/1\n1 no hash',
+      '♪ Sound\t1\t1/1 ✓\t1/1\n1 no hash',
     ])
     await shoot(page, 'opened')
     await page.keyboard.press('Enter')

@@ -287,7 +287,7 @@ function copiesTable(detail) {
           return el(
             'tr',
             { 'data-part': line.part },
-            el('th', { scope: 'row', text: (line.part === 'sound' ? '♪ ' : '') + (line.reel || 'no reel') }),
+            el('th', { scope: 'row', text: reelName(line.part, line.reel) }),
             el('td', { class: 'num', text: countFormat.format(line.clips) }),
             columns.map((v) => cellOf(byVolume.get(v), line.clips)),
           )
@@ -296,6 +296,9 @@ function copiesTable(detail) {
     ),
   )
 }
+
+/** A line's name: its reel (♪ before a sound reel), or what its clips are without one. @param {'ocf' | 'sound'} part @param {string} reel */
+const reelName = (part, reel) => (part === 'sound' ? '♪ ' + (reel || 'Sound') : reel || 'No reel')
 
 /** "12/12 ✓", "10/12 · 2 missing", or "—" where the volume holds none of this part. @param {ReelCell | undefined} c @param {number} clips */
 function cellOf(c, clips) {
