@@ -18,7 +18,7 @@ const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }
 const countFormat = new Intl.NumberFormat()
 
 /** 1.2 TB, 640 GB, 12 MB: decimal units, as drives are sold. @param {number} bytes */
-export function size(bytes) {
+function size(bytes) {
   const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB']
   let value = bytes
   let unit = 0
