@@ -37,6 +37,7 @@ const day = (id = 'D001', dayNumber = 1, date = '2024-01-01') => ({
 
 const row = (overrides: Record<string, unknown> = {}) => ({
   id: 'D001',
+  written: expect.stringMatching(/^\d+$/),
   day: 1,
   date: '2024-01-01',
   unit: '',
@@ -180,6 +181,8 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
     expect((await call('POST', '/log', { token, body: day() })).status).toBe(201)
     expect(await version(v)).not.toBe(v)
     v = await version()
+    const written = (await operator('GET', '/approve/days')).body.days[0].written
+    expect((await operator('GET', '/approve/days/D001')).body.day.written).toBe(written)
     const patched = await call('PATCH', '/log/D001', {
       token,
       body: {
@@ -191,6 +194,7 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
     })
     expect(patched.status).toBe(200)
     expect(await version(v)).not.toBe(v)
+    expect((await operator('GET', '/approve/days')).body.days[0].written).not.toBe(written)
     expect((await operator('GET', '/approve/days')).body.days[0].copies).toEqual([
       { part: 'ocf', volume: 'RAID', present: 3, expected: 3, failed: 0, noHash: 0 },
       { part: 'ocf', volume: 'SHUTTLE', present: 0, expected: 3, failed: 0, noHash: 0 },

@@ -500,7 +500,8 @@ export const ROUTES = {
     path: '/approve/days',
     summary: "The active project's days: parts, each volume's copies, check counts",
     description:
-      'One row per log in log order (none with no project loaded). `copies` has a line per volume and ' +
+      'One row per log in log order (none with no project loaded). `written` changes with every write ' +
+      'of the log. `copies` has a line per volume and ' +
       'part: `present` of `expected` clips, `failed` of those failed verification, `noHash` carry no hash.',
     tag: 'Operator',
     who: 'operator',

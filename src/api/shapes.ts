@@ -135,6 +135,8 @@ const CopyPart = v.picklist(['ocf', 'sound'])
 /** A day as the console's Days view lists it (GET /approve/days). */
 const DayRowSchema = v.object({
   id: text,
+  /** Changes with every write of the log. */
+  written: text,
   day: count,
   date: text,
   unit: text,

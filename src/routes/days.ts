@@ -31,9 +31,13 @@ const chip = (part: Part, { volume, copied, total, hashed, failed = 0 }: VolumeC
 
 const media = (m: Media | undefined) => (m ? { files: m.files, size: m.size } : null)
 
-/** A day's row: what its stored summary says, and its check counts. */
-const rowOf = (summary: LogSummary, settings: Settings, checks: Counts) => ({
+/**
+ * A day's row: what its stored summary says, and its check counts. `written` changes with every
+ * write of the log: a console showing the day's detail asks for it again only then.
+ */
+const rowOf = (summary: LogSummary, settings: Settings, checks: Counts, revision: number) => ({
   id: summary.id,
+  written: String(revision),
   day: summary.day,
   date: summary.date,
   unit: unitOf(summary, settings.unit),
@@ -50,9 +54,9 @@ export async function listDays(_request: IRequest, env: Env) {
   const ws = workspace(env)
   const plan = await ws.daysPlan()
   if (!plan) return { days: [] }
-  const { projectId, settings, summaries } = plan
+  const { projectId, settings, summaries, revisions } = plan
   const counts = await dayChecks(ws, projectId, settings.match_sound !== false, new Map())(summaries)
-  return { days: summaries.map((summary) => rowOf(summary, settings, counts.get(summary.id)!)) }
+  return { days: summaries.map((summary, i) => rowOf(summary, settings, counts.get(summary.id)!, revisions[i]!)) }
 }
 
 /**
@@ -62,12 +66,12 @@ export async function listDays(_request: IRequest, env: Env) {
 export async function getDay(request: IRequest, env: Env) {
   const id = logIdOf(request)
   const ws = workspace(env)
-  const { projectId, settings, summary } = await ws.dayPlan(id)
+  const { projectId, settings, summary, revision } = await ws.dayPlan(id)
   const read = await readDay(await logReader(ws, projectId)(id))
   const { findings, summary: found } = await checkRead(read, { matchSound: settings.match_sound !== false })
   const counts = { errors: found.errors, warnings: found.warnings, info: found.info }
   return {
-    day: rowOf(summary, settings, counts),
+    day: rowOf(summary, settings, counts, revision),
     checks: byKind(findings).map(({ kind, severity, findings }) => ({
       kind,
       title: KIND_TITLES[kind],

@@ -262,17 +262,19 @@ export class Workspace extends DurableObject<Env> {
 
   /**
    * The console's Days view (the worker checks the operator first): the active project's settings
-   * and every log's stored summary, in log order; null with no project loaded.
+   * and every log's stored summary and revision, in log order; null with no project loaded.
    */
   daysPlan() {
     return answer(() => {
       const active = this.#projects.active
       if (!active) return null
       const projectId = active.row.id
+      const ids = this.#logs.idsIn(projectId, {})
       return {
         projectId,
         settings: active.settings,
-        summaries: this.#logs.summaries(projectId, this.#logs.idsIn(projectId, {})),
+        summaries: this.#logs.summaries(projectId, ids),
+        revisions: ids.map((id) => this.#revisionOf(projectId, id)),
       }
     })
   }
@@ -282,8 +284,18 @@ export class Workspace extends DurableObject<Env> {
     return answer(() => {
       const projectId = this.#projects.requireForLogs()
       const [summary] = this.#logs.summaries(projectId, [id])
-      return { projectId, settings: this.#projects.active!.settings, summary: summary! }
+      return {
+        projectId,
+        settings: this.#projects.active!.settings,
+        summary: summary!,
+        revision: this.#revisionOf(projectId, id),
+      }
     })
+  }
+
+  /** What a log's last write is known by (the revision its cached checks are kept under). */
+  #revisionOf(projectId: string, id: string): number {
+    return this.#store.cachedChecks(projectId, id)?.revision ?? 0
   }
 
   /** The cached check counts of some logs (null where not computed since their last write). */

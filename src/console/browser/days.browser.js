@@ -11,7 +11,8 @@ import { card } from './card.browser.js'
 
 /**
  * A day's card, the day as last shown, and its detail when open.
- * @typedef {{node: HTMLLIElement, row: DayRow, toggle: HTMLButtonElement, detail: HTMLElement, open: boolean}} DayCard
+ * `detailWritten`: the write of the log the detail shows (DayRow `written`), null before it came.
+ * @typedef {{node: HTMLLIElement, row: DayRow, toggle: HTMLButtonElement, detail: HTMLElement, open: boolean, detailWritten: string | null}} DayCard
  */
 
 const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
@@ -113,7 +114,7 @@ export function daysSection() {
       extra: detail,
     })
     /** @type {DayCard} */
-    const entry = { node, row, toggle, detail, open: false }
+    const entry = { node, row, toggle, detail, open: false, detailWritten: null }
     toggle.addEventListener('click', () => setOpen(entry, !entry.open))
     // The whole card opens the day; the button is what the keyboard reaches.
     node.addEventListener('click', (event) => {
@@ -168,8 +169,10 @@ export function daysSection() {
     const id = entry.row.id
     const answer = /** @type {Answer<DayDetail>} */ (await api('GET', '/approve/days/' + encodeURIComponent(id)))
     if (!entry.open || entry.row.id !== id) return
-    if (answer.status === 200) entry.detail.replaceChildren(...detailNodes(answer.body))
-    else entry.detail.replaceChildren(el('p', { class: 'day-problem', role: 'alert', text: problemText(answer) }))
+    if (answer.status === 200) {
+      entry.detailWritten = answer.body.day.written
+      entry.detail.replaceChildren(...detailNodes(answer.body))
+    } else entry.detail.replaceChildren(el('p', { class: 'day-problem', role: 'alert', text: problemText(answer) }))
   }
 
   async function refresh() {
@@ -190,7 +193,9 @@ export function daysSection() {
         cards.sync(days)
         showCount('days', days.length, ['day', 'days'])
         for (const id of Array.from(opened)) if (!days.some((d) => d.id === id)) opened.delete(id)
-        for (const entry of cards.entries()) if (entry.open) loadDetail(entry)
+        // An open day is read again once its log was written: a 20,000-clip day's checks take a while.
+        for (const entry of cards.entries())
+          if (entry.open && entry.detailWritten !== entry.row.written) loadDetail(entry)
       } while (again)
     } finally {
       loading = false

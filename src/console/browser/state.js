@@ -123,6 +123,7 @@
  * A day as the Days view lists it (GET /approve/days).
  * @typedef {object} DayRow
  * @property {string} id
+ * @property {string} written Changes with every write of the log.
  * @property {number} day
  * @property {string} date
  * @property {string} unit
