@@ -324,6 +324,7 @@ describe('console defences', () => {
     expect(imported.sort()).toEqual([
       'apps.browser.js',
       'core.browser.js',
+      'days.browser.js',
       'live.browser.js',
       'requests.browser.js',
       'windows.browser.js',
