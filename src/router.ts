@@ -5,6 +5,7 @@ import { withAllowedHost, withOperator } from './http/guards'
 import { JsonAnswer, withStandardHeaders } from './http/headers'
 import { requestToken } from './routes/auth'
 import * as checks from './routes/checks'
+import * as days from './routes/days'
 import * as operatorConsole from './routes/console'
 import * as logs from './routes/logs'
 import * as mail from './routes/mail'
@@ -75,6 +76,9 @@ const HANDLERS: Record<RouteName, Handler> = {
   sendWindow: mail.sendWindow,
   downloadAttachment: mail.downloadAttachment,
   downloadEml: mail.downloadEml,
+  // the console's Days view (operator): the active project's days, one day's findings and copies
+  listDays: days.listDays,
+  getDay: days.getDay,
 }
 
 // The route table, in the declarations' order. itty-router compiles each path into a pattern;

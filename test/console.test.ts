@@ -324,6 +324,7 @@ describe('console defences', () => {
     expect(imported.sort()).toEqual([
       'apps.browser.js',
       'core.browser.js',
+      'days.browser.js',
       'live.browser.js',
       'requests.browser.js',
       'windows.browser.js',
@@ -546,6 +547,8 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'POST /approve/windows/:id/send': [`/approve/windows/${window.id}/send`],
       'GET /approve/windows/:id/attachments/:presetId': [window.attachments[0].url],
       'GET /approve/windows/:id/message.eml': [window.emlUrl],
+      'GET /approve/days': ['/approve/days'],
+      'GET /approve/days/:id': ['/approve/days/D001'],
     }
     const guarded = router.routes
       .filter(([, , handlers]) => handlers.includes(withOperator))

@@ -520,6 +520,33 @@ export const ROUTES = {
     ok: [200, 'message/rfc822'],
     errors: [401, 403, 404, 409],
   },
+  // the console's Days view: the active project's days, and one day's findings and copies
+  listDays: {
+    method: 'get',
+    path: '/approve/days',
+    summary: "The active project's days: parts, each volume's copies, check counts",
+    description:
+      'One row per log in log order (none with no project loaded). `written` changes with every write ' +
+      'of the log. `copies` has a line per volume and ' +
+      'part: `present` of `expected` clips, `failed` of those failed verification, `noHash` carry no hash.',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.DayListSchema],
+    errors: [401, 403],
+  },
+  getDay: {
+    method: 'get',
+    path: '/approve/days/{id}',
+    summary: 'One day: its findings naming the clips, and its copies by reel and volume',
+    description:
+      '`checks`: the findings by kind, most serious first; `count` is how many of a kind there are, ' +
+      'of which `findings` lists up to 100. `copies`: a line per part and reel (clips without a reel ' +
+      'under `""`), a cell per volume of the day.',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.DayDetailSchema],
+    errors: [400, 401, 403, 404],
+  },
 } as const satisfies Record<string, Route>
 
 export type RouteName = keyof typeof ROUTES

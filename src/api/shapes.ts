@@ -128,3 +128,55 @@ export const ImportAnswerSchema = v.object({
   unreadable: v.array(v.object({ name: text, reason: text })),
   notes: v.array(v.object({ name: v.optional(text), message: text })),
 })
+
+const PartMedia = v.nullable(v.object({ files: count, size: count }))
+const CopyPart = v.picklist(['ocf', 'sound'])
+
+/** A day as the console's Days view lists it (GET /approve/days). */
+const DayRowSchema = v.object({
+  id: text,
+  /** Changes with every write of the log. */
+  written: text,
+  day: count,
+  date: text,
+  unit: text,
+  clips: count,
+  ocf: PartMedia,
+  sound: PartMedia,
+  proxy: PartMedia,
+  copies: v.array(
+    v.object({ part: CopyPart, volume: text, present: count, expected: count, failed: count, noHash: count }),
+  ),
+  checks: v.object(Counts),
+})
+
+export const DayListSchema = v.object({ days: v.array(DayRowSchema) })
+
+export const DayDetailSchema = v.object({
+  day: DayRowSchema,
+  checks: v.array(
+    v.object({
+      kind: text,
+      title: text,
+      severity: v.picklist(['error', 'warning', 'info']),
+      count,
+      findings: v.array(
+        v.object({
+          part: v.optional(CopyPart),
+          clip: v.optional(text),
+          volume: v.optional(text),
+          reel: v.optional(text),
+          message: text,
+        }),
+      ),
+    }),
+  ),
+  copies: v.array(
+    v.object({
+      part: CopyPart,
+      reel: text,
+      clips: count,
+      volumes: v.array(v.object({ volume: text, present: count, failed: count, noHash: count, missing: count })),
+    }),
+  ),
+})

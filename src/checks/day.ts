@@ -31,7 +31,7 @@ type ClipCopy = { volume: string; hash: string | undefined; failed: boolean; dup
  * from its bytes each time they are gone through (a 20,000-clip day's checks cost six such passes
  * per list before).
  */
-type Clip = {
+export type Clip = {
   name: string
   size: unknown
   reel: unknown

@@ -9,6 +9,7 @@ import apps from './browser/apps.browser.js'
 import card from './browser/card.browser.js'
 import style from './browser/console.css'
 import core from './browser/core.browser.js'
+import days from './browser/days.browser.js'
 import live from './browser/live.browser.js'
 import main from './browser/main.browser.js'
 import requests from './browser/requests.browser.js'
@@ -32,6 +33,7 @@ export const CONSOLE_SCRIPTS: Readonly<Record<string, string>> = {
   'window-preview.browser.js': windowPreview,
   'window-actions.browser.js': windowActions,
   'apps.browser.js': apps,
+  'days.browser.js': days,
 }
 
 export const CONSOLE_STYLE: string = style

@@ -56,6 +56,13 @@ const SECTIONS = [
     empty: 'No e-mail is waiting. When an application prepares a day’s report e-mail, it appears here.',
   },
   {
+    id: 'days',
+    title: 'Days',
+    hint: 'Each shooting day of the active project as its log reads now: clips and sizes, each volume’s copies (✓ when every clip is there with a hash), and what the checks found. Open a day to see which clips.',
+    empty:
+      'No day is logged in the active project yet. When an application posts a day’s log, it appears here within a second.',
+  },
+  {
     id: 'apps',
     title: 'Connected applications',
     hint: 'These applications may use the service until you revoke them. A revoked application has to ask again.',

@@ -15,7 +15,7 @@ import { logReader, type WorkspaceClient } from '../workspace/client'
  * last write left none, or counted from the `findings` a message's body computed. A wrap report
  * over a project reads the counts, not the clips, after the first time.
  */
-const dayChecks =
+export const dayChecks =
   (ws: WorkspaceClient, projectId: string, matchSound: boolean, findings: Map<string, Checked>) =>
   async (summaries: LogSummary[]): Promise<Map<string, Counts>> => {
     const ids = summaries.map((s) => s.id)

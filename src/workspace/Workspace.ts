@@ -71,7 +71,9 @@ export class Workspace extends DurableObject<Env> {
   #approvals!: Approvals
   #windows!: SendWindows
   readonly #changes = new Changes()
-  readonly #commits = new GroupCommit(() => this.#followWindows())
+  readonly #commits = new GroupCommit(() => this.#afterWrites())
+  /** Whether a log was written in the group being committed (#afterWrites). */
+  #logsMoved = false
   /** Each unsent window's source key as the console last heard of it (#followWindows). */
   #windowSources = new Map<string, string>()
   /** A project's settings digest, by the settings text it was taken of. */
@@ -101,11 +103,11 @@ export class Workspace extends DurableObject<Env> {
   // ---- projects and settings (API token)
 
   createProject(token: string, projectName: string) {
-    return this.#client(token, () => this.#projects.create(projectName))
+    return this.#moved(this.#client(token, () => this.#projects.create(projectName)))
   }
 
   loadProject(token: string, path: string) {
-    return this.#client(token, () => this.#projects.load(path))
+    return this.#moved(this.#client(token, () => this.#projects.load(path)))
   }
 
   listProjects(token: string) {
@@ -123,6 +125,8 @@ export class Workspace extends DurableObject<Env> {
   patchSettings(token: string, patch: Record<string, unknown>) {
     return this.#client(token, () => {
       const settings = this.#projects.patchSettings(patch)
+      // The days' check counts follow `match_sound`, and the unit: the console draws them again.
+      this.#changes.changed()
       this.#followWindows()
       return settings
     })
@@ -158,20 +162,26 @@ export class Workspace extends DurableObject<Env> {
     const { checked, scanned } = read
     if (checked)
       return withBytes(json, (bytes) =>
-        this.#commits.run(() => this.#client(token, () => this.#logs.insertChecked(bytes, checked, checked.summary))),
+        this.#commits.run(() =>
+          this.#wrote(this.#client(token, () => this.#logs.insertChecked(bytes, checked, checked.summary))),
+        ),
       )
     if (scanned)
       return withBytes(json, (bytes) =>
         withBytes(scanned.skeleton, (outline) =>
           this.#commits.run(() =>
-            this.#clientWithBody(token, utf8Text(outline), (body) =>
-              this.#logs.insertScanned(body, bytes, scanned.summary, scanned.custom),
+            this.#wrote(
+              this.#clientWithBody(token, utf8Text(outline), (body) =>
+                this.#logs.insertScanned(body, bytes, scanned.summary, scanned.custom),
+              ),
             ),
           ),
         ),
       )
     return withBytes(json, (bytes) =>
-      this.#commits.run(() => this.#clientWithBody(token, utf8Text(bytes), (body) => this.#logs.insert(body, bytes))),
+      this.#commits.run(() =>
+        this.#wrote(this.#clientWithBody(token, utf8Text(bytes), (body) => this.#logs.insert(body, bytes))),
+      ),
     )
   }
 
@@ -193,14 +203,18 @@ export class Workspace extends DurableObject<Env> {
     patch: string | Uint8Array | ReadableStream<Uint8Array>,
   ): Promise<LogBody | Problem> {
     if (typeof patch === 'string')
-      return this.#commits.run(() => this.#clientWithBody(token, patch, (body) => this.#logs.patch(id, body)))
+      return this.#commits.run(() =>
+        this.#wrote(this.#clientWithBody(token, patch, (body) => this.#logs.patch(id, body))),
+      )
     return withBytes(patch, (bytes) =>
       this.#commits.run(() =>
-        answer(() => {
-          const members = membersOf(bytes)
-          this.#tokens.verify(token)
-          return this.#logs.patch(id, members)
-        }),
+        this.#wrote(
+          answer(() => {
+            const members = membersOf(bytes)
+            this.#tokens.verify(token)
+            return this.#logs.patch(id, members)
+          }),
+        ),
       ),
     )
   }
@@ -211,12 +225,12 @@ export class Workspace extends DurableObject<Env> {
    */
   importLog(token: string, day: Uint8Array | ReadableStream<Uint8Array>, keys: ImportKeys) {
     return withBytes(day, (bytes) =>
-      this.#commits.run(() => this.#client(token, () => this.#logs.import(dayOf(bytes), keys))),
+      this.#commits.run(() => this.#wrote(this.#client(token, () => this.#logs.import(dayOf(bytes), keys)))),
     )
   }
 
   deleteLog(token: string, id: string) {
-    return this.#commits.run(() => this.#client(token, () => this.#logs.delete(id)))
+    return this.#commits.run(() => this.#wrote(this.#client(token, () => this.#logs.delete(id))))
   }
 
   /** A log of any project as stored: reports and mails read the logs of a range one call each. */
@@ -254,6 +268,44 @@ export class Workspace extends DurableObject<Env> {
       const matchSound = this.#projects.active!.settings.match_sound !== false
       return { projectId, matchSound, summaries: this.#logs.summaries(projectId, ids) }
     })
+  }
+
+  /**
+   * The console's Days view (the worker checks the operator first): the active project's settings
+   * and every log's stored summary and revision, in log order; null with no project loaded.
+   */
+  daysPlan() {
+    return answer(() => {
+      const active = this.#projects.active
+      if (!active) return null
+      const projectId = active.row.id
+      const ids = this.#logs.idsIn(projectId, {})
+      return {
+        projectId,
+        settings: active.settings,
+        summaries: this.#logs.summaries(projectId, ids),
+        revisions: ids.map((id) => this.#revisionOf(projectId, id)),
+      }
+    })
+  }
+
+  /** One day of the Days view: as daysPlan, for one log of the active project (404 when none). */
+  dayPlan(id: string) {
+    return answer(() => {
+      const projectId = this.#projects.requireForLogs()
+      const [summary] = this.#logs.summaries(projectId, [id])
+      return {
+        projectId,
+        settings: this.#projects.active!.settings,
+        summary: summary!,
+        revision: this.#revisionOf(projectId, id),
+      }
+    })
+  }
+
+  /** What a log's last write is known by (the revision its cached checks are kept under). */
+  #revisionOf(projectId: string, id: string): number {
+    return this.#store.cachedChecks(projectId, id)?.revision ?? 0
   }
 
   /** The cached check counts of some logs (null where not computed since their last write). */
@@ -467,6 +519,30 @@ export class Workspace extends DurableObject<Env> {
     const digest = hex.encode(sha256Sync(text))
     this.#settingsDigests.set(projectId, { text, digest })
     return digest
+  }
+
+  /** A log write's outcome, noted: the console hears of the group once it is committed. */
+  #wrote<T>(outcome: T | Problem): T | Problem {
+    if (!(outcome instanceof Problem)) this.#logsMoved = true
+    return outcome
+  }
+
+  /** A change of what the console shows (a project created or loaded), once it happened. */
+  #moved<T>(outcome: T | Problem): T | Problem {
+    if (!(outcome instanceof Problem)) this.#changes.changed()
+    return outcome
+  }
+
+  /**
+   * After each group of log writes: the Days view hears of any log written, and the send windows
+   * look at what moved (#followWindows).
+   */
+  #afterWrites() {
+    if (this.#logsMoved) {
+      this.#logsMoved = false
+      this.#changes.changed()
+    }
+    this.#followWindows()
   }
 
   /**

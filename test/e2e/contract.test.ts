@@ -109,7 +109,13 @@ describe('the OpenAPI document', () => {
       (await send('POST', '/open-email-window', { token, body: example('POST', '/open-email-window') })).status,
     ).toBe(200)
     for (const path of ['/ping', '/version']) expect((await send('GET', path)).status).toBe(200)
-    for (const path of ['/approve/requests', '/approve/tokens', '/approve/windows'])
+    for (const path of [
+      '/approve/requests',
+      '/approve/tokens',
+      '/approve/windows',
+      '/approve/days',
+      '/approve/days/D001',
+    ])
       expect((await send('GET', path, { operator: true })).status).toBe(200)
     // Refusals too: each is a status the document names, in the one error shape.
     expect((await send('GET', '/log/nope', { token })).status).toBe(404)

@@ -2,6 +2,7 @@
 /** The console page's script: signs in, or starts the live console with its sections in page order. */
 import { storeToken } from './core.browser.js'
 import { appsSection } from './apps.browser.js'
+import { daysSection } from './days.browser.js'
 import { startConsole, startSignIn } from './live.browser.js'
 import { requestsSection } from './requests.browser.js'
 import { windowsSection } from './windows.browser.js'
@@ -12,5 +13,6 @@ if (handed) storeToken(handed[1])
 if (location.hash) history.replaceState(null, '', location.pathname)
 
 // The same script serves both pages: which one this is, its markup says.
-if (document.getElementById('console-main')) startConsole([requestsSection(), windowsSection(), appsSection()])
+if (document.getElementById('console-main'))
+  startConsole([requestsSection(), windowsSection(), daysSection(), appsSection()])
 else if (document.getElementById('sign-in-form')) startSignIn()

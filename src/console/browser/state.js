@@ -105,6 +105,61 @@
  */
 
 /**
+ * One volume's copies of a day's camera clips (`ocf`) or sound: `present` of `expected` clips,
+ * `failed` of those failed verification, `noHash` carry no hash.
+ * @typedef {object} VolumeChip
+ * @property {'ocf' | 'sound'} part
+ * @property {string} volume
+ * @property {number} present
+ * @property {number} expected
+ * @property {number} failed
+ * @property {number} noHash
+ */
+
+/** @typedef {{files: number, size: number} | null} PartMedia */
+/** @typedef {{errors: number, warnings: number, info: number}} CheckCounts */
+
+/**
+ * A day as the Days view lists it (GET /approve/days).
+ * @typedef {object} DayRow
+ * @property {string} id
+ * @property {string} written Changes with every write of the log.
+ * @property {number} day
+ * @property {string} date
+ * @property {string} unit
+ * @property {number} clips
+ * @property {PartMedia} ocf
+ * @property {PartMedia} sound
+ * @property {PartMedia} proxy
+ * @property {VolumeChip[]} copies
+ * @property {CheckCounts} checks
+ */
+
+/**
+ * One kind of a day's findings: `count` in all, of which `findings` lists the first.
+ * @typedef {object} DayFindings
+ * @property {string} kind
+ * @property {string} title
+ * @property {'error' | 'warning' | 'info'} severity
+ * @property {number} count
+ * @property {Array<{part?: 'ocf' | 'sound', clip?: string, volume?: string, reel?: string, message: string}>} findings
+ */
+
+/**
+ * A reel's copies on one volume (GET /approve/days/{id} `copies`).
+ * @typedef {{volume: string, present: number, failed: number, noHash: number, missing: number}} ReelCell
+ */
+
+/**
+ * GET /approve/days/{id}: the day's row, its findings by kind (most serious first), its copies by
+ * part and reel.
+ * @typedef {object} DayDetail
+ * @property {DayRow} day
+ * @property {DayFindings[]} checks
+ * @property {Array<{part: 'ocf' | 'sound', reel: string, clips: number, volumes: ReelCell[]}>} copies
+ */
+
+/**
  * GET /approve/state: everything the console shows, under one version.
  * @typedef {object} ConsoleState
  * @property {number} version

@@ -1,0 +1,322 @@
+// @ts-check
+/**
+ * Page script: the Days view. One card per log of the active project, in log order: its parts,
+ * each volume's copies as a chip, its check counts. A card opens the day's findings (naming the
+ * clips) and its copies by reel and volume. Drawn again whenever the live state's version moves,
+ * which every log write does (GET /approve/days, and each open day's GET /approve/days/{id}).
+ */
+import { $, el, api, problemText, keyedList, showCount } from './core.browser.js'
+import { card } from './card.browser.js'
+/** @import { Answer, DayRow, DayDetail, VolumeChip, CheckCounts, ReelCell } from './state.js' */
+
+/**
+ * A day's card, the day as last shown, and its detail when open.
+ * `detailWritten`: the write of the log the detail shows (DayRow `written`), null before it came.
+ * @typedef {{node: HTMLLIElement, row: DayRow, toggle: HTMLButtonElement, detail: HTMLElement, open: boolean, detailWritten: string | null}} DayCard
+ */
+
+const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
+const countFormat = new Intl.NumberFormat()
+
+/** 1.2 TB, 640 GB, 12 MB: decimal units, as drives are sold. @param {number} bytes */
+function size(bytes) {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000
+    unit++
+  }
+  return sizeFormat.format(value) + ' ' + units[unit]
+}
+
+/** @param {number} n @param {string} one @param {string} many */
+const plural = (n, one, many) => countFormat.format(n) + ' ' + (n === 1 ? one : many)
+
+/** Whether a volume holds every clip of the day, each verified. @param {VolumeChip} c */
+const complete = (c) => c.present === c.expected && c.failed === 0 && c.noHash === 0
+
+/** What a chip stands for, in words (its title and its label for a screen reader). @param {VolumeChip} c */
+function chipWords(c) {
+  const words = [
+    (c.part === 'sound' ? 'Sound copies on ' : 'Copies on ') + c.volume + ': ' + c.present + ' of ' + c.expected,
+  ]
+  if (c.expected > c.present) words.push(countFormat.format(c.expected - c.present) + ' missing')
+  if (c.failed) words.push(countFormat.format(c.failed) + ' failed verification')
+  if (c.noHash) words.push(countFormat.format(c.noHash) + ' without a hash')
+  return words.join(', ')
+}
+
+/** `RAID 412/412 ✓`, `SHUTTLE 409/412 !`; a sound volume marked ♪. @param {VolumeChip} c */
+function chip(c) {
+  const state = c.failed || c.present < c.expected ? 'bad' : c.noHash ? 'warn' : 'ok'
+  return el(
+    'li',
+    { class: 'chip', 'data-state': state, title: chipWords(c), 'aria-label': chipWords(c) },
+    c.part === 'sound' ? el('span', { class: 'chip-part', 'aria-hidden': 'true', text: '♪' }) : null,
+    el('span', { class: 'chip-volume', text: c.volume }),
+    ' ',
+    el('span', { class: 'chip-count', text: c.present + '/' + c.expected }),
+    ' ',
+    el('span', { class: 'chip-mark', 'aria-hidden': 'true', text: complete(c) ? '✓' : '!' }),
+  )
+}
+
+/** errors, else warnings, else clear. @param {CheckCounts} counts */
+const checkState = (counts) => (counts.errors ? 'errors' : counts.warnings ? 'warnings' : 'clear')
+
+/** "2 errors · 1 warning", "Checks clear". @param {CheckCounts} counts */
+function checkWords(counts) {
+  const parts = []
+  if (counts.errors) parts.push(plural(counts.errors, 'error', 'errors'))
+  if (counts.warnings) parts.push(plural(counts.warnings, 'warning', 'warnings'))
+  if (counts.info) parts.push(plural(counts.info, 'note', 'notes'))
+  return parts.length ? parts.join(' · ') : 'Checks clear'
+}
+
+/** The parts of a day in a line: "412 clips · OCF 1.2 TB · Sound 96 files, 4 GB · Proxy 38 GB". @param {DayRow} row */
+function partsLine(row) {
+  /** @type {string[]} */
+  const parts = [plural(row.clips, 'clip', 'clips')]
+  if (row.ocf) parts.push('OCF ' + size(row.ocf.size))
+  if (row.sound) parts.push('Sound ' + plural(row.sound.files, 'file', 'files') + ', ' + size(row.sound.size))
+  if (row.proxy) parts.push('Proxy ' + plural(row.proxy.files, 'file', 'files') + ', ' + size(row.proxy.size))
+  return parts
+}
+
+/** @returns {import('./live.browser.js').Section} */
+export function daysSection() {
+  /** @type {number | null} */
+  let shownVersion = null
+  let loading = false
+  let again = false
+  /** Each open day's detail, by log id: asked again whenever the view is. */
+  const opened = new Set()
+
+  /** @param {DayRow} row @returns {DayCard} */
+  function create(row) {
+    const detailId = 'day-detail-' + row.id.replace(/[^A-Za-z0-9_-]/g, '_')
+    const toggle = el('button', {
+      type: 'button',
+      class: 'quiet day-toggle',
+      'aria-expanded': 'false',
+      'aria-controls': detailId,
+      text: 'Details',
+    })
+    const detail = el('div', { class: 'day-detail', id: detailId, hidden: true })
+    const node = card({
+      kind: 'day',
+      heading: el('h3', { class: 'day-title' }),
+      meta: [[el('span', { class: 'day-parts' })]],
+      below: [el('ul', { class: 'chips', 'aria-label': 'Copies per volume' })],
+      aside: el('p', { class: 'day-status' }),
+      actions: [toggle],
+      extra: detail,
+    })
+    /** @type {DayCard} */
+    const entry = { node, row, toggle, detail, open: false, detailWritten: null }
+    toggle.addEventListener('click', () => setOpen(entry, !entry.open))
+    // The whole card opens the day; the button is what the keyboard reaches.
+    node.addEventListener('click', (event) => {
+      const target = /** @type {Element} */ (event.target)
+      if (detail.contains(target) || target.closest('button')) return
+      if (getSelection()?.toString()) return
+      setOpen(entry, !entry.open)
+    })
+    return entry
+  }
+
+  /** @param {DayCard} entry @param {DayRow} row */
+  function update(entry, row) {
+    entry.row = row
+    const { node } = entry
+    const title = $('.day-title', node)
+    title.replaceChildren(
+      el('span', { class: 'day-number', text: 'Day ' + row.day }),
+      ' ',
+      el('span', { class: 'day-date', text: row.date }),
+    )
+    if (row.unit) title.append(' ', el('span', { class: 'day-unit', text: row.unit }))
+    $('.day-parts', node).textContent = partsLine(row).join(' · ')
+    const chips = $('.chips', node)
+    chips.replaceChildren(...row.copies.map(chip))
+    chips.hidden = row.copies.length === 0
+    const status = $('.day-status', node)
+    status.dataset.state = checkState(row.checks)
+    status.textContent = checkWords(row.checks)
+    entry.toggle.setAttribute('aria-label', (entry.open ? 'Hide' : 'Show') + ' findings and copies of day ' + row.day)
+  }
+
+  const cards = keyedList($('#days-list'), (/** @type {DayRow} */ d) => d.id, create, update)
+
+  /** @param {DayCard} entry @param {boolean} open */
+  function setOpen(entry, open) {
+    entry.open = open
+    entry.node.dataset.open = String(open)
+    entry.toggle.setAttribute('aria-expanded', String(open))
+    entry.toggle.textContent = open ? 'Hide' : 'Details'
+    entry.toggle.setAttribute('aria-label', (open ? 'Hide' : 'Show') + ' findings and copies of day ' + entry.row.day)
+    entry.detail.hidden = !open
+    if (open) {
+      opened.add(entry.row.id)
+      if (!entry.detail.firstChild) entry.detail.append(el('p', { class: 'day-loading', text: 'Reading the day…' }))
+      loadDetail(entry)
+    } else opened.delete(entry.row.id)
+  }
+
+  /** @param {DayCard} entry */
+  async function loadDetail(entry) {
+    const id = entry.row.id
+    const answer = /** @type {Answer<DayDetail>} */ (await api('GET', '/approve/days/' + encodeURIComponent(id)))
+    if (!entry.open || entry.row.id !== id) return
+    if (answer.status === 200) {
+      entry.detailWritten = answer.body.day.written
+      entry.detail.replaceChildren(...detailNodes(answer.body))
+    } else entry.detail.replaceChildren(el('p', { class: 'day-problem', role: 'alert', text: problemText(answer) }))
+  }
+
+  async function refresh() {
+    if (loading) {
+      again = true
+      return
+    }
+    loading = true
+    try {
+      do {
+        again = false
+        const answer = /** @type {Answer<{days: DayRow[]}>} */ (await api('GET', '/approve/days'))
+        if (answer.status !== 200) {
+          // The live poll reports an unreachable service or a lost session itself.
+          continue
+        }
+        const { days } = answer.body
+        cards.sync(days)
+        showCount('days', days.length, ['day', 'days'])
+        for (const id of Array.from(opened)) if (!days.some((d) => d.id === id)) opened.delete(id)
+        // An open day is read again once its log was written: a 20,000-clip day's checks take a while.
+        for (const entry of cards.entries())
+          if (entry.open && entry.detailWritten !== entry.row.written) loadDetail(entry)
+      } while (again)
+    } finally {
+      loading = false
+    }
+  }
+
+  return {
+    id: 'days',
+    render(state) {
+      if (state.version === shownVersion) return
+      shownVersion = state.version
+      refresh()
+    },
+  }
+}
+
+/** A day's detail: findings by kind, most serious first, then copies by reel and volume. @param {DayDetail} detail */
+function detailNodes(detail) {
+  /** @type {Node[]} */
+  const nodes = []
+  nodes.push(el('h4', { class: 'detail-title', text: 'Findings' }))
+  if (!detail.checks.length) nodes.push(el('p', { class: 'day-clear', text: 'Every check passed.' }))
+  for (const group of detail.checks) {
+    const more = group.count - group.findings.length
+    nodes.push(
+      el(
+        'section',
+        { class: 'finding-group', 'data-severity': group.severity, 'aria-label': group.title },
+        el(
+          'h5',
+          { class: 'finding-title' },
+          el('span', { class: 'severity', text: group.severity === 'info' ? 'note' : group.severity }),
+          ' ',
+          group.title,
+          ' ',
+          el('span', { class: 'finding-count', text: '(' + countFormat.format(group.count) + ')' }),
+        ),
+        el(
+          'ul',
+          { class: 'findings' },
+          group.findings.map((f) =>
+            el(
+              'li',
+              null,
+              f.clip ? el('code', { class: 'clip', text: f.clip }) : null,
+              f.clip ? ' ' : null,
+              el('span', { class: 'finding-message', text: f.clip ? withoutClip(f.message, f.clip) : f.message }),
+            ),
+          ),
+          more > 0 ? el('li', { class: 'more', text: 'and ' + countFormat.format(more) + ' more' }) : null,
+        ),
+      ),
+    )
+  }
+  if (detail.copies.length) {
+    nodes.push(el('h4', { class: 'detail-title', text: 'Copies by reel' }))
+    nodes.push(copiesTable(detail))
+  }
+  return nodes
+}
+
+/** A finding's message with its clip's name (shown before it) taken from its start. @param {string} message @param {string} clip */
+const withoutClip = (message, clip) =>
+  message.startsWith(clip) ? message.slice(clip.length).replace(/^[\s:]+/, '') : message
+
+/** One table over both parts: a line per reel, a column per volume. @param {DayDetail} detail */
+function copiesTable(detail) {
+  /** @type {Map<string, null>} */
+  const volumes = new Map()
+  for (const line of detail.copies) for (const cell of line.volumes) volumes.set(cell.volume, null)
+  const columns = Array.from(volumes.keys())
+  return el(
+    'div',
+    { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Copies by reel and volume' },
+    el(
+      'table',
+      { class: 'copies' },
+      el(
+        'thead',
+        null,
+        el(
+          'tr',
+          null,
+          el('th', { scope: 'col', text: 'Reel' }),
+          el('th', { scope: 'col', class: 'num', text: 'Clips' }),
+          columns.map((v) => el('th', { scope: 'col', text: v })),
+        ),
+      ),
+      el(
+        'tbody',
+        null,
+        detail.copies.map((line) => {
+          const byVolume = new Map(line.volumes.map((c) => [c.volume, c]))
+          return el(
+            'tr',
+            { 'data-part': line.part },
+            el('th', { scope: 'row', text: reelName(line.part, line.reel) }),
+            el('td', { class: 'num', text: countFormat.format(line.clips) }),
+            columns.map((v) => cellOf(byVolume.get(v), line.clips)),
+          )
+        }),
+      ),
+    ),
+  )
+}
+
+/** A line's name: its reel (♪ before a sound reel), or what its clips are without one. @param {'ocf' | 'sound'} part @param {string} reel */
+const reelName = (part, reel) => (part === 'sound' ? '♪ ' + (reel || 'Sound') : reel || 'No reel')
+
+/** "12/12 ✓", "10/12 · 2 missing", or "—" where the volume holds none of this part. @param {ReelCell | undefined} c @param {number} clips */
+function cellOf(c, clips) {
+  if (!c) return el('td', { class: 'cell', 'data-state': 'none', text: '—' })
+  const state = c.failed || c.missing ? 'bad' : c.noHash ? 'warn' : 'ok'
+  const notes = []
+  if (c.missing) notes.push(countFormat.format(c.missing) + ' missing')
+  if (c.failed) notes.push(countFormat.format(c.failed) + ' failed')
+  if (c.noHash) notes.push(countFormat.format(c.noHash) + ' no hash')
+  return el(
+    'td',
+    { class: 'cell', 'data-state': state },
+    el('span', { class: 'cell-count', text: c.present + '/' + clips + (state === 'ok' ? ' ✓' : '') }),
+    notes.length ? el('span', { class: 'cell-notes', text: notes.join(', ') }) : null,
+  )
+}

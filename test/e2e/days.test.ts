@@ -1,0 +1,168 @@
+/**
+ * The console's Days view in Chromium against the service under `wrangler dev`: a day an
+ * application posts appears without a reload, a patch that loses a copy shows in its chips and
+ * its findings at once, the card opens by keyboard; screenshots at laptop and phone width, light
+ * and dark, for a person to look at.
+ */
+import { mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LAPTOP, PHONE, openBrowser } from './browser'
+import { approvedToken, freePort, jsonCaller, startService, type Call, type Service } from './server'
+
+// Screenshots for a person to look at; never part of the repository.
+const SHOTS = join(tmpdir(), 'media-log-days-shots')
+
+const hash = (n: number) => `xxh64:${n.toString(16).padStart(16, '0')}`
+
+/** A day of `clips` clips over reels of 8, on RAID and SHUTTLE, with sound on both. */
+function day(id: string, n: number, clips: number, shuttle = (_i: number) => true) {
+  const ocf = Array.from({ length: clips }, (_, i) => {
+    const reel = `A${String(Math.floor(i / 8) + 1).padStart(3, '0')}`
+    return {
+      clip: `${reel}C${String((i % 8) + 1).padStart(3, '0')}_24010${n}_R1AB`,
+      reel,
+      size: 2_400_000_000 + i,
+      copies: [
+        { volume: 'RAID', hash: hash(i + 1) },
+        ...(shuttle(i) ? [{ volume: 'SHUTTLE', hash: hash(i + 1) }] : []),
+      ],
+    }
+  })
+  return {
+    id,
+    day: n,
+    date: `2024-01-0${n}`,
+    unit: 'Main Unit',
+    ocf: { copies: ['RAID', 'SHUTTLE'], clips: ocf },
+    sound: {
+      copies: ['RAID', 'SHUTTLE'],
+      clips: [
+        {
+          clip: `S${n}T001`,
+          size: 120_000_000,
+          copies: [
+            { volume: 'RAID', hash: hash(900) },
+            { volume: 'SHUTTLE', hash: null },
+          ],
+        },
+      ],
+    },
+    version: 1,
+  }
+}
+
+async function shoot(page: Page, name: string) {
+  await mkdir(SHOTS, { recursive: true })
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const [size, viewport] of [
+      ['laptop', LAPTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport)
+      await page.locator('#days').evaluate((node) => node.scrollIntoView({ block: 'start' }))
+      await page.waitForTimeout(150)
+      await page.screenshot({ path: join(SHOTS, `${name}-${size}-${scheme}.png`) })
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize(LAPTOP)
+}
+
+describe('the Days view', () => {
+  let service: Service
+  let call: Call
+  let token: string
+  let close: () => Promise<void>
+  let page: Page
+
+  beforeAll(async () => {
+    service = await startService({ port: await freePort(5940, 5959) })
+    call = jsonCaller(service)
+    token = await approvedToken(call)
+    expect((await call('POST', '/project/create', { token, body: { project_name: 'Café Noir' } })).status).toBe(201)
+    const browser = await openBrowser()
+    close = browser.close
+    page = await browser.context.newPage()
+    await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+    await page.locator('#live[data-state="live"]').waitFor()
+  }, 120_000)
+
+  afterAll(async () => {
+    await close?.()
+    await service?.stop()
+  })
+
+  it('shows a day an application posts, without a reload', async () => {
+    await expect.poll(() => page.locator('#days-empty').isVisible()).toBe(true)
+    const posted = Date.now()
+    expect((await call('POST', '/log', { token, body: day('D001', 1, 20) })).status).toBe(201)
+    const card = page.locator('#days-list > li[data-key="D001"]')
+    await card.waitFor({ timeout: 3000 })
+    expect(Date.now() - posted).toBeLessThan(3000)
+    expect(await card.locator('.day-title').textContent()).toBe('Day 1 2024-01-01 Main Unit')
+    expect(await card.locator('.chip').allInnerTexts()).toEqual([
+      'RAID 20/20 ✓',
+      'SHUTTLE 20/20 ✓',
+      '♪RAID 1/1 ✓',
+      '♪SHUTTLE 1/1 !',
+    ])
+    expect(await card.locator('.day-status').innerText()).toBe('1 warning')
+    expect(await card.locator('.day-status').getAttribute('data-state')).toBe('warnings')
+    expect(await page.locator('#days-count').innerText()).toBe('1 day')
+    expect((await call('POST', '/log', { token, body: day('D002', 2, 60) })).status).toBe(201)
+    await page.locator('#days-list > li[data-key="D002"]').waitFor({ timeout: 3000 })
+    expect(await page.locator('#days-list > li').evaluateAll((nodes) => nodes.map((n) => n.dataset.key))).toEqual([
+      'D001',
+      'D002',
+    ])
+  })
+
+  it('opens a day by keyboard: its findings name the clips, its copies by reel and volume', async () => {
+    const card = page.locator('#days-list > li[data-key="D001"]')
+    await card.locator('.day-toggle').focus()
+    await page.keyboard.press('Enter')
+    const detail = card.locator('.day-detail')
+    await detail.locator('table.copies').waitFor()
+    expect(await card.locator('.day-toggle').getAttribute('aria-expanded')).toBe('true')
+    expect(await detail.locator('.finding-group').allInnerTexts()).toEqual([
+      'WARNING Copies without a hash (not verified) (1)\nS1T001 on SHUTTLE has no hash: not verified',
+    ])
+    expect(await detail.locator('tbody tr').allInnerTexts()).toEqual([
+      'A001\t8\t8/8 ✓\t8/8 ✓',
+      'A002\t8\t8/8 ✓\t8/8 ✓',
+      'A003\t4\t4/4 ✓\t4/4 ✓',
+      '♪ Sound\t1\t1/1 ✓\t1/1\n1 no hash',
+    ])
+    await shoot(page, 'opened')
+    await page.keyboard.press('Enter')
+    expect(await detail.isHidden()).toBe(true)
+    await page.keyboard.press('Enter')
+    await detail.locator('table.copies').waitFor()
+  })
+
+  it('a patch that loses copies shows in the chips and the findings at once', async () => {
+    const patched = day('D001', 1, 20, (i) => i < 17)
+    const answer = await call('PATCH', '/log/D001', { token, body: { ocf: patched.ocf } })
+    expect(answer.status).toBe(200)
+    const card = page.locator('#days-list > li[data-key="D001"]')
+    await expect.poll(() => card.locator('.chip').first().innerText(), { timeout: 3000 }).toBe('RAID 20/20 ✓')
+    await expect.poll(() => card.locator('.chip').nth(1).innerText(), { timeout: 3000 }).toBe('SHUTTLE 17/20 !')
+    expect(await card.locator('.day-status').innerText()).toBe('3 errors · 1 warning')
+    expect(await card.locator('.day-status').getAttribute('data-state')).toBe('errors')
+    const missing = card.locator('.finding-group[data-severity="error"]')
+    await expect
+      .poll(() => missing.innerText(), { timeout: 3000 })
+      .toBe(
+        'ERROR Missing copies (3)\n' +
+          'A003C002_240101_R1AB is not on SHUTTLE\n' +
+          'A003C003_240101_R1AB is not on SHUTTLE\n' +
+          'A003C004_240101_R1AB is not on SHUTTLE',
+      )
+    expect(await card.locator('tbody tr').nth(2).innerText()).toBe('A003\t4\t4/4 ✓\t1/4\n3 missing')
+    await shoot(page, 'missing')
+  })
+})
