@@ -1,7 +1,8 @@
 /**
  * The "Checks" block of a clips report, after a day's cards: one green line when nothing was
  * found, else each kind of finding on a line of its own, most serious first, with what it is
- * about: the volumes and how many clips each misses, or the first clips and how many more.
+ * about: the volumes, how many clips each misses and the first of them by name, or the first
+ * clips and how many more.
  */
 import { byKind, KIND_TITLES, type Checked, type Counts, type Finding } from '../checks/findings'
 import { BAD, GOOD, INK, MUTED, WARN } from './canvas'
@@ -12,6 +13,8 @@ import { wrap } from './text'
 
 const MARK = { error: ['✕', BAD], warning: ['!', WARN], info: ['i', MUTED] } as const
 const SHOWN = 4
+/** Clips named a volume in a kind that is counted by volume (copies missing, not verified). */
+const CLIPS_NAMED = 6
 
 /** `1 error · 2 warnings · 1 note`, most serious first; empty when there are none. */
 export const countsText = ({ errors, warnings, info }: Counts) =>
@@ -28,7 +31,20 @@ function detailOf(findings: Finding[], count: number, volumes: Checked['volumes'
   if (findings.every((f) => f.volume !== undefined && f.clip !== undefined) && !CLIP_BY_CLIP.has(kind)) {
     const perVolume = new Map<string, number>()
     for (const v of volumes) if (v.kind === kind) perVolume.set(v.volume, (perVolume.get(v.volume) ?? 0) + v.count)
-    return [...perVolume].map(([volume, n]) => `${volume}: ${plural(n, 'clip')}`).join(' · ')
+    // The clips by name, a few a volume: what the DIT copies again is a clip, not a count.
+    const named = new Map<string, string[]>()
+    for (const f of findings) {
+      const names = named.get(f.volume!) ?? named.set(f.volume!, []).get(f.volume!)!
+      if (names.length < CLIPS_NAMED) names.push(f.clip!)
+    }
+    return [...perVolume]
+      .map(([volume, n]) => {
+        const names = named.get(volume) ?? []
+        const more = n - names.length
+        const list = names.length ? ` (${names.join(', ')}${more ? `, and ${formatCount(more)} more` : ''})` : ''
+        return `${volume}: ${plural(n, 'clip')}${list}`
+      })
+      .join(' · ')
   }
   const shown = findings.slice(0, SHOWN).map((f) => f.message)
   const more = count - shown.length
@@ -52,7 +68,7 @@ export async function checksBlock(report: ReportDocument, { findings, summary, v
   report.y += 16
   for (const { kind, severity, findings: group } of byKind(findings)) {
     const count = summary.kinds[kind] ?? group.length
-    const lines = wrap(regular, printable(detailOf(group, count, volumes)), 7.5, report.contentWidth - 24, 2)
+    const lines = wrap(regular, printable(detailOf(group, count, volumes)), 7.5, report.contentWidth - 24, 4)
     await report.ensure(12 + lines.length * 9.5)
     const [mark, color] = MARK[severity]
     canvas.text(bold, 8.5, color, report.left + 2, report.y + 9, bold.run(mark))

@@ -198,8 +198,11 @@ describe('clips report, read back with poppler', () => {
     // The day's checks, after its cards: RAID_A misses clips 3 and 13 and hashes none of its
     // copies, the sound's one copy has no hash, one clip of 20 has a proxy.
     expect(all).toContain('Checks 2 errors · 38 warnings')
-    expect(all).toContain('Missing copies: 2 RAID_A: 2 clips')
-    expect(all).toContain('Copies without a hash (not verified): 19 RAID_A: 18 clips · SSD_01: 1 clip')
+    // Each volume's clips by name, the first six, then how many more.
+    expect(all).toContain('Missing copies: 2 RAID_A: 2 clips (A001C0003_240101_R1AB, A003C0013_240101_R1AB)')
+    expect(all).toMatch(
+      /Copies without a hash \(not verified\): 19 RAID_A: 18 clips \(A001C0001_240101_R1AB, (A\w+, ){5}and 12 more\) · SSD_01: 1 clip \(S001_\s?T01\.wav\)/,
+    )
     expect(all).toMatch(/Clips without a proxy: 19 A001C0002_240101_R1AB has no proxy · .* · and 15 more/)
 
     const meta = info(file)
@@ -223,7 +226,13 @@ describe('clips report, read back with poppler', () => {
     text.forEach((page, i) => expect(page, `page ${i + 1}`).toMatch(header))
     expect(expectPageNumbers(file)).toBe(text.length)
     const all = text.join('\n')
-    for (const c of clips) expect(all.split(c.clip as string).length - 1, c.clip as string).toBe(1)
+    // Every clip once in the table; the Checks block before it names the first missing ones.
+    const tableAt = all.indexOf('Camera clips')
+    const table = all.slice(tableAt)
+    for (const c of clips) expect(table.split(c.clip as string).length - 1, c.clip as string).toBe(1)
+    expect(collapse(all.slice(0, tableAt))).toMatch(
+      /Missing copies: 100 RAID_A: 100 clips \(\w+(, \w+){5}, and 94 more\)/,
+    )
     expect(all).toContain('1.23 TB')
     expect(all).toContain('16:40:00:00')
     expect(all).toContain('RAID_A: 900/1,000 clips')
