@@ -103,7 +103,7 @@ export function cards(report: ReportDocument, list: Card[]) {
 
 /**
  * Copies per volume as chips, `SSD_01: 120/120 clips`, green when complete, amber when not: clips
- * missing, or copies that failed verification.
+ * missing, copies that failed verification, or copies without a hash (not verified).
  */
 export function copiesLine(report: ReportDocument, label: string, counts: VolumeCount[]) {
   if (!counts.length) return
@@ -117,11 +117,15 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
   let x = start
   for (const c of counts) {
     const failed = c.failed ?? 0
-    const complete = c.total > 0 && c.copied === c.total && !failed
+    // A copy without a hash was never verified: the volume is not done, whatever its count says.
+    const unverified = Math.max(0, c.copied - c.hashed)
+    const complete = c.total > 0 && c.copied === c.total && !failed && !unverified
     const status =
       c.total === 0
         ? ''
-        : `${formatCount(c.copied)}/${formatCount(c.total)} clips${failed ? `, ${formatCount(failed)} failed verification` : ''}`
+        : `${formatCount(c.copied)}/${formatCount(c.total)} clips` +
+          (failed ? `, ${formatCount(failed)} failed verification` : '') +
+          (unverified ? `, ${formatCount(unverified)} not verified` : '')
     const name = clip(bold, printable(c.volume), size, report.contentWidth * 0.4)
     const text = regular.run(status ? `: ${status}` : '')
     const mark = regular.run(complete ? '✓' : c.total ? '!' : '')

@@ -190,7 +190,9 @@ describe('clips report, read back with poppler', () => {
     expect(all).toContain('24.60 GB')
     expect(all).toContain('A001–A003, B001')
     expect(all).toContain('SSD_01: 20/20 clips')
-    expect(all).toContain('RAID_A: 18/20 clips')
+    // A copy without a hash is not verified: its volume's chip says so and is not green.
+    expect(all).toContain('RAID_A: 18/20 clips, 18 not verified !')
+    expect(all).toContain('SOUND COPIES SSD_01: 1/1 clips, 1 not verified !')
     for (const c of clips) expect(all).toContain(c.clip as string)
     expect(all).toContain('S001_T01.wav')
     expect(all).toContain('ProRes 422 Proxy')
