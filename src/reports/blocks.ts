@@ -118,7 +118,8 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
   for (const c of counts) {
     const failed = c.failed ?? 0
     // A copy without a hash was never verified: the volume is not done, whatever its count says.
-    const unverified = Math.max(0, c.copied - c.hashed)
+    // (`hashed` leaves out the copies that failed verification: those are counted apart.)
+    const unverified = Math.max(0, c.copied - c.hashed - failed)
     const complete = c.total > 0 && c.copied === c.total && !failed && !unverified
     const status =
       c.total === 0

@@ -494,6 +494,9 @@ describe('operator console under wrangler dev', () => {
   it('signs out, then signs in again through the key form', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByLabel('Operator key').waitFor()
+    // The form is the page's once its script has wired it (and focused the field): a click before
+    // that, on a loaded machine, would submit the plain HTML form instead.
+    await page.waitForFunction(() => document.activeElement?.id === 'key')
     expect((await context.cookies(service.base)).find((c) => c.name === 'mls_operator')).toBeUndefined()
     expect(
       await page.evaluate(() => [
