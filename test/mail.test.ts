@@ -238,6 +238,9 @@ describe('POST /open-email-window', () => {
           '                      RAID_A: 1 clip missing, 4 clips not verified (no hash)',
           '  Proxy:              1 file · 120.00 MB',
           '  Sound:              1 file · 5.00 MB',
+          // The total shows the sound copies as it shows the OCF copies.
+          '  Sound copies:       SSD_01: 1/1 clips, 1 with checksum',
+          '  Sound verification: 1 copy, all verified',
           '  Checks:             Clips without a proxy: 2',
           '                      Proxies without a camera clip: 1',
         ].join('\n') +

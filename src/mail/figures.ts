@@ -131,7 +131,7 @@ function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], { summary
 function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigures {
   const sum = total(ordered)
   return {
-    ...(checks && checkLines(sum.copies, [], checks)),
+    ...(checks && checkLines(sum.copies, sum.soundCopies, checks)),
     title: `Total — ${rangeTitle(ordered)}`,
     unit: '',
     duration: sum.duration?.text ?? null,
@@ -140,7 +140,7 @@ function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigur
     sound: sum.sound ?? null,
     reels: mergeReels(sum.reels),
     copies: sum.copies,
-    soundCopies: [],
+    soundCopies: sum.soundCopies,
   }
 }
 
@@ -149,8 +149,9 @@ function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigur
 export const formatSize = formatBytes
 
 export function describeCopies(copies: VolumeCopies[]): string[] {
-  return copies.map(({ volume, copied, total, hashed }) => {
+  return copies.map(({ volume, copied, total, hashed, days }) => {
     if (!total) return volume
-    return `${volume}: ${copied}/${total} clips${hashed ? `, ${hashed} with checksum` : ''}`
+    const on = days ? ` on ${days} ${days === 1 ? 'day' : 'days'}` : ''
+    return `${volume}: ${copied}/${total} clips${on}${hashed ? `, ${hashed} with checksum` : ''}`
   })
 }

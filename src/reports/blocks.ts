@@ -125,6 +125,7 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
       c.total === 0
         ? ''
         : `${formatCount(c.copied)}/${formatCount(c.total)} clips` +
+          (c.days ? ` on ${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'}` : '') +
           (failed ? `, ${formatCount(failed)} failed verification` : '') +
           (unverified ? `, ${formatCount(unverified)} not verified` : '')
     const name = clip(bold, printable(c.volume), size, report.contentWidth * 0.4)

@@ -23,6 +23,7 @@ type Row = Record<
   | 'soundSize'
   | 'reels'
   | 'copies'
+  | 'soundCopies'
   | 'checks',
   string
 >
@@ -33,13 +34,15 @@ const copies = (counts: VolumeCount[]) =>
   counts
     .map(
       (c) =>
-        `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}${c.failed ? ` (${formatCount(c.failed)} failed)` : ''}`,
+        `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}` +
+        (c.days ? ` (${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'})` : '') +
+        (c.failed ? ` (${formatCount(c.failed)} failed)` : ''),
     )
     .join(', ')
 
 /** The cells a log's row and the totals row share. */
 const figures = (
-  f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'reels' | 'copies'>,
+  f: Pick<LogSummary, 'duration' | 'ocf' | 'proxy' | 'sound' | 'reels' | 'copies' | 'soundCopies'>,
 ): Omit<Row, 'day' | 'date' | 'unit' | 'checks'> => ({
   duration: f.duration?.text ?? '—',
   ocfFiles: files(f.ocf),
@@ -50,6 +53,7 @@ const figures = (
   soundSize: size(f.sound),
   reels: mergeReels(f.reels) || '—',
   copies: copies(f.copies) || '—',
+  soundCopies: copies(f.soundCopies) || '—',
 })
 
 /** A day's checks in a cell: `OK` when nothing was found, else the counts most serious first. */
@@ -85,6 +89,7 @@ export async function dataReport(
   const totals = total(summaries)
   cards(report, summaryCards(totals))
   copiesLine(report, 'OCF copies', totals.copies)
+  copiesLine(report, 'Sound copies', totals.soundCopies)
 
   const rows: Row[] = summaries.map((s, i) => ({
     day: String(s.day),
@@ -119,10 +124,16 @@ export async function dataReport(
     { key: 'soundFiles', label: 'Sound files', align: 'right', value: (r) => r.soundFiles },
     { key: 'soundSize', label: 'Sound size', align: 'right', value: (r) => r.soundSize },
     { key: 'reels', label: 'Reels', wrap: true, value: (r) => r.reels },
-    { key: 'copies', label: 'Copies', wrap: true, value: (r) => r.copies },
+    { key: 'copies', label: 'OCF copies', wrap: true, value: (r) => r.copies },
+    { key: 'soundCopies', label: 'Sound copies', wrap: true, value: (r) => r.soundCopies },
     { key: 'checks', label: 'Checks', wrap: true, value: (r) => r.checks },
   ]
-  const shown = columns.filter((c) => (c.key !== 'unit' || units.length) && (c.key !== 'checks' || checks))
+  const shown = columns.filter(
+    (c) =>
+      (c.key !== 'unit' || units.length) &&
+      (c.key !== 'checks' || checks) &&
+      (c.key !== 'soundCopies' || totals.soundCopies.length),
+  )
   await heading(report, 'Shooting days', summaries.length === 1 ? '1 log' : `${summaries.length} logs`)
   await drawTable(report, shown, rows, { footer })
 }

@@ -62,8 +62,17 @@ function durationText(seconds: number, fps: number) {
 /**
  * Clips a volume holds out of `total`, and how many of those copies carry a hash; `failed` (left
  * out when none) the copies hashed again and found different (ASC MHL), which `hashed` leaves out.
+ * `days`, in a range's totals only, when the volume was used on fewer days than the range has:
+ * it then owes the clips of those days alone (a shuttle rotates; completeness is per day).
  */
-export type VolumeCount = { volume: string; copied: number; total: number; hashed: number; failed?: number }
+export type VolumeCount = {
+  volume: string
+  copied: number
+  total: number
+  hashed: number
+  failed?: number
+  days?: number
+}
 
 export type Media = { files: number; size: number }
 
@@ -243,26 +252,40 @@ export function total(summaries: readonly LogSummary[]) {
   const timed = summaries.filter((s) => s.duration)
   const fps = commonFps(timed.map((s) => ({ fps: s.fps })))
   const seconds = timed.reduce((n, s) => n + s.duration!.seconds, 0)
-  // Across days a volume owes every clip of the range: 120/240 means it holds one day of two.
-  const copied = new Map<string, Tally>()
-  let clips = 0
-  for (const s of summaries) {
-    clips += s.clips
-    for (const c of s.copies) {
-      const sum = copied.get(c.volume) ?? { copied: 0, hashed: 0, failed: 0 }
-      sum.copied += c.copied
-      sum.hashed += c.hashed
-      sum.failed += c.failed ?? 0
-      copied.set(c.volume, sum)
-    }
-  }
   return {
-    clips,
+    clips: summaries.reduce((n, s) => n + s.clips, 0),
     duration: timed.length ? { seconds, fps, text: durationText(seconds, fps) } : undefined,
     ocf: add((s) => s.ocf),
     proxy: add((s) => s.proxy),
     sound: add((s) => s.sound),
     reels: summaries.flatMap((s) => s.reels),
-    copies: [...copied].map(([volume, tally]) => volumeCount(volume, tally, clips)),
+    copies: rangeCopies(summaries.map((s) => s.copies)),
+    soundCopies: rangeCopies(summaries.map((s) => s.soundCopies)),
   }
+}
+
+/**
+ * A range's copies per volume, from each day's. A volume owes the clips of the days it was used
+ * on, not of the whole range: shuttles rotate, and a shuttle that carried days 1 and 3 in full is
+ * complete. A day's list names every volume the log names, holding clips or not, so a volume the
+ * day expected and never got still owes that day's clips.
+ */
+function rangeCopies(days: ReadonlyArray<readonly VolumeCount[]>): VolumeCount[] {
+  const volumes = new Map<string, Tally & { total: number; days: number }>()
+  // A day that lists no copies at all (no clips, or figures only) is no day a volume missed.
+  const copyDays = days.filter((counts) => counts.length).length
+  for (const counts of days)
+    for (const c of counts) {
+      const sum = volumes.get(c.volume) ?? { copied: 0, hashed: 0, failed: 0, total: 0, days: 0 }
+      sum.copied += c.copied
+      sum.hashed += c.hashed
+      sum.failed += c.failed ?? 0
+      sum.total += c.total
+      sum.days++
+      volumes.set(c.volume, sum)
+    }
+  return [...volumes].map(([volume, sum]) => ({
+    ...volumeCount(volume, sum, sum.total),
+    ...(sum.days < copyDays && { days: sum.days }),
+  }))
 }
