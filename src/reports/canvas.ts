@@ -18,6 +18,8 @@ export const WHITE = '1 1 1'
 export const GOOD = '0.1 0.48 0.25'
 export const WARN = '0.72 0.4 0.02'
 export const BAD = '0.72 0.13 0.11'
+/** A table row of a clip with an error. */
+export const ERROR_FILL = '0.99 0.92 0.91'
 
 const n = (v: number) => String(Math.round(v * 100) / 100)
 

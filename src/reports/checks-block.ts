@@ -81,5 +81,16 @@ export async function checksBlock(report: ReportDocument, { findings, summary, v
     }
     report.y += 3
   }
+  if (summary.errors) {
+    canvas.text(
+      regular,
+      7.5,
+      MUTED,
+      report.left + 14,
+      report.y + 7,
+      regular.run('Clips with an error are marked ✕ in the tables below.'),
+    )
+    report.y += 12
+  }
   report.y += 6
 }

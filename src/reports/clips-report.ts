@@ -84,6 +84,21 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
  */
 export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog>; checks?: Checked | undefined }
 
+/**
+ * Whether a clip of a part has an error the checks name (a copy missing, failed or disagreeing, a
+ * clip of zero bytes or listed twice). Findings about no part (numbering, sizes) are of either's
+ * names. The checks list a kind's first 1,000 findings: past them a row is counted, not marked.
+ */
+function erroneous(found: Checked | undefined): (part: 'ocf' | 'sound', clip: unknown) => boolean {
+  const names = { ocf: new Set<string>(), sound: new Set<string>() }
+  for (const f of found?.findings ?? []) {
+    if (f.severity !== 'error' || f.clip === undefined) continue
+    if (f.part !== 'sound') names.ocf.add(f.clip)
+    if (f.part !== 'ocf') names.sound.add(f.clip)
+  }
+  return (part, clip) => typeof clip === 'string' && names[part].has(clip)
+}
+
 /** One section per day; each day's log is read when its section is drawn and let go after it. */
 export async function clipsReport(report: ReportDocument, project: string, days: ReportDay[], ctx: ReportContext) {
   for (const { summary: s, log: readDay, checks } of days) {
@@ -104,17 +119,23 @@ export async function clipsReport(report: ReportDocument, project: string, days:
     cards(report, summaryCards(s))
     copiesLine(report, 'OCF copies', s.copies)
     copiesLine(report, 'Sound copies', s.soundCopies)
-    if (clips.length || sound.length || proxies.length)
-      await checksBlock(report, checks ?? (await checkDay(day, { matchSound: ctx.settings.match_sound !== false })))
+    const found =
+      !clips.length && !sound.length && !proxies.length
+        ? undefined
+        : (checks ?? (await checkDay(day, { matchSound: ctx.settings.match_sound !== false })))
+    if (found) await checksBlock(report, found)
+    const marked = erroneous(found)
 
     if (clips.length) {
       await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)
-      await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips)
+      await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips, {
+        marked: (c) => marked('ocf', c.clip),
+      })
       report.y += 14
     }
     if (sound.length) {
       await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${formatBytes(s.sound?.size ?? 0)}`)
-      await drawTable(report, SOUND_COLUMNS, sound)
+      await drawTable(report, SOUND_COLUMNS, sound, { marked: (c) => marked('sound', c.clip) })
       report.y += 14
     }
     if (proxies.length) {

@@ -2,7 +2,7 @@
  * Tables: column widths fitted to their content, long values wrapped (or clipped with `…`) inside
  * their cell, zebra rows, and the header row repeated at the top of every page the table runs onto.
  */
-import { HEADER_FILL, INK, RULE, WHITE, ZEBRA, type Align } from './canvas'
+import { BAD, ERROR_FILL, HEADER_FILL, INK, RULE, WHITE, ZEBRA, type Align } from './canvas'
 import type { ReportDocument } from './document'
 import { printable, type Run, type TextFont } from './fonts'
 import { clip, FIT_SLACK, wrap } from './text'
@@ -103,6 +103,11 @@ function fitLayout<R>(fonts: Fonts, offered: Column<R>[], rows: Iterable<R>, ava
 export type TableOptions<R> = {
   /** A row drawn in bold under a rule after the last one (totals). */
   footer?: R
+  /**
+   * Rows to mark: tinted, with a ✕ in the left margin, so that a row still reads as marked on a
+   * page printed in grey (and `pdftotext` shows the mark at the start of its line).
+   */
+  marked?: (row: R) => boolean
 }
 
 type Cell = { lines: Run[] }
@@ -177,6 +182,7 @@ export async function drawTable<R>(
     report.y += height
   }
 
+  const cross = bold.run('✕')
   // Never a header alone at the foot of a page.
   await report.ensure(headerHeight + line + 2 * PAD_Y)
   drawHeader()
@@ -185,7 +191,9 @@ export async function drawTable<R>(
     const cells = layout(row, regular)
     const height = heightOf(cells)
     if (await report.ensure(height)) drawHeader()
-    drawRow(cells, regular, index % 2 === 1 ? ZEBRA : undefined, height)
+    const marked = options.marked?.(row)
+    if (marked) report.canvas.text(bold, size + 1, BAD, report.left - 9, baselineIn(report.y, 0), cross)
+    drawRow(cells, regular, marked ? ERROR_FILL : index % 2 === 1 ? ZEBRA : undefined, height)
     index++
   }
   if (options.footer) {

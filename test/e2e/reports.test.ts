@@ -29,8 +29,12 @@ const rangeOf = ({ logs, ...rest }: Logs) => ({
 const renderReport = (source: Logs) => reports.renderReport(rangeOf(source))
 const reportFilename = (source: Logs) => reports.reportFilename(rangeOf(source))
 
+// KEEP_REPORTS=1 leaves the PDFs in place to be looked at (the folder is printed).
 const dir = mkdtempSync(join(tmpdir(), 'reports-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => {
+  if (process.env.KEEP_REPORTS) console.log(`reports kept in ${dir}`)
+  else rmSync(dir, { recursive: true, force: true })
+})
 
 let serial = 0
 function write(pdf: Uint8Array) {
@@ -206,6 +210,15 @@ describe('clips report, read back with poppler', () => {
       /Copies without a hash \(not verified\): 19 RAID_A: 18 clips \(A001C0001_240101_R1AB, (A\w+, ){5}and 12 more\) · SSD_01: 1 clip \(S001_\s?T01\.wav\)/,
     )
     expect(all).toMatch(/Clips without a proxy: 19 A001C0002_240101_R1AB has no proxy · .* · and 15 more/)
+    // The rows of the two clips with an error carry the mark (drawn in the margin, before the row);
+    // a clip with warnings only does not.
+    expect(all).toContain('Clips with an error are marked ✕ in the tables below.')
+    const marked = text
+      .join('\n')
+      .split('\n')
+      .filter((line) => /^\s*✕\s+[A-Z]\d{3}C\d{4}/.test(line))
+      .map((line) => line.trim().split(/\s+/)[1])
+    expect(marked).toEqual(['A001C0003_240101_R1AB', 'A003C0013_240101_R1AB'])
 
     const meta = info(file)
     expect(meta.Title).toBe('Northern Lights — Daily Report — Day 3 — 2024-01-03')
@@ -444,6 +457,55 @@ describe('data report, read back with poppler', () => {
     expect(info(file).Subject).toBe('Data report')
   })
 
+  it('holds a rotating shuttle to the days it carried, and shows sound copies as it shows OCF copies', async () => {
+    // RAID_A every day; SHUTTLE_1 goes home on days 1 and 3, SHUTTLE_2 on day 2, one clip short.
+    const hashed = (volume: string) => ({ volume, hash: 'xxh64:00000000000000aa' })
+    const day = (n: number, shuttle: string, count: number, short = 0) =>
+      ({
+        id: `D00${n}`,
+        day: n,
+        date: `2024-01-0${n}`,
+        ocf: {
+          copies: ['RAID_A', shuttle],
+          clips: clipsOf(count, (i) => ({
+            copies: [hashed('RAID_A'), ...(i > count - short ? [] : [hashed(shuttle)])],
+          })),
+        },
+        sound: {
+          copies: ['SND_RAID'],
+          clips: [{ clip: `S${n}_T01.WAV`, copies: [{ volume: 'SND_RAID', hash: null }] }],
+        },
+      }) as never
+    const logs = [day(1, 'SHUTTLE_1', 10), day(2, 'SHUTTLE_2', 8, 1), day(3, 'SHUTTLE_1', 6)]
+    const file = write(await renderReport({ settings: settings(), preset: preset('data-report'), logs }))
+    const all = collapse(pages(file).join('\n'))
+    // Across the range each volume owes the clips of its own days: no warning for the rotation.
+    expect(all).toContain('RAID_A: 24/24 clips ✓')
+    expect(all).toContain('SHUTTLE_1: 16/16 clips on 2 days ✓')
+    expect(all).toContain('SHUTTLE_2: 7/8 clips on 1 day !')
+    expect(all).toContain('SOUND COPIES SND_RAID: 3/3 clips, 3 not verified !')
+    const rows = pages(file).join('\n').split('\n')
+    const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
+    expect(row(/^\s*Day\s/)).toMatch(/ OCF copies Sound copies$/)
+    expect(row(/^\s*2\s+2024-01-02/)).toMatch(/ RAID_A 8\/8, SHUTTLE_2 7\/8 SND_RAID 1\/1$/)
+    expect(row(/^\s*Total\s/)).toMatch(
+      / RAID_A 24\/24, SHUTTLE_1 16\/16 \(2 days\), SHUTTLE_2 7\/8 \(1 day\) SND_RAID 3\/3$/,
+    )
+    // The day e-mail's total says the same.
+    const { figuresOf, describeCopies } = await import('../../src/mail/figures')
+    const { total } = figuresOf(
+      'Northern Lights',
+      undefined,
+      logs.map((l) => summarize(l)),
+    )
+    expect(describeCopies(total!.copies)).toEqual([
+      'RAID_A: 24/24 clips, 24 with checksum',
+      'SHUTTLE_1: 16/16 clips on 2 days, 16 with checksum',
+      'SHUTTLE_2: 7/8 clips on 1 day, 7 with checksum',
+    ])
+    expect(describeCopies(total!.soundCopies)).toEqual(['SND_RAID: 3/3 clips'])
+  })
+
   it('gives each day the status its checks computed, and the totals of them', async () => {
     const logs = [log('D001', 1, '2024-01-01', clipsOf(5)), log('D002', 2, '2024-01-02', clipsOf(5))]
     const counts = new Map([
@@ -458,7 +520,7 @@ describe('data report, read back with poppler', () => {
     )
     const rows = pages(file).join('\n').split('\n')
     const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
-    expect(row(/^\s*Day\s/)).toMatch(/ Copies Checks$/)
+    expect(row(/^\s*Day\s/)).toMatch(/ OCF copies Checks$/)
     expect(row(/^\s*1\s+2024-01-01/)).toMatch(/ OK$/)
     expect(row(/^\s*2\s+2024-01-02/)).toMatch(/ 1 error · 2 warnings · 1 note$/)
     expect(row(/^\s*Total\s/)).toMatch(/ 1 error · 2 warnings · 1 note$/)
