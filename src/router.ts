@@ -68,17 +68,22 @@ const HANDLERS: Record<RouteName, Handler> = {
   decideRequest: operator.decideRequest,
   listTokens: operator.listTokens,
   revokeToken: operator.revokeToken,
-  // send windows (SPEC §9): the operator edits, sends or discards what /open-email-window opened
+  // send windows (SPEC §9): the operator opens one from the Days view, edits, sends or discards
+  // what it or /open-email-window opened
   listWindows: mail.listWindows,
+  openWindow: mail.openWindow,
   getWindow: mail.getWindow,
   editWindow: mail.editWindow,
   discardWindow: mail.discardWindow,
   sendWindow: mail.sendWindow,
   downloadAttachment: mail.downloadAttachment,
   downloadEml: mail.downloadEml,
-  // the console's Days view (operator): the active project's days, one day's findings and copies
+  // the console's Days view (operator): the active project's days, one day's findings and copies,
+  // and the PDF of a day or a range
   listDays: days.listDays,
   getDay: days.getDay,
+  dayPdf: reports.dayPdf,
+  rangeOfDaysPdf: reports.rangeOfDaysPdf,
 }
 
 // The route table, in the declarations' order. itty-router compiles each path into a pattern;

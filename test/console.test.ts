@@ -549,6 +549,9 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'GET /approve/windows/:id/message.eml': [window.emlUrl],
       'GET /approve/days': ['/approve/days'],
       'GET /approve/days/:id': ['/approve/days/D001'],
+      'GET /approve/days/:id/pdf/:presetId': ['/approve/days/D001/pdf/DAILY'],
+      'GET /approve/days/pdf/:presetId': ['/approve/days/pdf/DAILY'],
+      'POST /approve/windows': ['/approve/windows', { logId: 'D001' }],
     }
     const guarded = router.routes
       .filter(([, , handlers]) => handlers.includes(withOperator))
@@ -651,10 +654,23 @@ describe('GET /approve/state (the console’s long poll)', () => {
         },
       ],
       windows: [],
+      project: null,
       service: { version: '0.1.0' },
     })
     await operator('POST', `/approve/requests/${id}`, { decision: 'deny' })
     expect((await answer).status).toBe(403)
+  })
+
+  it('names the active project and the time zone the console reads its times in', async () => {
+    const { token } = await withProject('Harbour')
+    // A project made here takes the service's zone (UTC under test), and may be given another.
+    expect((await operator('GET', '/approve/state')).body.project).toEqual({ name: 'Harbour', timeZone: 'UTC' })
+    const patched = await call('PATCH', '/project/config', { token, body: { time_zone: 'Europe/Berlin' } })
+    expect(patched.status).toBe(200)
+    expect((await operator('GET', '/approve/state')).body.project).toEqual({
+      name: 'Harbour',
+      timeZone: 'Europe/Berlin',
+    })
   })
 
   it('answers the console’s session only with its CSRF token', async () => {

@@ -1,5 +1,6 @@
+import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
-import { call, operator, withProject } from './helpers'
+import { BASE, call, fetchWorker, OPERATOR_KEY, operator, withProject } from './helpers'
 
 const hash = (n: number) => `xxh64:${String(n).padStart(16, '0')}`
 
@@ -53,6 +54,12 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 })
 
+/** An answer's status and body, for comparing whole. */
+const plain = async (answer: Promise<{ status: number; body: unknown }>) => {
+  const { status, body } = await answer
+  return { status, body }
+}
+
 const version = async (since?: number) =>
   (await operator('GET', since === undefined ? '/approve/state' : `/approve/state?since=${since}&wait=0`)).body
     .version as number
@@ -72,9 +79,15 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
   })
 
   it('lists no days with no project loaded, nor for a new project', async () => {
-    expect(await operator('GET', '/approve/days')).toMatchObject({ status: 200, body: { days: [] } })
+    expect(await plain(operator('GET', '/approve/days'))).toEqual({
+      status: 200,
+      body: { days: [], presets: { pdfs: [], emails: [] } },
+    })
     await withProject()
-    expect(await operator('GET', '/approve/days')).toMatchObject({ status: 200, body: { days: [] } })
+    expect(await operator('GET', '/approve/days')).toMatchObject({
+      status: 200,
+      body: { days: [], presets: { pdfs: [{ id: 'clp01' }, { id: 'dat01' }] } },
+    })
   })
 
   it('lists each day in log order: parts, each volume’s copies, check counts', async () => {
@@ -87,6 +100,14 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
     const { status, body } = await operator('GET', '/approve/days')
     expect(status).toBe(200)
     expect(body).toEqual({
+      // A new project's presets: what the view offers to draw and to e-mail.
+      presets: {
+        pdfs: [
+          { id: 'clp01', label: 'Clips report', enabled: true, report: 'clips-report' },
+          { id: 'dat01', label: 'Data report', enabled: true, report: 'data-report' },
+        ],
+        emails: [{ id: 'day01', label: expect.any(String), enabled: true }],
+      },
       days: [
         row(),
         row({
@@ -204,6 +225,104 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
     expect(await version(v)).toBe(v)
     expect((await call('DELETE', '/log/D001', { token })).status).toBe(200)
     expect(await version(v)).not.toBe(v)
-    expect((await operator('GET', '/approve/days')).body).toEqual({ days: [] })
+    expect((await operator('GET', '/approve/days')).body.days).toEqual([])
+  })
+})
+
+/** An operator's GET of a file: status, headers and the bytes. */
+async function operatorFile(path: string, headers: Record<string, string> = { 'x-operator-key': OPERATOR_KEY }) {
+  const res = await fetchWorker(new Request(`${BASE}${path}`, { headers }))
+  return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) }
+}
+
+describe('the Days view’s actions: a day’s or a range’s PDF, an e-mail of some days', () => {
+  async function threeDays() {
+    const { token } = await withProject('Harbour')
+    for (const [id, n] of [
+      ['D001', 1],
+      ['D002', 2],
+      ['D003', 3],
+    ] as const)
+      expect((await call('POST', '/log', { token, body: day(id, n, `2024-01-0${n}`) })).status).toBe(201)
+    return token
+  }
+
+  it('draws a day’s report with any of its presets, named as the preset says', async () => {
+    await threeDays()
+    const res = await operatorFile('/approve/days/D002/pdf/clp01')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/pdf')
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="Clips_D002.pdf"; filename*=UTF-8''Clips_D002.pdf`,
+    )
+    const pdf = await PDFDocument.load(res.bytes, { updateMetadata: false })
+    expect(pdf.getTitle()).toBe('Harbour — Clips report — Day 2 — 2024-01-02')
+  })
+
+  it('draws a range of days (a wrap report) by day number or date', async () => {
+    await threeDays()
+    const res = await operatorFile('/approve/days/pdf/dat01?from=2&to=2024-01-03')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toContain('filename="Data_D002-D003.pdf"')
+    const pdf = await PDFDocument.load(res.bytes, { updateMetadata: false })
+    expect(pdf.getTitle()).toBe('Harbour — Data report — Days 2–3 — 2024-01-02 – 2024-01-03')
+    expect(pdf.getKeywords()).toBe('D002 D003')
+    const all = await PDFDocument.load((await operatorFile('/approve/days/pdf/dat01')).bytes, { updateMetadata: false })
+    expect(all.getKeywords()).toBe('D001 D002 D003')
+  })
+
+  it('answers 404 for an unknown day or preset or an empty range, 400 for a bad range end', async () => {
+    await threeDays()
+    for (const [path, error] of [
+      ['/approve/days/D009/pdf/clp01', 'Log not found'],
+      ['/approve/days/D001/pdf/nope', 'Preset not found'],
+      ['/approve/days/pdf/nope', 'Preset not found'],
+      ['/approve/days/pdf/dat01?from=7', 'Log not found'],
+    ] as const)
+      expect(await plain(operator('GET', path)), path).toEqual({ status: 404, body: { error } })
+    const bad = await operator('GET', '/approve/days/pdf/dat01?from=tuesday')
+    expect(bad.status).toBe(400)
+    expect(bad.body.details).toEqual([{ prop: 'from', message: expect.any(String) }])
+  })
+
+  it('refuses the PDFs and the e-mail to an application’s token, and without a session', async () => {
+    const token = await threeDays()
+    for (const path of ['/approve/days/D001/pdf/clp01', '/approve/days/pdf/dat01']) {
+      expect((await operatorFile(path, { 'x-api-token': token })).status).toBe(401)
+      expect((await operatorFile(path, {})).status).toBe(401)
+    }
+    expect(await plain(call('POST', '/approve/windows', { token, body: { logId: 'D001' } }))).toEqual({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    })
+    expect((await operator('GET', '/approve/windows')).body.windows).toEqual([])
+  })
+
+  it('opens the e-mail of some days and answers the window, which the e-mail list then holds', async () => {
+    await threeDays()
+    const opened = await operator('POST', '/approve/windows', { logId: ['D001', 'D002', 'D001'], presetId: 'day01' })
+    expect(opened.status).toBe(201)
+    const { window } = opened.body
+    expect(window).toMatchObject({ status: 'draft', logIds: ['D001', 'D002'] })
+    expect(window.subject).toContain('Harbour')
+    const listed = await operator('GET', '/approve/windows')
+    expect(listed.body.windows.map((w: { id: string }) => w.id)).toEqual([window.id])
+    expect(await plain(operator('GET', `/approve/windows/${window.id}`))).toEqual({ status: 200, body: { window } })
+  })
+
+  it('answers 404 for an unknown day or e-mail preset and 400 for a bad body, and opens nothing', async () => {
+    await threeDays()
+    expect(await plain(operator('POST', '/approve/windows', { logId: 'D009' }))).toEqual({
+      status: 404,
+      body: { error: 'Log not found' },
+    })
+    expect(await plain(operator('POST', '/approve/windows', { logId: 'D001', presetId: 'nope' }))).toEqual({
+      status: 404,
+      body: { error: 'Preset not found' },
+    })
+    const bad = await operator('POST', '/approve/windows', { logId: 7 })
+    expect(bad.status).toBe(400)
+    expect(bad.body.details.map((d: { prop: string }) => d.prop)).toEqual(['logId'])
+    expect((await operator('GET', '/approve/windows')).body.windows).toEqual([])
   })
 })

@@ -452,6 +452,20 @@ export const ROUTES = {
     ok: [200, shapes.WindowListSchema],
     errors: [401, 403],
   },
+  openWindow: {
+    method: 'post',
+    path: '/approve/windows',
+    summary: 'Prepare the e-mail of some days, from the console',
+    description:
+      'As `POST /open-email-window` for an application; the answer is the window, to look at and send. ' +
+      'Without `presetId` the first enabled e-mail preset is used, or none.',
+    tag: 'Operator',
+    who: 'operator',
+    body: OpenEmailWindowSchema,
+    ok: [201, shapes.WindowAnswerSchema],
+    errors: [400, 401, 403, 404, 415, 429],
+    example: { request: { logId: ['D001', 'D002', 'D003'], presetId: 'day01' } },
+  },
   getWindow: {
     method: 'get',
     path: '/approve/windows/{id}',
@@ -524,11 +538,12 @@ export const ROUTES = {
   listDays: {
     method: 'get',
     path: '/approve/days',
-    summary: "The active project's days: parts, each volume's copies, check counts",
+    summary: "The active project's days: parts, each volume's copies, check counts; the presets to use on them",
     description:
       'One row per log in log order (none with no project loaded). `written` changes with every write ' +
       'of the log. `copies` has a line per volume and ' +
-      'part: `present` of `expected` clips, `failed` of those failed verification, `noHash` carry no hash.',
+      'part: `present` of `expected` clips, `failed` of those failed verification, `noHash` carry no hash. ' +
+      '`presets`: the PDF and e-mail presets of the project, disabled ones included (`enabled` says which).',
     tag: 'Operator',
     who: 'operator',
     ok: [200, shapes.DayListSchema],
@@ -545,6 +560,30 @@ export const ROUTES = {
     tag: 'Operator',
     who: 'operator',
     ok: [200, shapes.DayDetailSchema],
+    errors: [400, 401, 403, 404],
+  },
+  dayPdf: {
+    method: 'get',
+    path: '/approve/days/{id}/pdf/{presetId}',
+    summary: "A day's PDF report, as the file itself",
+    description: 'What `GET /log/{id}/pdf/{presetId}` gives an application, for the console.',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, 'application/pdf'],
+    errors: [400, 401, 403, 404],
+  },
+  rangeOfDaysPdf: {
+    method: 'get',
+    path: '/approve/days/pdf/{presetId}',
+    summary: 'A PDF report of a range of days (a wrap report), as the file itself',
+    description: 'What `GET /pdf/{presetId}` gives an application, for the console.',
+    tag: 'Operator',
+    who: 'operator',
+    query: {
+      from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
+      to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
+    },
+    ok: [200, 'application/pdf'],
     errors: [400, 401, 403, 404],
   },
 } as const satisfies Record<string, Route>

@@ -150,7 +150,19 @@ const DayRowSchema = v.object({
   checks: v.object(Counts),
 })
 
-export const DayListSchema = v.object({ days: v.array(DayRowSchema) })
+const PresetRef = v.object({ id: text, label: text, enabled: v.boolean() })
+
+/**
+ * GET /approve/days: the days, and the presets the view offers for them (a PDF of each report
+ * preset, an e-mail from each e-mail preset). `report` says which report a PDF preset draws.
+ */
+export const DayListSchema = v.object({
+  days: v.array(DayRowSchema),
+  presets: v.object({
+    pdfs: v.array(v.object({ ...PresetRef.entries, report: v.picklist(['clips-report', 'data-report']) })),
+    emails: v.array(PresetRef),
+  }),
+})
 
 export const DayDetailSchema = v.object({
   day: DayRowSchema,

@@ -8,7 +8,7 @@ import { readDay, checkRead, type Clip } from '../checks/day'
 import { KIND_TITLES, byKind, type Counts } from '../checks/findings'
 import { logIdOf } from '../http/params'
 import { dayChecks } from '../flows/range'
-import type { Settings } from '../schemas/settings'
+import { isEnabled, reportOf, type Settings } from '../schemas/settings'
 import { unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 import { logReader, workspace } from '../workspace/client'
 
@@ -53,11 +53,20 @@ const rowOf = (summary: LogSummary, settings: Settings, checks: Counts, revision
 export async function listDays(_request: IRequest, env: Env) {
   const ws = workspace(env)
   const plan = await ws.daysPlan()
-  if (!plan) return { days: [] }
+  if (!plan) return { days: [], presets: { pdfs: [], emails: [] } }
   const { projectId, settings, summaries, revisions } = plan
   const counts = await dayChecks(ws, projectId, settings.match_sound !== false, new Map())(summaries)
-  return { days: summaries.map((summary, i) => rowOf(summary, settings, counts.get(summary.id)!, revisions[i]!)) }
+  return {
+    days: summaries.map((summary, i) => rowOf(summary, settings, counts.get(summary.id)!, revisions[i]!)),
+    presets: presetsOf(settings),
+  }
 }
+
+/** The presets the view offers: a download per PDF preset, an e-mail per e-mail preset. */
+const presetsOf = (settings: Settings) => ({
+  pdfs: (settings.pdfs ?? []).map((p) => ({ id: p.id, label: p.label, enabled: isEnabled(p), report: reportOf(p) })),
+  emails: (settings.emails ?? []).map((p) => ({ id: p.id, label: p.label, enabled: isEnabled(p) })),
+})
 
 /**
  * GET /approve/days/{id}: the day's row, its findings by kind (most serious first, each naming its

@@ -43,6 +43,23 @@ export async function openEmailWindow(request: IRequest, env: Env) {
   return { success: true }
 }
 
+/**
+ * POST /approve/windows: as POST /open-email-window, from the console's Days view; the answer is the
+ * window as the console shows it, so the operator goes straight to it.
+ */
+export async function openWindow(request: IRequest, env: Env) {
+  const { logId, presetId } = parseOrThrow(OpenEmailWindowSchema, await readObject(request))
+  const ws = workspace(env)
+  const logIds = [...new Set(logIdsOf(logId))]
+  const source = await ws.operatorMailSource(logIds, presetId)
+  const range = rangeOf(ws, source.projectId, source.settings, source.summaries)
+  const listing = await ws.openSendWindow(
+    draftFrom(source, source.summaries, await mailFigures(source.settings, range)),
+  )
+  const { view } = await liveWindow(ws, listing, mailConfig(env))
+  return jsonAnswer(JSON.stringify({ window: view }), 201)
+}
+
 /** 409 with the window as it reads now: the message differs from the one the caller saw. */
 const changed = (error: string, window: WindowView) => jsonAnswer(JSON.stringify({ error, window }), 409)
 

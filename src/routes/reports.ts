@@ -6,7 +6,7 @@ import { download } from '../http/headers'
 import { logIdOf, pathParam } from '../http/params'
 import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { ChecksQuerySchema, GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
-import { workspace } from '../workspace/client'
+import { workspace, type WorkspaceClient } from '../workspace/client'
 import type { DayRange } from '../workspace/logs'
 import { rangeOf } from '../flows/range'
 
@@ -14,7 +14,8 @@ import { rangeOf } from '../flows/range'
 export async function generatePdf(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { presetId, logId } = parseOrThrow(GeneratePdfSchema, await readObject(request))
-  const { filename, pdf } = await drawReport(env, token, presetId, { logIds: logIdsOf(logId) })
+  const ws = workspace(env)
+  const { filename, pdf } = await drawReport(ws, await ws.reportPlan(token, presetId, { logIds: logIdsOf(logId) }))
   return {
     success: true,
     data: { filename, mimeType: 'application/pdf', base64: base64.encode(pdf) },
@@ -24,24 +25,52 @@ export async function generatePdf(request: IRequest, env: Env) {
 /** GET /log/{id}/pdf/{presetId}: one day's report as the file itself, for applications without base64. */
 export async function logPdf(request: IRequest, env: Env) {
   const token = apiToken(request)
-  const id = logIdOf(request)
-  const { filename, pdf } = await drawReport(env, token, pathParam(request, 'presetId'), { logIds: [id] })
-  return download(pdf, 'application/pdf', filename)
+  const { presetId, days } = dayOf(request)
+  const ws = workspace(env)
+  return asFile(await drawReport(ws, await ws.reportPlan(token, presetId, days)))
 }
 
 /** GET /pdf/{presetId}?from=&to=: the report of a range of days (as GET /checks takes it), as a file. */
 export async function rangePdf(request: IRequest, env: Env) {
   const token = apiToken(request)
+  const { presetId, days } = rangeOfDays(request)
+  const ws = workspace(env)
+  return asFile(await drawReport(ws, await ws.reportPlan(token, presetId, days)))
+}
+
+// ---- the same files for the console (behind withOperator)
+
+/** GET /approve/days/{id}/pdf/{presetId} */
+export async function dayPdf(request: IRequest, env: Env) {
+  const { presetId, days } = dayOf(request)
+  const ws = workspace(env)
+  return asFile(await drawReport(ws, await ws.operatorReportPlan(presetId, days)))
+}
+
+/** GET /approve/days/pdf/{presetId}?from=&to= */
+export async function rangeOfDaysPdf(request: IRequest, env: Env) {
+  const { presetId, days } = rangeOfDays(request)
+  const ws = workspace(env)
+  return asFile(await drawReport(ws, await ws.operatorReportPlan(presetId, days)))
+}
+
+const dayOf = (request: IRequest) => ({
+  presetId: pathParam(request, 'presetId'),
+  days: { logIds: [logIdOf(request)] },
+})
+
+function rangeOfDays(request: IRequest) {
   const presetId = pathParam(request, 'presetId')
   const { from, to } = parseOrThrow(ChecksQuerySchema, { ...request.query })
   const days: DayRange = { ...(from !== undefined && { from }), ...(to !== undefined && { to }) }
-  const { filename, pdf } = await drawReport(env, token, presetId, days)
-  return download(pdf, 'application/pdf', filename)
+  return { presetId, days }
 }
 
-async function drawReport(env: Env, token: string, presetId: string, days: { logIds: string[] } | DayRange) {
-  const ws = workspace(env)
-  const { settings, preset, projectId, summaries } = await ws.reportPlan(token, presetId, days)
+const asFile = ({ filename, pdf }: { filename: string; pdf: Uint8Array }) => download(pdf, 'application/pdf', filename)
+
+type Plan = Awaited<ReturnType<WorkspaceClient['reportPlan']>>
+
+async function drawReport(ws: WorkspaceClient, { settings, preset, projectId, summaries }: Plan) {
   const source: ReportSource = { settings, preset, ...rangeOf(ws, projectId, settings, summaries) }
   const pdf = await renderReport(source)
   return { filename: reportFilename(source), pdf }

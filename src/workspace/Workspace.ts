@@ -56,6 +56,8 @@ export type ConsoleState = {
   requests: ReturnType<Approvals['list']>
   tokens: ReturnType<Tokens['list']>
   windows: SendWindowListing[]
+  /** The active project: its name, and the zone the console reads times in (null with none loaded). */
+  project: { name: string; timeZone: string } | null
 }
 
 const transactionOf =
@@ -244,16 +246,23 @@ export class Workspace extends DurableObject<Env> {
    * no log is 404 `Log not found`, as a named log that does not exist is.
    */
   reportPlan(token: string, presetId: string, days: { logIds: string[] } | DayRange) {
-    return this.#client(token, (): ReportPlan => {
-      const projectId = this.#projects.requireForLogs()
-      const ids = 'logIds' in days ? days.logIds : this.#logs.idsIn(projectId, days)
-      if (!ids.length) throw notFound('Log')
-      const summaries = this.#logs.summaries(projectId, ids)
-      const settings = this.#projects.active!.settings
-      const preset = settings.pdfs?.find((p) => p.id === presetId)
-      if (!preset) throw notFound('Preset')
-      return { settings, preset, projectId, summaries }
-    })
+    return this.#client(token, () => this.#reportPlan(presetId, days))
+  }
+
+  /** As reportPlan, for the operator's console (the worker has checked the operator's session). */
+  operatorReportPlan(presetId: string, days: { logIds: string[] } | DayRange) {
+    return answer(() => this.#reportPlan(presetId, days))
+  }
+
+  #reportPlan(presetId: string, days: { logIds: string[] } | DayRange): ReportPlan {
+    const projectId = this.#projects.requireForLogs()
+    const ids = 'logIds' in days ? days.logIds : this.#logs.idsIn(projectId, days)
+    if (!ids.length) throw notFound('Log')
+    const summaries = this.#logs.summaries(projectId, ids)
+    const settings = this.#projects.active!.settings
+    const preset = settings.pdfs?.find((p) => p.id === presetId)
+    if (!preset) throw notFound('Preset')
+    return { settings, preset, projectId, summaries }
   }
 
   /**
@@ -359,22 +368,36 @@ export class Workspace extends DurableObject<Env> {
    */
   async consoleState(since: number, timeoutMs: number): Promise<ConsoleState> {
     const version = await this.#changes.after(since, timeoutMs)
-    return { version, requests: this.#approvals.list(), tokens: this.#tokens.list(), windows: this.#sendWindows() }
+    const settings = this.#projects.active?.settings
+    return {
+      version,
+      requests: this.#approvals.list(),
+      tokens: this.#tokens.list(),
+      windows: this.#sendWindows(),
+      project: settings ? { name: settings.project_name, timeZone: settings.time_zone ?? 'UTC' } : null,
+    }
   }
 
   // ---- send windows (SPEC §9): kept here; composed, rendered and sent by the worker
 
   /** What opening a window needs besides its logs: the settings, the e-mail preset if any. */
   mailSource(token: string, logIds: string[], presetId?: string) {
-    return this.#client(token, (): MailSource => {
-      const projectId = this.#projects.requireForLogs()
-      const summaries = this.#logs.summaries(projectId, logIds)
-      const settings = this.#projects.active!.settings
-      const emails = settings.emails ?? []
-      const preset = presetId === undefined ? emails.find(isEnabled) : emails.find((p) => p.id === presetId)
-      if (presetId !== undefined && !preset) throw notFound('Preset')
-      return { projectId, settings, preset: preset ?? null, summaries, source: this.#sourceOf(projectId, logIds) }
-    })
+    return this.#client(token, () => this.#mailSource(logIds, presetId))
+  }
+
+  /** As mailSource, for the operator's console (the worker has checked the operator's session). */
+  operatorMailSource(logIds: string[], presetId?: string) {
+    return answer(() => this.#mailSource(logIds, presetId))
+  }
+
+  #mailSource(logIds: string[], presetId?: string): MailSource {
+    const projectId = this.#projects.requireForLogs()
+    const summaries = this.#logs.summaries(projectId, logIds)
+    const settings = this.#projects.active!.settings
+    const emails = settings.emails ?? []
+    const preset = presetId === undefined ? emails.find(isEnabled) : emails.find((p) => p.id === presetId)
+    if (presetId !== undefined && !preset) throw notFound('Preset')
+    return { projectId, settings, preset: preset ?? null, summaries, source: this.#sourceOf(projectId, logIds) }
   }
 
   openSendWindow(draft: NewSendWindow) {
