@@ -52,13 +52,15 @@ const SECTIONS = [
   {
     id: 'windows',
     title: 'E-mail to send',
-    hint: 'Applications prepare each day’s report e-mail here. Check recipients, subject and message (changes are saved as you type), then Send — or download the .eml file and send it from your mail app.',
-    empty: 'No e-mail is waiting. When an application prepares a day’s report e-mail, it appears here.',
+    hint: 'Each day’s report e-mail waits here, prepared by an application or from a day below. Check recipients, subject and message (changes are saved as you type), then Send — or download the .eml file and send it from your mail app.',
+    empty:
+      'No e-mail is waiting. When an application prepares a day’s report e-mail, or you do from a day below, it appears here.',
   },
   {
     id: 'days',
     title: 'Days',
-    hint: 'Each shooting day of the active project as its log reads now: clips and sizes, each volume’s copies (✓ when every clip is there with a hash), and what the checks found. Open a day to see which clips.',
+    hint: 'Each shooting day of the active project as its log reads now: clips and sizes, each volume’s copies (✓ when every clip is there with a hash), and what the checks found. Open a day to see which clips, download its reports or prepare its e-mail; pick several days for a wrap report.',
+    tools: true,
     empty:
       'No day is logged in the active project yet. When an application posts a day’s log, it appears here within a second.',
   },
@@ -70,10 +72,15 @@ const SECTIONS = [
   },
 ]
 
-const section = ({ id, title, hint, empty }: (typeof SECTIONS)[number]) => `
+const section = ({ id, title, hint, empty, ...rest }: (typeof SECTIONS)[number]) => `
 <section class="section" id="${id}" aria-labelledby="${id}-title">
   <div class="section-head"><h2 id="${id}-title" tabindex="-1">${escapeHtml(title)}</h2><span class="count" id="${id}-count" aria-live="polite"></span></div>
-  <p class="hint">${escapeHtml(hint)}</p>
+  <p class="hint">${escapeHtml(hint)}</p>${
+    'tools' in rest
+      ? `
+  <div class="section-tools" id="${id}-tools" hidden></div>`
+      : ''
+  }
   <ul class="cards" id="${id}-list"></ul>
   <p class="empty" id="${id}-empty" hidden>${escapeHtml(empty)}</p>
 </section>`
@@ -95,7 +102,7 @@ export function consolePage({ serviceVersion }: { serviceVersion: string }) {
 <header class="top">
   <div class="brand">
     <h1>Operator console</h1>
-    <p class="sub">Media Log service <span id="service-version">${escapeHtml(serviceVersion)}</span></p>
+    <p class="sub">Media Log service <span id="service-version">${escapeHtml(serviceVersion)}</span> · <span id="project"></span></p>
   </div>
   <div class="top-actions">
     <span class="live" id="live" role="status" data-state="connecting">Connecting…</span>

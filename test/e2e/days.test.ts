@@ -1,10 +1,12 @@
 /**
  * The console's Days view in Chromium against the service under `wrangler dev`: a day an
  * application posts appears without a reload, a patch that loses a copy shows in its chips and
- * its findings at once, the card opens by keyboard; screenshots at laptop and phone width, light
- * and dark, for a person to look at.
+ * its findings at once, the card opens by keyboard, a day's or a range's PDF downloads and reads
+ * back (pdftotext), the e-mail of some days opens from here; screenshots at laptop and phone width,
+ * light and dark, for a person to look at.
  */
-import { mkdir } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Page } from 'playwright-core'
@@ -84,7 +86,7 @@ describe('the Days view', () => {
     call = jsonCaller(service)
     token = await approvedToken(call)
     expect((await call('POST', '/project/create', { token, body: { project_name: 'Café Noir' } })).status).toBe(201)
-    const browser = await openBrowser()
+    const browser = await openBrowser({ acceptDownloads: true })
     close = browser.close
     page = await browser.context.newPage()
     await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
@@ -164,5 +166,74 @@ describe('the Days view', () => {
       )
     expect(await card.locator('tbody tr').nth(2).innerText()).toBe('A003\t4\t4/4 ✓\t1/4\n3 missing')
     await shoot(page, 'missing')
+  })
+
+  /** Clicks `button`, saves what it downloads and reads it back with poppler. */
+  async function downloadedText(button: ReturnType<Page['locator']>) {
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()])
+    const dir = await mkdtemp(join(tmpdir(), 'days-pdf-'))
+    try {
+      const file = join(dir, download.suggestedFilename())
+      await download.saveAs(file)
+      return {
+        name: download.suggestedFilename(),
+        text: execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }),
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+
+  it('offers a new project’s presets on each day, and downloads the day’s clips report', async () => {
+    const card = page.locator('#days-list > li[data-key="D001"]')
+    expect(await card.locator('.day-actions button').allInnerTexts()).toEqual([
+      '⤓ Clips report (PDF)',
+      '⤓ Data report (PDF)',
+      '✉ Prepare e-mail',
+    ])
+    const { name, text } = await downloadedText(card.getByRole('button', { name: '⤓ Clips report (PDF)' }))
+    expect(name).toBe('Clips_D001.pdf')
+    expect(text).toContain('Café Noir')
+    expect(text).toContain('Day 1 — 2024-01-01')
+    // The day as it reads now: the patch's three missing copies are named and their rows marked.
+    expect(text).toMatch(/Missing copies: 3/)
+    expect(text.split('\n').filter((line) => /^\s*✕\s+A003C00[234]/.test(line))).toHaveLength(3)
+  })
+
+  it('draws a wrap report over a range of days and names the range', async () => {
+    const tools = page.locator('#days-tools')
+    await tools.waitFor()
+    expect(await tools.locator('#range-from option').allInnerTexts()).toEqual([
+      'Day 1 · 2024-01-01',
+      'Day 2 · 2024-01-02',
+    ])
+    expect(await tools.locator('#range-from').inputValue()).toBe('1')
+    expect(await tools.locator('#range-to').inputValue()).toBe('2')
+    expect(await tools.locator('.range-summary').innerText()).toBe('2 logs · 80 clips')
+    const { name, text } = await downloadedText(tools.getByRole('button', { name: '⤓ Data report (PDF)' }))
+    expect(name).toBe('Data_D001-D002.pdf')
+    expect(text).toContain('Days 1–2 — 2024-01-01 – 2024-01-02')
+    await tools.locator('#range-to').selectOption('1')
+    expect(await tools.locator('.range-summary').innerText()).toBe('1 log · 20 clips')
+    await shoot(page, 'range')
+    await tools.locator('#range-to').selectOption('2')
+  })
+
+  it('prepares the e-mail of a range from here and brings it into view', async () => {
+    const tools = page.locator('#days-tools')
+    await tools.getByRole('button', { name: '✉ Prepare e-mail' }).click()
+    const window = page.locator('#windows-list > li')
+    await window.first().waitFor({ timeout: 3000 })
+    expect(await window.count()).toBe(1)
+    expect(await window.locator('.window-title').innerText()).toMatch(/^Café Noir — Days? 1/)
+    expect(await page.locator('.notice.ok').innerText()).toContain('The e-mail of Days 1–2 is ready')
+    // The keyboard is on the new e-mail, ready for its recipients.
+    await expect.poll(() => window.evaluate((node) => node.contains(document.activeElement))).toBe(true)
+    const listed = await call('GET', '/approve/windows', { operator: true })
+    expect(listed.body.windows.map((w: { logIds: string[] }) => w.logIds)).toEqual([['D001', 'D002']])
+  })
+
+  it('reads times on the project’s clocks, and says which', async () => {
+    expect(await page.locator('#project').innerText()).toMatch(/^Café Noir · times in [A-Za-z_]+(\/[A-Za-z_+-]+)*$/)
   })
 })

@@ -307,25 +307,51 @@ export function notify(text, kind = 'info') {
   return notice
 }
 
-// ---- time, in the operator's own clock
+// ---- time, on the project's clocks
+//
+// Times read in the active project's zone (its `time_zone`, the laptop's by default), as its
+// reports and e-mails state them: a console opened from another zone shows the set's clock.
 
-const timeFormat = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-})
-export const shortTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })
+/** The formats times are shown in, on the clocks of `timeZone` (the browser's when undefined). @param {string | undefined} timeZone */
+function formatsIn(timeZone) {
+  /** @param {Intl.DateTimeFormatOptions} options */
+  const format = (options) => new Intl.DateTimeFormat(undefined, { ...options, timeZone })
+  return {
+    zone: timeZone,
+    time: format({ hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
+    minute: format({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+    day: format({ weekday: 'short', day: 'numeric', month: 'short' }),
+    date: format({ year: 'numeric', month: '2-digit', day: '2-digit' }),
+  }
+}
+
+let formats = formatsIn(undefined)
+
+/**
+ * Reads times in `timeZone`: the project's, or the browser's with none loaded. A zone this
+ * browser does not know leaves the formats as they are.
+ * @param {string | undefined} timeZone
+ */
+export function setTimeZone(timeZone) {
+  if (timeZone === formats.zone) return
+  try {
+    formats = formatsIn(timeZone)
+  } catch (_) {
+    /* an unknown zone: keep the browser's */
+  }
+}
 
 /** @param {string} iso */
-export const clockTime = (iso) => timeFormat.format(new Date(iso))
+export const clockTime = (iso) => formats.time.format(new Date(iso))
+
+/** `18:05`. @param {string} iso */
+export const shortTime = (iso) => formats.minute.format(new Date(iso))
 
 /** @param {string} iso @param {number} now */
 export function dayAndTime(iso, now) {
   const date = new Date(iso)
-  const today = new Date(now).toDateString() === date.toDateString()
-  return (today ? 'today' : dayFormat.format(date)) + ', ' + shortTime.format(date)
+  const today = formats.date.format(new Date(now)) === formats.date.format(date)
+  return (today ? 'today' : formats.day.format(date)) + ', ' + formats.minute.format(date)
 }
 
 /** @param {string} iso @param {number} now */

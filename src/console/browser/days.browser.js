@@ -2,18 +2,89 @@
 /**
  * Page script: the Days view. One card per log of the active project, in log order: its parts,
  * each volume's copies as a chip, its check counts. A card opens the day's findings (naming the
- * clips) and its copies by reel and volume. Drawn again whenever the live state's version moves,
- * which every log write does (GET /approve/days, and each open day's GET /approve/days/{id}).
+ * clips), its copies by reel and volume, and its actions: a PDF of each report preset, its e-mail.
+ * Above the cards, a range of days for a wrap report and its e-mail. Drawn again whenever the live
+ * state's version moves, which every log write does (GET /approve/days, and each open day's
+ * GET /approve/days/{id}).
  */
-import { $, el, api, problemText, keyedList, showCount } from './core.browser.js'
+import { $, el, api, download, notify, problemText, keyedList, showCount } from './core.browser.js'
 import { card } from './card.browser.js'
-/** @import { Answer, DayRow, DayDetail, VolumeChip, CheckCounts, ReelCell } from './state.js' */
+import { revealWindow } from './windows.browser.js'
+/** @import { Answer, DayList, DayRow, DayDetail, VolumeChip, CheckCounts, ReelCell, SendWindow } from './state.js' */
 
 /**
- * A day's card, the day as last shown, and its detail when open.
- * `detailWritten`: the write of the log the detail shows (DayRow `written`), null before it came.
- * @typedef {{node: HTMLLIElement, row: DayRow, toggle: HTMLButtonElement, detail: HTMLElement, open: boolean, detailWritten: string | null}} DayCard
+ * A day's card, the day as last shown, and its detail when open: its actions, then its content.
+ * `detailWritten`: the write of the log the detail shows (DayRow `written`), null before it came;
+ * `actionsFor`: the presets its actions were drawn from.
+ * @typedef {{node: HTMLLIElement, row: DayRow, toggle: HTMLButtonElement, detail: HTMLElement, actions: HTMLElement, content: HTMLElement, open: boolean, detailWritten: string | null, actionsFor: string}} DayCard
  */
+
+/** @typedef {DayList['presets']} Presets */
+
+/** `Day 3`, `Days 1–5`: what a set of days is called on a button's label and in a notice. @param {DayRow[]} days */
+function daysName(days) {
+  const numbers = days.map((d) => d.day)
+  const first = Math.min(...numbers)
+  const last = Math.max(...numbers)
+  return first === last ? 'Day ' + first : 'Days ' + first + '–' + last
+}
+
+/**
+ * The actions on some days: a download per enabled PDF preset, an e-mail per enabled e-mail
+ * preset (or one without a preset when the project has none). A button is inert while its call
+ * runs; what went wrong is said in a notice.
+ * @param {Presets} presets
+ * @param {() => DayRow[]} chosen the days, read at the click
+ * @param {(presetId: string) => string} pdfPath
+ */
+function actionNodes(presets, chosen, pdfPath) {
+  /** @param {HTMLButtonElement} button @param {() => Promise<void>} work */
+  const busyWhile = async (button, work) => {
+    if (button.getAttribute('aria-disabled') === 'true') return
+    button.setAttribute('aria-disabled', 'true')
+    try {
+      await work()
+    } finally {
+      button.removeAttribute('aria-disabled')
+    }
+  }
+  const pdfs = presets.pdfs.filter((p) => p.enabled)
+  const emails = presets.emails.filter((p) => p.enabled)
+  /** @type {HTMLButtonElement[]} */
+  const buttons = pdfs.map((preset) => {
+    const button = el('button', { type: 'button', class: 'quiet action-pdf', text: '⤓ ' + preset.label + ' (PDF)' })
+    button.addEventListener('click', () =>
+      busyWhile(button, async () => {
+        const days = chosen()
+        if (!days.length) return
+        const answer = await download(pdfPath(preset.id), preset.id + '.pdf')
+        if (answer.status !== 200) notify(problemText(answer), 'error')
+      }),
+    )
+    return button
+  })
+  const mails = emails.length ? emails : [null]
+  for (const preset of mails) {
+    const label = preset && mails.length > 1 ? '✉ E-mail: ' + preset.label : '✉ Prepare e-mail'
+    const button = el('button', { type: 'button', class: 'quiet action-mail', text: label })
+    button.addEventListener('click', () =>
+      busyWhile(button, async () => {
+        const days = chosen()
+        if (!days.length) return
+        const body = { logId: days.map((d) => d.id), ...(preset && { presetId: preset.id }) }
+        const answer = /** @type {Answer<{window: SendWindow}>} */ (await api('POST', '/approve/windows', body))
+        if (answer.status !== 201) {
+          notify(problemText(answer), 'error')
+          return
+        }
+        notify('The e-mail of ' + daysName(days) + ' is ready under “E-mail to send”: check it, then send it.', 'ok')
+        revealWindow(answer.body.window.id)
+      }),
+    )
+    buttons.push(button)
+  }
+  return buttons
+}
 
 const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 })
 const countFormat = new Intl.NumberFormat()
@@ -92,6 +163,9 @@ export function daysSection() {
   let again = false
   /** Each open day's detail, by log id: asked again whenever the view is. */
   const opened = new Set()
+  /** @type {Presets} */
+  let presets = { pdfs: [], emails: [] }
+  const range = rangeBar()
 
   /** @param {DayRow} row @returns {DayCard} */
   function create(row) {
@@ -103,7 +177,9 @@ export function daysSection() {
       'aria-controls': detailId,
       text: 'Details',
     })
-    const detail = el('div', { class: 'day-detail', id: detailId, hidden: true })
+    const actions = el('div', { class: 'day-actions', role: 'group', 'aria-label': 'Reports and e-mail of this day' })
+    const content = el('div', { class: 'day-content' })
+    const detail = el('div', { class: 'day-detail', id: detailId, hidden: true }, actions, content)
     const node = card({
       kind: 'day',
       heading: el('h3', { class: 'day-title' }),
@@ -114,7 +190,7 @@ export function daysSection() {
       extra: detail,
     })
     /** @type {DayCard} */
-    const entry = { node, row, toggle, detail, open: false, detailWritten: null }
+    const entry = { node, row, toggle, detail, actions, content, open: false, detailWritten: null, actionsFor: '' }
     toggle.addEventListener('click', () => setOpen(entry, !entry.open))
     // The whole card opens the day; the button is what the keyboard reaches.
     node.addEventListener('click', (event) => {
@@ -145,6 +221,19 @@ export function daysSection() {
     status.dataset.state = checkState(row.checks)
     status.textContent = checkWords(row.checks)
     entry.toggle.setAttribute('aria-label', (entry.open ? 'Hide' : 'Show') + ' findings and copies of day ' + row.day)
+    // Drawn again only when the presets change: a button in use keeps its focus across updates.
+    const key = JSON.stringify(presets)
+    if (entry.actionsFor !== key) {
+      entry.actionsFor = key
+      const id = row.id
+      entry.actions.replaceChildren(
+        ...actionNodes(
+          presets,
+          () => [entry.row],
+          (presetId) => '/approve/days/' + encodeURIComponent(id) + '/pdf/' + encodeURIComponent(presetId),
+        ),
+      )
+    }
   }
 
   const cards = keyedList($('#days-list'), (/** @type {DayRow} */ d) => d.id, create, update)
@@ -159,7 +248,7 @@ export function daysSection() {
     entry.detail.hidden = !open
     if (open) {
       opened.add(entry.row.id)
-      if (!entry.detail.firstChild) entry.detail.append(el('p', { class: 'day-loading', text: 'Reading the day…' }))
+      if (!entry.content.firstChild) entry.content.append(el('p', { class: 'day-loading', text: 'Reading the day…' }))
       loadDetail(entry)
     } else opened.delete(entry.row.id)
   }
@@ -171,8 +260,8 @@ export function daysSection() {
     if (!entry.open || entry.row.id !== id) return
     if (answer.status === 200) {
       entry.detailWritten = answer.body.day.written
-      entry.detail.replaceChildren(...detailNodes(answer.body))
-    } else entry.detail.replaceChildren(el('p', { class: 'day-problem', role: 'alert', text: problemText(answer) }))
+      entry.content.replaceChildren(...detailNodes(answer.body))
+    } else entry.content.replaceChildren(el('p', { class: 'day-problem', role: 'alert', text: problemText(answer) }))
   }
 
   async function refresh() {
@@ -184,13 +273,15 @@ export function daysSection() {
     try {
       do {
         again = false
-        const answer = /** @type {Answer<{days: DayRow[]}>} */ (await api('GET', '/approve/days'))
+        const answer = /** @type {Answer<DayList>} */ (await api('GET', '/approve/days'))
         if (answer.status !== 200) {
           // The live poll reports an unreachable service or a lost session itself.
           continue
         }
         const { days } = answer.body
+        presets = answer.body.presets
         cards.sync(days)
+        range.sync(days, presets)
         showCount('days', days.length, ['day', 'days'])
         for (const id of Array.from(opened)) if (!days.some((d) => d.id === id)) opened.delete(id)
         // An open day is read again once its log was written: a 20,000-clip day's checks take a while.
@@ -208,6 +299,97 @@ export function daysSection() {
       if (state.version === shownVersion) return
       shownVersion = state.version
       refresh()
+    },
+  }
+}
+
+/**
+ * The range above the cards: from one day number to another, both included (as GET /pdf takes a
+ * range), with a day's actions for all of them: the wrap report, the e-mail of the week. Shown
+ * once the project has two days. A bound the operator has not moved follows the first and last
+ * day as days arrive.
+ */
+function rangeBar() {
+  const tools = $('#days-tools')
+  const from = el('select', { id: 'range-from' })
+  const to = el('select', { id: 'range-to' })
+  const summary = el('span', { class: 'range-summary', 'aria-live': 'polite' })
+  const actions = el('div', { class: 'range-actions', role: 'group', 'aria-label': 'Reports and e-mail of these days' })
+  tools.append(
+    el(
+      'div',
+      { class: 'range' },
+      el('h3', { class: 'range-title', text: 'Several days' }),
+      el('label', { class: 'range-field' }, 'From ', from),
+      el('label', { class: 'range-field' }, 'to ', to),
+      summary,
+    ),
+    actions,
+  )
+  /** @type {DayRow[]} */
+  let days = []
+  let numbers = ''
+  let actionsFor = ''
+  const moved = { from: false, to: false }
+
+  const bounds = () => {
+    const a = Number(from.value)
+    const b = Number(to.value)
+    return [Math.min(a, b), Math.max(a, b)]
+  }
+  const chosen = () => {
+    const [first, last] = bounds()
+    return days.filter((d) => d.day >= first && d.day <= last)
+  }
+  const showSummary = () => {
+    const picked = chosen()
+    const clips = picked.reduce((n, d) => n + d.clips, 0)
+    summary.textContent = plural(picked.length, 'log', 'logs') + ' · ' + plural(clips, 'clip', 'clips')
+  }
+  from.addEventListener('change', () => {
+    moved.from = true
+    showSummary()
+  })
+  to.addEventListener('change', () => {
+    moved.to = true
+    showSummary()
+  })
+
+  return {
+    /** @param {DayRow[]} list @param {Presets} presets */
+    sync(list, presets) {
+      days = list
+      tools.hidden = list.length < 2
+      /** @type {Map<number, string>} */
+      const dates = new Map()
+      for (const d of list) if (!dates.has(d.day)) dates.set(d.day, d.date)
+      const ordered = Array.from(dates.keys()).sort((a, b) => a - b)
+      const key = ordered.map((n) => n + ' ' + dates.get(n)).join(',')
+      if (key !== numbers) {
+        numbers = key
+        for (const [select, which] of /** @type {const} */ ([
+          [from, 'from'],
+          [to, 'to'],
+        ])) {
+          const kept = moved[which] && ordered.includes(Number(select.value)) ? select.value : null
+          select.replaceChildren(
+            ...ordered.map((n) => el('option', { value: String(n), text: 'Day ' + n + ' · ' + dates.get(n) })),
+          )
+          select.value = kept ?? String(which === 'from' ? ordered[0] : ordered[ordered.length - 1])
+          if (kept === null) moved[which] = false
+        }
+      }
+      showSummary()
+      const presetsKey = JSON.stringify(presets)
+      if (presetsKey !== actionsFor) {
+        actionsFor = presetsKey
+        actions.replaceChildren(
+          ...actionNodes(presets, chosen, (presetId) => {
+            const [first, last] = bounds()
+            return '/approve/days/pdf/' + encodeURIComponent(presetId) + '?from=' + first + '&to=' + last
+          }),
+        )
+      }
     },
   }
 }

@@ -3,7 +3,7 @@
  * Page script: keeps the console current. One long poll (GET /approve/state?since=<version>) that
  * the service answers as soon as anything changes; every section renders from that one state.
  */
-import { $, api, problemText, notify, storedToken, storeToken, forgetToken } from './core.browser.js'
+import { $, api, problemText, notify, setTimeZone, storedToken, storeToken, forgetToken } from './core.browser.js'
 /** @import { Answer, ConsoleState } from './state.js' */
 
 /**
@@ -21,6 +21,10 @@ export function startConsole(sections) {
   /** @param {ConsoleState} state */
   function renderAll(state) {
     $('#service-version').textContent = state.service.version
+    const project = state.project
+    setTimeZone(project ? project.timeZone : undefined)
+    const shown = project ? project.name + ' · times in ' + project.timeZone : 'No project loaded'
+    if ($('#project').textContent !== shown) $('#project').textContent = shown
     for (const section of sections) section.render(state, Date.now())
   }
 

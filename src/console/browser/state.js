@@ -136,6 +136,18 @@
  */
 
 /**
+ * A preset the Days view offers: a PDF to download (`report` says which), or an e-mail to prepare.
+ * @typedef {{id: string, label: string, enabled: boolean, report?: 'clips-report' | 'data-report'}} PresetRef
+ */
+
+/**
+ * GET /approve/days: the days in log order, and the project's presets.
+ * @typedef {object} DayList
+ * @property {DayRow[]} days
+ * @property {{pdfs: PresetRef[], emails: PresetRef[]}} presets
+ */
+
+/**
  * One kind of a day's findings: `count` in all, of which `findings` lists the first.
  * @typedef {object} DayFindings
  * @property {string} kind
@@ -166,6 +178,7 @@
  * @property {ConnectionRequest[]} requests
  * @property {ApprovedApp[]} tokens
  * @property {SendWindow[]} windows
+ * @property {{name: string, timeZone: string} | null} project The active project, and the zone times are read in.
  * @property {{version: string}} service
  */
 

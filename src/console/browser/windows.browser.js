@@ -37,10 +37,37 @@ function missingText(ids) {
 
 /** @param {SendWindow} w */
 function statusText(w) {
-  if (w.status === 'sent') return 'Sent ' + (w.sentAt ? shortTime.format(new Date(w.sentAt)) : '')
+  if (w.status === 'sent') return 'Sent ' + (w.sentAt ? shortTime(w.sentAt) : '')
   if (w.status === 'sending') return 'Sending…'
   if (w.status === 'failed') return 'Not sent'
   return 'Draft'
+}
+
+/** A window just opened from the console, to bring into view once the live state lists it. @type {string | null} */
+let toReveal = null
+
+/**
+ * Brings the window into view and puts the keyboard on its recipients, now or when it arrives
+ * (the live state that lists it may come a moment after the answer that opened it).
+ * @param {string} id
+ */
+export function revealWindow(id) {
+  toReveal = id
+  reveal()
+}
+
+function reveal() {
+  if (toReveal === null) return
+  const node = document.querySelector('#windows-list > li[data-key="' + CSS.escape(toReveal) + '"]')
+  if (!(node instanceof HTMLElement)) return
+  toReveal = null
+  node.scrollIntoView({
+    block: 'start',
+    behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+  })
+  // The first field shown: a card holds hidden ones (questions asked before sending or discarding).
+  const first = Array.from(node.querySelectorAll('input, textarea, button')).find((f) => f.getClientRects().length > 0)
+  if (first instanceof HTMLElement) first.focus({ preventScroll: true })
 }
 
 /** @returns {import('./live.browser.js').Section} */
@@ -127,6 +154,7 @@ export function windowsSection() {
     const waiting = shown.filter((w) => w.status !== 'sent').length
     $('#windows-empty').hidden = shown.length > 0
     $('#windows-count').textContent = waiting ? waiting + ' to send' : ''
+    reveal()
   }
 
   return {
