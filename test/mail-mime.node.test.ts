@@ -167,4 +167,19 @@ describe('.eml writer', () => {
   it('formats dates as RFC 5322 wants them, in UTC', () => {
     expect(rfc5322Date(new Date(Date.UTC(2026, 10, 21, 9, 5, 3)))).toBe('Sat, 21 Nov 2026 09:05:03 +0000')
   })
+
+  it("writes the date on the project's clocks, with that zone's offset on that day", () => {
+    const winter = new Date(Date.UTC(2026, 10, 21, 23, 30, 9, 750))
+    const summer = new Date(Date.UTC(2026, 6, 1, 4, 0, 0))
+    // Berlin: +0100 in winter (already Sunday there), +0200 in summer.
+    expect(rfc5322Date(winter, 'Europe/Berlin')).toBe('Sun, 22 Nov 2026 00:30:09 +0100')
+    expect(rfc5322Date(summer, 'Europe/Berlin')).toBe('Wed, 01 Jul 2026 06:00:00 +0200')
+    // West of Greenwich, a day behind; half-hour zones keep their minutes.
+    expect(rfc5322Date(summer, 'America/Los_Angeles')).toBe('Tue, 30 Jun 2026 21:00:00 -0700')
+    expect(rfc5322Date(winter, 'Asia/Kolkata')).toBe('Sun, 22 Nov 2026 05:00:09 +0530')
+    expect(rfc5322Date(winter, 'UTC')).toBe('Sat, 21 Nov 2026 23:30:09 +0000')
+    // The same moment whatever the zone: a mail client reading any of them shows one time.
+    for (const zone of ['Europe/Berlin', 'America/Los_Angeles', 'Asia/Kolkata'])
+      expect(Date.parse(rfc5322Date(winter, zone))).toBe(Date.parse(rfc5322Date(winter)))
+  })
 })

@@ -1276,4 +1276,17 @@ describe('a send window follows its logs', () => {
     // The envelope comes from the message's fingerprint: no made-up id or boundary.
     expect(first.body).toMatch(new RegExp(`\\r\\nMessage-ID: <${shown.fingerprint.slice(0, 32)}@example\\.com>\\r\\n`))
   })
+
+  it("dates the .eml on the project's clocks: the moment it was composed, with the zone's offset", async () => {
+    const token = await project()
+    expect((await call('PATCH', '/project/config', { token, body: { time_zone: 'Asia/Kolkata' } })).status).toBe(200)
+    const before = Math.floor(Date.now() / 1000) * 1000
+    const { id } = await openWindow(token)
+    expect((await req(RELAY, 'GET', `/approve/windows/${id}`)).status).toBe(200)
+    const eml = await req<string>(RELAY, 'GET', `/approve/windows/${id}/message.eml`)
+    const date = /\r\nDate: ([^\r]+)\r\n/.exec(eml.body)![1]!
+    expect(date).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} \+0530$/)
+    expect(Date.parse(date)).toBeGreaterThanOrEqual(before)
+    expect(Date.parse(date)).toBeLessThanOrEqual(Date.now())
+  })
 })

@@ -109,10 +109,14 @@ export async function messageAsShown(
   return { message, composed, composedAt: window.composedAt }
 }
 
-/** The .eml of a message: dated when it came to read so, its Message-ID and boundaries from its fingerprint. */
-export const emlOf = (message: OutgoingMessage, fingerprint: string, composedAt: string | null) =>
+/**
+ * The .eml of a message: dated when it came to read so, on the project's clocks; its Message-ID
+ * and boundaries from its fingerprint.
+ */
+export const emlOf = (message: OutgoingMessage, fingerprint: string, composedAt: string | null, zone?: string) =>
   toEml(message, {
     ...envelopeOf(fingerprint, message.from),
     ...(composedAt && { date: new Date(composedAt) }),
+    ...(zone && { zone }),
     unsent: true,
   })

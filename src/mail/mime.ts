@@ -19,13 +19,14 @@ const encoder = new TextEncoder()
 /**
  * The whole message as RFC 5322 text: multipart/mixed holding a multipart/alternative (text, then
  * HTML, both quoted-printable UTF-8) and the attachments in base64, CRLF line endings throughout.
- * `unsent` adds `X-Unsent: 1`, which makes Outlook open the file as a draft ready to send. Date,
+ * `unsent` adds `X-Unsent: 1`, which makes Outlook open the file as a draft ready to send; `zone`
+ * is the project's time zone, which the Date header is written in. Date,
  * Message-ID and the boundaries (mixed, alternative) are made up unless given: a send window gives
  * them, so that its message is the same bytes each time.
  */
 export function toEml(
   message: OutgoingMessage,
-  options: { date?: Date; messageId?: string; boundaries?: [string, string]; unsent?: boolean } = {},
+  options: { date?: Date; zone?: string; messageId?: string; boundaries?: [string, string]; unsent?: boolean } = {},
 ): string {
   const date = options.date ?? new Date()
   const domain = message.from?.address.split('@')[1] ?? 'media-log.localhost'
@@ -37,7 +38,7 @@ export function toEml(
     message.from ? header('From', mailbox(message.from), true) : '',
     message.to.length ? header('To', message.to.join(', '), true) : '',
     header('Subject', message.subject),
-    `Date: ${rfc5322Date(date)}`,
+    `Date: ${rfc5322Date(date, options.zone)}`,
     `Message-ID: ${messageId}`,
     'MIME-Version: 1.0',
     options.unsent ? 'X-Unsent: 1' : '',
@@ -172,9 +173,32 @@ function filenameParameter(filename: string): string {
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
 
-export function rfc5322Date(date: Date): string {
+/**
+ * `Sat, 21 Nov 2026 10:05:03 +0100`: the moment on the clocks of `zone` (the project's), with that
+ * zone's offset then, as a mail client reads it. The offset is found by reading the moment's wall
+ * time in the zone back as if it were UTC.
+ */
+export function rfc5322Date(date: Date, zone = 'UTC'): string {
   const pad = (n: number) => String(n).padStart(2, '0')
-  return `${DAYS[date.getUTCDay()]}, ${pad(date.getUTCDate())} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en', {
+      timeZone: zone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      hourCycle: 'h23',
+    })
+      .formatToParts(date)
+      .map((p) => [p.type, Number(p.value)]),
+  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+  const wall = new Date(Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second))
+  const offset = Math.round((wall.getTime() - Math.floor(date.getTime() / 1000) * 1000) / 60000)
+  const sign = offset < 0 ? '-' : '+'
+  const hhmm = pad(Math.floor(Math.abs(offset) / 60)) + pad(Math.abs(offset) % 60)
+  return `${DAYS[wall.getUTCDay()]}, ${pad(wall.getUTCDate())} ${MONTHS[wall.getUTCMonth()]} ${wall.getUTCFullYear()} ${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}:${pad(wall.getUTCSeconds())} ${sign}${hhmm}`
 }
 
 // ---- bodies

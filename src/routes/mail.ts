@@ -204,7 +204,7 @@ export async function downloadEml(request: IRequest, env: Env) {
     message = await withPdfs(composed, source.settings, range, new Date(listing.composedAt ?? listing.updatedAt))
   }
   return download(
-    emlOf(message, view.fingerprint, listing.composedAt),
+    emlOf(message, view.fingerprint, listing.composedAt, source.settings.time_zone),
     'message/rfc822',
     `${safeFilename(listing.subject) || 'message'}.eml`,
   )
