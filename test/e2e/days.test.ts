@@ -219,18 +219,25 @@ describe('the Days view', () => {
     await tools.locator('#range-to').selectOption('2')
   })
 
-  it('prepares the e-mail of a range from here and brings it into view', async () => {
-    const tools = page.locator('#days-tools')
-    await tools.getByRole('button', { name: '✉ Prepare e-mail' }).click()
-    const window = page.locator('#windows-list > li')
-    await window.first().waitFor({ timeout: 3000 })
-    expect(await window.count()).toBe(1)
-    expect(await window.locator('.window-title').innerText()).toMatch(/^Café Noir — Days? 1/)
-    expect(await page.locator('.notice.ok').innerText()).toContain('The e-mail of Days 1–2 is ready')
+  it('prepares the e-mail of a day, or of a range, from here and brings it into view', async () => {
+    const windows = page.locator('#windows-list > li')
+    const card = page.locator('#days-list > li[data-key="D001"]')
+    await card.getByRole('button', { name: '✉ Prepare e-mail' }).click()
+    await windows.first().waitFor({ timeout: 3000 })
+    expect(await page.locator('.notice.ok').innerText()).toContain('The e-mail of Day 1 is ready')
     // The keyboard is on the new e-mail, ready for its recipients.
-    await expect.poll(() => window.evaluate((node) => node.contains(document.activeElement))).toBe(true)
+    await expect.poll(() => windows.first().evaluate((node) => node.contains(document.activeElement))).toBe(true)
+
+    await page.locator('#days-tools').getByRole('button', { name: '✉ Prepare e-mail' }).click()
+    await expect.poll(() => windows.count(), { timeout: 3000 }).toBe(2)
+    expect(await page.locator('.notice.ok').innerText()).toContain('The e-mail of Days 1–2 is ready')
     const listed = await call('GET', '/approve/windows', { operator: true })
-    expect(listed.body.windows.map((w: { logIds: string[] }) => w.logIds)).toEqual([['D001', 'D002']])
+    const logIds = listed.body.windows.map((w: { logIds: string[] }) => w.logIds)
+    expect(logIds.sort()).toEqual([['D001'], ['D001', 'D002']])
+    const range = listed.body.windows.find((w: { logIds: string[] }) => w.logIds.length === 2)
+    const shown = page.locator(`#windows-list > li[data-key="${range.id}"]`)
+    expect(await shown.locator('.window-title').innerText()).toMatch(/^Café Noir — Day 1 — 2024-01-01, Day 2/)
+    await expect.poll(() => shown.evaluate((node) => node.contains(document.activeElement))).toBe(true)
   })
 
   it('reads times on the project’s clocks, and says which', async () => {
