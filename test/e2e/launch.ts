@@ -28,14 +28,16 @@ export type Launched = Service & {
 }
 
 /**
- * A copy of what the commands read (sources, scripts, configuration) with the installed
- * node_modules linked in: a test may edit the sources (live reload) or its .dev.vars.
+ * A copy of what the commands read (sources, scripts, the command, configuration) with the
+ * installed node_modules and built client linked in: a test may edit the sources (live reload) or
+ * its .dev.vars.
  */
 export function copyOfTree(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'media-log-tree-'))
-  for (const name of ['src', 'scripts', 'package.json', 'wrangler.toml', 'tsconfig.json'])
+  for (const name of ['src', 'scripts', 'bin', 'package.json', 'wrangler.toml', 'tsconfig.json'])
     cpSync(join(ROOT, name), join(dir, name), { recursive: true })
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  // node_modules, and the built client `bin/media-log.mjs` imports by the package's own name.
+  for (const name of ['node_modules', 'dist']) symlinkSync(join(ROOT, name), join(dir, name), 'dir')
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 

@@ -1,0 +1,152 @@
+/**
+ * The pages of docs/ that show commands, run as a reader runs them: a fresh `npm start` in a copy
+ * of the tree, then each ```sh block typed into one bash session in that folder (variables and
+ * files carry from block to block, as in a terminal), while the operator approves every request
+ * that comes in, as the reader does in the console. The ```text block under a command block is
+ * what the reader sees: each of its lines must be a line of the output, `…` standing for ids,
+ * tokens, times and paths, and nothing else may be printed. A block that runs `npm start` is the
+ * start itself, done by the test; its output is compared with what the start printed. Only the
+ * port differs from the page: 5252 may be in use where the tests run.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { copyOfTree, launch, type Launched } from './launch'
+import { freePort, jsonCaller } from './server'
+
+type Block = { code: string; expected?: string[] }
+
+/** The command blocks of a page, each with the output block right under it, if any. */
+function blocksOf(page: string): Block[] {
+  const text = readFileSync(resolve(import.meta.dirname, '../../docs', page), 'utf8')
+  const blocks: Block[] = []
+  for (const [, lang, body] of text.matchAll(/```(\w*)\n([\s\S]*?)```/g)) {
+    if (lang === 'sh') blocks.push({ code: body! })
+    else if (lang === 'text' && blocks.length && !blocks.at(-1)!.expected)
+      blocks.at(-1)!.expected = body!.split('\n').filter(Boolean)
+  }
+  return blocks
+}
+
+/** A line of a page's output as a pattern: `…` is anything. */
+const pattern = (line: string) =>
+  new RegExp(
+    `^${line
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  )
+
+/**
+ * Every line shown on the page matches a line printed, and every line printed is shown. Order is
+ * not compared: a command's stdout and stderr reach the terminal each at its own pace.
+ */
+function expectShown(expected: string[], printed: string[], what: string) {
+  const left = [...printed]
+  for (const line of expected) {
+    const at = left.findIndex((p) => pattern(line).test(p))
+    expect(at, `${what}: "${line}" in\n${printed.join('\n')}`).toBeGreaterThanOrEqual(0)
+    left.splice(at, 1)
+  }
+  expect(left, `${what}: printed but not shown`).toEqual([])
+}
+
+/** One bash session: `run` types a block and resolves with what it printed (stdout and stderr). */
+function terminal(cwd: string, env: NodeJS.ProcessEnv) {
+  const shell = spawn('bash', ['--noprofile', '--norc'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+  let output = ''
+  shell.stdout.on('data', (d) => (output += d))
+  shell.stderr.on('data', (d) => (output += d))
+  // Stop at the first failing command, as a reader would; stderr joins stdout in the order written.
+  shell.stdin.write('set -e -o pipefail\nexec 2>&1\n')
+  let serial = 0
+  return {
+    async run(code: string): Promise<string[]> {
+      const mark = `__block_${++serial}_done__`
+      const from = output.length
+      // curl leaves the answer without a line break: the mark goes on a line of its own.
+      shell.stdin.write(`${code}\necho\necho ${mark}\n`)
+      for (let waited = 0; !output.includes(mark); waited += 50) {
+        if (shell.exitCode !== null || waited > 90_000)
+          throw new Error(`the block stopped (exit ${shell.exitCode}):\n${code}\n${output.slice(from)}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      return output
+        .slice(from, output.indexOf(mark))
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .filter(Boolean)
+    },
+    close: () => shell.kill(),
+  }
+}
+
+const tree = copyOfTree()
+const state = mkdtempSync(join(tmpdir(), 'media-log-docs-'))
+const config = mkdtempSync(join(tmpdir(), 'media-log-docs-config-'))
+let service: Launched | undefined
+
+afterAll(async () => {
+  await service?.stop()
+  tree.remove()
+  rmSync(state, { recursive: true, force: true })
+  rmSync(config, { recursive: true, force: true })
+})
+
+describe('docs/getting-started.md', () => {
+  it('reaches a PDF and an e-mail window from a fresh start, printing what the page shows', async () => {
+    const port = await freePort(5680, 5699)
+    const local = (text: string) =>
+      text.replaceAll('localhost:5252', `localhost:${port}`).replace('(from the default port)', '(from …)')
+    service = await launch('start', { dir: tree.dir, port, state })
+    const call = jsonCaller(service)
+
+    // The operator at the console: approves whatever asks, as the page tells the reader to.
+    let approving = true
+    const approver = (async () => {
+      while (approving) {
+        const { body } = await call('GET', '/approve/requests', { operator: true })
+        for (const { id } of body.requests as Array<{ id: string }>)
+          await call('POST', `/approve/requests/${id}`, { operator: true, body: { decision: 'approve' } })
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    })()
+
+    // The command's token goes to a folder of the test's own, and it finds the service by PORT.
+    const shell = terminal(tree.dir, { ...process.env, PORT: String(port), MEDIA_LOG_CONFIG_DIR: config })
+    try {
+      const blocks = blocksOf('getting-started.md')
+      expect(blocks.length).toBeGreaterThanOrEqual(10)
+      for (const [i, block] of blocks.entries()) {
+        const what = `block ${i + 1}: ${block.code.split('\n')[0]}`
+        if (/^npm start$/m.test(block.code)) {
+          const started = service
+            .output()
+            .split('\n')
+            .map((l) => l.trimEnd())
+          for (const line of block.expected ?? [])
+            expect(
+              started.some((l) => pattern(local(line)).test(l)),
+              `${what}: "${line}"`,
+            ).toBe(true)
+          continue
+        }
+        const printed = await shell.run(local(block.code))
+        expectShown((block.expected ?? []).map(local), printed, what)
+      }
+    } finally {
+      approving = false
+      await approver
+      shell.close()
+    }
+
+    // What the last steps left: the report on disk, the e-mail on the console with its subject.
+    expect(readFileSync(join(tree.dir, 'Clips_D001.pdf')).subarray(0, 5).toString()).toBe('%PDF-')
+    const { body } = await call('GET', '/approve/windows', { operator: true })
+    const page = readFileSync(resolve(import.meta.dirname, '../../docs/getting-started.md'), 'utf8')
+    const subject = /subject `([^`]+)`/.exec(page.replace(/\n/g, ' '))![1]!
+    expect(body.windows.map((w: { subject: string }) => w.subject)).toEqual([subject])
+  })
+})
