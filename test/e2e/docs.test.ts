@@ -9,10 +9,10 @@
  * port differs from the page: 5252 may be in use where the tests run.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyOfTree, launch, type Launched } from './launch'
 import { freePort, jsonCaller } from './server'
 
@@ -86,67 +86,83 @@ function terminal(cwd: string, env: NodeJS.ProcessEnv) {
 const tree = copyOfTree()
 const state = mkdtempSync(join(tmpdir(), 'media-log-docs-'))
 const config = mkdtempSync(join(tmpdir(), 'media-log-docs-config-'))
-let service: Launched | undefined
+let service: Launched
+let call: ReturnType<typeof jsonCaller>
+let shell: ReturnType<typeof terminal>
+let local: (text: string) => string
+let approving = true
+let approver: Promise<void>
+
+beforeAll(async () => {
+  const port = await freePort(5680, 5699)
+  local = (text) =>
+    text.replaceAll('localhost:5252', `localhost:${port}`).replace('(from the default port)', '(from …)')
+  service = await launch('start', { dir: tree.dir, port, state })
+  call = jsonCaller(service)
+  // The operator at the console: approves whatever asks, as the pages tell the reader to.
+  approver = (async () => {
+    while (approving) {
+      const { body } = await call('GET', '/approve/requests', { operator: true })
+      for (const { id } of body.requests as Array<{ id: string }>)
+        await call('POST', `/approve/requests/${id}`, { operator: true, body: { decision: 'approve' } })
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  })()
+  // The command's token goes to a folder of the test's own, and it finds the service by PORT.
+  shell = terminal(tree.dir, { ...process.env, PORT: String(port), MEDIA_LOG_CONFIG_DIR: config })
+}, 120_000)
 
 afterAll(async () => {
+  approving = false
+  await approver
+  shell?.close()
   await service?.stop()
   tree.remove()
   rmSync(state, { recursive: true, force: true })
   rmSync(config, { recursive: true, force: true })
 })
 
-describe('docs/getting-started.md', () => {
-  it('reaches a PDF and an e-mail window from a fresh start, printing what the page shows', async () => {
-    const port = await freePort(5680, 5699)
-    const local = (text: string) =>
-      text.replaceAll('localhost:5252', `localhost:${port}`).replace('(from the default port)', '(from …)')
-    service = await launch('start', { dir: tree.dir, port, state })
-    const call = jsonCaller(service)
-
-    // The operator at the console: approves whatever asks, as the page tells the reader to.
-    let approving = true
-    const approver = (async () => {
-      while (approving) {
-        const { body } = await call('GET', '/approve/requests', { operator: true })
-        for (const { id } of body.requests as Array<{ id: string }>)
-          await call('POST', `/approve/requests/${id}`, { operator: true, body: { decision: 'approve' } })
-        await new Promise((r) => setTimeout(r, 100))
-      }
-    })()
-
-    // The command's token goes to a folder of the test's own, and it finds the service by PORT.
-    const shell = terminal(tree.dir, { ...process.env, PORT: String(port), MEDIA_LOG_CONFIG_DIR: config })
-    try {
-      const blocks = blocksOf('getting-started.md')
-      expect(blocks.length).toBeGreaterThanOrEqual(10)
-      for (const [i, block] of blocks.entries()) {
-        const what = `block ${i + 1}: ${block.code.split('\n')[0]}`
-        if (/^npm start$/m.test(block.code)) {
-          const started = service
-            .output()
-            .split('\n')
-            .map((l) => l.trimEnd())
-          for (const line of block.expected ?? [])
-            expect(
-              started.some((l) => pattern(local(line)).test(l)),
-              `${what}: "${line}"`,
-            ).toBe(true)
-          continue
-        }
-        const printed = await shell.run(local(block.code))
-        expectShown((block.expected ?? []).map(local), printed, what)
-      }
-    } finally {
-      approving = false
-      await approver
-      shell.close()
+/** Runs a page's blocks in the one terminal, each compared with the output the page shows. */
+async function runPage(page: string) {
+  const blocks = blocksOf(page)
+  for (const [i, block] of blocks.entries()) {
+    const what = `${page}, block ${i + 1}: ${block.code.split('\n')[0]}`
+    if (/^npm start$/m.test(block.code)) {
+      const started = service
+        .output()
+        .split('\n')
+        .map((l) => l.trimEnd())
+      for (const line of block.expected ?? [])
+        expect(
+          started.some((l) => pattern(local(line)).test(l)),
+          `${what}: "${line}"`,
+        ).toBe(true)
+      continue
     }
+    expectShown((block.expected ?? []).map(local), await shell.run(local(block.code)), what)
+  }
+  return blocks
+}
 
+describe('the pages with commands, run in one terminal as a reader runs them', () => {
+  it('leaves no command block of docs/ unrun: the pages below are all that have them', () => {
+    const docs = resolve(import.meta.dirname, '../../docs')
+    const withCommands = readdirSync(docs).filter((name) => readFileSync(join(docs, name), 'utf8').includes('```sh\n'))
+    expect(withCommands.sort()).toEqual(['api.md', 'getting-started.md'])
+  })
+
+  it('getting-started.md: from a fresh start to a PDF and an e-mail window, printing what the page shows', async () => {
+    expect((await runPage('getting-started.md')).length).toBeGreaterThanOrEqual(10)
     // What the last steps left: the report on disk, the e-mail on the console with its subject.
     expect(readFileSync(join(tree.dir, 'Clips_D001.pdf')).subarray(0, 5).toString()).toBe('%PDF-')
     const { body } = await call('GET', '/approve/windows', { operator: true })
     const page = readFileSync(resolve(import.meta.dirname, '../../docs/getting-started.md'), 'utf8')
     const subject = /subject `([^`]+)`/.exec(page.replace(/\n/g, ' '))![1]!
     expect(body.windows.map((w: { subject: string }) => w.subject)).toEqual([subject])
+  })
+
+  it('api.md: every call of its list, after getting started, answering what the page shows', async () => {
+    expect(await runPage('api.md')).toHaveLength(1)
+    expect(readFileSync(join(tree.dir, 'Data_D002.pdf')).subarray(0, 5).toString()).toBe('%PDF-')
   })
 })
