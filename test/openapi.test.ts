@@ -2,7 +2,7 @@
 // table and nothing else.
 import { describe, expect, it } from 'vitest'
 import { router } from '../src/router'
-import { call } from './helpers'
+import { call, fetchWorker } from './helpers'
 
 const METHODS = ['get', 'post', 'patch', 'delete', 'put']
 
@@ -12,6 +12,12 @@ describe('GET /openapi.json', () => {
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toContain('application/json')
     expect(answer.body).toMatchObject({ openapi: '3.1.0', info: { title: 'Media-Log Service' } })
+  })
+
+  it('names as its server the address it was fetched at: a generated client calls that service', async () => {
+    expect((await call('GET', '/openapi.json')).body.servers).toEqual([{ url: 'http://localhost:5252' }])
+    const elsewhere = await fetchWorker(new Request('http://127.0.0.1:6001/openapi.json'))
+    expect(((await elsewhere.json()) as { servers: unknown }).servers).toEqual([{ url: 'http://127.0.0.1:6001' }])
   })
 
   it("documents every route of the router's table, and nothing else", async () => {

@@ -110,10 +110,19 @@ function operationObject(name: string, op: Route) {
   }
 }
 
-let built: object | undefined
+let built: Record<string, unknown> | undefined
 
-/** The document, built once per isolate. */
-export function openApiDocument(version: string): object {
+/**
+ * The document, built once per isolate. `server`: where it was fetched from, named as the one
+ * server: a client generated from it calls the service it came from (a port other than 5252, a
+ * deployed workspace), not a default.
+ */
+export function openApiDocument(version: string, server = 'http://localhost:5252'): object {
+  const { openapi, info, ...rest } = documentOf(version)
+  return { openapi, info, servers: [{ url: server }], ...rest }
+}
+
+function documentOf(version: string): Record<string, unknown> {
   if (built) return built
   const paths: Record<string, Record<string, unknown>> = {}
   for (const [name, op] of Object.entries(ROUTES) as Array<[string, Route]>)
@@ -126,7 +135,6 @@ export function openApiDocument(version: string): object {
       description:
         "A shooting day's logs over HTTP/JSON, approved per application by the DIT, with PDF reports, e-mail and day checks. Interface 0.1.0 and its extensions.",
     },
-    servers: [{ url: 'http://localhost:5252' }],
     tags: ['Logs', 'Checks', 'Projects', 'Reports and e-mail', 'Service', 'Approval', 'Operator'].map((name) => ({
       name,
     })),

@@ -13,4 +13,5 @@ export const ping = async (_request: Request, env: Env) => ({
 export const version = () => ({ version: { app: pkg.version, api: API_VERSION } })
 
 /** The contract as OpenAPI 3.1, built from the schemas the routes validate with: no token needed. */
-export const openApi = () => openApiDocument(pkg.version)
+/** GET /openapi.json, naming as its server the origin it was asked at (the Host is checked before). */
+export const openApi = (request: Request) => openApiDocument(pkg.version, new URL(request.url).origin)

@@ -62,7 +62,9 @@ describe('the OpenAPI document', () => {
     const result = await new Validator().validate(openApiDocument('0.1.0') as object)
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
-    expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument((doc as any).info.version))))
+    expect(doc).toEqual(JSON.parse(JSON.stringify(openApiDocument((doc as any).info.version, service.base))))
+    // The server it names is the one it was fetched from.
+    expect((doc as any).servers).toEqual([{ url: service.base }])
   })
 
   it("answers the document's and the README's examples as the document says", async () => {
