@@ -39,6 +39,12 @@ describe("the README's first day", () => {
   it('connects an application, posts a day, saves its report and opens its e-mail, as written', async () => {
     const port = await freePort(5660, 5679)
     service = await launch('start', { dir: tree.dir, port, state })
+    // Every command block of the README is run: the start (done above, as `npm start`), then these.
+    const all = shellBlocks(README)
+    expect(all).toHaveLength(3)
+    expect(all[0]).toBe(
+      'npm ci\nnpm start          # the service on http://localhost:5252, prints the operator console URL\n',
+    )
     const connect = shellBlocks(section('Connecting an application'))
     const firstDay = shellBlocks(section('A first day'))
     expect(connect).toHaveLength(1)
