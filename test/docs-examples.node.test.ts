@@ -1,12 +1,15 @@
-// docs/log.md against the schemas the service validates with: its whole day and its settings are
-// accepted as they stand, its error example is the error the service gives, and every field the
-// schema knows is described on the page.
+// The examples of docs/ against the code the service runs: docs/log.md's whole day and its settings
+// are accepted as they stand, its error example is the error the service gives, and every field
+// the schema knows is described on the page; docs/projects.md's presets are valid settings whose
+// every tag is one the service fills.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CustomSchemas } from '../src/schemas/custom'
 import { checkLog, LogSchema } from '../src/schemas/log'
 import { checkSettings } from '../src/schemas/settings'
+import { fillTags } from '../src/shared/tags'
+import { summarize } from '../src/summary/summary'
 
 const page = readFileSync(resolve(import.meta.dirname, '../docs/log.md'), 'utf8')
 const blocks = (lang: string) =>
@@ -65,5 +68,25 @@ describe('docs/log.md', () => {
     const fields = [log, ...parts, ...clips, copy].flatMap((entries) => Object.keys(entries))
     expect(fields.length).toBeGreaterThan(30)
     for (const field of new Set(fields)) expect(page, field).toContain(`\`${field}\``)
+  })
+})
+
+describe('docs/projects.md', () => {
+  const projects = readFileSync(resolve(import.meta.dirname, '../docs/projects.md'), 'utf8')
+  const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(projects)![1]!)
+
+  it('shows presets the service takes, every tag of their names and subjects filled', () => {
+    const { settings, details } = checkSettings({ project_name: 'Northern Lights', ...example })
+    expect(details).toEqual([])
+    const logs = [summarize(day() as never)]
+    const names = [...settings!.pdfs!.map((p) => p.output_name), ...settings!.emails!.map((e) => e.subject!)]
+    expect(names.length).toBeGreaterThanOrEqual(3)
+    for (const name of names) {
+      const filled = fillTags(name, { projectName: 'Northern Lights', unit: 'Main Unit', logs })
+      expect(filled, name).not.toMatch(/[<>]/)
+    }
+    expect(fillTags(example.emails[0].subject, { projectName: 'Northern Lights', logs })).toBe(
+      'Northern Lights — Day 12 (14-06-2025)',
+    )
   })
 })
