@@ -47,8 +47,8 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   sound: null,
   proxy: null,
   copies: [
-    { part: 'ocf', volume: 'RAID', present: 3, expected: 3, failed: 0, noHash: 0 },
-    { part: 'ocf', volume: 'SHUTTLE', present: 2, expected: 3, failed: 0, noHash: 1 },
+    { part: 'ocf', volume: 'RAID', present: 3, expected: 3, failed: 0, noHash: 0, verified: 0 },
+    { part: 'ocf', volume: 'SHUTTLE', present: 2, expected: 3, failed: 0, noHash: 1, verified: 0 },
   ],
   checks: { errors: 1, warnings: 1, info: 0 },
   ...overrides,
@@ -118,8 +118,8 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
           clips: 1,
           ocf: { files: 1, size: 100 },
           copies: [
-            { part: 'ocf', volume: 'RAID', present: 1, expected: 1, failed: 0, noHash: 0 },
-            { part: 'ocf', volume: 'SHUTTLE', present: 1, expected: 1, failed: 0, noHash: 0 },
+            { part: 'ocf', volume: 'RAID', present: 1, expected: 1, failed: 0, noHash: 0, verified: 0 },
+            { part: 'ocf', volume: 'SHUTTLE', present: 1, expected: 1, failed: 0, noHash: 0, verified: 0 },
           ],
           checks: { errors: 0, warnings: 0, info: 0 },
         }),
@@ -217,8 +217,8 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
     expect(await version(v)).not.toBe(v)
     expect((await operator('GET', '/approve/days')).body.days[0].written).not.toBe(written)
     expect((await operator('GET', '/approve/days')).body.days[0].copies).toEqual([
-      { part: 'ocf', volume: 'RAID', present: 3, expected: 3, failed: 0, noHash: 0 },
-      { part: 'ocf', volume: 'SHUTTLE', present: 0, expected: 3, failed: 0, noHash: 0 },
+      { part: 'ocf', volume: 'RAID', present: 3, expected: 3, failed: 0, noHash: 0, verified: 0 },
+      { part: 'ocf', volume: 'SHUTTLE', present: 0, expected: 3, failed: 0, noHash: 0, verified: 0 },
     ])
     v = await version()
     expect((await call('POST', '/log', { token: 'nope', body: day('D002', 2) })).status).toBe(401)

@@ -109,8 +109,8 @@ const DAY1_SUMMARY = [
   '  OCF copies:   SSD_01: 3/3 clips, 3 with checksum',
   '                RAID_A: 3/3 clips',
   // Computed from the copies: RAID_A's copies carry no hash.
-  '  Verification: SSD_01: verified',
-  '                RAID_A: 3 clips not verified (no hash)',
+  '  Verification: SSD_01: checksums recorded, not read back',
+  '                RAID_A: 3 clips without a checksum',
   '  Checks:       nothing else found',
 ].join('\n')
 
@@ -149,7 +149,11 @@ describe('POST /open-email-window', () => {
         days: [
           {
             title: 'Day 1 — 2024-01-01',
-            lines: ['SSD_01: verified', 'RAID_A: 3 clips not verified (no hash)', 'nothing else found'],
+            lines: [
+              'SSD_01: checksums recorded, not read back',
+              'RAID_A: 3 clips without a checksum',
+              'nothing else found',
+            ],
           },
         ],
       },
@@ -211,8 +215,8 @@ describe('POST /open-email-window', () => {
           '  Reels:              A001',
           '  OCF copies:         SSD_01: 3/3 clips, 3 with checksum',
           '                      RAID_A: 3/3 clips',
-          '  Verification:       SSD_01: verified',
-          '                      RAID_A: 3 clips not verified (no hash)',
+          '  Verification:       SSD_01: checksums recorded, not read back',
+          '                      RAID_A: 3 clips without a checksum',
           '  Checks:             nothing else found',
           '',
           'Day 2 — 2024-01-02 · Main Unit',
@@ -220,12 +224,12 @@ describe('POST /open-email-window', () => {
           '  Reels:              A002–A003, B001',
           '  OCF copies:         SSD_01: 2/2 clips, 1 with checksum',
           '                      RAID_A: 1/2 clips',
-          '  Verification:       SSD_01: 1 clip not verified (no hash)',
-          '                      RAID_A: 1 clip missing, 1 clip not verified (no hash)',
+          '  Verification:       SSD_01: 1 clip without a checksum',
+          '                      RAID_A: 1 clip missing, 1 clip without a checksum',
           '  Proxy:              1 file · 120.00 MB',
           '  Sound:              1 file · 5.00 MB',
           '  Sound copies:       SSD_01: 1/1 clips, 1 with checksum',
-          '  Sound verification: 1 copy, all verified',
+          '  Sound verification: 1 copy, checksums recorded (not read back)',
           '  Checks:             Clips without a proxy: 2',
           '                      Proxies without a camera clip: 1',
           '',
@@ -234,13 +238,13 @@ describe('POST /open-email-window', () => {
           '  Reels:              A001–A003, B001',
           '  OCF copies:         SSD_01: 5/5 clips, 4 with checksum',
           '                      RAID_A: 4/5 clips',
-          '  Verification:       SSD_01: 1 clip not verified (no hash)',
-          '                      RAID_A: 1 clip missing, 4 clips not verified (no hash)',
+          '  Verification:       SSD_01: 1 clip without a checksum',
+          '                      RAID_A: 1 clip missing, 4 clips without a checksum',
           '  Proxy:              1 file · 120.00 MB',
           '  Sound:              1 file · 5.00 MB',
           // The total shows the sound copies as it shows the OCF copies.
           '  Sound copies:       SSD_01: 1/1 clips, 1 with checksum',
-          '  Sound verification: 1 copy, all verified',
+          '  Sound verification: 1 copy, checksums recorded (not read back)',
           '  Checks:             Clips without a proxy: 2',
           '                      Proxies without a camera clip: 1',
         ].join('\n') +
@@ -248,7 +252,7 @@ describe('POST /open-email-window', () => {
     )
   })
 
-  it('states verification as the checks compute it: all verified, or which copy disagrees', async () => {
+  it('states what the checksums promise: verified only when read back, else matching; which copy disagrees', async () => {
     const { token } = await withProject('Verified')
     expect((await call('PATCH', '/project/config', { token, body: { pdfs: PDFS, emails: [DAILY] } })).status).toBe(200)
     const hashed = (i: number, raid = `xxh64:${String(i).padStart(16, '0')}`) =>
@@ -261,12 +265,31 @@ describe('POST /open-email-window', () => {
     const day = makeLog('D001', 0, { ocf: { copies: ['SSD_01', 'RAID_A'], clips: [hashed(1), hashed(2)] } })
     expect((await call('POST', '/log', { token, body: day })).status).toBe(201)
     expect((await openWindow(token)).preview.text).toContain(
-      ['  Verification: 2 copies, all verified', '  Checks:       nothing else found'].join('\n'),
+      ['  Verification: 2 copies, checksums match (not read back)', '  Checks:       nothing else found'].join('\n'),
+    )
+    // Read back on both volumes (an ASC MHL `verified` action), then on RAID_A alone.
+    const readBack = (i: number, volumes: string[]) => {
+      const c = hashed(i) as { copies: Array<Record<string, unknown>> }
+      for (const copy of c.copies) if (volumes.includes(copy.volume as string)) copy.action = 'verified'
+      return c
+    }
+    const both = { ocf: { ...day.ocf, clips: [readBack(1, ['SSD_01', 'RAID_A']), readBack(2, ['SSD_01', 'RAID_A'])] } }
+    expect((await call('PATCH', '/log/D001', { token, body: both })).status).toBe(200)
+    const verified = (await openWindow(token)).preview.text
+    expect(verified).toContain('  Verification: 2 copies, all verified (read back)')
+    expect(verified).toContain('  OCF copies:   SSD_01: 2/2 clips, 2 with checksum, 2 read back')
+    const raidOnly = { ocf: { ...day.ocf, clips: [readBack(1, ['RAID_A']), readBack(2, ['RAID_A'])] } }
+    expect((await call('PATCH', '/log/D001', { token, body: raidOnly })).status).toBe(200)
+    expect((await openWindow(token)).preview.text).toContain(
+      ['  Verification: SSD_01: checksums recorded, not read back', '                RAID_A: verified'].join('\n'),
     )
     const bad = { ocf: { ...day.ocf, clips: [hashed(1), hashed(2, 'xxh64:00000000deadbeef')] } }
     expect((await call('PATCH', '/log/D001', { token, body: bad })).status).toBe(200)
     expect((await openWindow(token)).preview.text).toContain(
-      ['  Verification: SSD_01: verified', '                RAID_A: 1 clip whose hash disagrees'].join('\n'),
+      [
+        '  Verification: SSD_01: checksums recorded, not read back',
+        '                RAID_A: 1 clip whose hash disagrees',
+      ].join('\n'),
     )
   })
 
@@ -1044,7 +1067,11 @@ const LOST_A_COPY = {
   days: [
     {
       title: 'Day 1 — 2024-01-01',
-      lines: ['SSD_01: verified', 'RAID_A: 1 clip missing, 2 clips not verified (no hash)', 'nothing else found'],
+      lines: [
+        'SSD_01: checksums recorded, not read back',
+        'RAID_A: 1 clip missing, 2 clips without a checksum',
+        'nothing else found',
+      ],
     },
   ],
 }
@@ -1071,7 +1098,7 @@ describe('a send window follows its logs', () => {
       mailto: expect.any(String),
     })
     expect(body.window.preview.text).toContain(
-      '  Verification: SSD_01: verified\n                RAID_A: 1 clip missing',
+      '  Verification: SSD_01: checksums recorded, not read back\n                RAID_A: 1 clip missing',
     )
     expect(body.window.fingerprint).not.toBe(opened.fingerprint)
     expect(body.window.version).not.toBe(opened.version)

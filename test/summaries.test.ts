@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { summarize } from '../src/summary/summary'
 import type { Workspace } from '../src/workspace/Workspace'
-import { call, makeLog, withProject } from './helpers'
+import { call, makeLog, OPERATOR_KEY, withProject } from './helpers'
 import { logBody } from './log-arbitraries'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
@@ -82,6 +82,38 @@ describe('summaries kept beside the logs', () => {
       (_: Workspace, state) =>
         state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").one().value,
     )
-    expect(schema).toBe('4')
+    expect(schema).toBe('5')
+  })
+  it('are made again for a store of schema 4, whose summaries did not count the copies read back', async () => {
+    const { token } = await withProject()
+    const day = makeLog('D001', 0, {
+      ocf: {
+        copies: ['RAID'],
+        clips: [
+          {
+            clip: 'A001C001',
+            size: 1,
+            copies: [{ volume: 'RAID', hash: 'xxh64:00000000000000aa', action: 'verified' }],
+          },
+        ],
+      },
+    })
+    expect((await call('POST', '/log', { token, body: day })).status).toBe(201)
+    expect((await storedSummaries()).D001.copies).toEqual([
+      { volume: 'RAID', copied: 1, total: 1, hashed: 1, verified: 1 },
+    ])
+    await runInDurableObject(stub(), (_: Workspace, state) => {
+      // A schema-4 summary: the copy counted as hashed, nothing said of reading it back.
+      const stale = { ...summarize(day as never), copies: [{ volume: 'RAID', copied: 1, total: 1, hashed: 1 }] }
+      state.storage.sql.exec('UPDATE logs SET summary = ?', JSON.stringify(stale))
+      state.storage.sql.exec("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    })
+    await abortAllDurableObjects()
+    expect(await storedSummaries()).toEqual({ D001: null })
+    const days = await call('GET', '/approve/days', { headers: { 'x-operator-key': OPERATOR_KEY } })
+    expect(days.body.days[0].copies).toEqual([
+      { part: 'ocf', volume: 'RAID', present: 1, expected: 1, failed: 0, noHash: 0, verified: 1 },
+    ])
+    expect(await storedSummaries()).toEqual({ D001: summarize(day as never) })
   })
 })

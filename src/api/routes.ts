@@ -542,7 +542,8 @@ export const ROUTES = {
     description:
       'One row per log in log order (none with no project loaded). `written` changes with every write ' +
       'of the log. `copies` has a line per volume and ' +
-      'part: `present` of `expected` clips, `failed` of those failed verification, `noHash` carry no hash. ' +
+      'part: `present` of `expected` clips, `failed` of those failed verification, `noHash` carry no hash, ' +
+      '`verified` were read back and found equal (the others carry the hash recorded when they were copied). ' +
       '`presets`: the PDF and e-mail presets of the project, disabled ones included (`enabled` says which).',
     tag: 'Operator',
     who: 'operator',

@@ -145,7 +145,15 @@ const DayRowSchema = v.object({
   sound: PartMedia,
   proxy: PartMedia,
   copies: v.array(
-    v.object({ part: CopyPart, volume: text, present: count, expected: count, failed: count, noHash: count }),
+    v.object({
+      part: CopyPart,
+      volume: text,
+      present: count,
+      expected: count,
+      failed: count,
+      noHash: count,
+      verified: count,
+    }),
   ),
   checks: v.object(Counts),
 })

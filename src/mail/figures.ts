@@ -85,6 +85,21 @@ type DayChecks = { summary: FindingsSummary; volumes: VolumeFindings[] }
 
 const NOTHING_FOUND: DayChecks = { summary: { errors: 0, warnings: 0, info: 0, kinds: {} }, volumes: [] }
 
+const VERIFIED = 'verified'
+const RECORDED = 'checksums recorded, not read back'
+
+/**
+ * What a volume's hashed copies promise. Only a copy read back and compared (an ASC MHL `verified`
+ * action) is verified; a checksum recorded at copy time says nothing of the
+ * copy as it is now.
+ */
+function stateOf(hashed: number, verified: number): string {
+  if (!hashed) return ''
+  if (verified >= hashed) return VERIFIED
+  if (verified) return `${formatCount(verified)} verified, ${formatCount(hashed - verified)} checksums recorded only`
+  return RECORDED
+}
+
 /**
  * The verification of a day's copies as computed: "2 copies, all verified", or per volume what
  * is missing, not verified or disagrees; then the other findings, a line per kind. Drawn from the
@@ -102,18 +117,26 @@ function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], { summary
     const disagreeing = perVolume('hash-mismatch')
     const failed = perVolume('verification-failed')
     const incomparable = [...perVolume('hash-not-comparable').values()].reduce((sum, n) => sum + n, 0)
-    const lines = counts.map(({ volume, copied, total, hashed }) => ({
+    const lines = counts.map(({ volume, copied, total, hashed, verified = 0 }) => ({
       volume,
       problems: [
         total > copied && `${clips(total - copied)} missing`,
-        copied > hashed && `${clips(copied - hashed)} not verified (no hash)`,
+        copied > hashed && `${clips(copied - hashed)} without a checksum`,
         failed.has(volume) && `${clips(failed.get(volume)!)} failed verification`,
         disagreeing.has(volume) && `${clips(disagreeing.get(volume)!)} whose hash disagrees`,
       ].filter(Boolean),
+      state: stateOf(hashed, verified),
     }))
-    const words = lines.every((v) => !v.problems.length)
-      ? [`${counts.length} ${counts.length === 1 ? 'copy' : 'copies'}, all verified`]
-      : lines.map(({ volume, problems }) => `${volume}: ${problems.length ? problems.join(', ') : 'verified'}`)
+    const copies = `${counts.length} ${counts.length === 1 ? 'copy' : 'copies'}`
+    let words: string[]
+    if (lines.some((v) => v.problems.length))
+      // A volume with a problem is named for it; the others say what their checksums promise.
+      words = lines.map(({ volume, problems, state }) => `${volume}: ${problems.length ? problems.join(', ') : state}`)
+    else if (lines.every((v) => v.state === VERIFIED)) words = [`${copies}, all verified (read back)`]
+    else if (lines.every((v) => v.state === RECORDED))
+      // Hashes of one algorithm that agree across volumes (else the checks said so) match.
+      words = [`${copies}, checksums ${counts.length > 1 && !incomparable ? 'match' : 'recorded'} (not read back)`]
+    else words = lines.map(({ volume, state }) => `${volume}: ${state}`)
     if (incomparable)
       words.push(`${formatCount(incomparable)} ${incomparable === 1 ? 'hash' : 'hashes'} could not be compared`)
     return words
@@ -149,9 +172,10 @@ function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigur
 export const formatSize = formatBytes
 
 export function describeCopies(copies: VolumeCopies[]): string[] {
-  return copies.map(({ volume, copied, total, hashed, days }) => {
+  return copies.map(({ volume, copied, total, hashed, days, verified }) => {
     if (!total) return volume
     const on = days ? ` on ${days} ${days === 1 ? 'day' : 'days'}` : ''
-    return `${volume}: ${copied}/${total} clips${on}${hashed ? `, ${hashed} with checksum` : ''}`
+    const read = verified ? `, ${verified} read back` : ''
+    return `${volume}: ${copied}/${total} clips${on}${hashed ? `, ${hashed} with checksum` : ''}${read}`
   })
 }

@@ -117,17 +117,28 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
   let x = start
   for (const c of counts) {
     const failed = c.failed ?? 0
-    // A copy without a hash was never verified: the volume is not done, whatever its count says.
+    // A copy without a hash cannot be verified: the volume is not done, whatever its count says.
     // (`hashed` leaves out the copies that failed verification: those are counted apart.)
     const unverified = Math.max(0, c.copied - c.hashed - failed)
     const complete = c.total > 0 && c.copied === c.total && !failed && !unverified
+    // Only a copy read back and compared is verified; the others carry the checksum recorded when
+    // they were copied, which says nothing of the copy as it is now.
+    const verified = c.verified ?? 0
+    const readBack = !c.hashed
+      ? ''
+      : verified >= c.hashed
+        ? ', verified'
+        : verified
+          ? `, ${formatCount(verified)} verified`
+          : ', checksums recorded'
     const status =
       c.total === 0
         ? ''
         : `${formatCount(c.copied)}/${formatCount(c.total)} clips` +
           (c.days ? ` on ${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'}` : '') +
           (failed ? `, ${formatCount(failed)} failed verification` : '') +
-          (unverified ? `, ${formatCount(unverified)} not verified` : '')
+          (unverified ? `, ${formatCount(unverified)} without a checksum` : '') +
+          readBack
     const name = clip(bold, printable(c.volume), size, report.contentWidth * 0.4)
     const text = regular.run(status ? `: ${status}` : '')
     const mark = regular.run(complete ? '✓' : c.total ? '!' : '')

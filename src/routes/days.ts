@@ -17,16 +17,28 @@ const DETAIL_PER_KIND = 100
 
 type Part = 'ocf' | 'sound'
 
-/** One volume's copies of one part of a day: how many of the day's clips it holds, and how well. */
-type VolumeChip = { part: Part; volume: string; present: number; expected: number; failed: number; noHash: number }
+/**
+ * One volume's copies of one part of a day: how many of the day's clips it holds, and how well:
+ * `failed` verification, `noHash` (nothing to compare), `verified` (read back and found equal).
+ */
+type VolumeChip = {
+  part: Part
+  volume: string
+  present: number
+  expected: number
+  failed: number
+  noHash: number
+  verified: number
+}
 
-const chip = (part: Part, { volume, copied, total, hashed, failed = 0 }: VolumeCount): VolumeChip => ({
+const chip = (part: Part, { volume, copied, total, hashed, failed = 0, verified = 0 }: VolumeCount): VolumeChip => ({
   part,
   volume,
   present: copied,
   expected: total,
   failed,
   noHash: copied - hashed - failed,
+  verified,
 })
 
 const media = (m: Media | undefined) => (m ? { files: m.files, size: m.size } : null)

@@ -61,7 +61,10 @@ function durationText(seconds: number, fps: number) {
 
 /**
  * Clips a volume holds out of `total`, and how many of those copies carry a hash; `failed` (left
- * out when none) the copies hashed again and found different (ASC MHL), which `hashed` leaves out.
+ * out when none) the copies hashed again and found different (ASC MHL), which `hashed` leaves out;
+ * `verified` (left out when none), of the hashed ones, those read back and found equal (an ASC MHL
+ * `verified` action). A hash alone was recorded when the file was copied: it says nothing of the
+ * copy as it is now.
  * `days`, in a range's totals only, when the volume was used on fewer days than the range has:
  * it then owes the clips of those days alone (a shuttle rotates; completeness is per day).
  */
@@ -71,6 +74,7 @@ export type VolumeCount = {
   total: number
   hashed: number
   failed?: number
+  verified?: number
   days?: number
 }
 
@@ -94,10 +98,16 @@ export type LogSummary = {
   soundCopies: VolumeCount[]
 }
 
-type Tally = { copied: number; hashed: number; failed: number }
+type Tally = { copied: number; hashed: number; failed: number; verified: number }
 
-const volumeCount = (volume: string, { copied, hashed, failed }: Tally, total: number): VolumeCount =>
-  failed ? { volume, copied, total, hashed, failed } : { volume, copied, total, hashed }
+const volumeCount = (volume: string, { copied, hashed, failed, verified }: Tally, total: number): VolumeCount => ({
+  volume,
+  copied,
+  total,
+  hashed,
+  ...(failed && { failed }),
+  ...(verified && { verified }),
+})
 
 /** What the clips of one part (ocf, sound, proxy) add up to, taken one clip at a time. */
 class ClipTotals {
@@ -134,10 +144,13 @@ class ClipTotals {
           for (let j = 0; j < i && !before; j++) before = (copies[j] as { volume?: unknown })?.volume === volume
           if (before) continue
         }
-        const count = this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0 }
+        const count = this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0, verified: 0 }
         count.copied++
         if (action === 'failed') count.failed++
-        else if (typeof hash === 'string' && hash) count.hashed++
+        else if (typeof hash === 'string' && hash) {
+          count.hashed++
+          if (action === 'verified') count.verified++
+        }
         this.volumes.set(volume, count)
       }
     }
@@ -170,7 +183,8 @@ class ClipTotals {
   /** Volumes the log lists first, then the others as clips name them; each out of every clip. */
   volumeCounts(listed: readonly string[] = []): VolumeCount[] {
     const counts = new Map<string, Tally>()
-    for (const volume of listed) counts.set(volume, this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0 })
+    for (const volume of listed)
+      counts.set(volume, this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0, verified: 0 })
     for (const [volume, count] of this.volumes) if (!counts.has(volume)) counts.set(volume, count)
     return [...counts].map(([volume, tally]) => volumeCount(volume, tally, this.count))
   }
@@ -276,10 +290,11 @@ function rangeCopies(days: ReadonlyArray<readonly VolumeCount[]>): VolumeCount[]
   const copyDays = days.filter((counts) => counts.length).length
   for (const counts of days)
     for (const c of counts) {
-      const sum = volumes.get(c.volume) ?? { copied: 0, hashed: 0, failed: 0, total: 0, days: 0 }
+      const sum = volumes.get(c.volume) ?? { copied: 0, hashed: 0, failed: 0, verified: 0, total: 0, days: 0 }
       sum.copied += c.copied
       sum.hashed += c.hashed
       sum.failed += c.failed ?? 0
+      sum.verified += c.verified ?? 0
       sum.total += c.total
       sum.days++
       volumes.set(c.volume, sum)

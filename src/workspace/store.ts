@@ -61,7 +61,7 @@ const logPiecesTable = (name: string) => `
   );`
 
 /** The layout this code reads and writes, kept in meta as `schema`. */
-const SCHEMA_VERSION = '4'
+const SCHEMA_VERSION = '5'
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -145,6 +145,9 @@ export class Store {
     // Schema 4 numbers each write of a log and keeps the counts of its checks, once computed.
     if (version === '2' || version === '3')
       sql.exec('ALTER TABLE logs ADD COLUMN revision INTEGER; ALTER TABLE logs ADD COLUMN checks TEXT')
+    // Schema 5's summaries count the copies read back (`verified`): an older store's are made
+    // again when first asked, rather than read as "none verified".
+    if (version === '2' || version === '3' || version === '4') sql.exec('UPDATE logs SET summary = NULL')
     sql.exec(SCHEMA)
     if (version !== SCHEMA_VERSION) this.setMeta('schema', SCHEMA_VERSION)
   }

@@ -156,7 +156,7 @@ describe('send window, end to end', () => {
     expect(text).toContain('A001C003_240101_R1AB')
     // The day's checks, in the message's PDF and in its body alike.
     expect(text).toMatch(/!\s+Copies without a hash \(not verified\): 3\s+RAID_A: 3 clips/)
-    expect(parsed.text).toContain('RAID_A: 3 clips not verified (no hash)')
+    expect(parsed.text).toContain('RAID_A: 3 clips without a checksum')
   })
 
   it('shows the preview as the recipient will see it', async () => {

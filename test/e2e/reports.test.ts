@@ -193,10 +193,11 @@ describe('clips report, read back with poppler', () => {
     expect(all).toContain('00:20:00:00')
     expect(all).toContain('24.60 GB')
     expect(all).toContain('A001–A003, B001')
-    expect(all).toContain('SSD_01: 20/20 clips')
-    // A copy without a hash is not verified: its volume's chip says so and is not green.
-    expect(all).toContain('RAID_A: 18/20 clips, 18 not verified !')
-    expect(all).toContain('SOUND COPIES SSD_01: 1/1 clips, 1 not verified !')
+    // Hashes recorded at copy time, none read back: the chip says no more than that.
+    expect(all).toContain('SSD_01: 20/20 clips, checksums recorded ✓')
+    // A copy without a hash cannot be verified: its volume's chip says so and is not green.
+    expect(all).toContain('RAID_A: 18/20 clips, 18 without a checksum !')
+    expect(all).toContain('SOUND COPIES SSD_01: 1/1 clips, 1 without a checksum !')
     for (const c of clips) expect(all).toContain(c.clip as string)
     expect(all).toContain('S001_T01.wav')
     expect(all).toContain('ProRes 422 Proxy')
@@ -468,7 +469,8 @@ describe('data report, read back with poppler', () => {
         ocf: {
           copies: ['RAID_A', shuttle],
           clips: clipsOf(count, (i) => ({
-            copies: [hashed('RAID_A'), ...(i > count - short ? [] : [hashed(shuttle)])],
+            // The RAID's copies were read back (an ASC MHL `verified` action); the shuttles' were not.
+            copies: [{ ...hashed('RAID_A'), action: 'verified' }, ...(i > count - short ? [] : [hashed(shuttle)])],
           })),
         },
         sound: {
@@ -480,10 +482,10 @@ describe('data report, read back with poppler', () => {
     const file = write(await renderReport({ settings: settings(), preset: preset('data-report'), logs }))
     const all = collapse(pages(file).join('\n'))
     // Across the range each volume owes the clips of its own days: no warning for the rotation.
-    expect(all).toContain('RAID_A: 24/24 clips ✓')
-    expect(all).toContain('SHUTTLE_1: 16/16 clips on 2 days ✓')
-    expect(all).toContain('SHUTTLE_2: 7/8 clips on 1 day !')
-    expect(all).toContain('SOUND COPIES SND_RAID: 3/3 clips, 3 not verified !')
+    expect(all).toContain('RAID_A: 24/24 clips, verified ✓')
+    expect(all).toContain('SHUTTLE_1: 16/16 clips on 2 days, checksums recorded ✓')
+    expect(all).toContain('SHUTTLE_2: 7/8 clips on 1 day, checksums recorded !')
+    expect(all).toContain('SOUND COPIES SND_RAID: 3/3 clips, 3 without a checksum !')
     const rows = pages(file).join('\n').split('\n')
     const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
     expect(row(/^\s*Day\s/)).toMatch(/ OCF copies Sound copies$/)
@@ -499,7 +501,7 @@ describe('data report, read back with poppler', () => {
       logs.map((l) => summarize(l)),
     )
     expect(describeCopies(total!.copies)).toEqual([
-      'RAID_A: 24/24 clips, 24 with checksum',
+      'RAID_A: 24/24 clips, 24 with checksum, 24 read back',
       'SHUTTLE_1: 16/16 clips on 2 days, 16 with checksum',
       'SHUTTLE_2: 7/8 clips on 1 day, 7 with checksum',
     ])

@@ -114,7 +114,12 @@ function chipWords(c) {
   ]
   if (c.expected > c.present) words.push(countFormat.format(c.expected - c.present) + ' missing')
   if (c.failed) words.push(countFormat.format(c.failed) + ' failed verification')
-  if (c.noHash) words.push(countFormat.format(c.noHash) + ' without a hash')
+  if (c.noHash) words.push(countFormat.format(c.noHash) + ' without a checksum')
+  const hashed = c.present - c.failed - c.noHash
+  // A checksum recorded at copy time is not a read-back: only `verified` copies were compared since.
+  if (c.verified && c.verified === hashed) words.push('all verified (read back)')
+  else if (c.verified) words.push(countFormat.format(c.verified) + ' verified (read back)')
+  else if (hashed) words.push('checksums recorded, not read back')
   return words.join(', ')
 }
 

@@ -106,7 +106,8 @@
 
 /**
  * One volume's copies of a day's camera clips (`ocf`) or sound: `present` of `expected` clips,
- * `failed` of those failed verification, `noHash` carry no hash.
+ * `failed` of those failed verification, `noHash` carry no hash, `verified` were read back and
+ * found equal (the others carry the hash recorded when they were copied).
  * @typedef {object} VolumeChip
  * @property {'ocf' | 'sound'} part
  * @property {string} volume
@@ -114,6 +115,7 @@
  * @property {number} expected
  * @property {number} failed
  * @property {number} noHash
+ * @property {number} verified
  */
 
 /** @typedef {{files: number, size: number} | null} PartMedia */
