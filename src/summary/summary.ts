@@ -88,6 +88,8 @@ export type LogSummary = {
   unit?: string
   /** OCF clips the log lists. */
   clips: number
+  /** Sound clips the log lists (left out when none). */
+  soundClips?: number
   fps: number
   duration?: Duration
   ocf?: Media
@@ -241,6 +243,7 @@ export class Summing {
     if (soundMedia) summary.sound = soundMedia
     summary.copies = ocf.volumeCounts(log.ocf?.copies)
     summary.soundCopies = sound.volumeCounts(log.sound?.copies)
+    if (sound.count) summary.soundClips = sound.count
     return summary
   }
 }
@@ -273,22 +276,29 @@ export function total(summaries: readonly LogSummary[]) {
     proxy: add((s) => s.proxy),
     sound: add((s) => s.sound),
     reels: summaries.flatMap((s) => s.reels),
-    copies: rangeCopies(summaries.map((s) => s.copies)),
-    soundCopies: rangeCopies(summaries.map((s) => s.soundCopies)),
+    copies: rangeCopies(summaries.map((s) => ({ counts: s.copies, clips: s.clips }))),
+    soundCopies: rangeCopies(summaries.map((s) => ({ counts: s.soundCopies, clips: s.soundClips ?? 0 }))),
   }
 }
 
 /**
- * A range's copies per volume, from each day's. A volume owes the clips of the days it was used
- * on, not of the whole range: shuttles rotate, and a shuttle that carried days 1 and 3 in full is
- * complete. A day's list names every volume the log names, holding clips or not, so a volume the
- * day expected and never got still owes that day's clips.
+ * A range's copies per volume, from each day's. A volume owes the clips of the days it was used on,
+ * not of the whole range: shuttles rotate, and a shuttle that carried days 1 and 3 in full is
+ * complete. Which volumes a day used is what its log says (its copies list, or the volumes its
+ * clips are on); a volume the log names that holds none of the day's clips owes them all. A day
+ * with clips on no volume at all is owed by every volume: nothing of it is backed up.
  */
-function rangeCopies(days: ReadonlyArray<readonly VolumeCount[]>): VolumeCount[] {
+function rangeCopies(days: ReadonlyArray<{ counts: readonly VolumeCount[]; clips: number }>): VolumeCount[] {
   const volumes = new Map<string, Tally & { total: number; days: number }>()
-  // A day that lists no copies at all (no clips, or figures only) is no day a volume missed.
-  const copyDays = days.filter((counts) => counts.length).length
-  for (const counts of days)
+  let uncopied = 0
+  // The days a volume could have been used on: a day of no clips is none.
+  let copyDays = 0
+  for (const { counts, clips } of days) {
+    if (counts.length) copyDays++
+    else if (clips > 0) {
+      copyDays++
+      uncopied += clips
+    }
     for (const c of counts) {
       const sum = volumes.get(c.volume) ?? { copied: 0, hashed: 0, failed: 0, verified: 0, total: 0, days: 0 }
       sum.copied += c.copied
@@ -299,8 +309,9 @@ function rangeCopies(days: ReadonlyArray<readonly VolumeCount[]>): VolumeCount[]
       sum.days++
       volumes.set(c.volume, sum)
     }
+  }
   return [...volumes].map(([volume, sum]) => ({
-    ...volumeCount(volume, sum, sum.total),
+    ...volumeCount(volume, sum, sum.total + uncopied),
     ...(sum.days < copyDays && { days: sum.days }),
   }))
 }

@@ -508,6 +508,26 @@ describe('data report, read back with poppler', () => {
     expect(describeCopies(total!.soundCopies)).toEqual(['SND_RAID: 3/3 clips'])
   })
 
+  it('holds every volume to a day whose clips went to no volume: nothing of that day is backed up', async () => {
+    const { total } = await import('../../src/summary/summary')
+    const copied = (id: string, n: number) =>
+      ({
+        id,
+        day: n,
+        date: `2024-01-0${n}`,
+        ocf: { copies: ['RAID_A'], clips: clipsOf(10, () => ({ copies: [{ volume: 'RAID_A', hash: null }] })) },
+      }) as never
+    // Day 3's 100 clips are logged, on no volume, and its log names none.
+    const uncopied = { id: 'D003', day: 3, date: '2024-01-03', ocf: { clips: clipsOf(100, () => ({ copies: [] })) } }
+    const days = [copied('D001', 1), copied('D002', 2), uncopied as never].map((log) => summarize(log))
+    expect(total(days).copies).toEqual([{ volume: 'RAID_A', copied: 20, total: 120, hashed: 0, days: 2 }])
+    // A day of figures only (no clips listed) owes nothing.
+    const figures = summarize({ id: 'D004', day: 4, date: '2024-01-04', ocf: { files: 7, size: 1 } } as never)
+    expect(total([...days.slice(0, 2), figures]).copies).toEqual([
+      { volume: 'RAID_A', copied: 20, total: 20, hashed: 0 },
+    ])
+  })
+
   it('gives each day the status its checks computed, and the totals of them', async () => {
     const logs = [log('D001', 1, '2024-01-01', clipsOf(5)), log('D002', 2, '2024-01-02', clipsOf(5))]
     const counts = new Map([
