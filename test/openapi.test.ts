@@ -18,6 +18,11 @@ describe('GET /openapi.json', () => {
     expect((await call('GET', '/openapi.json')).body.servers).toEqual([{ url: 'http://localhost:5252' }])
     const elsewhere = await fetchWorker(new Request('http://127.0.0.1:6001/openapi.json'))
     expect(((await elsewhere.json()) as { servers: unknown }).servers).toEqual([{ url: 'http://127.0.0.1:6001' }])
+    // A request whose URL names another host than its (checked) Host header: the Host is named.
+    const absolute = await fetchWorker(
+      new Request('http://evil.example:1/openapi.json', { headers: { host: 'localhost:5252' } }),
+    )
+    expect(((await absolute.json()) as { servers: unknown }).servers).toEqual([{ url: 'http://localhost:5252' }])
   })
 
   it("documents every route of the router's table, and nothing else", async () => {

@@ -12,6 +12,12 @@ export const ping = async (_request: Request, env: Env) => ({
 
 export const version = () => ({ version: { app: pkg.version, api: API_VERSION } })
 
-/** The contract as OpenAPI 3.1, built from the schemas the routes validate with: no token needed. */
-/** GET /openapi.json, naming as its server the origin it was asked at (the Host is checked before). */
-export const openApi = (request: Request) => openApiDocument(pkg.version, new URL(request.url).origin)
+/**
+ * The contract as OpenAPI 3.1, built from the schemas the routes validate with: no token needed.
+ * Its server is the one it was asked at, named by the Host header withAllowedHost let through (the
+ * URL's own host may differ: an absolute request target), so it never names a host not allowed.
+ */
+export const openApi = (request: Request) => {
+  const url = new URL(request.url)
+  return openApiDocument(pkg.version, `${url.protocol}//${request.headers.get('host') ?? url.host}`)
+}
