@@ -59,7 +59,7 @@ const SECTIONS = [
   {
     id: 'days',
     title: 'Days',
-    hint: 'Each shooting day of the active project as its log reads now: clips and sizes, each volume’s copies (✓ when every clip is there with a hash), and what the checks found. Open a day to see which clips, download its reports or prepare its e-mail; pick several days for a wrap report.',
+    hint: 'Each shooting day of the active project as its log reads now: clips and sizes, each volume’s copies (✓ when every clip is there with a hash), and what the checks found. Open a day to see its findings and its copies by reel, download its reports or prepare its e-mail; pick several days for a wrap report.',
     tools: true,
     empty:
       'No day is logged in the active project yet. When an application posts a day’s log, it appears here within a second.',
@@ -102,7 +102,7 @@ export function consolePage({ serviceVersion }: { serviceVersion: string }) {
 <header class="top">
   <div class="brand">
     <h1>Operator console</h1>
-    <p class="sub">Media Log service <span id="service-version">${escapeHtml(serviceVersion)}</span> · <span id="project"></span></p>
+    <p class="sub">Media-Log Service <span id="service-version">${escapeHtml(serviceVersion)}</span> · <span id="project"></span></p>
   </div>
   <div class="top-actions">
     <span class="live" id="live" role="status" data-state="connecting">Connecting…</span>

@@ -21,7 +21,7 @@ const ARGS = [
 
 /** A fresh profile each time, removed on close. */
 export async function openBrowser(
-  options: { acceptDownloads?: boolean } = {},
+  options: { acceptDownloads?: boolean; timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = await mkdtemp(join(tmpdir(), 'media-log-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {

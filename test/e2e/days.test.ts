@@ -86,7 +86,8 @@ describe('the Days view', () => {
     call = jsonCaller(service)
     token = await approvedToken(call)
     expect((await call('POST', '/project/create', { token, body: { project_name: 'Café Noir' } })).status).toBe(201)
-    const browser = await openBrowser({ acceptDownloads: true })
+    // The browser on another continent than the set: the console must show the set's clock.
+    const browser = await openBrowser({ acceptDownloads: true, timezoneId: 'America/Los_Angeles' })
     close = browser.close
     page = await browser.context.newPage()
     await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
@@ -225,8 +226,9 @@ describe('the Days view', () => {
     await card.getByRole('button', { name: '✉ Prepare e-mail' }).click()
     await windows.first().waitFor({ timeout: 3000 })
     expect(await page.locator('.notice.ok').innerText()).toContain('The e-mail of Day 1 is ready')
-    // The keyboard is on the new e-mail, ready for its recipients.
-    await expect.poll(() => windows.first().evaluate((node) => node.contains(document.activeElement))).toBe(true)
+    // The keyboard is on the new e-mail's recipients.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id ?? '')).toMatch(/^window-.+-recipients$/)
+    expect(await windows.first().evaluate((node) => node.contains(document.activeElement))).toBe(true)
 
     await page.locator('#days-tools').getByRole('button', { name: '✉ Prepare e-mail' }).click()
     await expect.poll(() => windows.count(), { timeout: 3000 }).toBe(2)
@@ -237,10 +239,21 @@ describe('the Days view', () => {
     const range = listed.body.windows.find((w: { logIds: string[] }) => w.logIds.length === 2)
     const shown = page.locator(`#windows-list > li[data-key="${range.id}"]`)
     expect(await shown.locator('.window-title').innerText()).toMatch(/^Café Noir — Day 1 — 2024-01-01, Day 2/)
-    await expect.poll(() => shown.evaluate((node) => node.contains(document.activeElement))).toBe(true)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(`window-${range.id}-recipients`)
   })
 
   it('reads times on the project’s clocks, and says which', async () => {
-    expect(await page.locator('#project').innerText()).toMatch(/^Café Noir · times in [A-Za-z_]+(\/[A-Za-z_+-]+)*$/)
+    expect((await call('PATCH', '/project/config', { token, body: { time_zone: 'Asia/Kolkata' } })).status).toBe(200)
+    await expect.poll(() => page.locator('#project').innerText()).toBe('Café Noir · times in Asia/Kolkata')
+    const listed = await call('GET', '/approve/windows', { operator: true })
+    const { id, createdAt } = listed.body.windows[0] as { id: string; createdAt: string }
+    const kolkata = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Asia/Kolkata',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(createdAt))
+    const meta = page.locator(`#windows-list > li[data-key="${id}"] .meta`)
+    await expect.poll(() => meta.innerText()).toContain(`opened today, ${kolkata}`)
   })
 })

@@ -328,17 +328,21 @@ function formatsIn(timeZone) {
 let formats = formatsIn(undefined)
 
 /**
- * Reads times in `timeZone`: the project's, or the browser's with none loaded. A zone this
- * browser does not know leaves the formats as they are.
+ * Reads times in `timeZone`: the project's, or the browser's with none loaded or when this browser
+ * does not know the zone (one older than the service). Answers the zone in effect, undefined for
+ * the browser's own.
  * @param {string | undefined} timeZone
+ * @returns {string | undefined}
  */
 export function setTimeZone(timeZone) {
-  if (timeZone === formats.zone) return
-  try {
-    formats = formatsIn(timeZone)
-  } catch (_) {
-    /* an unknown zone: keep the browser's */
+  if (timeZone !== formats.zone) {
+    try {
+      formats = formatsIn(timeZone)
+    } catch (_) {
+      formats = formatsIn(undefined)
+    }
   }
+  return formats.zone
 }
 
 /** @param {string} iso */

@@ -160,6 +160,12 @@ function partsLine(row) {
   return parts
 }
 
+/**
+ * The day button's name for a screen reader: its visible word first (what voice control says to
+ * press), then which day. @param {boolean} open @param {number} day
+ */
+const toggleLabel = (open, day) => (open ? 'Hide' : 'Details') + ': findings and copies of day ' + day
+
 /** @returns {import('./live.browser.js').Section} */
 export function daysSection() {
   /** @type {number | null} */
@@ -225,7 +231,7 @@ export function daysSection() {
     const status = $('.day-status', node)
     status.dataset.state = checkState(row.checks)
     status.textContent = checkWords(row.checks)
-    entry.toggle.setAttribute('aria-label', (entry.open ? 'Hide' : 'Show') + ' findings and copies of day ' + row.day)
+    entry.toggle.setAttribute('aria-label', toggleLabel(entry.open, row.day))
     // Drawn again only when the presets change: a button in use keeps its focus across updates.
     const key = JSON.stringify(presets)
     if (entry.actionsFor !== key) {
@@ -249,7 +255,7 @@ export function daysSection() {
     entry.node.dataset.open = String(open)
     entry.toggle.setAttribute('aria-expanded', String(open))
     entry.toggle.textContent = open ? 'Hide' : 'Details'
-    entry.toggle.setAttribute('aria-label', (open ? 'Hide' : 'Show') + ' findings and copies of day ' + entry.row.day)
+    entry.toggle.setAttribute('aria-label', toggleLabel(open, entry.row.day))
     entry.detail.hidden = !open
     if (open) {
       opened.add(entry.row.id)
@@ -351,12 +357,15 @@ function rangeBar() {
     const clips = picked.reduce((n, d) => n + d.clips, 0)
     summary.textContent = plural(picked.length, 'log', 'logs') + ' · ' + plural(clips, 'clip', 'clips')
   }
+  // A bound moved to the first or last day follows it again; the other keeps the range in order.
   from.addEventListener('change', () => {
-    moved.from = true
+    moved.from = from.selectedIndex > 0
+    if (Number(from.value) > Number(to.value)) to.value = from.value
     showSummary()
   })
   to.addEventListener('change', () => {
-    moved.to = true
+    moved.to = to.selectedIndex < to.options.length - 1
+    if (Number(to.value) < Number(from.value)) from.value = to.value
     showSummary()
   })
 
@@ -364,12 +373,18 @@ function rangeBar() {
     /** @param {DayRow[]} list @param {Presets} presets */
     sync(list, presets) {
       days = list
-      tools.hidden = list.length < 2
-      /** @type {Map<number, string>} */
+      // A day number's label: its date, or how many logs it has when its units logged other dates.
+      /** @type {Map<number, Set<string>>} */
       const dates = new Map()
-      for (const d of list) if (!dates.has(d.day)) dates.set(d.day, d.date)
+      for (const d of list) dates.set(d.day, (dates.get(d.day) ?? new Set()).add(d.date))
       const ordered = Array.from(dates.keys()).sort((a, b) => a - b)
-      const key = ordered.map((n) => n + ' ' + dates.get(n)).join(',')
+      tools.hidden = ordered.length < 2
+      /** @param {number} n */
+      const label = (n) => {
+        const on = /** @type {Set<string>} */ (dates.get(n))
+        return 'Day ' + n + ' · ' + (on.size === 1 ? Array.from(on)[0] : on.size + ' dates')
+      }
+      const key = ordered.map(label).join(',')
       if (key !== numbers) {
         numbers = key
         for (const [select, which] of /** @type {const} */ ([
@@ -377,9 +392,7 @@ function rangeBar() {
           [to, 'to'],
         ])) {
           const kept = moved[which] && ordered.includes(Number(select.value)) ? select.value : null
-          select.replaceChildren(
-            ...ordered.map((n) => el('option', { value: String(n), text: 'Day ' + n + ' · ' + dates.get(n) })),
-          )
+          select.replaceChildren(...ordered.map((n) => el('option', { value: String(n), text: label(n) })))
           select.value = kept ?? String(which === 'from' ? ordered[0] : ordered[ordered.length - 1])
           if (kept === null) moved[which] = false
         }

@@ -22,8 +22,8 @@ export function startConsole(sections) {
   function renderAll(state) {
     $('#service-version').textContent = state.service.version
     const project = state.project
-    setTimeZone(project ? project.timeZone : undefined)
-    const shown = project ? project.name + ' · times in ' + project.timeZone : 'No project loaded'
+    const zone = setTimeZone(project ? project.timeZone : undefined)
+    const shown = project ? project.name + ' · times in ' + (zone ?? 'this browser’s zone') : 'No project loaded'
     if ($('#project').textContent !== shown) $('#project').textContent = shown
     for (const section of sections) section.render(state, Date.now())
   }

@@ -43,7 +43,11 @@ function statusText(w) {
   return 'Draft'
 }
 
-/** A window just opened from the console, to bring into view once the live state lists it. @type {string | null} */
+/**
+ * A window just opened from the console, to bring into view once the live state lists it; given
+ * up after a few seconds, so that a window that never came cannot take the page from the operator
+ * later. @type {{id: string, until: number} | null}
+ */
 let toReveal = null
 
 /**
@@ -52,22 +56,25 @@ let toReveal = null
  * @param {string} id
  */
 export function revealWindow(id) {
-  toReveal = id
+  toReveal = { id, until: Date.now() + 5000 }
   reveal()
 }
 
 function reveal() {
   if (toReveal === null) return
-  const node = document.querySelector('#windows-list > li[data-key="' + CSS.escape(toReveal) + '"]')
+  if (Date.now() > toReveal.until) {
+    toReveal = null
+    return
+  }
+  const node = document.querySelector('#windows-list > li[data-key="' + CSS.escape(toReveal.id) + '"]')
   if (!(node instanceof HTMLElement)) return
+  const recipients = document.getElementById('window-' + toReveal.id + '-recipients')
   toReveal = null
   node.scrollIntoView({
     block: 'start',
     behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
   })
-  // The first field shown: a card holds hidden ones (questions asked before sending or discarding).
-  const first = Array.from(node.querySelectorAll('input, textarea, button')).find((f) => f.getClientRects().length > 0)
-  if (first instanceof HTMLElement) first.focus({ preventScroll: true })
+  if (recipients) recipients.focus({ preventScroll: true })
 }
 
 /** @returns {import('./live.browser.js').Section} */
