@@ -51,7 +51,12 @@ function detailOf(findings: Finding[], count: number, volumes: Checked['volumes'
   return shown.join(' · ') + (more ? ` · and ${formatCount(more)} more` : '')
 }
 
-export async function checksBlock(report: ReportDocument, { findings, summary, volumes }: Checked) {
+/** `rowsMarked`: whether the tables below mark rows of clips with an error (the block says so). */
+export async function checksBlock(
+  report: ReportDocument,
+  { findings, summary, volumes }: Checked,
+  rowsMarked: boolean,
+) {
   const { canvas, fonts } = report
   const { regular, bold } = fonts
   await report.ensure(40)
@@ -81,7 +86,7 @@ export async function checksBlock(report: ReportDocument, { findings, summary, v
     }
     report.y += 3
   }
-  if (summary.errors) {
+  if (rowsMarked) {
     canvas.text(
       regular,
       7.5,

@@ -86,17 +86,21 @@ export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog>; chec
 
 /**
  * Whether a clip of a part has an error the checks name (a copy missing, failed or disagreeing, a
- * clip of zero bytes or listed twice). Findings about no part (numbering, sizes) are of either's
- * names. The checks list a kind's first 1,000 findings: past them a row is counted, not marked.
+ * clip of zero bytes or listed twice), and whether any row will be marked. Findings about no part
+ * are of either's names. A clip recorded but on no volume has no row. The checks list a kind's
+ * first 1,000 findings: past them a row is counted, not marked.
  */
-function erroneous(found: Checked | undefined): (part: 'ocf' | 'sound', clip: unknown) => boolean {
+function erroneous(found: Checked | undefined) {
   const names = { ocf: new Set<string>(), sound: new Set<string>() }
   for (const f of found?.findings ?? []) {
-    if (f.severity !== 'error' || f.clip === undefined) continue
+    if (f.severity !== 'error' || f.clip === undefined || f.kind === 'recorded-not-copied') continue
     if (f.part !== 'sound') names.ocf.add(f.clip)
     if (f.part !== 'ocf') names.sound.add(f.clip)
   }
-  return (part, clip) => typeof clip === 'string' && names[part].has(clip)
+  return {
+    marked: (part: 'ocf' | 'sound', clip: unknown) => typeof clip === 'string' && names[part].has(clip),
+    any: names.ocf.size + names.sound.size > 0,
+  }
 }
 
 /** One section per day; each day's log is read when its section is drawn and let go after it. */
@@ -123,8 +127,8 @@ export async function clipsReport(report: ReportDocument, project: string, days:
       !clips.length && !sound.length && !proxies.length
         ? undefined
         : (checks ?? (await checkDay(day, { matchSound: ctx.settings.match_sound !== false })))
-    if (found) await checksBlock(report, found)
-    const marked = erroneous(found)
+    const { marked, any } = erroneous(found)
+    if (found) await checksBlock(report, found, any)
 
     if (clips.length) {
       await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)

@@ -32,12 +32,13 @@ const files = (m: Media | undefined) => (m ? formatCount(m.files) : '—')
 const size = (m: Media | undefined) => (m ? formatBytes(m.size) : '—')
 const copies = (counts: VolumeCount[]) =>
   counts
-    .map(
-      (c) =>
-        `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}` +
-        (c.days ? ` (${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'})` : '') +
-        (c.failed ? ` (${formatCount(c.failed)} failed)` : ''),
-    )
+    .map((c) => {
+      const notes = [
+        c.days ? `${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'}` : '',
+        c.failed ? `${formatCount(c.failed)} failed` : '',
+      ].filter(Boolean)
+      return `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}${notes.length ? ` (${notes.join(', ')})` : ''}`
+    })
     .join(', ')
 
 /** The cells a log's row and the totals row share. */

@@ -131,7 +131,7 @@ export class ReportDocument {
     doc.setTitle(meta.title, { showInWindowTitleBar: true })
     doc.setSubject(meta.subject)
     doc.setKeywords(meta.keywords)
-    doc.setCreator('Media-log service')
+    doc.setCreator('Media-Log Service')
     doc.setProducer('pdf-lib')
     doc.setCreationDate(meta.created)
     doc.setModificationDate(meta.created)

@@ -254,6 +254,23 @@ describe('clips report, read back with poppler', () => {
     expect(all).toContain('RAID_A: 900/1,000 clips')
   })
 
+  it('says rows are marked only when one is: an error about a clip with no row marks none', async () => {
+    // A clip the camera recorded that reached no volume: an error, but the clip has no row.
+    const clips = clipsOf(4, () => ({ copies: [{ volume: 'SSD_01', hash: 'xxh64:00000000000000aa' }] }))
+    const recorded = [...clips.map((c) => ({ clip: c.clip })), { clip: 'A001C0099_240101_R1AB' }]
+    const day = log('D005', 5, '2024-01-05', clips, {
+      ocf: { copies: ['SSD_01'], clips, recorded },
+    })
+    const text = collapse(
+      pages(write(await renderReport({ settings: settings(), preset: preset('clips-report'), logs: [day] }))).join(
+        '\n',
+      ),
+    )
+    expect(text).toContain('Clips recorded (camera list) but on no volume: 1')
+    expect(text).not.toContain('are marked ✕')
+    expect(text).not.toMatch(/✕ A001C000\d/)
+  })
+
   it('keeps long values inside their own column', async () => {
     const long = (i: number): Clip => ({
       clip: `A001C${i}_an_extremely_long_clip_name_from_a_card_that_was_renamed_on_set_by_someone_${i}`,
