@@ -15,15 +15,18 @@ const ROOT = resolve(import.meta.dirname, '..')
 const ENTRY = resolve(ROOT, 'src/client/index.ts')
 const TYPES = resolve(ROOT, 'dist/client/types')
 
-await build({
-  entryPoints: [ENTRY],
-  outfile: resolve(ROOT, 'dist/client/index.js'),
-  bundle: true,
-  format: 'esm',
-  platform: 'neutral',
-  target: 'es2022',
-  logLevel: 'warning',
-})
+// `--types-only`: the declarations alone (a test compiling a consumer against the source as it is,
+// while other tests run the built JavaScript).
+if (!process.argv.includes('--types-only'))
+  await build({
+    entryPoints: [ENTRY],
+    outfile: resolve(ROOT, 'dist/client/index.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    logLevel: 'warning',
+  })
 
 rmSync(TYPES, { recursive: true, force: true })
 const program = ts.createProgram([ENTRY], {

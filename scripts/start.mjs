@@ -30,10 +30,16 @@ const build = spawnSync(
   {
     cwd: ROOT,
     env: quietWranglerEnv,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // Its banner, upload size and bindings table read as if something had been deployed (and
+    // "--dry-run: exiting now" as if the service had stopped): shown only when the build fails.
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
   },
 )
-if (build.status !== 0) process.exit(build.status ?? 1)
+if (build.status !== 0) {
+  process.stderr.write(build.stdout + build.stderr)
+  process.exit(build.status ?? 1)
+}
 
 // Imported after the build so its own .dev.vars reading sees the key written above.
 const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import('wrangler')

@@ -128,6 +128,8 @@ async function runPage(page: string) {
   for (const [i, block] of blocks.entries()) {
     const what = `${page}, block ${i + 1}: ${block.code.split('\n')[0]}`
     if (/^npm start$/m.test(block.code)) {
+      // The start block is the start itself, which the test did: it may hold nothing else.
+      expect(block.code, what).toBe('npm ci\nnpm start\n')
       const started = service
         .output()
         .split('\n')
@@ -147,8 +149,13 @@ async function runPage(page: string) {
 describe('the pages with commands, run in one terminal as a reader runs them', () => {
   it('leaves no command block of docs/ unrun: the pages below are all that have them', () => {
     const docs = resolve(import.meta.dirname, '../../docs')
-    const withCommands = readdirSync(docs).filter((name) => readFileSync(join(docs, name), 'utf8').includes('```sh\n'))
+    const shells = /^```(sh|bash|shell|zsh|console)\s*$/m
+    const withCommands = readdirSync(docs).filter((name) => shells.test(readFileSync(join(docs, name), 'utf8')))
     expect(withCommands.sort()).toEqual(['api.md', 'getting-started.md'])
+    // Only `sh` blocks are run: a page holds no command block under another name.
+    for (const name of withCommands)
+      for (const [, lang] of readFileSync(join(docs, name), 'utf8').matchAll(/^```(\w+)\s*$/gm))
+        expect(['sh', 'text', 'ts', 'json'], `${name}: a \`\`\`${lang} block`).toContain(lang)
   })
 
   it('getting-started.md: from a fresh start to a PDF and an e-mail window, printing what the page shows', async () => {
