@@ -195,6 +195,7 @@ export function rfc5322Date(date: Date, zone = 'UTC'): string {
       .map((p) => [p.type, Number(p.value)]),
   ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
   const wall = new Date(Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second))
+  // The wall time has whole seconds: the moment's milliseconds are dropped before comparing.
   const offset = Math.round((wall.getTime() - Math.floor(date.getTime() / 1000) * 1000) / 60000)
   const sign = offset < 0 ? '-' : '+'
   const hhmm = pad(Math.floor(Math.abs(offset) / 60)) + pad(Math.abs(offset) % 60)

@@ -20,8 +20,8 @@ import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
 import type { WindowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
 import { conflict, invalid, notFound, Problem } from '../shared/problem'
-import { workspace } from '../workspace/client'
-import type { SendOutcome, WindowEdit } from '../workspace/windows'
+import { workspace, type WorkspaceClient } from '../workspace/client'
+import type { MailSource, SendOutcome, WindowEdit } from '../workspace/windows'
 import { rangeOf } from '../flows/range'
 import { editable, emlOf, liveWindow, messageAsShown } from '../flows/windows'
 
@@ -33,13 +33,7 @@ const windowIdOf = (request: IRequest) => pathParam(request, 'id')
  */
 export async function openEmailWindow(request: IRequest, env: Env) {
   const token = apiToken(request)
-  const { logId, presetId } = parseOrThrow(OpenEmailWindowSchema, await readObject(request))
-  const ws = workspace(env)
-  // The same day named twice is one day of the message.
-  const logIds = [...new Set(logIdsOf(logId))]
-  const source = await ws.mailSource(token, logIds, presetId)
-  const range = rangeOf(ws, source.projectId, source.settings, source.summaries)
-  await ws.openSendWindow(draftFrom(source, source.summaries, await mailFigures(source.settings, range)))
+  await openDraft(request, env, (ws, logIds, presetId) => ws.mailSource(token, logIds, presetId))
   return { success: true }
 }
 
@@ -48,16 +42,29 @@ export async function openEmailWindow(request: IRequest, env: Env) {
  * window as the console shows it, so the operator goes straight to it.
  */
 export async function openWindow(request: IRequest, env: Env) {
+  const { ws, listing } = await openDraft(request, env, (ws, logIds, presetId) =>
+    ws.operatorMailSource(logIds, presetId),
+  )
+  const { view } = await liveWindow(ws, listing, mailConfig(env))
+  return jsonAnswer(JSON.stringify({ window: view }), 201)
+}
+
+/** Both ways to open a window: the body read, the days and preset looked up by `sourceOf`, the draft composed. */
+async function openDraft(
+  request: IRequest,
+  env: Env,
+  sourceOf: (ws: WorkspaceClient, logIds: string[], presetId?: string) => Promise<MailSource>,
+) {
   const { logId, presetId } = parseOrThrow(OpenEmailWindowSchema, await readObject(request))
   const ws = workspace(env)
+  // The same day named twice is one day of the message.
   const logIds = [...new Set(logIdsOf(logId))]
-  const source = await ws.operatorMailSource(logIds, presetId)
+  const source = await sourceOf(ws, logIds, presetId)
   const range = rangeOf(ws, source.projectId, source.settings, source.summaries)
   const listing = await ws.openSendWindow(
     draftFrom(source, source.summaries, await mailFigures(source.settings, range)),
   )
-  const { view } = await liveWindow(ws, listing, mailConfig(env))
-  return jsonAnswer(JSON.stringify({ window: view }), 201)
+  return { ws, listing }
 }
 
 /** 409 with the window as it reads now: the message differs from the one the caller saw. */

@@ -7,6 +7,7 @@ import { logIdOf, pathParam } from '../http/params'
 import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { ChecksQuerySchema, GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
 import { workspace, type WorkspaceClient } from '../workspace/client'
+import type { ReportPlan } from '../workspace/Workspace'
 import type { DayRange } from '../workspace/logs'
 import { rangeOf } from '../flows/range'
 
@@ -68,9 +69,7 @@ function rangeOfDays(request: IRequest) {
 
 const asFile = ({ filename, pdf }: { filename: string; pdf: Uint8Array }) => download(pdf, 'application/pdf', filename)
 
-type Plan = Awaited<ReturnType<WorkspaceClient['reportPlan']>>
-
-async function drawReport(ws: WorkspaceClient, { settings, preset, projectId, summaries }: Plan) {
+async function drawReport(ws: WorkspaceClient, { settings, preset, projectId, summaries }: ReportPlan) {
   const source: ReportSource = { settings, preset, ...rangeOf(ws, projectId, settings, summaries) }
   const pdf = await renderReport(source)
   return { filename: reportFilename(source), pdf }

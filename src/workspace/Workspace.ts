@@ -45,7 +45,7 @@ import { dayOf } from '../import/transfer'
 import type { LogSummary } from '../summary/summary'
 
 /** What a report needs besides its logs' clips, which the worker reads one log at a time (storedLog). */
-type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string; summaries: LogSummary[] }
+export type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string; summaries: LogSummary[] }
 
 /** What the checks of some days need besides their clips (checkPlan). */
 type CheckPlan = { projectId: string; matchSound: boolean; summaries: LogSummary[] }

@@ -44,6 +44,9 @@ function actionNodes(presets, chosen, pdfPath) {
     button.setAttribute('aria-disabled', 'true')
     try {
       await work()
+    } catch (_) {
+      // A download cut off midway (the service stopped): said, not left in the browser's console.
+      notify('That did not finish. Is the service still running? Try again.', 'error')
     } finally {
       button.removeAttribute('aria-disabled')
     }
@@ -176,6 +179,8 @@ export function daysSection() {
   const opened = new Set()
   /** @type {Presets} */
   let presets = { pdfs: [], emails: [] }
+  /** The presets as a key: the actions are drawn again only when it changes. */
+  let presetsKey = ''
   const range = rangeBar()
 
   /** @param {DayRow} row @returns {DayCard} */
@@ -233,9 +238,8 @@ export function daysSection() {
     status.textContent = checkWords(row.checks)
     entry.toggle.setAttribute('aria-label', toggleLabel(entry.open, row.day))
     // Drawn again only when the presets change: a button in use keeps its focus across updates.
-    const key = JSON.stringify(presets)
-    if (entry.actionsFor !== key) {
-      entry.actionsFor = key
+    if (entry.actionsFor !== presetsKey) {
+      entry.actionsFor = presetsKey
       const id = row.id
       entry.actions.replaceChildren(
         ...actionNodes(
@@ -291,8 +295,9 @@ export function daysSection() {
         }
         const { days } = answer.body
         presets = answer.body.presets
+        presetsKey = JSON.stringify(presets)
         cards.sync(days)
-        range.sync(days, presets)
+        range.sync(days, presets, presetsKey)
         showCount('days', days.length, ['day', 'days'])
         for (const id of Array.from(opened)) if (!days.some((d) => d.id === id)) opened.delete(id)
         // An open day is read again once its log was written: a 20,000-clip day's checks take a while.
@@ -370,8 +375,8 @@ function rangeBar() {
   })
 
   return {
-    /** @param {DayRow[]} list @param {Presets} presets */
-    sync(list, presets) {
+    /** @param {DayRow[]} list @param {Presets} presets @param {string} presetsKey */
+    sync(list, presets, presetsKey) {
       days = list
       // A day number's label: its date, or how many logs it has when its units logged other dates.
       /** @type {Map<number, Set<string>>} */
@@ -398,7 +403,6 @@ function rangeBar() {
         }
       }
       showSummary()
-      const presetsKey = JSON.stringify(presets)
       if (presetsKey !== actionsFor) {
         actionsFor = presetsKey
         actions.replaceChildren(
