@@ -124,9 +124,10 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
     // Only a copy read back and compared is verified; the others carry the checksum recorded when
     // they were copied, which says nothing of the copy as it is now.
     const verified = c.verified ?? 0
+    // "verified" alone only when every copy on the volume was; else how many were.
     const readBack = !c.hashed
       ? ''
-      : verified >= c.hashed
+      : verified >= c.copied
         ? ', verified'
         : verified
           ? `, ${formatCount(verified)} verified`

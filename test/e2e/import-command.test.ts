@@ -186,8 +186,9 @@ describe('media-log import', () => {
     writeFileSync(file, Buffer.from(pdf.data.base64, 'base64'))
     const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])
     for (const clip of [...CARD.clips, CARD.sequence]) expect(text).toContain(clip)
-    expect(text).toContain('SHUTTLE_A: 4/4 clips ✓')
-    expect(text).toContain('SHUTTLE_B: 4/4 clips, 1 failed verification !')
+    // Both volumes' manifests record a read-back (ASC MHL `verified`): the chips say so, and how many.
+    expect(text).toContain('SHUTTLE_A: 4/4 clips, verified ✓')
+    expect(text).toContain('SHUTTLE_B: 4/4 clips, 1 failed verification, 3 verified !')
     expect(text).toMatch(
       new RegExp(`✕ Copies that failed verification: 1\\s+${CARD.clips[2]} on SHUTTLE_B failed verification`),
     )

@@ -183,7 +183,7 @@ describe('send window with a provider', () => {
     expect(await page.locator('#windows-count').textContent()).toBe('1 to send')
     expect(await day1.locator('.checks-title').textContent()).toBe('Checks: nothing found')
     expect(await day1.locator('.checks-day').allInnerTexts()).toEqual([
-      expect.stringMatching(/^Day 1 — 2024-01-01\s+1 copy, all verified\s+nothing else found$/),
+      expect.stringMatching(/^Day 1 — 2024-01-01\s+1 copy, checksums recorded \(not read back\)\s+nothing else found$/),
     ])
 
     // The preview renders the mail HTML with its styles, in a frame that may run no script.
@@ -313,7 +313,7 @@ describe('send window with a provider', () => {
     expect(await card3.locator('.checks-title').textContent()).toBe('Checks: 1 error')
     expect(await card3.locator('.window-checks').getAttribute('data-state')).toBe('errors')
     expect(await card3.locator('.checks-lines li').allTextContents()).toEqual([
-      'SSD_01: verified',
+      'SSD_01: checksums recorded, not read back',
       'RAID_A: 1 clip missing',
       'nothing else found',
     ])
@@ -333,7 +333,7 @@ describe('send window with a provider', () => {
     await question.getByRole('button', { name: 'Send anyway' }).click()
     await card3.locator('.status', { hasText: /^Sent \d\d:\d\d$/ }).waitFor()
     expect(received.length).toBe(sent + 1)
-    expect(received.at(-1)!.body.text).toContain('Verification: SSD_01: verified')
+    expect(received.at(-1)!.body.text).toContain('Verification: SSD_01: checksums recorded, not read back')
   })
 
   it('keeps the windows across a reload, and Close takes a sent one away', async () => {
@@ -401,7 +401,7 @@ describe('a send window that follows its day', () => {
     expect(await card4.locator('.checks-title').textContent()).toBe('Checks: nothing found')
     expect(await card4.locator('.window-checks').getAttribute('data-state')).toBe('clear')
     expect(await card4.locator('.checks-lines li').allTextContents()).toEqual([
-      '2 copies, all verified',
+      '2 copies, checksums match (not read back)',
       'nothing else found',
     ])
     expect(await card4.locator('.window-updated').isHidden()).toBe(true)
@@ -424,7 +424,7 @@ describe('a send window that follows its day', () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
     expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 2 errors')
     expect(await card4.locator('.checks-lines li').allTextContents()).toEqual([
-      'SSD_01: verified',
+      'SSD_01: checksums recorded, not read back',
       'RAID_A: 1 clip missing, 1 clip whose hash disagrees',
       'nothing else found',
     ])
