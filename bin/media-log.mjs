@@ -464,14 +464,33 @@ function report(id, answers, skipped) {
 async function printChecks([id], options) {
   if (!id) throw new Failure(`checks needs a log id\n${USAGE}`)
   const client = await connectedClient(serviceUrl(options.url))
-  const { checks, summary } = await client.checks(id)
+  const { checks, summary, copies } = await client.checks(id)
   const status = summary.errors ? 1 : 0
-  if (options.json) return printJson({ checks, summary }, status)
+  if (options.json) return printJson({ checks, summary, copies }, status)
   const lines = [
     `${shown(id)}: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info`,
     ...checks.map((f) => `  ${shown(f.severity).padEnd(7)} ${shown(f.kind).padEnd(22)} ${shown(f.message)}`),
+    ...copies.map((c) => `  copies  ${c.part === 'sound' ? 'sound ' : ''}${shown(c.volume)}: ${copyWords(c)}`),
   ]
   return print(lines.join('\n'), status)
+}
+
+/**
+ * A volume's copies in words, promising only what is known: "verified" only for copies read back
+ * and compared; a checksum from when the file was copied is "recorded".
+ * @param {{clips: number, verified: number, recorded: number, noChecksum: number, failed: number, missing: number}} c
+ */
+function copyWords(c) {
+  const held = c.clips - c.missing
+  return [
+    `${held}/${c.clips} clips`,
+    c.verified && `${c.verified} verified`,
+    c.recorded && `${c.recorded} ${c.recorded === 1 ? 'checksum' : 'checksums'} recorded, not read back`,
+    c.noChecksum && `${c.noChecksum} without a checksum`,
+    c.failed && `${c.failed} failed verification`,
+  ]
+    .filter(Boolean)
+    .join(', ')
 }
 
 // ---- the token

@@ -87,13 +87,36 @@ describe('GET /log/{id}/checks and GET /checks', () => {
         info: 2,
         kinds: { 'copy-missing': 1, 'no-sound': 1, 'sound-without-clip': 1 },
       },
+      // Every copy in one of three states: none was read back, each has its checksum recorded.
+      copies: [
+        { part: 'ocf', volume: 'SSD_01', clips: 4, verified: 0, recorded: 4, noChecksum: 0, failed: 0, missing: 0 },
+        { part: 'ocf', volume: 'RAID_A', clips: 4, verified: 0, recorded: 3, noChecksum: 0, failed: 0, missing: 1 },
+        { part: 'sound', volume: 'SSD_01', clips: 4, verified: 0, recorded: 4, noChecksum: 0, failed: 0, missing: 0 },
+        { part: 'sound', volume: 'RAID_A', clips: 4, verified: 0, recorded: 4, noChecksum: 0, failed: 0, missing: 0 },
+      ],
     })
 
     expect((await call('PATCH', '/project/config', { token, body: { match_sound: false } })).status).toBe(200)
-    expect((await call('GET', '/log/D001/checks', { token })).body).toEqual({
+    const unmatched = (await call('GET', '/log/D001/checks', { token })).body
+    expect(unmatched).toEqual({
       checks: [copyMissing],
       summary: { errors: 1, warnings: 0, info: 0, kinds: { 'copy-missing': 1 } },
+      copies: answer.body.copies,
     })
+    // A copy read back (an ASC MHL `verified` action), one without a checksum, one that failed.
+    ocfClips(day)[0]!.copies = [
+      { volume: 'SSD_01', hash: `xxh64:${hex16(1)}`, action: 'verified' },
+      { volume: 'RAID_A', hash: null },
+    ]
+    ocfClips(day)[2]!.copies = [
+      { volume: 'SSD_01', hash: `xxh64:${hex16(3)}`, action: 'failed' },
+      { volume: 'RAID_A', hash: `xxh64:${hex16(3)}` },
+    ]
+    expect((await call('PATCH', '/log/D001', { token, body: { ocf: day.ocf } })).status).toBe(200)
+    expect((await call('GET', '/log/D001/checks', { token })).body.copies.slice(0, 2)).toEqual([
+      { part: 'ocf', volume: 'SSD_01', clips: 4, verified: 1, recorded: 2, noChecksum: 0, failed: 1, missing: 0 },
+      { part: 'ocf', volume: 'RAID_A', clips: 4, verified: 0, recorded: 2, noChecksum: 1, failed: 0, missing: 1 },
+    ])
   })
 
   it('answer a range of days by day number or date, each end optional', async () => {
@@ -111,9 +134,20 @@ describe('GET /log/{id}/checks and GET /checks', () => {
     const none = { errors: 0, warnings: 0, info: 0, kinds: {} }
     const all = await call('GET', '/checks', { token })
     expect(all).toMatchObject({ status: 200 })
+    const copies = (part: string, volume: string) => ({
+      part,
+      volume,
+      clips: 6,
+      verified: 0,
+      recorded: 6,
+      noChecksum: 0,
+      failed: 0,
+      missing: 0,
+    })
     expect(all.body).toEqual({
       checks: [gap],
       summary: { errors: 0, warnings: 1, info: 0, kinds: { 'reel-gap': 1 } },
+      copies: [copies('ocf', 'SSD_01'), copies('ocf', 'RAID_A'), copies('sound', 'SSD_01'), copies('sound', 'RAID_A')],
       days: [
         { log: 'D001', day: 1, date: '2024-01-01', summary: none },
         { log: 'D002', day: 2, date: '2024-01-02', summary: none },

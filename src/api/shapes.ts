@@ -67,15 +67,37 @@ const FindingsSummarySchema = v.object({ ...Counts, kinds: v.record(text, count)
 /** Present when a kind has more findings than an answer lists (1,000 a kind): how many were left out. */
 const Unlisted = v.optional(v.record(text, count))
 
+/**
+ * Each volume's copies in the three states a copy's checksum can be in: `verified` (read back and
+ * found equal), `recorded` (a checksum from when it was copied, not read back), `noChecksum`;
+ * besides them `failed` verification and `missing`, of `clips` the volume owes (over a range, of
+ * the `days` it was used on when fewer than the range's).
+ */
+const CopyStatesSchema = v.array(
+  v.object({
+    part: v.picklist(['ocf', 'sound']),
+    volume: text,
+    clips: count,
+    verified: count,
+    recorded: count,
+    noChecksum: count,
+    failed: count,
+    missing: count,
+    days: v.optional(count),
+  }),
+)
+
 export const DayChecksSchema = v.object({
   checks: v.array(FindingSchema),
   summary: FindingsSummarySchema,
+  copies: CopyStatesSchema,
   unlisted: Unlisted,
 })
 
 export const RangeChecksSchema = v.object({
   checks: v.array(FindingSchema),
   summary: FindingsSummarySchema,
+  copies: CopyStatesSchema,
   days: v.array(v.object({ log: text, day: count, date: text, summary: FindingsSummarySchema })),
   unlisted: Unlisted,
 })

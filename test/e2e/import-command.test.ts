@@ -176,6 +176,9 @@ describe('media-log import', () => {
       'D012: 1 error, 1 warning, 0 info',
       `  error   verification-failed    ${CARD.clips[2]} on SHUTTLE_B failed verification (xxh64:0000000000000bad)`,
       `  warning not-in-camera-list     ${CARD.sequence} is on SHUTTLE_A, SHUTTLE_B but in no camera list of reel A002`,
+      // Each volume's copies: the manifests recorded a read-back, one of which failed.
+      '  copies  SHUTTLE_A: 4/4 clips, 4 verified',
+      '  copies  SHUTTLE_B: 4/4 clips, 3 verified, 1 failed verification',
       '',
     ])
   })
