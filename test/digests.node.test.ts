@@ -1,0 +1,71 @@
+// The digests copies are read back with, against published values: the xxHash specification's
+// (as Debian's xxhsum 0.8.1 prints them), RFC 1321's and FIPS 180's test vectors, and the C4 ID of
+// nothing from SMPTE ST 2114; then a file larger than a read, against a digest made in one go.
+import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { xxhash128, xxhash3, xxhash64 } from 'hash-wasm'
+import { afterAll, describe, expect, it } from 'vitest'
+
+/** bin/digests.mjs, as the compiler of the tests sees it (the module itself is checked with bin/). */
+type Digests = {
+  CHUNK: number
+  computable: (name: string) => boolean
+  digestFile: (path: string, algorithm: string, onRead?: (bytes: number) => void) => Promise<string>
+}
+const { CHUNK, computable, digestFile } = (await import('../bin/digests.mjs' as string)) as Digests
+
+const dir = mkdtempSync(join(tmpdir(), 'digests-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const file = (name: string, bytes: Uint8Array | string) => {
+  const path = join(dir, name)
+  writeFileSync(path, bytes)
+  return path
+}
+
+const VECTORS = {
+  '': {
+    xxh64: 'ef46db3751d8e999',
+    xxh128: '99aa06d3014798d86001c324468d497f',
+    xxh3: '2d06800538d394c2',
+    md5: 'd41d8cd98f00b204e9800998ecf8427e',
+    sha1: 'da39a3ee5e6b4b0d3255bfef95601890afd80709',
+    c4: 'c459dsjfscH38cYeXXYogktxf4Cd9ibshE3BHUo6a58hBXmRQdZrAkZzsWcbWtDg5oQstpDuni4Hirj75GEmTc1sFT',
+  },
+  abc: {
+    xxh64: '44bc2cf5ad770999',
+    xxh128: '06b05ab6733a618578af5f94892f3950',
+    xxh3: '78af5f94892f3950',
+    md5: '900150983cd24fb0d6963f7d28e17f72',
+    sha1: 'a9993e364706816aba3e25717850c26c9cd0d89d',
+  },
+} as const
+
+describe('digests of a copy read back', () => {
+  for (const [text, digests] of Object.entries(VECTORS))
+    for (const [algorithm, digest] of Object.entries(digests))
+      it(`${algorithm} of "${text}" is the published ${digest.slice(0, 12)}…`, async () => {
+        expect(computable(algorithm)).toBe(true)
+        expect(await digestFile(file(`${algorithm}-${text || 'empty'}`, text), algorithm)).toBe(digest)
+      })
+
+  it('reads a file larger than a read in several, to the digest of its bytes in one go', async () => {
+    // Two reads and a byte: the last read is short, the digest spans them all.
+    const bytes = new Uint8Array(2 * CHUNK + 1)
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24
+    const path = file('large.bin', bytes)
+    const reads: number[] = []
+    expect(await digestFile(path, 'md5', (n) => reads.push(n))).toBe(createHash('md5').update(bytes).digest('hex'))
+    expect(reads).toEqual([CHUNK, CHUNK, 1])
+    expect(await digestFile(path, 'sha1')).toBe(createHash('sha1').update(bytes).digest('hex'))
+    expect(await digestFile(path, 'xxh64')).toBe(await xxhash64(bytes))
+    expect(await digestFile(path, 'xxh128')).toBe(await xxhash128(bytes))
+    expect(await digestFile(path, 'xxh3')).toBe(await xxhash3(bytes))
+  })
+
+  it('names what it cannot compute', () => {
+    for (const name of ['xxh32', 'sha256', 'xxhash64be', 'constructor']) expect(computable(name)).toBe(false)
+  })
+})
