@@ -60,6 +60,7 @@ const HANDLERS: Record<RouteName, Handler> = {
   openConsole: operatorConsole.openConsole,
   consoleScript: operatorConsole.script,
   consoleStyle: operatorConsole.style,
+  consoleIcon: operatorConsole.icon,
   signIn: operatorConsole.signIn,
   signOut: operatorConsole.signOut,
   liveState: operatorConsole.liveState,

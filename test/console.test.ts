@@ -346,6 +346,14 @@ describe('console defences', () => {
     expect(css.status).toBe(200)
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8')
     expect(css.body).not.toMatch(/@import|url\(/)
+    // The tab's icon, which the pages link (so the browser never asks /favicon.ico): a plain image.
+    const icon = await call('GET', '/approve/icon.svg')
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+    expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
+    expect(icon.body).not.toMatch(/<script|on\w+=|href=/)
+    const { body: page } = await call('GET', '/approve')
+    expect(page).toContain('<link rel="icon" href="/approve/icon.svg" type="image/svg+xml">')
   })
 
   it('keeps an application name that is markup out of the page, and hands it to the script as JSON', async () => {

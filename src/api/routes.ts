@@ -373,6 +373,15 @@ export const ROUTES = {
     ok: [200, 'text/css'],
     errors: [],
   },
+  consoleIcon: {
+    method: 'get',
+    path: '/approve/icon.svg',
+    summary: "The console's tab icon",
+    tag: 'Operator',
+    who: 'anyone',
+    ok: [200, 'image/svg+xml'],
+    errors: [],
+  },
   signIn: {
     method: 'post',
     path: '/approve/session',

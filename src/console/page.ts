@@ -21,6 +21,7 @@ export const CONSOLE_CSP = [
 
 const SCRIPT_PATH = '/approve/console/main.browser.js'
 const STYLE_PATH = '/approve/console.css'
+const ICON_PATH = '/approve/icon.svg'
 
 function htmlDocument(title: string, head: string, body: string) {
   return `<!doctype html>
@@ -30,7 +31,8 @@ function htmlDocument(title: string, head: string, body: string) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)}</title>
-${head}<link rel="stylesheet" href="${STYLE_PATH}">
+${head}<link rel="icon" href="${ICON_PATH}" type="image/svg+xml">
+<link rel="stylesheet" href="${STYLE_PATH}">
 <script type="module" src="${SCRIPT_PATH}"></script>
 </head>
 ${body}

@@ -75,6 +75,14 @@ export function script(request: IRequest) {
 export const style = () => new Response(CONSOLE_STYLE, { headers: { 'content-type': 'text/css; charset=utf-8' } })
 
 /**
+ * The tab's icon: a reel on the service's green, so the console is found among a day's tabs (and
+ * the browser does not ask for /favicon.ico, a 404 in its console).
+ */
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#15803d"/><circle cx="16" cy="16" r="10" fill="none" stroke="#fff" stroke-width="2.5"/><g fill="#fff"><circle cx="16" cy="10.5" r="2.6"/><circle cx="16" cy="21.5" r="2.6"/><circle cx="10.5" cy="16" r="2.6"/><circle cx="21.5" cy="16" r="2.6"/></g></svg>`
+
+export const icon = () => new Response(ICON, { headers: { 'content-type': 'image/svg+xml' } })
+
+/**
  * POST /approve/session {key}: the sign-in form, sent by the page's own script. JSON only and
  * same-origin only, so no other page (another localhost port included) can post it. The answer is
  * the one place besides the key link's redirect that hands out the CSRF token.
