@@ -57,6 +57,12 @@ export type Route = {
 
 export const ID = 'the log, project request, token or window id (URL-encoded)'
 
+/** A range of days as GET /checks, the range PDFs and the console's range take it. */
+const DAY_RANGE = {
+  from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
+  to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
+}
+
 export const ROUTES = {
   // logs
   createLog: {
@@ -168,10 +174,7 @@ export const ROUTES = {
     summary: 'The checks of a range of days, with reel gaps and clips logged on two days',
     tag: 'Checks',
     who: 'application',
-    query: {
-      from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
-      to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
-    },
+    query: DAY_RANGE,
     ok: [200, shapes.RangeChecksSchema],
     errors: [400, 401],
   },
@@ -326,10 +329,7 @@ export const ROUTES = {
     ].join(' '),
     tag: 'Reports and e-mail',
     who: 'application',
-    query: {
-      from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
-      to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
-    },
+    query: DAY_RANGE,
     ok: [200, 'application/pdf'],
     errors: [400, 401, 404],
   },
@@ -589,10 +589,7 @@ export const ROUTES = {
     description: 'What `GET /pdf/{presetId}` gives an application, for the console.',
     tag: 'Operator',
     who: 'operator',
-    query: {
-      from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
-      to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
-    },
+    query: DAY_RANGE,
     ok: [200, 'application/pdf'],
     errors: [400, 401, 403, 404],
   },

@@ -1,4 +1,5 @@
 import { base16, base64 } from '@scure/base'
+import { wallClock } from '../shared/time-zone'
 import type { Mailbox } from './address'
 
 export type OutgoingAttachment = { filename: string; contentType: string; content: Uint8Array }
@@ -180,20 +181,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  */
 export function rfc5322Date(date: Date, zone = 'UTC'): string {
   const pad = (n: number) => String(n).padStart(2, '0')
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en', {
-      timeZone: zone,
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      hourCycle: 'h23',
-    })
-      .formatToParts(date)
-      .map((p) => [p.type, Number(p.value)]),
-  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+  const parts = wallClock(date, zone)
   const wall = new Date(Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second))
   // The wall time has whole seconds: the moment's milliseconds are dropped before comparing.
   const offset = Math.round((wall.getTime() - Math.floor(date.getTime() / 1000) * 1000) / 60000)
