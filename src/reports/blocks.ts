@@ -2,7 +2,7 @@
 import { ACCENT, CARD, FAINT, GOOD, INK, MUTED, RULE, WARN } from './canvas'
 import type { ReportDocument, RunningHeader } from './document'
 import { printable } from './fonts'
-import type { VolumeCount } from '../summary/summary'
+import { copyStates, type VolumeCount } from '../summary/summary'
 import { formatCount } from './model'
 import { clip, wrap } from './text'
 
@@ -116,14 +116,11 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
   canvas.text(regular, 6.5, MUTED, report.left, report.y + 10, labelRun)
   let x = start
   for (const c of counts) {
-    const failed = c.failed ?? 0
     // A copy without a hash cannot be verified: the volume is not done, whatever its count says.
-    // (`hashed` leaves out the copies that failed verification: those are counted apart.)
-    const unverified = Math.max(0, c.copied - c.hashed - failed)
-    const complete = c.total > 0 && c.copied === c.total && !failed && !unverified
     // Only a copy read back and compared is verified; the others carry the checksum recorded when
     // they were copied, which says nothing of the copy as it is now.
-    const verified = c.verified ?? 0
+    const { failed, noChecksum: unverified, verified } = copyStates(c)
+    const complete = c.total > 0 && c.copied === c.total && !failed && !unverified
     // "verified" alone only when every copy on the volume was; else how many were.
     const readBack = !c.hashed
       ? ''

@@ -5,7 +5,7 @@ import { checkRange } from '../checks/range'
 import { apiToken } from '../http/guards'
 import { ChecksQuerySchema, parseOrThrow } from '../schemas/requests'
 import { logIdOf } from '../http/params'
-import { total, type LogSummary, type VolumeCount } from '../summary/summary'
+import { copyStates, total, type LogSummary, type VolumeCount } from '../summary/summary'
 import { logReader, workspace } from '../workspace/client'
 
 /** The checks of one day: run here in the worker, its log read like a report reads it. */
@@ -15,7 +15,7 @@ export async function logChecks(request: IRequest, env: Env) {
   const ws = workspace(env)
   const { projectId, matchSound, summaries } = await ws.checkPlan(token, { logIds: [id] })
   const { findings, summary } = await checkDay(await logReader(ws, projectId)(id), { matchSound })
-  return withUnlisted({ checks: findings, summary, copies: copyStates(summaries[0]!) })
+  return withUnlisted({ checks: findings, summary, copies: copyLines(summaries[0]!) })
 }
 
 /** The checks of a range of days, and what shows only across them (reel gaps, clips on two days). */
@@ -35,7 +35,7 @@ export async function rangeChecks(request: IRequest, env: Env) {
   return withUnlisted({
     checks,
     summary,
-    copies: copyStates(total(summaries)),
+    copies: copyLines(total(summaries)),
     days: days.map(({ log, day, date, summary }) => ({ log, day, date, summary })),
   })
 }
@@ -44,20 +44,14 @@ export async function rangeChecks(request: IRequest, env: Env) {
  * The copies of a day or a range in the three states of their checksums, a line per part and
  * volume: from the stored summaries, which count them as the logs are written.
  */
-function copyStates({ copies, soundCopies }: Pick<LogSummary, 'copies' | 'soundCopies'>) {
-  const line =
-    (part: 'ocf' | 'sound') =>
-    ({ volume, copied, total, hashed, failed = 0, verified = 0, days }: VolumeCount) => ({
-      part,
-      volume,
-      clips: total,
-      verified,
-      recorded: hashed - verified,
-      noChecksum: copied - hashed - failed,
-      failed,
-      missing: Math.max(0, total - copied),
-      ...(days !== undefined && { days }),
-    })
+function copyLines({ copies, soundCopies }: Pick<LogSummary, 'copies' | 'soundCopies'>) {
+  const line = (part: 'ocf' | 'sound') => (count: VolumeCount) => ({
+    part,
+    volume: count.volume,
+    clips: count.total,
+    ...copyStates(count),
+    ...(count.days !== undefined && { days: count.days }),
+  })
   return [...copies.map(line('ocf')), ...soundCopies.map(line('sound'))]
 }
 

@@ -9,7 +9,7 @@ import { KIND_TITLES, byKind, type Counts } from '../checks/findings'
 import { logIdOf } from '../http/params'
 import { dayChecks } from '../flows/range'
 import { isEnabled, reportOf, type Settings } from '../schemas/settings'
-import { unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
+import { copyStates, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 import { logReader, workspace } from '../workspace/client'
 
 /** Findings of one kind a day's detail lists; `count` says how many there are in all. */
@@ -31,15 +31,18 @@ type VolumeChip = {
   verified: number
 }
 
-const chip = (part: Part, { volume, copied, total, hashed, failed = 0, verified = 0 }: VolumeCount): VolumeChip => ({
-  part,
-  volume,
-  present: copied,
-  expected: total,
-  failed,
-  noHash: copied - hashed - failed,
-  verified,
-})
+const chip = (part: Part, count: VolumeCount): VolumeChip => {
+  const { failed, noChecksum, verified } = copyStates(count)
+  return {
+    part,
+    volume: count.volume,
+    present: count.copied,
+    expected: count.total,
+    failed,
+    noHash: noChecksum,
+    verified,
+  }
+}
 
 const media = (m: Media | undefined) => (m ? { files: m.files, size: m.size } : null)
 

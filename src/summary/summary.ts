@@ -78,6 +78,21 @@ export type VolumeCount = {
   days?: number
 }
 
+/**
+ * A volume's copies in the three states of their checksums (read back and `verified`, `recorded`
+ * at copy time only, `noChecksum`), beside those that `failed` verification and the clips `missing`:
+ * the one reading of a VolumeCount the checks, the console and the reports share.
+ */
+export function copyStates({ copied, total, hashed, failed = 0, verified = 0 }: VolumeCount) {
+  return {
+    verified,
+    recorded: hashed - verified,
+    noChecksum: Math.max(0, copied - hashed - failed),
+    failed,
+    missing: Math.max(0, total - copied),
+  }
+}
+
 export type Media = { files: number; size: number }
 
 /** A log's summary as stored beside it. `unit` is the log's own; the project's stands in when read. */
