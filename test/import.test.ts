@@ -22,7 +22,13 @@ const asSent = (files: OffloadFile[]) =>
 const importInto = (token: string, id: string, body: Record<string, unknown>) =>
   call('POST', `/log/${encodeURIComponent(id)}/import`, { token, body })
 
-const copy = (volume: string, hash: string, action: string) => ({ volume, hash: `xxh64:${hash}`, action })
+/** A copy as an import stores it: read back (verified or failed) by the card's second generation. */
+const copy = (volume: string, hash: string, action: string) => ({
+  volume,
+  hash: `xxh64:${hash}`,
+  action,
+  ...(action !== 'original' && { hashdate: '2025-06-14T18:30:00+02:00', tool: 'offload 1.0' }),
+})
 
 describe('POST /log/{id}/import', () => {
   it('makes the day from two shuttles’ ASC MHL histories and an ALE, with what each copy is', async () => {
@@ -85,9 +91,8 @@ describe('POST /log/{id}/import', () => {
         size: 3 * CARD.frameSize,
         // Its frames' digest: the same on both shuttles, so the copies compare.
         copies: ['SHUTTLE_A', 'SHUTTLE_B'].map((volume) => ({
-          volume,
+          ...copy(volume, '', 'verified'),
           hash: sequenceDigest,
-          action: 'verified',
           files: 3,
         })),
       },
@@ -389,7 +394,16 @@ describe('what the files do not agree on', () => {
     const doubt = `the chain records ${names[0]} as generation 2, ${names[1]} as generation 1: which generation came last is not known`
     expect(answer.body.notes).toEqual([{ name: `${folder}/${names[0]}`, message: doubt }])
     const log = (await call('GET', '/log/D001', { token })).body
-    expect(log.ocf.clips[0].copies).toEqual([{ volume: 'SHUTTLE_A', hash: `xxh64:${h(1)}`, action: 'failed', doubt }])
+    expect(log.ocf.clips[0].copies).toEqual([
+      {
+        volume: 'SHUTTLE_A',
+        hash: `xxh64:${h(1)}`,
+        action: 'failed',
+        hashdate: '2025-06-14T10:00:00Z',
+        tool: 'offload 1.0',
+        doubt,
+      },
+    ])
     const kinds = (await call('GET', '/log/D001/checks', { token })).body.checks.map((f: { kind: string }) => f.kind)
     expect(kinds).toEqual(['verification-failed', 'copy-in-doubt'])
   })

@@ -1,29 +1,30 @@
 /**
- * From the files a manifest lists to the clips of a log: media told apart from sidecars by
- * extension, frames of an image sequence (ARRIRAW, DNG, EXR, DPX) and segments of a RED clip
- * gathered into one clip, and each clip's copy on the manifest's volume with its hash labelled by
- * algorithm. Frames are one sequence only when they share a folder, a name before the number, the
- * number's width and the extension: `A001C001.mov` and `A001C002.mov` stay two clips.
+ * From the files a manifest lists to the clips of a log, which file is which clip by the rules of
+ * shared/clip-files.ts (a sequence's frames one clip), and each clip's copy on the manifest's
+ * volume with its hash labelled by algorithm.
  */
-import { hex } from '@scure/base'
-import { SEQUENCE_EXTENSIONS } from '../shared/clip-names'
-import { digestOf } from '../shared/digests'
+import { clipOfFile, type Part } from '../shared/clip-files'
+import { digestOf, framesDigest } from '../shared/digests'
 import type { Action, HashEntry, ManifestFile } from './mhl'
 
-export type Part = 'ocf' | 'sound'
+export { clipNameOf, lastSegment, type Part } from '../shared/clip-files'
 
 /** A file of a volume that is a clip by name: its path, size and preferred hash. */
 type Source = { path: string; size: number; hash: string | null }
 
 /**
- * A clip's copy on one volume, as the log stores it. `duplicates`: every file of the volume that
- * is this clip by name, where there is more than one; `doubt`: why the manifests' own record of
- * this copy cannot be taken at its word (a generation missing from its history).
+ * A clip's copy on one volume, as the log stores it. `action`: what the manifests last found
+ * (ASC MHL), `hashdate` and `tool` when and by what it was hashed again (verified or failed);
+ * `duplicates`: every file of the volume that is this clip by name, where there is more than one;
+ * `doubt`: why the manifests' own record of this copy cannot be taken at its word (a generation
+ * missing from its history).
  */
 export type ImportedCopy = {
   volume: string
   hash: string | null
   action?: Action
+  hashdate?: string
+  tool?: string
   files?: number
   duplicates?: Source[]
   doubt?: string
@@ -43,34 +44,16 @@ export type ImportedClip = {
 }
 
 /** A file of a manifest with its folder resolved, and what the generations after it said. */
-export type CopiedFile = ManifestFile & { folder: string; name: string; action?: Action }
-
-const OCF = new Set(
-  'mxf mov mp4 m4v avi mts m2ts ari arx braw r3d crm cri rmf dng exr dpx tif tiff cine nev vrw insv'.split(' '),
-)
-const SOUND = new Set('wav bwf rf64 aif aiff flac'.split(' '))
-/** A folder named for proxies anywhere in a file's path (`…/Proxy/`, `…/PROXIES/`). */
-const PROXY_FOLDER = /(^|\/)prox(y|ies)(\/|$)/i
-const SEQUENCE = SEQUENCE_EXTENSIONS
+export type CopiedFile = ManifestFile & {
+  folder: string
+  name: string
+  action?: Action
+  hashdate?: string
+  tool?: string
+}
 
 /** Digests in the order a copy's `hash` takes them: the fast ones offload tools default to first. */
 const PREFERRED = ['xxh64', 'xxhash64be', 'xxh128', 'xxh3', 'xxhash64', 'md5', 'sha1', 'c4', 'xxh32', 'xxhash']
-
-/** A camera file's name as the clip it is: `A001C001.mxf` is `A001C001`; other names as they are. */
-export function clipNameOf(name: string): string {
-  return OCF.has(extensionOf(name)) ? stem(name) : name
-}
-
-function extensionOf(name: string): string {
-  const dot = name.lastIndexOf('.')
-  return dot > 0 ? name.slice(dot + 1).toLowerCase() : ''
-}
-
-function partOf(name: string, kind?: Part): Part | undefined {
-  const ext = extensionOf(name)
-  if (!OCF.has(ext) && !SOUND.has(ext)) return undefined
-  return kind ?? (SOUND.has(ext) ? 'sound' : 'ocf')
-}
 
 const labelled = (hash: HashEntry) => `${hash.algorithm}:${hash.value}`
 
@@ -91,8 +74,6 @@ export function worstAction(actions: Array<Action | undefined>): Action | undefi
   return actions.includes('original') ? 'original' : undefined
 }
 
-const stem = (name: string) => name.slice(0, name.length - extensionOf(name).length - 1)
-
 /**
  * The clips of one volume's files. A sequence's hash is the digest of its frames' digests
  * (framesDigests), which MHL of either kind gives; `folders`, ASC MHL's content hashes of whole
@@ -111,46 +92,44 @@ export async function clipsOf(
   let proxies = 0
   for (const file of files) perFolder.set(file.folder, (perFolder.get(file.folder) ?? 0) + 1)
   for (const file of files) {
-    const part = partOf(file.name, kind)
-    if (!part) {
-      other++
-      continue
-    }
-    // Proxies are the log's own list, with codec and resolution an MHL does not give: an offload of
-    // a proxy folder must not make camera clips of them.
-    if (PROXY_FOLDER.test(file.folder)) {
-      proxies++
-      continue
-    }
-    const ext = extensionOf(file.name)
-    const frame = SEQUENCE.has(ext) ? /^(.*?)([._-]?)(\d{3,})$/.exec(stem(file.name)) : null
-    if (frame) {
-      const [, prefix, separator, number] = frame
-      const key = `${file.folder}\u0000${prefix}\u0000${separator}\u0000${number!.length}\u0000${ext}`
-      const sequence = sequences.get(key)
+    const found = clipOfFile(file.folder, file.name, kind)
+    if (!found) other++
+    else if (found === 'proxy') proxies++
+    else if (found.sequence) {
+      const sequence = sequences.get(found.sequence)
       if (sequence) sequence.files.push(file)
-      else sequences.set(key, { part, clip: prefix || lastSegment(file.folder), folder: file.folder, files: [file] })
-      continue
+      else sequences.set(found.sequence, { part: found.part, clip: found.clip, folder: file.folder, files: [file] })
+    } else {
+      const hashes = hashesInOrder(file.hashes)
+      const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, ...stampOf([file]) }
+      clips.push({ part: found.part, clip: found.clip, path: file.path, size: file.size ?? 0, copy, hashes })
     }
-    const hashes = hashesInOrder(file.hashes)
-    const copy: ImportedCopy = { volume, hash: hashes[0] ?? null }
-    if (file.action) copy.action = file.action
-    clips.push({ part, clip: stem(file.name), path: file.path, size: file.size ?? 0, copy, hashes })
   }
   for (const { part, clip, folder, files: frames } of sequences.values()) {
     const whole = perFolder.get(folder) === frames.length
     const hashes = [...(await framesDigests(frames)), ...(whole ? hashesInOrder(folders.get(folder) ?? []) : [])]
-    const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, files: frames.length }
-    const action = worstAction(frames.map((f) => f.action))
-    if (action) copy.action = action
+    const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, files: frames.length, ...stampOf(frames) }
     const size = frames.reduce((sum, f) => sum + (f.size ?? 0), 0)
     clips.push({ part, clip, path: folder, size, copy, hashes })
   }
   return { clips, other, proxies }
 }
 
-/** A path's last part: a file's name, or a folder's. */
-export const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+/**
+ * A copy's action as its files' worst, and when and by what tool it was found (the latest of the
+ * files that were found so).
+ */
+function stampOf(files: readonly CopiedFile[]): Pick<ImportedCopy, 'action' | 'hashdate' | 'tool'> {
+  const action = worstAction(files.map((f) => f.action))
+  if (!action) return {}
+  const found = files.filter((f) => f.action === action)
+  const hashdate = found.reduce<string | undefined>(
+    (latest, f) => (f.hashdate && (!latest || f.hashdate > latest) ? f.hashdate : latest),
+    undefined,
+  )
+  const tool = found.find((f) => f.tool)?.tool
+  return { action, ...(hashdate && { hashdate }), ...(tool && { tool }) }
+}
 
 /**
  * A digest in the one form the checks compare (shared/digests.ts); one of no known algorithm or
@@ -163,20 +142,19 @@ function canonical(hash: HashEntry): { algorithm: string; value: string } {
 }
 
 /**
- * A sequence's frames as one digest for each algorithm every frame was hashed with: SHA-256 of
- * each frame's name and digest, a line each in name order, labelled `xxh64-frames:` (the checks
- * read the label). Two volumes' copies agree when every frame does, in whatever folder they sit:
- * without it a RED clip, its segments beside their RMD file, had no hash at all.
+ * A sequence's frames as one digest (framesDigest) for each algorithm every frame was hashed with.
+ * Without it a RED clip, its segments beside their RMD file, had no hash at all.
  */
 async function framesDigests(frames: readonly CopiedFile[]): Promise<string[]> {
-  const sorted = [...frames].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-  const perFrame = sorted.map((frame) => new Map(frame.hashes.map(canonical).map((h) => [h.algorithm, h.value])))
+  const perFrame = frames.map((frame) => new Map(frame.hashes.map(canonical).map((h) => [h.algorithm, h.value])))
   const common = [...perFrame[0]!.keys()].filter((algorithm) => perFrame.every((digests) => digests.has(algorithm)))
   const digests: string[] = []
-  for (const algorithm of common.sort((a, b) => rank(a) - rank(b))) {
-    const lines = sorted.map((frame, i) => `${frame.name.normalize('NFC')}\t${perFrame[i]!.get(algorithm)}\n`)
-    const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lines.join(''))))
-    digests.push(`${algorithm}-frames:${hex.encode(sum)}`)
-  }
+  for (const algorithm of common.sort((a, b) => rank(a) - rank(b)))
+    digests.push(
+      await framesDigest(
+        algorithm,
+        frames.map((frame, i) => ({ name: frame.name, value: perFrame[i]!.get(algorithm)! })),
+      ),
+    )
   return digests
 }

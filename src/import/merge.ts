@@ -133,7 +133,8 @@ function mergeCopy(clip: Clip, found: SentClip): boolean {
   const before = copies[at]!
   const next = { ...before, ...copy }
   // What a copy's manifests said last time and no longer say goes with them.
-  for (const key of ['action', 'files', 'duplicates', 'doubt'] as const) if (copy[key] === undefined) delete next[key]
+  for (const key of ['action', 'hashdate', 'tool', 'files', 'duplicates', 'doubt'] as const)
+    if (copy[key] === undefined) delete next[key]
   if (JSON.stringify(next) === JSON.stringify(before)) return false
   copies[at] = next
   return true

@@ -10,8 +10,11 @@ import { readXml, type XmlElement } from './xml'
 
 export type Action = 'original' | 'verified' | 'failed'
 
-/** One digest of a file, labelled as the checks read labels (`xxh64`, `xxhash64`, `md5`, …). */
-export type HashEntry = { algorithm: string; value: string; action?: Action }
+/**
+ * One digest of a file, labelled as the checks read labels (`xxh64`, `xxhash64`, `md5`, …), with
+ * ASC MHL's `action` and `hashdate` (when it was computed) where the manifest gives them.
+ */
+export type HashEntry = { algorithm: string; value: string; action?: Action; date?: string }
 
 export type ManifestFile = { path: string; size?: number; hashes: HashEntry[] }
 
@@ -19,6 +22,8 @@ export type Manifest = {
   format: 'ascmhl' | 'mhl'
   /** When the generation was made, as the tool wrote it (with its UTC offset). */
   created?: string
+  /** The tool that made it, with its version (ASC MHL `creatorinfo/tool`). */
+  tool?: string
   files: ManifestFile[]
   /** ASC MHL's hashes of whole folders' content: an image sequence's one digest. */
   folders: ManifestFile[]
@@ -47,9 +52,13 @@ function hashEntry(element: XmlElement): HashEntry | undefined {
   if (!element.text) return undefined
   const algorithm = lastName(element.path)
   const action = element.attribute('action')
-  return action && ACTIONS.has(action)
-    ? { algorithm, value: element.text, action: action as Action }
-    : { algorithm, value: element.text }
+  const date = element.attribute('hashdate')
+  return {
+    algorithm,
+    value: element.text,
+    ...(action && ACTIONS.has(action) && { action: action as Action }),
+    ...(date && { date }),
+  }
 }
 
 /**
@@ -62,6 +71,7 @@ export function readManifest(text: string, limit = Infinity): Manifest {
   let version = ''
   let created: string | undefined
   let started: string | undefined
+  let tool: string | undefined
   const files: ManifestFile[] = []
   const folders: ManifestFile[] = []
   let current: ManifestFile = { path: '', hashes: [] }
@@ -81,7 +91,10 @@ export function readManifest(text: string, limit = Infinity): Manifest {
       const parent = parentOf(path)
       if (path === 'hashlist') version = element.attribute('version') ?? ''
       else if (path === 'hashlist/creatorinfo/creationdate') created = element.text
-      else if (path === 'hashlist/creatorinfo/startdate' || path === 'hashlist/creatorinfo/finishdate')
+      else if (path === 'hashlist/creatorinfo/tool' && element.text) {
+        const version = element.attribute('version')
+        tool = version ? `${element.text} ${version}` : element.text
+      } else if (path === 'hashlist/creatorinfo/startdate' || path === 'hashlist/creatorinfo/finishdate')
         started ??= element.text
       // ASC MHL
       else if (path === 'hashlist/hashes/hash/path' || path === 'hashlist/hashes/directoryhash/path') {
@@ -116,7 +129,8 @@ export function readManifest(text: string, limit = Infinity): Manifest {
   )
   if (root !== 'hashlist') throw new UnreadableFile(`not a hashlist but a ${root} document`)
   const checked = malformed ? { malformed } : {}
-  if (version.startsWith('2')) return dated({ format: 'ascmhl', files, folders, ...checked }, created)
+  if (version.startsWith('2'))
+    return dated({ format: 'ascmhl', files, folders, ...checked, ...(tool && { tool }) }, created)
   if (version.startsWith('1') || version === '')
     return dated({ format: 'mhl', files, folders: [], ...checked }, started)
   throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)

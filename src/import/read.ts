@@ -14,7 +14,7 @@ import { readCsv } from './csv'
 import { STILL_LIST, isStillList, lookOf } from './look'
 import { isTransferReport, reportCopies, type ReportCopies } from './report'
 import { clipsOf, lastSegment, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
-import { readChain, readManifest, type ChainLink, type HashEntry, type Manifest } from './mhl'
+import { readChain, readManifest, type Action, type ChainLink, type HashEntry, type Manifest } from './mhl'
 import { LISTED_NOTES, Notes } from './notes'
 import { UnreadableFile, decodeText } from './text'
 
@@ -382,11 +382,22 @@ function latestOf(group: ReadManifest[], manifestFolder: string, ordered: boolea
       if (before) file.hashes = mergedHashes(before.hashes, entry.hashes)
       if (entry.size === undefined && before?.size !== undefined) file.size = before.size
       if (action) file.action = action
+      // Who read the copy back, and when: the generation whose word the action is.
+      const stamp = action === own ? stampOf(entry.hashes, own, manifest) : before
+      if (stamp?.hashdate) file.hashdate = stamp.hashdate
+      if (stamp?.tool) file.tool = stamp.tool
       files.set(path, file)
     }
     for (const folder of manifest.folders) folders.set(resolved(root, folder.path), folder.hashes)
   }
   return { files: [...files.values()], folders }
+}
+
+/** When a file was hashed again and found `action` (verified or failed), and by what tool. */
+function stampOf(hashes: HashEntry[], action: Action | undefined, manifest: Manifest) {
+  if (action !== 'verified' && action !== 'failed') return undefined
+  const hashdate = hashes.find((h) => h.action === action)?.date ?? manifest.created
+  return { ...(hashdate && { hashdate }), ...(manifest.tool && { tool: manifest.tool }) }
 }
 
 /** A later generation's digests, and the earlier ones of algorithms it did not hash again. */

@@ -77,6 +77,23 @@ function readValue(algorithm: Algorithm, value: string, littleEndian: boolean): 
 }
 
 /**
+ * A sequence's frames as one digest, labelled `xxh64-frames:` (by the frames' `algorithm`): SHA-256
+ * of a line `name<TAB>value` per frame in name order, each name composed (NFC), each value in the
+ * canonical form digestOf gives. Two volumes' copies agree when every frame does, in whatever
+ * folder they sit: an import makes it of the frames' recorded digests, `media-log verify` of the
+ * ones it computes.
+ */
+export async function framesDigest(
+  algorithm: string,
+  frames: ReadonlyArray<{ name: string; value: string }>,
+): Promise<string> {
+  const sorted = [...frames].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const lines = sorted.map((frame) => `${frame.name.normalize('NFC')}\t${frame.value}\n`).join('')
+  const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lines)))
+  return `${algorithm}-frames:${hex.encode(sum)}`
+}
+
+/**
  * Why a labelled hash is not of its algorithm's form (`xxh64:` and 16 hex digits…), or undefined:
  * `xxh64:not-a-hash` on two copies once counted as agreeing. A hash without a label this service
  * knows is any string, kept as sent.
