@@ -29,19 +29,19 @@
  *   2  the command could not do its work: usage (no arguments too), the service not reachable,
  *      refusing or redirecting, approval refused or timed out, --volume over several volumes
  */
-import { isUtf8 } from 'node:buffer'
-import { constants, readFileSync } from 'node:fs'
-import { chmod, lstat, mkdir, open, readFile, readdir, rm, writeFile } from 'node:fs/promises'
-import { homedir } from 'node:os'
+import { constants } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { basename, dirname, join, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
-import { MediaLogClient, MediaLogError } from 'media-log-service/client'
+import { MediaLogError } from 'media-log-service/client'
+import { connectedClient, contacted, serviceUrl } from './service.mjs'
+import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
+import { verifyFolders } from './verify.mjs'
+import { walk } from './walk.mjs'
 
-const APP_NAME = 'media-log'
-/** The service's project folder, which this command is part of: its .dev.vars may name the port. */
-const PROJECT = resolve(import.meta.dirname, '..')
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
+  media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--json]
   media-log checks ID [--json]
 options: --url URL (default: $MEDIA_LOG_URL, else http://localhost:$PORT, else PORT in .dev.vars, else port 5252)`
 /**
@@ -53,18 +53,11 @@ const BATCH_BYTES = 8 * 1024 * 1024
 const BATCH_FILES = 10_000
 /** Files open at once: macOS gives a process 256 by default, and ascmhl/ folders grow by the thousand. */
 const OPEN_FILES = 16
-/** Folders that hold no manifests and can be huge (frames), or are not the user's. */
-const SKIPPED = new Set(['.Trashes', '.Spotlight-V100', '.fseventsd', '.TemporaryItems', 'node_modules', '.git'])
 /**
  * Opened as walked: never through a symbolic link put in a file's place, and never waiting on a
  * FIFO put there (what was opened is checked against what was walked, see readChecked).
  */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
-
-class Failure extends Error {}
-
-/** The service's URL once the command has turned to it, for the message when nothing answers. */
-let contacted
 
 async function main(argv) {
   const { values, positionals } = parseArgs({
@@ -76,6 +69,9 @@ async function main(argv) {
       date: { type: 'string' },
       volume: { type: 'string' },
       kind: { type: 'string' },
+      sample: { type: 'string' },
+      all: { type: 'boolean' },
+      again: { type: 'boolean' },
       url: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -88,51 +84,9 @@ async function main(argv) {
     return 2
   }
   if (command === 'import') return importFolders(rest, values)
+  if (command === 'verify') return verifyFolders(rest, values, USAGE)
   if (command === 'checks') return printChecks(rest, values)
   throw new Failure(`unknown command ${command}\n${USAGE}`)
-}
-
-// ---- the service
-
-/** Where the service is, and what said so: as `npm start` was told (see the header). */
-function serviceUrl(option) {
-  let url
-  let from
-  if (option) [url, from] = [option, '--url']
-  else if (process.env.MEDIA_LOG_URL) [url, from] = [process.env.MEDIA_LOG_URL, 'MEDIA_LOG_URL']
-  else if (process.env.PORT) [url, from] = [localUrl(process.env.PORT, 'PORT'), 'PORT']
-  else {
-    const file = join(PROJECT, '.dev.vars')
-    const port = projectPort(file)
-    if (port) [url, from] = [localUrl(port, `PORT in ${file}`), `PORT in ${file}`]
-    else [url, from] = ['http://localhost:5252', 'the default port']
-  }
-  let protocol
-  try {
-    protocol = new URL(url).protocol
-  } catch {
-    throw new Failure(`${from}: ${url} is not a URL`)
-  }
-  if (protocol !== 'http:' && protocol !== 'https:') throw new Failure(`${from}: ${url} is not an http(s) URL`)
-  // One spelling per service: the kept tokens are found by it.
-  return { url: url.replace(/\/+$/, ''), from }
-}
-
-function localUrl(port, from) {
-  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
-    throw new Failure(`${from}: ${port} is not a port number`)
-  return `http://localhost:${Number(port)}`
-}
-
-/** The `PORT=` line of the project's .dev.vars, which `npm start` and `npm run dev` read too. */
-function projectPort(file) {
-  let text
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    return undefined
-  }
-  return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(text)?.[1]
 }
 
 // ---- import
@@ -149,7 +103,7 @@ async function importFolders(folders, options) {
   const progress = new Progress()
   for (const folder of folders) {
     const root = resolve(folder)
-    const files = await walk(root, progress)
+    const files = await walk(root, progress, isWanted)
     progress.done()
     if (!files.length) warn(`${shown(folder)}: no ascmhl/, *.mhl, *.ale or *.csv report here`)
     for (const { files: part, volume } of volumesOf(folder, root, files, options.volume))
@@ -198,52 +152,14 @@ async function importFolders(folders, options) {
 }
 
 /**
- * The files of a folder tree worth sending: ASC MHL histories, classic manifests and ALEs, each
- * with the device and inode it had, to be opened as it was found. Names are read as bytes: one
- * that is not UTF-8 is still read (its text shows U+FFFD for the bytes that are not).
+ * The files of a folder tree worth sending: ASC MHL histories, classic manifests, ALEs, and the
+ * CSVs that are reports (isReport).
  */
-async function walk(root, progress) {
-  const files = []
-  const pending = [Buffer.from(root)]
-  let folders = 0
-  let folder
-  while ((folder = pending.pop())) {
-    let entries
-    try {
-      entries = await readdir(folder, { withFileTypes: true, encoding: 'buffer' })
-    } catch (err) {
-      if (folders === 0) throw new Failure(`${shown(root)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
-      warn(`${shown(folder.toString())}: ${err.message}`)
-      continue
-    }
-    if (++folders % 500 === 0) progress.say(`looked through ${folders} folders, found ${files.length} files`)
-    const folderName = basename(folder.toString())
-    for (const entry of entries) {
-      const name = entry.name.toString()
-      const path =
-        folder.at(-1) === sep.charCodeAt(0)
-          ? Buffer.concat([folder, entry.name])
-          : Buffer.concat([folder, Buffer.from(sep), entry.name])
-      // Symbolic links are not followed: a link back up the tree would never end.
-      if (entry.isDirectory() && !name.startsWith('.') && !SKIPPED.has(name)) pending.push(path)
-      else if (entry.isFile() && isWanted(name, folderName)) {
-        try {
-          if (name.toLowerCase().endsWith('.csv') && !(await isReport(path))) continue
-          const { dev, ino } = await lstat(path, { bigint: true })
-          files.push({ path, name: path.toString(), utf8: isUtf8(path), dev, ino })
-        } catch (err) {
-          warn(`${shown(path.toString())}: ${err.message}`)
-        }
-      }
-    }
-  }
-  return files.sort((a, b) => Buffer.compare(a.path, b.path))
-}
-
-function isWanted(name, folder) {
+async function isWanted(name, folder, path) {
   const lower = name.toLowerCase()
   if (lower.startsWith('._')) return false // macOS resource forks on non-Mac volumes
-  if (lower.endsWith('.mhl') || lower.endsWith('.ale') || lower.endsWith('.csv')) return true
+  if (lower.endsWith('.csv')) return isReport(path)
+  if (lower.endsWith('.mhl') || lower.endsWith('.ale')) return true
   return lower === 'ascmhl_chain.xml' && folder === 'ascmhl'
 }
 
@@ -475,130 +391,6 @@ async function printChecks([id], options) {
   return print(lines.join('\n'), status)
 }
 
-/**
- * A volume's copies in words, promising only what is known: "verified" only for copies read back
- * and compared; a checksum from when the file was copied is "recorded".
- * @param {{clips: number, verified: number, recorded: number, noChecksum: number, failed: number, missing: number}} c
- */
-function copyWords(c) {
-  const held = c.clips - c.missing
-  return [
-    `${held}/${c.clips} clips`,
-    c.verified && `${c.verified} verified`,
-    c.recorded && `${c.recorded} ${c.recorded === 1 ? 'checksum' : 'checksums'} recorded, not read back`,
-    c.noChecksum && `${c.noChecksum} without a checksum`,
-    c.failed && `${c.failed} failed verification`,
-  ]
-    .filter(Boolean)
-    .join(', ')
-}
-
-// ---- the token
-
-/** Where the token is kept: the platform's folder for an application's settings. */
-function configFolder() {
-  if (process.env.MEDIA_LOG_CONFIG_DIR) return process.env.MEDIA_LOG_CONFIG_DIR
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'media-log')
-  if (process.platform === 'win32') return join(process.env.APPDATA ?? homedir(), 'media-log')
-  return join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'media-log')
-}
-
-const tokenFile = () => join(configFolder(), 'tokens.json')
-
-async function storedTokens() {
-  try {
-    return JSON.parse(await readFile(tokenFile(), 'utf8'))
-  } catch {
-    return {}
-  }
-}
-
-async function storeToken(baseUrl, token) {
-  const tokens = await storedTokens()
-  if (token) tokens[baseUrl] = token
-  else delete tokens[baseUrl]
-  await mkdir(configFolder(), { recursive: true, mode: 0o700 })
-  if (!Object.keys(tokens).length) return rm(tokenFile(), { force: true })
-  await writeFile(tokenFile(), JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 })
-  // A file that existed keeps its mode through writeFile: made the user's alone again.
-  await chmod(tokenFile(), 0o600)
-}
-
-/**
- * A client with a token the service still accepts: the kept one, else a new one, which waits
- * until the operator approves "media-log" in the console.
- */
-async function connectedClient({ url: baseUrl, from }) {
-  warn(`service: ${baseUrl} (from ${from})`)
-  contacted = baseUrl
-  const kept = (await storedTokens())[baseUrl]
-  if (kept) {
-    const client = new MediaLogClient({ baseUrl, token: kept })
-    try {
-      await client.projects()
-      return client
-    } catch (err) {
-      if (!(err instanceof MediaLogError && err.status === 401)) throw err
-      await storeToken(baseUrl, undefined)
-      warn('the kept token is no longer accepted: asking for a new one')
-    }
-  }
-  const client = await MediaLogClient.connect({
-    baseUrl,
-    appName: APP_NAME,
-    userAgent: `${APP_NAME} (pid ${process.pid})`,
-    onCode: (code) =>
-      warn(`asking for a token: in the console (${baseUrl}/approve), approve "${APP_NAME}" showing code ${code}`),
-  })
-  await storeToken(baseUrl, client.token)
-  warn(`approved; the token is kept in ${tokenFile()}`)
-  return client
-}
-
-// ---- output
-
-/**
- * Control characters (C0, DEL, C1: escape sequences with them), bidi embeddings, overrides and
- * isolates, and line separators, which would let a clip or file name move the cursor, erase or
- * reorder what the terminal shows.
- */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
-const escapedUnsafe = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
-/** A value from the service or the disk as one line of plain text. */
-const shown = (value) => String(value).replace(UNSAFE, escapedUnsafe)
-
-const count = (n, word) => `${n} ${n === 1 ? word : `${word}s`}`
-/** Lines to stderr, each shown safe whatever it holds. */
-const warn = (text) => process.stderr.write(`${text.split('\n').map(shown).join('\n')}\n`)
-
-function print(text, status = 0) {
-  process.stdout.write(`${text.split('\n').map(shown).join('\n')}\n`)
-  return status
-}
-
-/** What JSON.stringify leaves as it is of UNSAFE (it escapes C0 itself): `\uXXXX` reads back the same. */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
-
-function printJson(value, status) {
-  process.stdout.write(`${JSON.stringify(value, null, 2).replace(UNSAFE_IN_JSON, escapedUnsafe)}\n`)
-  return status
-}
-
-/** One line rewritten in place on a terminal; whole lines, now and then, anywhere else. */
-class Progress {
-  #shown = false
-  say(text) {
-    if (process.stderr.isTTY) {
-      process.stderr.write(`\r\x1b[K${shown(text)}`)
-      this.#shown = true
-    } else warn(text)
-  }
-  done() {
-    if (this.#shown) process.stderr.write('\n')
-    this.#shown = false
-  }
-}
-
 /** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. */
 function exit(status) {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(status)))
@@ -608,7 +400,7 @@ main(process.argv.slice(2)).then(exit, (err) => {
   if (err instanceof Failure || err instanceof MediaLogError || err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     warn(`media-log: ${err.message}`)
   } else if (err?.cause?.code === 'ECONNREFUSED') {
-    warn(`media-log: nothing answers at ${contacted} (npm start starts the service)`)
+    warn(`media-log: nothing answers at ${contacted.url} (npm start starts the service)`)
   } else {
     warn(`media-log: ${err?.stack ?? err}`)
   }

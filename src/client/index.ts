@@ -15,6 +15,15 @@ import type { LogSchema } from '../schemas/log'
 import type { ImportSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
 
+/**
+ * How the service reads file names and hashes, for tools that look at the media themselves
+ * (`media-log verify`): which clip a file is, the keys a name finds its clip by, a hash as the
+ * digest it names, and a sequence's frames as one digest.
+ */
+export { clipOfFile, type FileClip } from '../shared/clip-files'
+export { clipKeys } from '../shared/clip-names'
+export { digestOf, framesDigest, type Digest } from '../shared/digests'
+
 export type LogInput = v.InferInput<typeof LogSchema>
 export type LogOutput = v.InferOutput<typeof LogSchema>
 export type SettingsInput = v.InferInput<typeof SettingsSchema>

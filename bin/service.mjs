@@ -1,0 +1,117 @@
+// The service the command works with, and the token it is known by: where the service is (see
+// bin/media-log.mjs's header), and a client with a token the service still accepts, asked for
+// once and kept in the user's config folder, readable by the user alone.
+import { readFileSync } from 'node:fs'
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { MediaLogClient, MediaLogError } from 'media-log-service/client'
+import { Failure, warn } from './terminal.mjs'
+
+export const APP_NAME = 'media-log'
+/** The service's project folder, which this command is part of: its .dev.vars may name the port. */
+const PROJECT = resolve(import.meta.dirname, '..')
+
+/** The service's URL once the command has turned to it, for the message when nothing answers. */
+export const contacted = { url: /** @type {string | undefined} */ (undefined) }
+
+/** Where the service is, and what said so: as `npm start` was told (see the header). */
+export function serviceUrl(option) {
+  let url
+  let from
+  if (option) [url, from] = [option, '--url']
+  else if (process.env.MEDIA_LOG_URL) [url, from] = [process.env.MEDIA_LOG_URL, 'MEDIA_LOG_URL']
+  else if (process.env.PORT) [url, from] = [localUrl(process.env.PORT, 'PORT'), 'PORT']
+  else {
+    const file = join(PROJECT, '.dev.vars')
+    const port = projectPort(file)
+    if (port) [url, from] = [localUrl(port, `PORT in ${file}`), `PORT in ${file}`]
+    else [url, from] = ['http://localhost:5252', 'the default port']
+  }
+  let protocol
+  try {
+    protocol = new URL(url).protocol
+  } catch {
+    throw new Failure(`${from}: ${url} is not a URL`)
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Failure(`${from}: ${url} is not an http(s) URL`)
+  // One spelling per service: the kept tokens are found by it.
+  return { url: url.replace(/\/+$/, ''), from }
+}
+
+function localUrl(port, from) {
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    throw new Failure(`${from}: ${port} is not a port number`)
+  return `http://localhost:${Number(port)}`
+}
+
+/** The `PORT=` line of the project's .dev.vars, which `npm start` and `npm run dev` read too. */
+function projectPort(file) {
+  let text
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+  return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(text)?.[1]
+}
+
+/** Where the token is kept: the platform's folder for an application's settings. */
+export function configFolder() {
+  if (process.env.MEDIA_LOG_CONFIG_DIR) return process.env.MEDIA_LOG_CONFIG_DIR
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'media-log')
+  if (process.platform === 'win32') return join(process.env.APPDATA ?? homedir(), 'media-log')
+  return join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'media-log')
+}
+
+const tokenFile = () => join(configFolder(), 'tokens.json')
+
+async function storedTokens() {
+  try {
+    return JSON.parse(await readFile(tokenFile(), 'utf8'))
+  } catch {
+    return {}
+  }
+}
+
+async function storeToken(baseUrl, token) {
+  const tokens = await storedTokens()
+  if (token) tokens[baseUrl] = token
+  else delete tokens[baseUrl]
+  await mkdir(configFolder(), { recursive: true, mode: 0o700 })
+  if (!Object.keys(tokens).length) return rm(tokenFile(), { force: true })
+  await writeFile(tokenFile(), JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 })
+  // A file that existed keeps its mode through writeFile: made the user's alone again.
+  await chmod(tokenFile(), 0o600)
+}
+
+/**
+ * A client with a token the service still accepts: the kept one, else a new one, which waits
+ * until the operator approves "media-log" in the console.
+ */
+export async function connectedClient({ url: baseUrl, from }) {
+  warn(`service: ${baseUrl} (from ${from})`)
+  contacted.url = baseUrl
+  const kept = (await storedTokens())[baseUrl]
+  if (kept) {
+    const client = new MediaLogClient({ baseUrl, token: kept })
+    try {
+      await client.projects()
+      return client
+    } catch (err) {
+      if (!(err instanceof MediaLogError && err.status === 401)) throw err
+      await storeToken(baseUrl, undefined)
+      warn('the kept token is no longer accepted: asking for a new one')
+    }
+  }
+  const client = await MediaLogClient.connect({
+    baseUrl,
+    appName: APP_NAME,
+    userAgent: `${APP_NAME} (pid ${process.pid})`,
+    onCode: (code) =>
+      warn(`asking for a token: in the console (${baseUrl}/approve), approve "${APP_NAME}" showing code ${code}`),
+  })
+  await storeToken(baseUrl, client.token)
+  warn(`approved; the token is kept in ${tokenFile()}`)
+  return client
+}

@@ -1,0 +1,65 @@
+// What the command says: on stdout its answer, on stderr what it is doing, every value from the
+// service or the disk shown safe (a clip name cannot rewrite the terminal).
+
+/** A failure the command says in one line, and exits 2. */
+export class Failure extends Error {}
+
+/**
+ * Control characters (C0, DEL, C1: escape sequences with them), bidi embeddings, overrides and
+ * isolates, and line separators, which would let a clip or file name move the cursor, erase or
+ * reorder what the terminal shows.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const escapedUnsafe = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+/** A value from the service or the disk as one line of plain text. */
+export const shown = (value) => String(value).replace(UNSAFE, escapedUnsafe)
+
+export const count = (n, word) => `${n} ${n === 1 ? word : `${word}s`}`
+/** Lines to stderr, each shown safe whatever it holds. */
+export const warn = (text) => process.stderr.write(`${text.split('\n').map(shown).join('\n')}\n`)
+
+export function print(text, status = 0) {
+  process.stdout.write(`${text.split('\n').map(shown).join('\n')}\n`)
+  return status
+}
+
+/** What JSON.stringify leaves as it is of UNSAFE (it escapes C0 itself): `\uXXXX` reads back the same. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+export function printJson(value, status) {
+  process.stdout.write(`${JSON.stringify(value, null, 2).replace(UNSAFE_IN_JSON, escapedUnsafe)}\n`)
+  return status
+}
+
+/** One line rewritten in place on a terminal; whole lines, now and then, anywhere else. */
+export class Progress {
+  #shown = false
+  say(text) {
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\r\x1b[K${shown(text)}`)
+      this.#shown = true
+    } else warn(text)
+  }
+  done() {
+    if (this.#shown) process.stderr.write('\n')
+    this.#shown = false
+  }
+}
+
+/**
+ * A volume's copies in words, promising only what is known: "verified" only for copies read back
+ * and compared; a checksum from when the file was copied is "recorded".
+ * @param {{clips: number, verified: number, recorded: number, noChecksum: number, failed: number, missing: number}} c
+ */
+export function copyWords(c) {
+  const held = c.clips - c.missing
+  return [
+    `${held}/${c.clips} clips`,
+    c.verified && `${c.verified} verified`,
+    c.recorded && `${c.recorded} ${c.recorded === 1 ? 'checksum' : 'checksums'} recorded, not read back`,
+    c.noChecksum && `${c.noChecksum} without a checksum`,
+    c.failed && `${c.failed} failed verification`,
+  ]
+    .filter(Boolean)
+    .join(', ')
+}

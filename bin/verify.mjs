@@ -1,0 +1,558 @@
+// `media-log verify <folder…> --log ID`: a day's copies read back from a drive and compared with
+// the checksums the log recorded, the outcome recorded in the log as an ASC MHL generation would
+// record it (each file `verified` or `failed`, when, and by what tool), through the import.
+//
+// The files of the log's clips are found on the volume by the rules an import makes clips by
+// (clipOfFile); each is read front to back and hashed with the algorithm of the hash the log has
+// for its copy (a sequence's frames each, then the frames' digest the import records). A copy on
+// this volume with no hash is compared with another volume's; a clip with no hash anywhere gets
+// one recorded (`original`). What is read is kept, a line a file, in a resume file: a run stopped
+// with Ctrl-C goes on where it stopped, unless --again.
+import { createHash, randomInt } from 'node:crypto'
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { basename, join, relative, resolve, sep } from 'node:path'
+import { clipKeys, clipOfFile, digestOf, framesDigest } from 'media-log-service/client'
+import { DigestPool, computable } from './digests.mjs'
+import { APP_NAME, configFolder, connectedClient, serviceUrl } from './service.mjs'
+import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
+import { walk } from './walk.mjs'
+
+const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+/** Manifest entries a request carries: some 250 bytes each, 5 MB a request; a sequence is never split. */
+const ENTRIES_PER_REQUEST = 20_000
+/** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
+const FIRST_ALGORITHM = 'xxh64'
+/** macOS and Linux mount points: a folder on a drive is on the drive's volume. */
+const MOUNTED = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)/
+
+/**
+ * @typedef {import('./walk.mjs').Found & {rel: string, volumePath: string, hashdate?: string}} File
+ *   `rel`: its path under the folder given, with `/`; `volumePath`: under the volume's root
+ * @typedef {{part: 'ocf' | 'sound', clip: string, folder: string, sequence: boolean, files: File[]}} Unit
+ *   one clip's files on the volume: one file, or a sequence's frames
+ * @typedef {{part: string, clip: string, copies: Array<{volume?: unknown, hash?: unknown, action?: unknown}>}} LogClip
+ * @typedef {{algorithm: string, frames: boolean, value: string, against: string} | undefined} Expected
+ */
+
+export async function verifyFolders(folders, options, usage) {
+  if (!folders.length || !options.log) throw new Failure(`verify needs folders and --log\n${usage}`)
+  if (options.sample !== undefined && options.all) throw new Failure('--sample and --all: one or the other')
+  const share = sampleShare(options.sample)
+  const volumes = await volumesOf(folders, options.volume)
+  const client = await connectedClient(serviceUrl(options.url))
+  const log = await client.log(options.log)
+  const clips = logClips(log)
+  const runs = []
+  for (const [volume, roots] of volumes)
+    runs.push(await verifyVolume({ client, log: options.log, volume, roots, clips, share, again: options.again }))
+  const recorded = await record(client, options.log, runs)
+  for (const { resume } of runs) resume.done()
+  const { copies } = await client.checks(options.log)
+  const ours = copies.filter((c) => volumes.has(c.volume))
+  const outcomes = runs.map((run) => run.outcome)
+  const bad = outcomes.some((o) => o.failed.length || o.missing.length || o.unreadable.length || o.uncompared.length)
+  const status = bad ? 1 : 0
+  if (options.json) return printJson({ log: options.log, volumes: outcomes, recorded, copies: ours }, status)
+  print(outcomes.flatMap((o) => said(o, options.log)).join('\n'))
+  print(
+    [
+      recorded.files
+        ? `recorded in ${options.log}: ${count(recorded.clips, 'clip')} (${count(recorded.files, 'file')}) as read back`
+        : `nothing recorded in ${options.log}`,
+      ...ours.map((c) => `  copies  ${c.part === 'sound' ? 'sound ' : ''}${c.volume}: ${copyWords(c)}`),
+    ].join('\n'),
+  )
+  return status
+}
+
+/** `--sample N%`: the share of clips read, 0 < N ≤ 100; all without it. */
+function sampleShare(sample) {
+  if (sample === undefined) return 1
+  const m = /^(\d{1,3}(?:\.\d+)?)%?$/.exec(sample)
+  const n = m ? Number(m[1]) : NaN
+  if (!(n > 0 && n <= 100)) throw new Failure('--sample is a share of the clips, more than 0% and at most 100%')
+  return n / 100
+}
+
+/**
+ * The folders by the volume each is on: `--volume`, else the drive it is on (/Volumes/NAME,
+ * /media/USER/NAME, …), else the folder's own name.
+ * @returns {Promise<Map<string, string[]>>}
+ */
+async function volumesOf(folders, named) {
+  const volumes = new Map()
+  for (const folder of folders) {
+    const root = resolve(folder)
+    const info = await stat(root).catch((err) => {
+      throw new Failure(`${shown(folder)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
+    })
+    if (!info.isDirectory()) throw new Failure(`${shown(folder)}: not a folder`)
+    const volume = named ?? MOUNTED.exec(root)?.[1] ?? basename(root)
+    volumes.set(volume, [...(volumes.get(volume) ?? []), root])
+  }
+  return volumes
+}
+
+/** The log's clips of both parts, found by each key their names give (clipKeys). */
+function logClips(log) {
+  const byKey = new Map()
+  for (const part of /** @type {const} */ (['ocf', 'sound']))
+    for (const clip of log[part]?.clips ?? [])
+      if (typeof clip?.clip === 'string')
+        for (const key of clipKeys(clip.clip)) {
+          const id = `${part}\u0000${key}`
+          if (!byKey.has(id))
+            byKey.set(id, { part, clip: clip.clip, copies: Array.isArray(clip.copies) ? clip.copies : [] })
+        }
+  return byKey
+}
+
+/** One volume's clips read back: which were found, read, and how they compared. */
+async function verifyVolume({ client, log, volume, roots, clips, share, again }) {
+  const progress = new Progress()
+  const units = []
+  for (const root of roots) {
+    const files = await walk(root, progress, (name) => !name.startsWith('._') && clipOfFile('', name) !== undefined)
+    units.push(...unitsOf(files, root))
+  }
+  progress.done()
+  const outcome = {
+    volume,
+    folders: roots,
+    read: { files: 0, bytes: 0, seconds: 0, resumed: 0 },
+    verified: [],
+    failed: [],
+    recorded: [],
+    missing: [],
+    unreadable: [],
+    uncompared: [],
+    unknown: [],
+    unknownElsewhere: 0,
+  }
+  const found = new Set()
+  const dayFolders = new Set()
+  const toRead = []
+  for (const unit of units) {
+    const clip = matched(clips, unit)
+    if (!clip) continue
+    found.add(clip)
+    dayFolders.add(cardFolder(unit))
+    const expected = expectedOf(clip, volume)
+    if (expected && 'uncompared' in expected) {
+      outcome.uncompared.push({ clip: clip.clip, reason: expected.uncompared })
+      continue
+    }
+    if (expected && !expected.frames && unit.files.length > 1) {
+      const reason = `its hash (${expected.against}) is of a whole folder, not of its ${unit.files.length} frames`
+      outcome.uncompared.push({ clip: clip.clip, reason })
+      continue
+    }
+    toRead.push({ unit, clip, expected })
+  }
+  for (const unit of units)
+    if (!matched(clips, unit)) {
+      if (dayFolders.has(cardFolder(unit)))
+        outcome.unknown.push(
+          unit.sequence ? `${unit.folder}/ (${count(unit.files.length, 'frame')})` : unit.files[0].rel,
+        )
+      else outcome.unknownElsewhere++
+    }
+  for (const clip of new Set(clips.values()))
+    if (!found.has(clip) && clip.copies.some((c) => c?.volume === volume))
+      outcome.missing.push({ part: clip.part, clip: clip.clip })
+
+  const chosen = share < 1 ? sampled(toRead, share) : toRead
+  const resume = new ResumeFile(client.baseUrl, log, volume, roots, again)
+  await readBack(chosen, resume, outcome)
+  for (const { unit, clip, expected, digests, error } of chosen) {
+    if (error) {
+      outcome.unreadable.push({ clip: clip.clip, path: error.file.rel, reason: error.message })
+      continue
+    }
+    const algorithm = expected?.algorithm ?? FIRST_ALGORITHM
+    const found =
+      unit.sequence || expected?.frames
+        ? await framesDigest(
+            algorithm,
+            unit.files.map((f, i) => ({ name: basename(f.name), value: canonical(algorithm, digests[i]) })),
+          )
+        : canonical(algorithm, digests[0])
+    const foundValue = found.includes(':') ? found.slice(found.indexOf(':') + 1) : found
+    unit.digests = digests
+    unit.algorithm = algorithm
+    if (!expected) {
+      unit.action = 'original'
+      outcome.recorded.push({ clip: clip.clip, algorithm })
+    } else if (foundValue === expected.value) {
+      unit.action = 'verified'
+      outcome.verified.push(clip.clip)
+    } else {
+      unit.action = 'failed'
+      outcome.failed.push({
+        clip: clip.clip,
+        algorithm,
+        found: foundValue,
+        recorded: expected.value,
+        against: expected.against,
+      })
+    }
+  }
+  return { outcome, resume, units: chosen.filter((c) => c.unit.action).map((c) => c.unit) }
+}
+
+/**
+ * A volume's media files as the clips they are: one file each, or a sequence's frames together
+ * (clipOfFile); proxies left out, as an import leaves them.
+ * @param {File[]} files
+ * @returns {Unit[]}
+ */
+function unitsOf(files, root) {
+  const units = []
+  const sequences = new Map()
+  for (const file of files) {
+    file.rel = relative(root, file.name).split(sep).join('/')
+    // ASC MHL's paths are the volume's: under the drive's mount point, else under the folder given.
+    const mount = MOUNTED.exec(file.name)?.[0]
+    file.volumePath = mount ? relative(mount, file.name).split(sep).join('/') : file.rel
+    const slash = file.rel.lastIndexOf('/')
+    const folder = slash < 0 ? '' : file.rel.slice(0, slash)
+    const found = clipOfFile(folder, file.rel.slice(slash + 1))
+    if (!found || found === 'proxy') continue
+    if (!found.sequence) {
+      units.push({ part: found.part, clip: found.clip, folder, sequence: false, files: [file], root })
+      continue
+    }
+    const sequence = sequences.get(found.sequence)
+    if (sequence) sequence.files.push(file)
+    else {
+      const unit = { part: found.part, clip: found.clip, folder, sequence: true, files: [file], root }
+      sequences.set(found.sequence, unit)
+      units.push(unit)
+    }
+  }
+  return units
+}
+
+/** The log's clip a unit is: its own part's first, by every key its name gives. */
+function matched(clips, unit) {
+  const other = unit.part === 'ocf' ? 'sound' : 'ocf'
+  for (const part of [unit.part, other])
+    for (const key of clipKeys(unit.clip)) {
+      const clip = clips.get(`${part}\u0000${key}`)
+      if (clip) return clip
+    }
+  return undefined
+}
+
+/** The folder a card's clips sit in: a file's own, a sequence's folder's parent. */
+const cardFolder = (unit) => {
+  const folder = unit.sequence ? unit.folder.slice(0, Math.max(unit.folder.lastIndexOf('/'), 0)) : unit.folder
+  return `${unit.root}\u0000${folder}`
+}
+
+/**
+ * What a clip's copy on `volume` is to be compared with: its own hash, else another volume's (a
+ * copy posted without one, or a copy the log does not have), in the canonical form of digestOf;
+ * undefined when no copy has a hash. A copy that failed verification is no reference: its hash is
+ * the digest found, not the one copied.
+ * @param {LogClip} clip
+ * @returns {Expected | {uncompared: string}}
+ */
+function expectedOf(clip, volume) {
+  const own = clip.copies.find((c) => c?.volume === volume)
+  const hashed = (c) => typeof c?.hash === 'string' && c.hash.trim() !== ''
+  const references = [own, ...clip.copies.filter((c) => c !== own)].filter((c) => hashed(c) && c.action !== 'failed')
+  for (const copy of references) {
+    const digest = digestOf(copy.hash)
+    if (!digest) continue
+    const frames = digest.algorithm.endsWith('-frames')
+    const algorithm = frames ? digest.algorithm.slice(0, -'-frames'.length) : digest.algorithm
+    if (!computable(algorithm)) continue
+    const against = copy === own ? `${algorithm}, recorded` : `${algorithm}, recorded on ${String(copy.volume)}`
+    return { algorithm, frames, value: digest.value, against }
+  }
+  if (references.length) return { uncompared: 'its checksums name no algorithm this command computes' }
+  if (clip.copies.some(hashed))
+    return {
+      uncompared: 'its only checksums failed verification before: nothing to compare with (import the offload again)',
+    }
+  return undefined
+}
+
+/** A digest as computed, in the form digestOf gives (C4's ID as it is, hex in lower case). */
+const canonical = (algorithm, digest) => digestOf(`${algorithm}:${digest}`)?.value ?? digest
+
+/** `share` of the clips, chosen at random: a different sample each run. */
+function sampled(items, share) {
+  const shuffled = [...items]
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1)
+    ;[shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]]
+  }
+  return shuffled.slice(0, Math.ceil(items.length * share))
+}
+
+/**
+ * Every file of the chosen clips read and hashed, several at a time (DigestPool), a progress line
+ * with the rate and the time left; a file the resume file has, unchanged since, is not read again.
+ */
+async function readBack(chosen, resume, outcome) {
+  const jobs = []
+  for (const item of chosen) {
+    const algorithm = item.expected?.algorithm ?? FIRST_ALGORITHM
+    item.digests = new Array(item.unit.files.length)
+    item.unit.files.forEach((file, i) => jobs.push({ item, file, i, algorithm }))
+  }
+  let total = 0
+  for (const job of jobs) {
+    const kept = resume.kept(job.file, job.algorithm)
+    if (kept) {
+      job.item.digests[job.i] = kept.digest
+      job.file.hashdate = kept.hashdate
+      outcome.read.resumed++
+    } else total += job.file.size
+  }
+  const pending = jobs.filter((job) => job.item.digests[job.i] === undefined)
+  if (outcome.read.resumed)
+    warn(`${outcome.volume}: ${count(outcome.read.resumed, 'file')} read by the run before (--again reads them again)`)
+  const meter = new Meter(outcome.volume, total)
+  const pool = new DigestPool({ onRead: (bytes) => meter.add(bytes) })
+  const stop = () => {
+    meter.done()
+    warn(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
+    process.exit(130)
+  }
+  process.once('SIGINT', stop)
+  try {
+    let next = 0
+    const thread = async () => {
+      while (next < pending.length) {
+        const job = pending[next++]
+        if (job.item.error) continue
+        try {
+          const { digest, size } = await pool.digest(job.file.name, job.algorithm)
+          job.item.digests[job.i] = digest
+          job.file.hashdate = isoDate(new Date())
+          resume.add(job.file, job.algorithm, digest)
+          outcome.read.files++
+          outcome.read.bytes += size
+        } catch (err) {
+          if (err.fatal) throw err
+          job.item.error = { file: job.file, message: readError(err) }
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: pool.threads }, thread))
+  } finally {
+    process.off('SIGINT', stop)
+    await pool.close()
+    meter.done()
+  }
+  outcome.read.seconds = Number((meter.seconds() || 0).toFixed(3))
+}
+
+function readError(err) {
+  if (err.code === 'ENOENT') return 'gone since it was found'
+  if (err.code === 'ELOOP' || err.code === 'EMLINK') return 'a symbolic link now, not the file found'
+  if (err.code === 'ENOTFILE') return 'not a file any more'
+  return err.message
+}
+
+/** The progress line: share read, rate, time left. */
+class Meter {
+  #progress = new Progress()
+  #start = performance.now()
+  #bytes = 0
+  #shown = 0
+  constructor(volume, total) {
+    this.volume = volume
+    this.total = total
+  }
+  add(bytes) {
+    this.#bytes += bytes
+    const now = performance.now()
+    // A terminal's line redrawn ten times a second; a log's every 15 seconds.
+    if (now - this.#shown < (process.stderr.isTTY ? 100 : 15_000)) return
+    this.#shown = now
+    const seconds = this.seconds()
+    const rate = this.#bytes / seconds
+    const left = rate > 0 ? (this.total - this.#bytes) / rate : 0
+    const share = this.total ? Math.min(this.#bytes / this.total, 1) : 1
+    const bar = '#'.repeat(Math.round(share * 20)).padEnd(20, '.')
+    this.#progress.say(
+      `${this.volume} [${bar}] ${sizeOf(this.#bytes)} of ${sizeOf(this.total)} · ${sizeOf(rate)}/s · ${clock(left)} left`,
+    )
+  }
+  seconds() {
+    return (performance.now() - this.#start) / 1000
+  }
+  done() {
+    this.#progress.done()
+  }
+}
+
+const sizeOf = (bytes) =>
+  bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${Math.round(bytes / 1e6)} MB`
+      : `${Math.round(bytes / 1e3)} kB`
+const clock = (seconds) => {
+  const s = Math.ceil(seconds)
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
+}
+
+/**
+ * What a run has read, a line a file (`path`, size, time of change, algorithm, digest), in the
+ * user's config folder: the next run of the same volume, log and service takes a file's digest
+ * from it while the file is as it was. Removed once the outcome is recorded.
+ */
+class ResumeFile {
+  #kept = new Map()
+  #fd
+  constructor(baseUrl, log, volume, roots, again) {
+    const key = createHash('sha256')
+      .update([baseUrl, log, volume, ...roots].join('\u0000'))
+      .digest('hex')
+      .slice(0, 24)
+    this.path = join(configFolder(), 'verify', `${key}.jsonl`)
+    if (again) rmSync(this.path, { force: true })
+    let text = ''
+    try {
+      text = readFileSync(this.path, 'utf8')
+    } catch {}
+    for (const line of text.split('\n'))
+      try {
+        const entry = JSON.parse(line)
+        if (typeof entry?.path === 'string') this.#kept.set(entry.path, entry)
+      } catch {}
+  }
+  kept(file, algorithm) {
+    const entry = this.#kept.get(file.name)
+    return entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs && entry.algorithm === algorithm
+      ? entry
+      : undefined
+  }
+  add(file, algorithm, digest) {
+    if (this.#fd === undefined) {
+      mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 })
+      this.#fd = openSync(this.path, 'a', 0o600)
+    }
+    const entry = {
+      path: file.name,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      algorithm,
+      digest,
+      hashdate: file.hashdate,
+    }
+    writeSync(this.#fd, `${JSON.stringify(entry)}\n`)
+  }
+  done() {
+    if (this.#fd !== undefined) closeSync(this.#fd)
+    this.#fd = undefined
+    rmSync(this.path, { force: true })
+  }
+}
+
+/** A time as ASC MHL writes it: ISO 8601 to the second, in UTC. */
+const isoDate = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
+
+/** Characters XML 1.0 cannot hold at all: a name with one cannot be written in a manifest. */
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/
+const escaped = (text) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c])
+
+/**
+ * The outcome recorded in the log: per volume, the files read back as an ASC MHL generation says
+ * them (each hash with its `action` and `hashdate`, the generation's `creatorinfo/tool` this
+ * command), sent to the import in requests of at most ENTRIES_PER_REQUEST files, a sequence whole.
+ */
+async function record(client, log, runs) {
+  const recorded = { clips: 0, files: 0 }
+  for (const { outcome, units } of runs) {
+    const fit = units.filter((unit) => !unit.files.some((f) => NOT_XML.test(f.volumePath)))
+    for (const unit of units)
+      if (!fit.includes(unit))
+        outcome.unreadable.push({
+          clip: unit.clip,
+          path: unit.files[0].rel,
+          reason: 'its name cannot be written in a manifest',
+        })
+    let batch = []
+    let entries = 0
+    const send = async () => {
+      const content = generation(batch)
+      const name = `${outcome.volume}/ascmhl/${APP_NAME}_verify_${isoDate(new Date()).replace(/[-:]/g, '')}.mhl`
+      const answer = await client.importFiles(log, { files: [{ name, content, volume: outcome.volume }] })
+      const refused = answer.unreadable[0]
+      if (refused) throw new Failure(`the service did not take the outcome: ${refused.reason} (run again to send it)`)
+      recorded.clips += batch.length
+      recorded.files += entries
+      batch = []
+      entries = 0
+    }
+    for (const unit of fit) {
+      if (entries && entries + unit.files.length > ENTRIES_PER_REQUEST) await send()
+      batch.push(unit)
+      entries += unit.files.length
+    }
+    if (batch.length) await send()
+  }
+  return recorded
+}
+
+/** An ASC MHL generation (version 2.0) of the units' files, in the volume's paths. */
+function generation(units) {
+  const hashes = units.flatMap((unit) =>
+    unit.files.map(
+      (file, i) =>
+        `    <hash>\n      <path size="${file.size}">${escaped(file.volumePath)}</path>\n` +
+        `      <${unit.algorithm} action="${unit.action}" hashdate="${file.hashdate}">${unit.digests[i]}</${unit.algorithm}>\n    </hash>`,
+    ),
+  )
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">
+  <creatorinfo>
+    <creationdate>${isoDate(new Date())}</creationdate>
+    <hostname>${escaped(hostname())}</hostname>
+    <tool version="${VERSION}">${APP_NAME}</tool>
+  </creatorinfo>
+  <processinfo>
+    <process>in-place</process>
+  </processinfo>
+  <hashes>
+${hashes.join('\n')}
+  </hashes>
+</hashlist>
+`
+}
+
+/** A volume's outcome in lines: what was read, then each clip that was not verified, and why. */
+function said(outcome, log) {
+  const { volume, read } = outcome
+  const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
+  const lines = [
+    `${volume}: ${count(read.files, 'file')} read back, ${sizeOf(read.bytes)} in ${read.seconds.toFixed(1)} s${rate}` +
+      (read.resumed ? `, ${read.resumed} read by the run before` : ''),
+  ]
+  if (outcome.verified.length) lines.push(`  verified      ${count(outcome.verified.length, 'clip')}`)
+  for (const f of outcome.failed)
+    lines.push(
+      `  FAILED        ${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${f.against.replace(/^\S+, /, '')}`,
+    )
+  for (const m of outcome.missing)
+    lines.push(
+      `  MISSING       ${m.clip}: the log has a copy on ${volume}; no file of it in ${outcome.folders.join(', ')}`,
+    )
+  for (const u of outcome.unreadable) lines.push(`  NOT READ      ${u.clip}: ${u.path}: ${u.reason}`)
+  for (const u of outcome.uncompared) lines.push(`  NOT COMPARED  ${u.clip}: ${u.reason}`)
+  for (const r of outcome.recorded)
+    lines.push(`  recorded      ${r.clip}: no checksum to compare with anywhere; its ${r.algorithm} is recorded now`)
+  for (const path of outcome.unknown) lines.push(`  not in ${log}     ${path}`)
+  if (outcome.unknownElsewhere)
+    lines.push(`  ${count(outcome.unknownElsewhere, 'other clip')} in folders without ${log}'s clips (other days')`)
+  return lines
+}

@@ -1,0 +1,62 @@
+// A folder tree as the command looks through it: what a drive holds, found once and opened later
+// as it was found.
+import { isUtf8 } from 'node:buffer'
+import { lstat, readdir } from 'node:fs/promises'
+import { basename, sep } from 'node:path'
+import { Failure, shown, warn } from './terminal.mjs'
+
+/** Folders that hold nothing of a day's and can be huge, or are not the user's. */
+const SKIPPED = new Set(['.Trashes', '.Spotlight-V100', '.fseventsd', '.TemporaryItems', 'node_modules', '.git'])
+
+/**
+ * @typedef {{path: Buffer, name: string, utf8: boolean, dev: bigint, ino: bigint, size: number, mtimeMs: number}} Found
+ * `path` as bytes and `name` as text (U+FFFD for bytes that are not UTF-8), with the device, inode,
+ * size and time of change the file had when found.
+ */
+
+/**
+ * The files under `root` that `wanted(name, folderName, path)` takes, in byte order of their paths.
+ * Names are read as bytes: one that is not UTF-8 is still found. Hidden folders and SKIPPED ones
+ * are left out, and symbolic links are not followed: a link back up the tree would never end.
+ * @param {string} root
+ * @param {{say: (text: string) => void}} progress
+ * @param {(name: string, folder: string, path: Buffer) => boolean | Promise<boolean>} wanted
+ * @returns {Promise<Found[]>}
+ */
+export async function walk(root, progress, wanted) {
+  const files = []
+  const pending = [Buffer.from(root)]
+  let folders = 0
+  let folder
+  while ((folder = pending.pop())) {
+    let entries
+    try {
+      entries = await readdir(folder, { withFileTypes: true, encoding: 'buffer' })
+    } catch (err) {
+      if (folders === 0) throw new Failure(`${shown(root)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
+      warn(`${shown(folder.toString())}: ${err.message}`)
+      continue
+    }
+    if (++folders % 500 === 0) progress.say(`looked through ${folders} folders, found ${files.length} files`)
+    const folderName = basename(folder.toString())
+    for (const entry of entries) {
+      const name = entry.name.toString()
+      const path =
+        folder.at(-1) === sep.charCodeAt(0)
+          ? Buffer.concat([folder, entry.name])
+          : Buffer.concat([folder, Buffer.from(sep), entry.name])
+      if (entry.isDirectory() && !name.startsWith('.') && !SKIPPED.has(name)) pending.push(path)
+      else if (entry.isFile()) {
+        try {
+          if (!(await wanted(name, folderName, path))) continue
+          const { dev, ino, size, mtimeMs } = await lstat(path, { bigint: true })
+          const file = { path, name: path.toString(), utf8: isUtf8(path), dev, ino }
+          files.push({ ...file, size: Number(size), mtimeMs: Number(mtimeMs) })
+        } catch (err) {
+          warn(`${shown(path.toString())}: ${err.message}`)
+        }
+      }
+    }
+  }
+  return files.sort((a, b) => Buffer.compare(a.path, b.path))
+}

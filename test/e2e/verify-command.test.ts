@@ -1,0 +1,334 @@
+// `media-log verify` as a DIT runs it against `npm start` before a shuttle drive leaves set: two
+// drives offloaded with ASC MHL (a generation each, the checksums recorded at copy time, imported),
+// then read back. What it reads and says is compared with what the files are (digests made here,
+// by other code: hash-wasm and node:crypto); what it records is read back from the log, the checks
+// and the e-mail the operator would send.
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createXXHash64, xxhash64 } from 'hash-wasm'
+import { MediaLogClient, MediaLogOperator, approvedClient } from 'media-log-service/client'
+import { ascManifest, type AscEntry } from '../offload-fixtures'
+import { launch, type Launched } from './launch'
+
+const PORT = 5743
+const ROOT = resolve(import.meta.dirname, '../..')
+const COMMAND = join(ROOT, 'bin', 'media-log.mjs')
+const dir = mkdtempSync(join(tmpdir(), 'media-log-verify-'))
+const drives = join(dir, 'drives')
+const config = join(dir, 'config')
+const GIB = 1024 ** 3
+let service: Launched
+let app: MediaLogClient
+let operator: MediaLogOperator
+
+type Run = { status: number | null; stdout: string; stderr: string }
+
+/** The command as a shell runs it; `onStarted` gets the child as soon as it runs. */
+function run(args: string[], onStarted?: (child: ReturnType<typeof spawn>) => void) {
+  const env = { ...process.env, MEDIA_LOG_CONFIG_DIR: config, MEDIA_LOG_URL: service.base }
+  delete env.PORT
+  return new Promise<Run>((done) => {
+    const child = spawn(process.execPath, [COMMAND, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('close', (status) => done({ status, stdout, stderr }))
+    onStarted?.(child)
+  })
+}
+
+/** Bytes that are nobody's pattern: a counter through SHA-256. */
+function bytesOf(seed: string, size: number): Buffer {
+  const out = Buffer.alloc(size)
+  for (let i = 0, block = 0; i < size; block++) {
+    const digest = createHash('sha256').update(`${seed}:${block}`).digest()
+    i += digest.copy(out, i)
+  }
+  return out
+}
+
+/** A day on a drive: camera clips, a clip of frames, a sound file, and a 1 GiB clip (sparse: no disk). */
+const CLIPS = ['A001C001_261126_R1AB.mov', 'A001C002_261126_R1AB.mov', 'A001C003_261126_R1AB.mxf']
+const SEQUENCE = 'A001C004_261126_R1AB'
+const LARGE = 'A001C005_261126_R1AB.mov'
+const GONE = 'A001C006_261126_R1AB.mov'
+
+type Written = { path: string; size: number; hashes: Record<string, string> }
+
+/** The day's files on `drive` under `day`/, each with the digests of its bytes, as a manifest names them. */
+async function writeDay(drive: string, day: string, algorithm: (name: string) => 'xxh64' | 'md5' = () => 'xxh64') {
+  const written: Written[] = []
+  const put = async (path: string, bytes: Buffer) => {
+    const full = join(drive, path)
+    mkdirSync(dirname(full), { recursive: true })
+    writeFileSync(full, bytes)
+    const kind = algorithm(path)
+    const hash = kind === 'md5' ? createHash('md5').update(bytes).digest('hex') : await xxhash64(bytes)
+    written.push({ path, size: bytes.length, hashes: { [kind]: hash } })
+  }
+  for (const [i, name] of CLIPS.entries()) await put(`${day}/A001/${name}`, bytesOf(name, (i + 1) * 1024 * 1024 + 17))
+  for (let frame = 1; frame <= 5; frame++)
+    await put(`${day}/A001/${SEQUENCE}/${SEQUENCE}.000000${frame}.ari`, bytesOf(`${SEQUENCE}${frame}`, 65536))
+  await put(`${day}/SOUND/S001T01.wav`, bytesOf('S001T01', 200_000))
+  return written
+}
+
+/** A sparse file of `size` zero bytes, and its XXH64, hashed here in 8 MiB steps. */
+async function sparse(path: string, size: number): Promise<Written['hashes']> {
+  closeSync(openSync(path, 'w'))
+  truncateSync(path, size)
+  const hash = await createXXHash64()
+  hash.init()
+  const zeros = new Uint8Array(8 * 1024 * 1024)
+  for (let done = 0; done < size; done += zeros.length) hash.update(zeros)
+  return { xxh64: hash.digest('hex') }
+}
+
+/** A drive's offload manifest, imported as `media-log import` sends it. */
+async function importDrive(log: string, drive: string, volume: string, entries: Written[]) {
+  const content = ascManifest({
+    created: '2026-11-26T09:00:00Z',
+    entries: entries.map((e): AscEntry => ({ ...e, action: 'original' })),
+  })
+  const name = `${volume}/ascmhl/0001_${volume}_2026-11-26_090000Z.mhl`
+  const answer = await app.importFiles(log, { files: [{ name, content, volume }], date: '2026-11-26' })
+  expect(answer.unreadable).toEqual([])
+  writeFileSync(join(drive, 'ascmhl-imported'), name)
+}
+
+const copiesOn = async (log: string, volume: string) => {
+  const day = await app.log(log)
+  return Object.fromEntries(
+    [...day.ocf!.clips, ...(day.sound?.clips ?? [])].map((clip) => [
+      clip.clip,
+      clip.copies.find((c) => c.volume === volume),
+    ]),
+  )
+}
+
+/** The verification lines of the e-mail the operator would send for `log` (camera files, sound). */
+async function emailVerification(log: string, presetId: string) {
+  await app.openEmailWindow({ logId: log, presetId })
+  const { windows } = await operator.windows()
+  const text = windows.find((w) => w.logIds.includes(log))!.preview.text
+  return text
+    .split('\n')
+    .map((line) => line.trim().replace(/\s+/g, ' '))
+    .filter((line) => /^(Sound v|V)erification:/.test(line))
+}
+
+beforeAll(async () => {
+  service = await launch('start', { port: PORT, state: join(dir, 'state') })
+  app = await approvedClient({ baseUrl: service.base, appName: 'Setup', operatorKey: service.operatorKey })
+  operator = new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey })
+  await app.createProject('Verify Film')
+  // The command's token, kept as its first run keeps it: the approval is import's test's concern.
+  const command = await approvedClient({
+    baseUrl: service.base,
+    appName: 'media-log',
+    operatorKey: service.operatorKey,
+  })
+  mkdirSync(config, { recursive: true })
+  writeFileSync(join(config, 'tokens.json'), JSON.stringify({ [service.base]: command.token }))
+}, 120_000)
+
+afterAll(async () => {
+  await service?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('media-log verify', () => {
+  it('reads back copies whose checksums were only recorded: the e-mail then says verified', async () => {
+    const a = join(drives, 'D013', 'SHUTTLE_01')
+    const b = join(drives, 'D013', 'SHUTTLE_02')
+    for (const [drive, volume] of [
+      [a, 'SHUTTLE_01'],
+      [b, 'SHUTTLE_02'],
+    ] as const)
+      await importDrive('D013', drive, volume, await writeDay(drive, 'D013'))
+    const [preset] = await app.emailPresets()
+    expect(await emailVerification('D013', preset!.id)).toEqual([
+      'Verification: 2 copies, checksums match (not read back)',
+      'Sound verification: 2 copies, checksums match (not read back)',
+    ])
+
+    const verified = await run(['verify', a, b, '--log', 'D013'])
+    expect(verified.stderr).toBe(`service: ${service.base} (from MEDIA_LOG_URL)\n`)
+    expect(verified.status).toBe(0)
+    const lines = verified.stdout.split('\n')
+    expect(lines[0]).toMatch(/^SHUTTLE_01: 9 files read back, 7 MB in \d+\.\d s \(\d+ (MB|GB|kB)\/s\)$/)
+    expect(lines.slice(1)).toEqual([
+      '  verified      5 clips',
+      expect.stringMatching(/^SHUTTLE_02: 9 files read back, 7 MB in/),
+      '  verified      5 clips',
+      'recorded in D013: 10 clips (18 files) as read back',
+      '  copies  SHUTTLE_01: 4/4 clips, 4 verified',
+      '  copies  SHUTTLE_02: 4/4 clips, 4 verified',
+      '  copies  sound SHUTTLE_01: 1/1 clips, 1 verified',
+      '  copies  sound SHUTTLE_02: 1/1 clips, 1 verified',
+      '',
+    ])
+    expect(await emailVerification('D013', preset!.id)).toEqual([
+      'Verification: 2 copies, all verified (read back)',
+      'Sound verification: 2 copies, all verified (read back)',
+    ])
+
+    // Each copy says what read it back, and when; the frames' digest is the one the import made.
+    const before = await copiesOn('D013', 'SHUTTLE_02')
+    expect(before[SEQUENCE]).toEqual({
+      volume: 'SHUTTLE_02',
+      hash: expect.stringMatching(/^xxh64-frames:[0-9a-f]{64}$/),
+      files: 5,
+      action: 'verified',
+      hashdate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      tool: 'media-log 0.1.0',
+    })
+    expect(new Date(before[SEQUENCE]!.hashdate as string).getTime()).toBeGreaterThan(Date.now() - 120_000)
+    const day = await app.log('D013')
+    const sequence = day.ocf!.clips.find((c) => c.clip === SEQUENCE)!
+    expect(sequence.copies[0]!.hash).toBe(sequence.copies[1]!.hash)
+    // Nothing of the run is left behind once it is recorded.
+    expect(readdirSync(join(config, 'verify'))).toEqual([])
+  })
+
+  describe('a drive with a flipped byte, a deleted clip and clips the log does not know', () => {
+    const drive = join(drives, 'D012', 'SHUTTLE_01')
+    beforeAll(async () => {
+      const written = await writeDay(drive, 'D012', (path) => (path.endsWith('.mxf') ? 'md5' : 'xxh64'))
+      writeFileSync(join(drive, 'D012/A001', GONE), 'a clip deleted after the offload')
+      written.push({
+        path: `D012/A001/${GONE}`,
+        size: 32,
+        hashes: { xxh64: await xxhash64('a clip deleted after the offload') },
+      })
+      written.push({
+        path: `D012/A001/${LARGE}`,
+        size: GIB,
+        hashes: await sparse(join(drive, 'D012/A001', LARGE), GIB),
+      })
+      await importDrive('D012', drive, 'SHUTTLE_01', written)
+      rmSync(join(drive, 'D012/A001', GONE))
+      // One byte of the MXF flipped since it was copied.
+      const mxf = join(drive, 'D012/A001', CLIPS[2]!)
+      const bytes = readFileSync(mxf)
+      bytes[123_456] ^= 0x01
+      writeFileSync(mxf, bytes)
+      // A clip the offload missed, beside the day's; another day's clip in its own folder.
+      writeFileSync(join(drive, 'D012/A001/A001C009_261126_R1AB.mov'), 'not in the log')
+      mkdirSync(join(drive, 'D011/A000'), { recursive: true })
+      writeFileSync(join(drive, 'D011/A000/A000C001_261125_R1AB.mov'), 'the day before')
+    })
+
+    it('finds the flipped byte and the deleted clip, records the failure, and exits 1', async () => {
+      const verified = await run(['verify', drive, '--log', 'D012'])
+      expect(verified.status).toBe(1)
+      const mxf = readFileSync(join(drive, 'D012/A001', CLIPS[2]!))
+      const found = createHash('md5').update(mxf).digest('hex')
+      mxf[123_456] ^= 0x01
+      const recorded = createHash('md5').update(mxf).digest('hex')
+      const lines = verified.stdout.split('\n')
+      expect(lines[0]).toMatch(/^SHUTTLE_01: 10 files read back, 1\.1 GB in \d+\.\d s \(\d+ (MB|GB)\/s\)$/)
+      expect(lines.slice(1)).toEqual([
+        '  verified      5 clips',
+        `  FAILED        A001C003_261126_R1AB: md5 ${found} read back, ${recorded} recorded`,
+        `  MISSING       A001C006_261126_R1AB: the log has a copy on SHUTTLE_01; no file of it in ${drive}`,
+        '  not in D012     D012/A001/A001C009_261126_R1AB.mov',
+        "  1 other clip in folders without D012's clips (other days')",
+        'recorded in D012: 6 clips (10 files) as read back',
+        // The log still has the deleted clip's copy: what a drive lost is said, not erased from the day.
+        '  copies  SHUTTLE_01: 6/6 clips, 4 verified, 1 checksum recorded, not read back, 1 failed verification',
+        '  copies  sound SHUTTLE_01: 1/1 clips, 1 verified',
+        '',
+      ])
+      const copies = await copiesOn('D012', 'SHUTTLE_01')
+      // ASC MHL's way: a failed copy keeps the digest found, and the checks say it failed.
+      expect(copies['A001C003_261126_R1AB']).toMatchObject({
+        action: 'failed',
+        hash: `md5:${found}`,
+        tool: 'media-log 0.1.0',
+      })
+      expect(copies[GONE.replace('.mov', '')]).toMatchObject({ action: 'original' })
+      expect(copies[LARGE.replace('.mov', '')]).toMatchObject({ action: 'verified' })
+      const { checks } = await app.checks('D012')
+      expect(checks.filter((f) => f.kind === 'verification-failed').map((f) => f.message)).toEqual([
+        expect.stringContaining('A001C003_261126_R1AB'),
+      ])
+    })
+
+    it('compares no copy with the digest that failed, and says so in JSON too', async () => {
+      const verified = await run(['verify', drive, '--log', 'D012', '--json'])
+      expect(verified.status).toBe(1)
+      const sizes = [...CLIPS.map((_, i) => (i + 1) * 1024 * 1024 + 17), ...Array(5).fill(65536), 200_000, GIB]
+      const mxf = sizes[2]!
+      expect(JSON.parse(verified.stdout)).toEqual({
+        log: 'D012',
+        volumes: [
+          {
+            volume: 'SHUTTLE_01',
+            folders: [drive],
+            read: {
+              files: 9,
+              bytes: sizes.reduce((a, b) => a + b, 0) - mxf,
+              seconds: expect.any(Number),
+              resumed: 0,
+            },
+            verified: ['A001C001_261126_R1AB', 'A001C002_261126_R1AB', SEQUENCE, LARGE.replace('.mov', ''), 'S001T01'],
+            failed: [],
+            recorded: [],
+            missing: [{ part: 'ocf', clip: 'A001C006_261126_R1AB' }],
+            unreadable: [],
+            uncompared: [
+              {
+                clip: 'A001C003_261126_R1AB',
+                reason:
+                  'its only checksums failed verification before: nothing to compare with (import the offload again)',
+              },
+            ],
+            unknown: ['D012/A001/A001C009_261126_R1AB.mov'],
+            unknownElsewhere: 1,
+          },
+        ],
+        recorded: { clips: 5, files: 9 },
+        copies: [
+          {
+            part: 'ocf',
+            volume: 'SHUTTLE_01',
+            clips: 6,
+            verified: 4,
+            recorded: 1,
+            noChecksum: 0,
+            failed: 1,
+            missing: 0,
+          },
+          {
+            part: 'sound',
+            volume: 'SHUTTLE_01',
+            clips: 1,
+            verified: 1,
+            recorded: 0,
+            noChecksum: 0,
+            failed: 0,
+            missing: 0,
+          },
+        ],
+      })
+    })
+  })
+})
