@@ -13,7 +13,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { stat } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { basename, join, relative, resolve, sep } from 'node:path'
-import { clipKeys, clipOfFile, digestOf, framesDigest } from 'media-log-service/client'
+import { MediaLogError, clipKeys, clipOfFile, digestOf, framesDigest } from 'media-log-service/client'
 import { DigestPool, computable } from './digests.mjs'
 import { APP_NAME, configFolder, connectedClient, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
@@ -42,7 +42,11 @@ export async function verifyFolders(folders, options, usage) {
   const share = sampleShare(options.sample)
   const volumes = await volumesOf(folders, options.volume)
   const client = await connectedClient(serviceUrl(options.url))
-  const log = await client.log(options.log)
+  const log = await client.log(options.log).catch((err) => {
+    if (err instanceof MediaLogError && err.status === 404)
+      throw new Failure(`${shown(options.log)}: no such log in the service's project`)
+    throw err
+  })
   const clips = logClips(log)
   const runs = []
   for (const [volume, roots] of volumes)

@@ -331,4 +331,132 @@ describe('media-log verify', () => {
       })
     })
   })
+
+  describe('a day posted by an application, and a run stopped halfway', () => {
+    const drive = join(drives, 'D014', 'SHUTTLE_03')
+    const resumeFiles = () => (existsSync(join(config, 'verify')) ? readdirSync(join(config, 'verify')) : [])
+    beforeAll(async () => {
+      mkdirSync(join(drive, 'B001'), { recursive: true })
+      const onRaid = bytesOf('B001C001', 300_000)
+      writeFileSync(join(drive, 'B001/B001C001_261126_R2CD.mov'), onRaid)
+      writeFileSync(join(drive, 'B001/B001C002_261126_R2CD.mov'), bytesOf('B001C002', 100_000))
+      // Large enough to be stopped in: 2 GiB, read in about a second.
+      const large = await sparse(join(drive, 'B001/B001C003_261126_R2CD.mov'), 2 * GIB)
+      await app.createLog({
+        id: 'D014',
+        day: 14,
+        date: '2026-11-27',
+        ocf: {
+          clips: [
+            // Posted without a hash on the shuttle; the RAID's copy has one.
+            {
+              clip: 'B001C001_261126_R2CD',
+              size: 300_000,
+              copies: [
+                { volume: 'SHUTTLE_03', hash: null },
+                { volume: 'RAID', hash: `xxh64:${await xxhash64(onRaid)}` },
+              ],
+            },
+            // No hash anywhere.
+            { clip: 'B001C002_261126_R2CD', size: 100_000, copies: [{ volume: 'SHUTTLE_03', hash: null }] },
+            {
+              clip: 'B001C003_261126_R2CD',
+              size: 2 * GIB,
+              copies: [{ volume: 'SHUTTLE_03', hash: `xxh64:${large.xxh64}` }],
+            },
+          ],
+        },
+      })
+    })
+
+    /** The command stopped with Ctrl-C once it has read a file. */
+    async function stopped(args: string[]) {
+      const interrupted = await run(args, (child) => {
+        const poll = setInterval(() => {
+          const [file] = resumeFiles()
+          if (file && readFileSync(join(config, 'verify', file), 'utf8').includes('\n')) {
+            clearInterval(poll)
+            child.kill('SIGINT')
+          }
+        }, 5)
+        child.on('close', () => clearInterval(poll))
+      })
+      expect(interrupted.stderr).toMatch(/\nstopped: \d+ files? read; run the same command again to go on\n$/)
+      expect(interrupted.status).toBe(130)
+      expect(resumeFiles()).toHaveLength(1)
+    }
+
+    it('goes on after Ctrl-C where it stopped, compares with another volume’s hash, and records one where none was', async () => {
+      const args = ['verify', drive, '--log', 'D014', '--json']
+      await stopped(args)
+      const resumed = await run(args)
+      expect(resumed.stderr).toMatch(/\nSHUTTLE_03: [12] files? read by the run before \(--again reads them again\)\n/)
+      expect(resumed.status).toBe(0)
+      const answer = JSON.parse(resumed.stdout)
+      expect(answer.volumes[0].read.resumed + answer.volumes[0].read.files).toBe(3)
+      expect(answer.volumes[0]).toMatchObject({
+        verified: ['B001C001_261126_R2CD', 'B001C003_261126_R2CD'],
+        failed: [],
+        recorded: [{ clip: 'B001C002_261126_R2CD', algorithm: 'xxh64' }],
+        missing: [],
+      })
+      expect(answer.copies).toEqual([
+        { part: 'ocf', volume: 'SHUTTLE_03', clips: 3, verified: 2, recorded: 1, noChecksum: 0, failed: 0, missing: 0 },
+      ])
+      const copies = await copiesOn('D014', 'SHUTTLE_03')
+      expect(copies['B001C001_261126_R2CD']).toMatchObject({
+        hash: `xxh64:${await xxhash64(bytesOf('B001C001', 300_000))}`,
+        action: 'verified',
+      })
+      expect(copies['B001C002_261126_R2CD']).toMatchObject({
+        hash: `xxh64:${await xxhash64(bytesOf('B001C002', 100_000))}`,
+        action: 'original',
+      })
+      expect(resumeFiles()).toEqual([])
+    })
+
+    it('reads everything again with --again', async () => {
+      await stopped(['verify', drive, '--log', 'D014'])
+      const again = await run(['verify', drive, '--log', 'D014', '--again', '--json'])
+      expect(again.status).toBe(0)
+      expect(again.stderr).not.toContain('read by the run before')
+      expect(JSON.parse(again.stdout).volumes[0].read).toMatchObject({ files: 3, resumed: 0, bytes: 2 * GIB + 400_000 })
+    })
+  })
+
+  it('reads a share of the clips with --sample', async () => {
+    const sampled = await run([
+      'verify',
+      join(drives, 'D013', 'SHUTTLE_01'),
+      '--log',
+      'D013',
+      '--sample',
+      '40%',
+      '--json',
+    ])
+    expect(sampled.status).toBe(0)
+    const [volume] = JSON.parse(sampled.stdout).volumes
+    // Two of the five clips, whole: a sequence's frames are read together.
+    expect(volume.verified).toHaveLength(2)
+  })
+
+  it('exits 2 when it cannot do its work, saying why', async () => {
+    const folder = join(drives, 'D013', 'SHUTTLE_01')
+    const cases: Array<[string[], string]> = [
+      [['verify', folder], 'verify needs folders and --log'],
+      [['verify', join(dir, 'nowhere'), '--log', 'D013'], `${join(dir, 'nowhere')}: no such folder`],
+      [
+        ['verify', folder, '--log', 'D013', '--sample', '0%'],
+        '--sample is a share of the clips, more than 0% and at most 100%',
+      ],
+      [['verify', folder, '--log', 'D013', '--sample', '5%', '--all'], '--sample and --all: one or the other'],
+      [['verify', folder, '--log', 'D404'], "media-log: D404: no such log in the service's project"],
+    ]
+    for (const [args, said] of cases) {
+      const failed = await run(args)
+      expect(failed.status).toBe(2)
+      expect(failed.stdout).toBe('')
+      expect(failed.stderr).toContain(said)
+    }
+  })
 })
