@@ -1,4 +1,4 @@
-// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf,checks,import,reports]
+// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf,checks,import,reports,verify]
 //
 // Starts the service as users run it (`npm start`, or `npm run dev` with --dev) on its own port and
 // state, gets a token through the approval endpoints, and loads it with autocannon on 127.0.0.1
@@ -23,7 +23,7 @@ const DURATION = Number(args.duration ?? 10)
 const WARMUP = Number(args.warmup ?? 2)
 const ROUNDS = Number(args.rounds ?? 1)
 const CONNECTIONS = 10
-const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf,checks,import,reports').split(','))
+const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf,checks,import,reports,verify').split(','))
 // 5700–5799 belong to the benchmarks: ours, then the ceiling.
 const PORT = Number(args.port ?? (DEV ? 5710 : 5700))
 
@@ -507,11 +507,18 @@ function summarize({ runs, host, how, logBytes, listBytes, imports }) {
   return { json, markdown }
 }
 
-if ([...ONLY].some((only) => only !== 'reports')) await main()
+if ([...ONLY].some((only) => only !== 'reports' && only !== 'verify')) await main()
 // Transfer reports at scale, on a server of their own with V8's heap held to 64 MB
 // (bench/reports.mjs, which writes bench/results/reports.{json,md}).
 if (ONLY.has('reports') && !DEV) {
   console.log('\nTransfer reports (a 5,000-row CSV and a 5,000-row hash ALE, heap held to 64 MB)')
   const reports = spawnSync(process.execPath, [join(ROOT, 'bench/reports.mjs')], { stdio: 'inherit' })
   if (reports.status !== 0) process.exitCode = 1
+}
+// `media-log verify` reading back 2 GiB against xxhsum, md5sum, sha1sum and cat (bench/verify.mjs,
+// which writes bench/results/verify.{json,md}).
+if (ONLY.has('verify') && !DEV) {
+  console.log("\nmedia-log verify (2 GiB from the page cache, against the platform's tools)")
+  const verify = spawnSync(process.execPath, [join(ROOT, 'bench/verify.mjs')], { stdio: 'inherit' })
+  if (verify.status !== 0) process.exitCode = 1
 }

@@ -5,13 +5,13 @@
 // Chosen by measurement (1 GiB from the page cache, one thread, AMD EPYC): hash-wasm's XXH64 at
 // 2,558 MiB/s, XXH128 2,713, XXH3 1,869 (Debian's xxhsum: 4,390 / 5,399 / 5,698; `cat` 3,482);
 // node:crypto's SHA-1 at 885 MiB/s (sha1sum 285) and MD5 at 470 (md5sum 544), ahead of hash-wasm's
-// MD5 (440). xxhash-wasm's XXH64 is faster (2,963) but has neither XXH128 nor XXH3. The WASM
-// digests reach about 60% of xxhsum on one thread; files are read back several at a time, a
-// thread each (DigestPool), for more.
+// MD5 (440). xxhash-wasm's XXH64 is faster alone (2,963) but has neither XXH128 nor XXH3, and on
+// two threads gained nothing measurable. WASM has no SIMD path here where xxhsum uses SSE2/AVX2:
+// one thread reaches about half of xxhsum, so files are read back several at a time, a thread
+// each (DigestPool); bench/verify.mjs measures the command against the tools in one run.
 import { base58 } from '@scure/base'
 import { createHash } from 'node:crypto'
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { Worker, isMainThread, parentPort } from 'node:worker_threads'
 import { createXXHash128, createXXHash3, createXXHash32, createXXHash64 } from 'hash-wasm'
@@ -64,7 +64,9 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 
 /**
  * A file's digest by `algorithm`, read front to back in CHUNK-sized reads into one buffer, and the
- * bytes it held. `onRead` hears how many bytes each read gave (progress).
+ * bytes it held. `onRead` hears how many bytes each read gave (progress). The reads block: on a
+ * thread of its own (DigestPool) a blocking read gave 4,839 MiB/s where an awaited one gave 4,166
+ * (two threads, XXH64), and the command's own thread never waits on them.
  * @param {string} path
  * @param {Algorithm} algorithm
  * @param {(bytes: number) => void} [onRead]
@@ -72,28 +74,26 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export async function digestFile(path, algorithm, onRead) {
   const hash = await ALGORITHMS[algorithm]()
-  const file = await open(path, OPEN_FLAGS)
+  const fd = openSync(path, OPEN_FLAGS)
   try {
-    if (!(await file.stat()).isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTFILE' })
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTFILE' })
     const buffer = Buffer.allocUnsafe(CHUNK)
     let size = 0
-    for (;;) {
-      const { bytesRead } = await file.read(buffer, 0, CHUNK, null)
-      if (!bytesRead) break
-      hash.update(buffer.subarray(0, bytesRead))
-      size += bytesRead
-      onRead?.(bytesRead)
+    for (let read; (read = readSync(fd, buffer, 0, CHUNK, null));) {
+      hash.update(buffer.subarray(0, read))
+      size += read
+      onRead?.(read)
     }
     return { digest: hash.digest(), size }
   } finally {
-    await file.close()
+    closeSync(fd)
   }
 }
 
 /**
- * Files digested several at a time, one a thread: hash-wasm's XXH64 is bound by one core (2,558
- * MiB/s, where the page cache gives 3,482), so two threads on two cores pass xxhsum's one
- * (bench/verify.mjs). `onRead` hears every read's bytes, of whichever file.
+ * Files digested several at a time, one a thread, a thread a core (four at most): a WASM digest
+ * is bound by its core, not by reading (two threads: 2 GiB of XXH64 at 3,300–4,500 MiB/s, one
+ * at 2,400). `onRead` hears every read's bytes, of whichever file.
  */
 export class DigestPool {
   /** @type {Worker[]} */ #idle = []
