@@ -100,13 +100,21 @@ export class DigestPool {
   /** @type {Array<() => void>} */ #waiting = []
   #workers = /** @type {Worker[]} */ ([])
 
-  /** @param {{threads?: number, onRead?: (bytes: number) => void}} [options] */
+  /** Hears every read's bytes; may be set at any time. @type {((bytes: number) => void) | undefined} */
+  onRead
+
+  /**
+   * The threads start at once (some 50 ms each, the WASM with them): made before the work is
+   * known, they are ready when it is.
+   * @param {{threads?: number, onRead?: (bytes: number) => void}} [options]
+   */
   constructor({ threads = Math.min(availableParallelism(), 4), onRead } = {}) {
     this.threads = threads
+    this.onRead = onRead
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(new URL(import.meta.url))
       worker.unref()
-      if (onRead) worker.on('message', (message) => message.read && onRead(message.read))
+      worker.on('message', (message) => message.read && this.onRead?.(message.read))
       this.#workers.push(worker)
       this.#idle.push(worker)
     }

@@ -41,6 +41,16 @@ export async function verifyFolders(folders, options, usage) {
   if (options.sample !== undefined && options.all) throw new Failure('--sample and --all: one or the other')
   const share = sampleShare(options.sample)
   const volumes = await volumesOf(folders, options.volume)
+  // Started while the service is asked for the log and the drive is walked.
+  const pool = new DigestPool()
+  try {
+    return await verifyWith(pool, volumes, share, options)
+  } finally {
+    await pool.close()
+  }
+}
+
+async function verifyWith(pool, volumes, share, options) {
   const client = await connectedClient(serviceUrl(options.url))
   const log = await client.log(options.log).catch((err) => {
     if (err instanceof MediaLogError && err.status === 404)
@@ -50,7 +60,7 @@ export async function verifyFolders(folders, options, usage) {
   const clips = logClips(log)
   const runs = []
   for (const [volume, roots] of volumes)
-    runs.push(await verifyVolume({ client, log: options.log, volume, roots, clips, share, again: options.again }))
+    runs.push(await verifyVolume({ client, pool, log: options.log, volume, roots, clips, share, again: options.again }))
   const recorded = await record(client, options.log, runs)
   for (const { resume } of runs) resume.done()
   const { copies } = await client.checks(options.log)
@@ -114,7 +124,7 @@ function logClips(log) {
 }
 
 /** One volume's clips read back: which were found, read, and how they compared. */
-async function verifyVolume({ client, log, volume, roots, clips, share, again }) {
+async function verifyVolume({ client, pool, log, volume, roots, clips, share, again }) {
   const progress = new Progress()
   const units = []
   for (const root of roots) {
@@ -169,7 +179,7 @@ async function verifyVolume({ client, log, volume, roots, clips, share, again })
 
   const chosen = share < 1 ? sampled(toRead, share) : toRead
   const resume = new ResumeFile(client.baseUrl, log, volume, roots, again)
-  await readBack(chosen, resume, outcome)
+  await readBack(chosen, resume, outcome, pool)
   for (const { unit, clip, expected, digests, error } of chosen) {
     if (error) {
       outcome.unreadable.push({ clip: clip.clip, path: error.file.rel, reason: error.message })
@@ -302,7 +312,7 @@ function sampled(items, share) {
  * Every file of the chosen clips read and hashed, several at a time (DigestPool), a progress line
  * with the rate and the time left; a file the resume file has, unchanged since, is not read again.
  */
-async function readBack(chosen, resume, outcome) {
+async function readBack(chosen, resume, outcome, pool) {
   const jobs = []
   for (const item of chosen) {
     const algorithm = item.expected?.algorithm ?? FIRST_ALGORITHM
@@ -321,8 +331,8 @@ async function readBack(chosen, resume, outcome) {
   const pending = jobs.filter((job) => job.item.digests[job.i] === undefined)
   if (outcome.read.resumed)
     warn(`${outcome.volume}: ${count(outcome.read.resumed, 'file')} read by the run before (--again reads them again)`)
-  const meter = new Meter(outcome.volume, total)
-  const pool = new DigestPool({ onRead: (bytes) => meter.add(bytes) })
+  const meter = new Meter(outcome.volume, total, pending.length)
+  pool.onRead = (bytes) => meter.add(bytes)
   const stop = () => {
     meter.done()
     warn(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
@@ -342,6 +352,7 @@ async function readBack(chosen, resume, outcome) {
           resume.add(job.file, job.algorithm, digest)
           outcome.read.files++
           outcome.read.bytes += size
+          meter.fileDone()
         } catch (err) {
           if (err.fatal) throw err
           job.item.error = { file: job.file, message: readError(err) }
@@ -351,7 +362,6 @@ async function readBack(chosen, resume, outcome) {
     await Promise.all(Array.from({ length: pool.threads }, thread))
   } finally {
     process.off('SIGINT', stop)
-    await pool.close()
     meter.done()
   }
   outcome.read.seconds = Number((meter.seconds() || 0).toFixed(3))
@@ -364,33 +374,45 @@ function readError(err) {
   return err.message
 }
 
-/** The progress line: share read, rate, time left. */
+/**
+ * The progress line: share read, files, rate and time left; and the time the reading took. Both
+ * count from the first byte read: the threads' start (some 50 ms) once made the first line promise
+ * a minute for a second's work.
+ */
 class Meter {
   #progress = new Progress()
-  #start = performance.now()
+  #firstRead = 0
   #bytes = 0
+  #files = 0
   #shown = 0
-  constructor(volume, total) {
+  constructor(volume, total, files) {
     this.volume = volume
     this.total = total
+    this.files = files
   }
   add(bytes) {
-    this.#bytes += bytes
     const now = performance.now()
-    // A terminal's line redrawn ten times a second; a log's every 15 seconds.
-    if (now - this.#shown < (process.stderr.isTTY ? 100 : 15_000)) return
+    this.#firstRead ||= now
+    this.#bytes += bytes
+    // A terminal's line redrawn ten times a second, once a quarter second has given a rate; a
+    // log's line every 15 seconds.
+    if (process.stderr.isTTY ? now - this.#firstRead < 250 || now - this.#shown < 100 : now - this.#shown < 15_000)
+      return
     this.#shown = now
-    const seconds = this.seconds()
-    const rate = this.#bytes / seconds
-    const left = rate > 0 ? (this.total - this.#bytes) / rate : 0
+    const rate = this.#bytes / ((now - this.#firstRead) / 1000)
+    const left = (this.total - this.#bytes) / rate
     const share = this.total ? Math.min(this.#bytes / this.total, 1) : 1
     const bar = '#'.repeat(Math.round(share * 20)).padEnd(20, '.')
     this.#progress.say(
-      `${this.volume} [${bar}] ${sizeOf(this.#bytes)} of ${sizeOf(this.total)} · ${sizeOf(rate)}/s · ${clock(left)} left`,
+      `${this.volume} [${bar}] ${sizeOf(this.#bytes)} of ${sizeOf(this.total)}, ${this.#files} of ${count(this.files, 'file')} · ` +
+        `${sizeOf(rate)}/s · ${clock(left)} left`,
     )
   }
+  fileDone() {
+    this.#files++
+  }
   seconds() {
-    return (performance.now() - this.#start) / 1000
+    return this.#firstRead ? (performance.now() - this.#firstRead) / 1000 : 0
   }
   done() {
     this.#progress.done()
@@ -404,8 +426,9 @@ const sizeOf = (bytes) =>
       ? `${Math.round(bytes / 1e6)} MB`
       : `${Math.round(bytes / 1e3)} kB`
 const clock = (seconds) => {
-  const s = Math.ceil(seconds)
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
+  const s = Math.round(seconds)
+  const mmss = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, '0')}`
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, '0')}` : mmss
 }
 
 /**
