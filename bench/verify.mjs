@@ -168,7 +168,7 @@ async function main() {
     const f = (n) => Math.round(n).toLocaleString('en-US')
     const markdown = [
       `\`media-log verify\` over ${FILES} files of ${FILE_BYTES / 2 ** 20} MiB (${TOTAL / 2 ** 30} GiB) from the page cache, median of ${ROUNDS} rounds alternating tool and command.`,
-      "Reading: the files read and hashed (the command's own measure); whole command: from start to exit (the service asked for the log, the walk, the outcome recorded).",
+      "Reading: from the first byte read to the last digest (the command's own `read.seconds`); whole command: from start to exit (Node's start, the service asked for the log, the walk, the outcome recorded).",
       '',
       '| Algorithm | media-log verify, reading (MiB/s) | whole command (MiB/s) | platform tool | tool (MiB/s) | reading ÷ tool |',
       '| --- | --- | --- | --- | --- | --- |',

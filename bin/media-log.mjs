@@ -3,7 +3,11 @@
  * The DIT's command for the service on this laptop:
  *
  *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
+ *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--json]
  *   media-log checks D012 [--json]
+ *
+ * `verify` reads the day's copies on a drive back and records what it found (bin/verify.mjs,
+ * docs/verify.md; its exit status is its own: 0 all matched, 1 a mismatch or a clip missing).
  *
  * `import` walks the folders for ASC MHL histories (`ascmhl/`), classic `*.mhl`, `*.ale` and the
  * `*.csv` transfer reports and clip lists (a CSV whose header names files, paths or hashes), and

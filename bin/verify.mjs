@@ -420,11 +420,13 @@ class Meter {
 }
 
 const sizeOf = (bytes) =>
-  bytes >= 1e9
-    ? `${(bytes / 1e9).toFixed(1)} GB`
-    : bytes >= 1e6
-      ? `${Math.round(bytes / 1e6)} MB`
-      : `${Math.round(bytes / 1e3)} kB`
+  bytes >= 1e12
+    ? `${(bytes / 1e12).toFixed(1)} TB`
+    : bytes >= 1e9
+      ? `${(bytes / 1e9).toFixed(1)} GB`
+      : bytes >= 1e6
+        ? `${Math.round(bytes / 1e6)} MB`
+        : `${Math.round(bytes / 1e3)} kB`
 const clock = (seconds) => {
   const s = Math.round(seconds)
   const mmss = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, '0')}`
@@ -560,26 +562,28 @@ ${hashes.join('\n')}
 /** A volume's outcome in lines: what was read, then each clip that was not verified, and why. */
 function said(outcome, log) {
   const { volume, read } = outcome
+  const took = read.seconds < 60 ? `${read.seconds.toFixed(1)} s` : clock(read.seconds)
   const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
-  const lines = [
-    `${volume}: ${count(read.files, 'file')} read back, ${sizeOf(read.bytes)} in ${read.seconds.toFixed(1)} s${rate}` +
+  const row = (label, text) => `  ${label.padEnd(13)} ${text}`
+  const against = (f) => f.against.replace(/^\S+, /, '')
+  return [
+    `${volume}: ${count(read.files, 'file')} read back, ${sizeOf(read.bytes)} in ${took}${rate}` +
       (read.resumed ? `, ${read.resumed} read by the run before` : ''),
+    ...(outcome.verified.length ? [row('verified', count(outcome.verified.length, 'clip'))] : []),
+    ...outcome.failed.map((f) =>
+      row('FAILED', `${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${against(f)}`),
+    ),
+    ...outcome.missing.map((m) =>
+      row('MISSING', `${m.clip}: the log has a copy on ${volume}; no file of it in ${outcome.folders.join(', ')}`),
+    ),
+    ...outcome.unreadable.map((u) => row('NOT READ', `${u.clip}: ${u.path}: ${u.reason}`)),
+    ...outcome.uncompared.map((u) => row('NOT COMPARED', `${u.clip}: ${u.reason}`)),
+    ...outcome.recorded.map((r) =>
+      row('recorded', `${r.clip}: no checksum to compare with anywhere; its ${r.algorithm} is recorded now`),
+    ),
+    ...outcome.unknown.map((path) => row(`not in ${log}`, path)),
+    ...(outcome.unknownElsewhere
+      ? [`  ${count(outcome.unknownElsewhere, 'other clip')} in folders without ${log}'s clips (other days')`]
+      : []),
   ]
-  if (outcome.verified.length) lines.push(`  verified      ${count(outcome.verified.length, 'clip')}`)
-  for (const f of outcome.failed)
-    lines.push(
-      `  FAILED        ${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${f.against.replace(/^\S+, /, '')}`,
-    )
-  for (const m of outcome.missing)
-    lines.push(
-      `  MISSING       ${m.clip}: the log has a copy on ${volume}; no file of it in ${outcome.folders.join(', ')}`,
-    )
-  for (const u of outcome.unreadable) lines.push(`  NOT READ      ${u.clip}: ${u.path}: ${u.reason}`)
-  for (const u of outcome.uncompared) lines.push(`  NOT COMPARED  ${u.clip}: ${u.reason}`)
-  for (const r of outcome.recorded)
-    lines.push(`  recorded      ${r.clip}: no checksum to compare with anywhere; its ${r.algorithm} is recorded now`)
-  for (const path of outcome.unknown) lines.push(`  not in ${log}     ${path}`)
-  if (outcome.unknownElsewhere)
-    lines.push(`  ${count(outcome.unknownElsewhere, 'other clip')} in folders without ${log}'s clips (other days')`)
-  return lines
 }

@@ -249,7 +249,7 @@ describe('media-log verify', () => {
         '  verified      5 clips',
         `  FAILED        A001C003_261126_R1AB: md5 ${found} read back, ${recorded} recorded`,
         `  MISSING       A001C006_261126_R1AB: the log has a copy on SHUTTLE_01; no file of it in ${drive}`,
-        '  not in D012     D012/A001/A001C009_261126_R1AB.mov',
+        '  not in D012   D012/A001/A001C009_261126_R1AB.mov',
         "  1 other clip in folders without D012's clips (other days')",
         'recorded in D012: 6 clips (10 files) as read back',
         // The log still has the deleted clip's copy: what a drive lost is said, not erased from the day.
