@@ -40,7 +40,6 @@ import { parseArgs } from 'node:util'
 import { MediaLogError } from 'media-log-service/client'
 import { connectedClient, contacted, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
-import { verifyFolders } from './verify.mjs'
 import { walk } from './walk.mjs'
 
 const USAGE = `usage:
@@ -88,7 +87,8 @@ async function main(argv) {
     return 2
   }
   if (command === 'import') return importFolders(rest, values)
-  if (command === 'verify') return verifyFolders(rest, values, USAGE)
+  // Loaded when asked for: its digests (hash-wasm, worker threads) are no other command's concern.
+  if (command === 'verify') return (await import('./verify.mjs')).verifyFolders(rest, values, USAGE)
   if (command === 'checks') return printChecks(rest, values)
   throw new Failure(`unknown command ${command}\n${USAGE}`)
 }
