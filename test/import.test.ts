@@ -431,6 +431,40 @@ describe('what the files do not agree on', () => {
     ])
   })
 
+  it('keeps when and by what tool a copy was hashed again, a date only as a date and a name only so long', async () => {
+    const { token } = await withProject()
+    const tool = 'v'.repeat(5000)
+    const manifest = ascManifest({
+      created: 'yesterday evening',
+      entries: [{ path: 'Clips/A001C001.mov', size: 1000, hashes: { xxh64: h(1) }, action: 'verified' }],
+    }).replace('<tool version="1.0">offload</tool>', `<tool>${tool}</tool>`)
+    const name = '/Volumes/SHUTTLE_A/ascmhl/0002_A_2025-06-14_180000Z.mhl'
+    expect((await importInto(token, 'D001', { files: [{ name, content: manifest }], date: '2025-06-14' })).status).toBe(
+      201,
+    )
+    const verified = (await call('GET', '/log/D001', { token })).body.ocf.clips[0].copies
+    // Neither the hash's `hashdate` nor the generation's `creationdate` is a date: none is kept.
+    expect(verified).toEqual([
+      { volume: 'SHUTTLE_A', hash: `xxh64:${h(1)}`, action: 'verified', tool: 'v'.repeat(100) },
+    ])
+
+    const failed = ascManifest({
+      created: '2025-06-15T08:00:00+02:00',
+      entries: [{ path: 'Clips/A001C001.mov', size: 1000, hashes: { xxh64: h(2) }, action: 'failed' }],
+    })
+    const later = '/Volumes/SHUTTLE_A/ascmhl/0003_A_2025-06-15_060000Z.mhl'
+    expect((await importInto(token, 'D001', { files: [{ name: later, content: failed }] })).status).toBe(200)
+    expect((await call('GET', '/log/D001', { token })).body.ocf.clips[0].copies).toEqual([
+      {
+        volume: 'SHUTTLE_A',
+        hash: `xxh64:${h(2)}`,
+        action: 'failed',
+        hashdate: '2025-06-15T08:00:00+02:00',
+        tool: 'offload 1.0',
+      },
+    ])
+  })
+
   it('says a generation the chain lists and no file brought, and holds the copies in doubt', async () => {
     const { token } = await withProject()
     const folder = '/Volumes/SHUTTLE_A/ascmhl'

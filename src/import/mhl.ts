@@ -48,11 +48,17 @@ function sizeOf(text: string | undefined): number | undefined {
 const lastName = (path: string) => path.slice(path.lastIndexOf('/') + 1)
 const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/'))
 
+/** Characters of a tool's name and version a copy keeps. */
+const MAX_TOOL = 100
+/** An ISO 8601 date and time (xs:dateTime, as ASC MHL writes `hashdate`); anything else is left out. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/
+export const dateOf = (text: string | undefined) => (text && DATE_TIME.test(text.trim()) ? text.trim() : undefined)
+
 function hashEntry(element: XmlElement): HashEntry | undefined {
   if (!element.text) return undefined
   const algorithm = lastName(element.path)
   const action = element.attribute('action')
-  const date = element.attribute('hashdate')
+  const date = dateOf(element.attribute('hashdate'))
   return {
     algorithm,
     value: element.text,
@@ -93,7 +99,8 @@ export function readManifest(text: string, limit = Infinity): Manifest {
       else if (path === 'hashlist/creatorinfo/creationdate') created = element.text
       else if (path === 'hashlist/creatorinfo/tool' && element.text) {
         const version = element.attribute('version')
-        tool = version ? `${element.text} ${version}` : element.text
+        // Copied onto every copy the generation names: held to a name's length.
+        tool = (version ? `${element.text} ${version}` : element.text).slice(0, MAX_TOOL)
       } else if (path === 'hashlist/creatorinfo/startdate' || path === 'hashlist/creatorinfo/finishdate')
         started ??= element.text
       // ASC MHL

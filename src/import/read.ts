@@ -14,7 +14,7 @@ import { readCsv } from './csv'
 import { STILL_LIST, isStillList, lookOf } from './look'
 import { isTransferReport, reportCopies, type ReportCopies } from './report'
 import { clipsOf, lastSegment, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
-import { readChain, readManifest, type Action, type ChainLink, type HashEntry, type Manifest } from './mhl'
+import { dateOf, readChain, readManifest, type Action, type ChainLink, type HashEntry, type Manifest } from './mhl'
 import { LISTED_NOTES, Notes } from './notes'
 import { UnreadableFile, decodeText } from './text'
 
@@ -396,7 +396,7 @@ function latestOf(group: ReadManifest[], manifestFolder: string, ordered: boolea
 /** When a file was hashed again and found `action` (verified or failed), and by what tool. */
 function stampOf(hashes: HashEntry[], action: Action | undefined, manifest: Manifest) {
   if (action !== 'verified' && action !== 'failed') return undefined
-  const hashdate = hashes.find((h) => h.action === action)?.date ?? manifest.created
+  const hashdate = hashes.find((h) => h.action === action)?.date ?? dateOf(manifest.created)
   return { ...(hashdate && { hashdate }), ...(manifest.tool && { tool: manifest.tool }) }
 }
 

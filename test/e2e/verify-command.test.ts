@@ -69,6 +69,7 @@ const CLIPS = ['A001C001_261126_R1AB.mov', 'A001C002_261126_R1AB.mov', 'A001C003
 const SEQUENCE = 'A001C004_261126_R1AB'
 const LARGE = 'A001C005_261126_R1AB.mov'
 const GONE = 'A001C006_261126_R1AB.mov'
+const RED = 'A002_C001_1126AB'
 
 type Written = { path: string; size: number; hashes: Record<string, string> }
 
@@ -86,6 +87,10 @@ async function writeDay(drive: string, day: string, algorithm: (name: string) =>
   for (const [i, name] of CLIPS.entries()) await put(`${day}/A001/${name}`, bytesOf(name, (i + 1) * 1024 * 1024 + 17))
   for (let frame = 1; frame <= 5; frame++)
     await put(`${day}/A001/${SEQUENCE}/${SEQUENCE}.000000${frame}.ari`, bytesOf(`${SEQUENCE}${frame}`, 65536))
+  // A RED clip: its segments beside the clip's RMD (no media), one clip as the import makes it.
+  for (let segment = 1; segment <= 2; segment++)
+    await put(`${day}/RED/${RED}.RDC/${RED}_00${segment}.R3D`, bytesOf(`${RED}${segment}`, 100_000))
+  writeFileSync(join(drive, `${day}/RED/${RED}.RDC/${RED}.RMD`), '<rmd/>')
   await put(`${day}/SOUND/S001T01.wav`, bytesOf('S001T01', 200_000))
   return written
 }
@@ -173,14 +178,14 @@ describe('media-log verify', () => {
     expect(verified.stderr).toBe(`service: ${service.base} (from MEDIA_LOG_URL)\n`)
     expect(verified.status).toBe(0)
     const lines = verified.stdout.split('\n')
-    expect(lines[0]).toMatch(/^SHUTTLE_01: 9 files read back, 7 MB in \d+\.\d s \(\d+ (MB|GB|kB)\/s\)$/)
+    expect(lines[0]).toMatch(/^SHUTTLE_01: 11 files read back, 7 MB in \d+\.\d s \(\d+ (MB|GB|kB)\/s\)$/)
     expect(lines.slice(1)).toEqual([
-      '  verified      5 clips',
-      expect.stringMatching(/^SHUTTLE_02: 9 files read back, 7 MB in/),
-      '  verified      5 clips',
-      'recorded in D013: 10 clips (18 files) as read back',
-      '  copies  SHUTTLE_01: 4/4 clips, 4 verified',
-      '  copies  SHUTTLE_02: 4/4 clips, 4 verified',
+      '  verified      6 clips',
+      expect.stringMatching(/^SHUTTLE_02: 11 files read back, 7 MB in/),
+      '  verified      6 clips',
+      'recorded in D013: 12 clips (22 files) as read back',
+      '  copies  SHUTTLE_01: 5/5 clips, 5 verified',
+      '  copies  SHUTTLE_02: 5/5 clips, 5 verified',
       '  copies  sound SHUTTLE_01: 1/1 clips, 1 verified',
       '  copies  sound SHUTTLE_02: 1/1 clips, 1 verified',
       '',
@@ -190,7 +195,8 @@ describe('media-log verify', () => {
       'Sound verification: 2 copies, all verified (read back)',
     ])
 
-    // Each copy says what read it back, and when; the frames' digest is the one the import made.
+    // Each copy says what read it back, and when; the frames' digest is the one the import made,
+    // the RED clip's segments' too.
     const before = await copiesOn('D013', 'SHUTTLE_02')
     expect(before[SEQUENCE]).toEqual({
       volume: 'SHUTTLE_02',
@@ -204,6 +210,7 @@ describe('media-log verify', () => {
     const day = await app.log('D013')
     const sequence = day.ocf!.clips.find((c) => c.clip === SEQUENCE)!
     expect(sequence.copies[0]!.hash).toBe(sequence.copies[1]!.hash)
+    expect(before[RED]).toMatchObject({ hash: expect.stringMatching(/^xxh64-frames:/), files: 2, action: 'verified' })
     // Nothing of the run is left behind once it is recorded.
     expect(readdirSync(join(config, 'verify'))).toEqual([])
   })
@@ -244,16 +251,16 @@ describe('media-log verify', () => {
       mxf[123_456] ^= 0x01
       const recorded = createHash('md5').update(mxf).digest('hex')
       const lines = verified.stdout.split('\n')
-      expect(lines[0]).toMatch(/^SHUTTLE_01: 10 files read back, 1\.1 GB in \d+\.\d s \(\d+ (MB|GB)\/s\)$/)
+      expect(lines[0]).toMatch(/^SHUTTLE_01: 12 files read back, 1\.1 GB in \d+\.\d s \(\d+ (MB|GB)\/s\)$/)
       expect(lines.slice(1)).toEqual([
-        '  verified      5 clips',
+        '  verified      6 clips',
         `  FAILED        A001C003_261126_R1AB: md5 ${found} read back, ${recorded} recorded`,
         `  MISSING       A001C006_261126_R1AB: the log has a copy on SHUTTLE_01; no file of it in ${drive}`,
         '  not in D012   D012/A001/A001C009_261126_R1AB.mov',
         "  1 other clip in folders without D012's clips (other days')",
-        'recorded in D012: 6 clips (10 files) as read back',
+        'recorded in D012: 7 clips (12 files) as read back',
         // The log still has the deleted clip's copy: what a drive lost is said, not erased from the day.
-        '  copies  SHUTTLE_01: 6/6 clips, 4 verified, 1 checksum recorded, not read back, 1 failed verification',
+        '  copies  SHUTTLE_01: 7/7 clips, 5 verified, 1 checksum recorded, not read back, 1 failed verification',
         '  copies  sound SHUTTLE_01: 1/1 clips, 1 verified',
         '',
       ])
@@ -275,7 +282,14 @@ describe('media-log verify', () => {
     it('compares no copy with the digest that failed, and says so in JSON too', async () => {
       const verified = await run(['verify', drive, '--log', 'D012', '--json'])
       expect(verified.status).toBe(1)
-      const sizes = [...CLIPS.map((_, i) => (i + 1) * 1024 * 1024 + 17), ...Array(5).fill(65536), 200_000, GIB]
+      const sizes = [
+        ...CLIPS.map((_, i) => (i + 1) * 1024 * 1024 + 17),
+        ...Array(5).fill(65536),
+        100_000,
+        100_000,
+        200_000,
+        GIB,
+      ]
       const mxf = sizes[2]!
       expect(JSON.parse(verified.stdout)).toEqual({
         log: 'D012',
@@ -284,12 +298,19 @@ describe('media-log verify', () => {
             volume: 'SHUTTLE_01',
             folders: [drive],
             read: {
-              files: 9,
+              files: 11,
               bytes: sizes.reduce((a, b) => a + b, 0) - mxf,
               seconds: expect.any(Number),
               resumed: 0,
             },
-            verified: ['A001C001_261126_R1AB', 'A001C002_261126_R1AB', SEQUENCE, LARGE.replace('.mov', ''), 'S001T01'],
+            verified: [
+              'A001C001_261126_R1AB',
+              'A001C002_261126_R1AB',
+              SEQUENCE,
+              LARGE.replace('.mov', ''),
+              RED,
+              'S001T01',
+            ],
             failed: [],
             recorded: [],
             missing: [{ part: 'ocf', clip: 'A001C006_261126_R1AB' }],
@@ -305,13 +326,13 @@ describe('media-log verify', () => {
             unknownElsewhere: 1,
           },
         ],
-        recorded: { clips: 5, files: 9 },
+        recorded: { clips: 6, files: 11 },
         copies: [
           {
             part: 'ocf',
             volume: 'SHUTTLE_01',
-            clips: 6,
-            verified: 4,
+            clips: 7,
+            verified: 5,
             recorded: 1,
             noChecksum: 0,
             failed: 1,
@@ -436,8 +457,8 @@ describe('media-log verify', () => {
     ])
     expect(sampled.status).toBe(0)
     const [volume] = JSON.parse(sampled.stdout).volumes
-    // Two of the five clips, whole: a sequence's frames are read together.
-    expect(volume.verified).toHaveLength(2)
+    // Three of the six clips (40%, rounded up), whole: a sequence's frames are read together.
+    expect(volume.verified).toHaveLength(3)
   })
 
   it('exits 2 when it cannot do its work, saying why', async () => {
