@@ -55,7 +55,7 @@ describe('text of any encoding', () => {
 })
 
 describe('manifests', () => {
-  it('reads an ASC MHL generation with a single hash, its namespace and actions', () => {
+  it('reads an ASC MHL generation with a single hash, its namespace, actions, hash dates and tool', () => {
     const text = ascManifest({
       created: '2025-06-14T10:15:00+02:00',
       entries: [{ path: 'Clips/A001C001.mov', size: 42, hashes: { xxh64: 'ab'.repeat(8), md5: 'cd'.repeat(16) } }],
@@ -68,12 +68,13 @@ describe('manifests', () => {
           path: 'Clips/A001C001.mov',
           size: 42,
           hashes: [
-            { algorithm: 'xxh64', value: 'ab'.repeat(8), action: 'original' },
-            { algorithm: 'md5', value: 'cd'.repeat(16), action: 'original' },
+            { algorithm: 'xxh64', value: 'ab'.repeat(8), action: 'original', date: '2025-06-14T10:15:00+02:00' },
+            { algorithm: 'md5', value: 'cd'.repeat(16), action: 'original', date: '2025-06-14T10:15:00+02:00' },
           ],
         },
       ],
       folders: [],
+      tool: 'offload 1.0',
     })
   })
 
@@ -109,7 +110,11 @@ describe('manifests', () => {
       .replace('xmlns="urn:ASC:MHL:v2.0"', 'xmlns:a="urn:ASC:MHL:v2.0"')
       .replace(/<(\/?)(?!\?)/g, '<$1a:')
     expect(readManifest(prefixed).files).toEqual([
-      { path: 'A.mov', size: 1, hashes: [{ algorithm: 'xxh64', value: '12'.repeat(8), action: 'original' }] },
+      {
+        path: 'A.mov',
+        size: 1,
+        hashes: [{ algorithm: 'xxh64', value: '12'.repeat(8), action: 'original', date: '2025-06-14T10:15:00Z' }],
+      },
     ])
   })
 
