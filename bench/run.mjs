@@ -1,4 +1,4 @@
-// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,post,patch,list,pdf,checks,import,reports,verify]
+// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,poll,post,patch,list,pdf,checks,import,reports,verify]
 //
 // Starts the service as users run it (`npm start`, or `npm run dev` with --dev) on its own port and
 // state, gets a token through the approval endpoints, and loads it with autocannon on 127.0.0.1
@@ -23,7 +23,7 @@ const DURATION = Number(args.duration ?? 10)
 const WARMUP = Number(args.warmup ?? 2)
 const ROUNDS = Number(args.rounds ?? 1)
 const CONNECTIONS = 10
-const ONLY = new Set((args.only ?? 'get,post,patch,list,pdf,checks,import,reports,verify').split(','))
+const ONLY = new Set((args.only ?? 'get,poll,post,patch,list,pdf,checks,import,reports,verify').split(','))
 // 5700–5799 belong to the benchmarks: ours, then the ceiling.
 const PORT = Number(args.port ?? (DEV ? 5710 : 5700))
 
@@ -99,11 +99,15 @@ function checkedDay(id, clips) {
 
 /**
  * One autocannon run. Latencies are taken from every response (autocannon's own histogram keeps
- * whole milliseconds, too coarse for a 5 ms answer); req/s counts 2xx answers only.
+ * whole milliseconds, too coarse for a 5 ms answer); req/s counts 2xx answers, and the status
+ * `expect` names (304 for a poll naming its tag), only.
  */
-async function load(server, { title, method, path, token, body, setupRequest, duration = DURATION, timeout = 30 }) {
+async function load(
+  server,
+  { title, method, path, token, body, setupRequest, headers: extra, expect, duration = DURATION, timeout = 30 },
+) {
   const base = server.base
-  const headers = { 'content-type': 'application/json', ...(token && { 'x-api-token': token }) }
+  const headers = { 'content-type': 'application/json', ...(token && { 'x-api-token': token }), ...extra }
   const options = {
     url: base,
     connections: CONNECTIONS,
@@ -119,8 +123,9 @@ async function load(server, { title, method, path, token, body, setupRequest, du
   // The server's own CPU per answer: steadier than req/s when neighbours take turns on the cores.
   const cpuBefore = cpuMsOf(server.pid)
   const instance = autocannon({ ...options, duration })
+  const ok = (status) => (status >= 200 && status < 300) || status === expect
   instance.on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) latencies.push(ms)
+    if (ok(status)) latencies.push(ms)
   })
   // What a failed request saw (reset, timeout…), so a non-zero error count can be explained.
   const errorKinds = {}
@@ -145,11 +150,11 @@ async function load(server, { title, method, path, token, body, setupRequest, du
     errors: result.errors,
     errorKinds,
     timeouts: result.timeouts,
-    non2xx: result.non2xx,
+    non2xx: result.non2xx - (expect ? (codes(result)[expect] ?? 0) : 0),
     statusCodes: codes(result),
     warmup: warm && {
       requests: warm.requests.sent,
-      failures: warm.errors + warm.timeouts + warm.non2xx,
+      failures: warm.errors + warm.timeouts + warm.non2xx - (expect ? (codes(warm)[expect] ?? 0) : 0),
       statusCodes: codes(warm),
     },
   }
@@ -170,6 +175,15 @@ const codes = (result) =>
 
 const fmt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—')
 const ms = (n) => (Number.isFinite(n) ? `${n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n)} ms` : '—')
+
+/** The tag a GET answers with now. */
+async function tagOf(server, path, token) {
+  const response = await fetch(`${server.base}${path}`, { headers: { 'x-api-token': token } })
+  await response.arrayBuffer()
+  const etag = response.headers.get('etag')
+  if (!response.ok || !etag) throw new Error(`GET ${path} answered ${response.status} without a tag`)
+  return etag
+}
 
 /** POST bodies with an id unique to each request: the log text is cut at its id once. */
 function uniquePosts(prefix) {
@@ -304,6 +318,49 @@ async function main() {
             ),
         )
       }
+      if (ONLY.has('poll')) {
+        // A client polling a day that did not change, naming its copy's tag, beside the ceiling's
+        // whole answer; and a 20,000-clip day polled so, beside GET /ping.
+        await pair(
+          async () =>
+            push(
+              'ceiling',
+              'poll',
+              await load(ceiling, { title: 'ceiling: GET /log/:id', method: 'GET', path: '/log/B0001' }),
+            ),
+          async () =>
+            push(
+              'ours',
+              'poll',
+              await load(ours, {
+                title: 'ours: GET /log/:id, its tag named',
+                method: 'GET',
+                path: '/log/B0001',
+                token,
+                headers: { 'if-none-match': await tagOf(ours, '/log/B0001', token) },
+                expect: 304,
+              }),
+            ),
+        )
+        const large = `/log/CHECK${CHECK_DAYS.at(-1)}`
+        await pair(
+          async () =>
+            push('ceiling', 'pollLarge', await load(ours, { title: 'ours: GET /ping', method: 'GET', path: '/ping' })),
+          async () =>
+            push(
+              'ours',
+              'pollLarge',
+              await load(ours, {
+                title: `ours: GET ${large}, its tag named`,
+                method: 'GET',
+                path: large,
+                token,
+                headers: { 'if-none-match': await tagOf(ours, large, token) },
+                expect: 304,
+              }),
+            ),
+        )
+      }
       if (ONLY.has('post')) {
         await pair(
           async () =>
@@ -426,6 +483,11 @@ function summarize({ runs, host, how, logBytes, listBytes, imports }) {
   const kb = (b) => `${(b / 1024).toFixed(0)} KB`
   const scenarios = [
     ['get', `GET /log/:id (${LOG_CLIPS} clips, ${kb(logBytes)})`],
+    ['poll', `GET /log/:id, unchanged, its tag named: 304 (${LOG_CLIPS} clips; ceiling: its whole GET)`],
+    [
+      'pollLarge',
+      `GET /log/:id, unchanged, its tag named: 304 (${CHECK_DAYS.at(-1).toLocaleString('en-US')} clips; beside: GET /ping)`,
+    ],
     ['post', `POST /log (${LOG_CLIPS} clips, new id each)`],
     ['patch', `PATCH /log/:id (${LOG_CLIPS} clips, \`ocf\` replaced)`],
     ['list', `GET /logs (${LIST_LOGS} logs, ${(listBytes / 2 ** 20).toFixed(1)} MiB)`],

@@ -248,7 +248,8 @@ describe('GET /log/{id}/pdf/{presetId} and GET /pdf/{presetId}', () => {
     expect(res.headers.get('content-disposition')).toBe(
       `attachment; filename="Feature Film_D002_20240102.pdf"; filename*=UTF-8''Feature%20Film_D002_20240102.pdf`,
     )
-    expect(res.headers.get('cache-control')).toBe('no-store')
+    // Kept by the client, asked for again with its tag (conditional.test.ts).
+    expect(res.headers.get('cache-control')).toBe('private, no-cache')
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     expect(startsPdf(res.bytes)).toBe(true)
     const pdf = await PDFDocument.load(res.bytes, { updateMetadata: false })

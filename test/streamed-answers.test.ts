@@ -4,7 +4,8 @@
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
-import type { Workspace } from '../src/workspace/Workspace'
+import type { LogBody } from '../src/workspace/logs'
+import type { Tagged, Workspace } from '../src/workspace/Workspace'
 import { call, clip, makeLog, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
@@ -35,7 +36,7 @@ describe('answers streamed from storage', () => {
     for (const log of logs) expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
 
     const seen = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
-      const listing = workspace.logsJson(token)
+      const listing = (workspace.logsJson(token) as Tagged<LogBody>).body
       if (!(listing instanceof ReadableStream)) throw new Error('a listing over 1 MiB must stream')
       const reader = listing.getReader()
       const first = await reader.read()
@@ -65,7 +66,7 @@ describe('answers streamed from storage', () => {
     const log = bigLog('D001', 1)
     expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
     const seen = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
-      const answer = workspace.logJson(token, 'D001')
+      const answer = (workspace.logJson(token, 'D001') as Tagged<LogBody>).body
       if (!(answer instanceof ReadableStream)) throw new Error('a log over 1 MiB must stream')
       const reader = answer.getReader()
       const first = await reader.read()
@@ -83,7 +84,7 @@ describe('answers streamed from storage', () => {
     const { token } = await withProject()
     expect((await call('POST', '/log', { token, body: bigLog('D001', 1) })).status).toBe(201)
     const kept = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
-      const answer = workspace.logJson(token, 'D001') as ReadableStream<Uint8Array>
+      const answer = (workspace.logJson(token, 'D001') as Tagged<LogBody>).body as ReadableStream<Uint8Array>
       const reader = answer.getReader()
       await reader.read()
       await reader.cancel()

@@ -53,6 +53,12 @@ export type Route = {
   alsoOk?: readonly [status: number, description: string]
   errors: readonly number[]
   example?: { request?: unknown; response?: unknown }
+  /**
+   * A GET answered with an entity tag of what the answer is made from, kept by the client
+   * (`Cache-Control: private, no-cache`); a request naming the tag (If-None-Match) is answered 304
+   * with no body, the answer neither read nor computed (http/conditional.ts).
+   */
+  conditional?: true
 }
 
 export const ID = 'the log, project request, token or window id (URL-encoded)'
@@ -78,6 +84,7 @@ export const ROUTES = {
   },
   getLog: {
     method: 'get',
+    conditional: true,
     path: '/log/{id}',
     summary: 'A log, exactly as stored',
     tag: 'Logs',
@@ -152,6 +159,7 @@ export const ROUTES = {
   },
   listLogs: {
     method: 'get',
+    conditional: true,
     path: '/logs',
     summary: "The active project's logs, by day, date and id",
     tag: 'Logs',
@@ -161,6 +169,7 @@ export const ROUTES = {
   },
   logChecks: {
     method: 'get',
+    conditional: true,
     path: '/log/{id}/checks',
     summary: "A day's checks: copies and hashes, clip numbers, proxies, sound, sizes",
     tag: 'Checks',
@@ -170,6 +179,7 @@ export const ROUTES = {
   },
   rangeChecks: {
     method: 'get',
+    conditional: true,
     path: '/checks',
     summary: 'The checks of a range of days, with reel gaps and clips logged on two days',
     tag: 'Checks',
@@ -312,6 +322,7 @@ export const ROUTES = {
   },
   logPdf: {
     method: 'get',
+    conditional: true,
     path: '/log/{id}/pdf/{presetId}',
     summary: "A PDF report of one log, as the file itself (the preset's output_name in Content-Disposition)",
     tag: 'Reports and e-mail',
@@ -321,6 +332,7 @@ export const ROUTES = {
   },
   rangePdf: {
     method: 'get',
+    conditional: true,
     path: '/pdf/{presetId}',
     summary: 'A PDF report of a range of days, as the file itself',
     description: [
@@ -546,6 +558,7 @@ export const ROUTES = {
   // the console's Days view: the active project's days, and one day's findings and copies
   listDays: {
     method: 'get',
+    conditional: true,
     path: '/approve/days',
     summary: "The active project's days: parts, each volume's copies, check counts; the presets to use on them",
     description:
@@ -561,6 +574,7 @@ export const ROUTES = {
   },
   getDay: {
     method: 'get',
+    conditional: true,
     path: '/approve/days/{id}',
     summary: 'One day: its findings naming the clips, and its copies by reel and volume',
     description:
@@ -574,6 +588,7 @@ export const ROUTES = {
   },
   dayPdf: {
     method: 'get',
+    conditional: true,
     path: '/approve/days/{id}/pdf/{presetId}',
     summary: "A day's PDF report, as the file itself",
     description: 'What `GET /log/{id}/pdf/{presetId}` gives an application, for the console.',
@@ -584,6 +599,7 @@ export const ROUTES = {
   },
   rangeOfDaysPdf: {
     method: 'get',
+    conditional: true,
     path: '/approve/days/pdf/{presetId}',
     summary: 'A PDF report of a range of days (a wrap report), as the file itself',
     description: 'What `GET /pdf/{presetId}` gives an application, for the console.',

@@ -10,7 +10,7 @@
  *   const { checks } = await client.checks('D001')
  */
 import type * as v from 'valibot'
-import { ROUTES, type RouteName } from '../api/routes'
+import { ROUTES, type Route, type RouteName } from '../api/routes'
 import type { LogSchema } from '../schemas/log'
 import type { ImportSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
@@ -36,8 +36,11 @@ type AnswerOf<N extends RouteName> = (typeof ROUTES)[N]['ok'][1] extends infer S
     ? Uint8Array
     : string
 
-/** What `send` gives: the status, the JSON answer (undefined when not JSON), its text, a PDF's bytes. */
-export type SentAnswer = { status: number; body: unknown; text: string; bytes?: Uint8Array }
+/**
+ * What `send` gives: the status, the JSON answer (undefined when not JSON), its text, a PDF's
+ * bytes, and the answer's entity tag where it has one.
+ */
+export type SentAnswer = { status: number; body: unknown; text: string; bytes?: Uint8Array; etag?: string }
 
 /** Every refusal of the service: its status, its `error` text and, for 400, each failing property. */
 export class MediaLogError extends Error {
@@ -67,7 +70,19 @@ export type ClientOptions = {
   fetch?: typeof fetch
   /** Sent as User-Agent, which the console shows beside an approval request (`offload-tool/2.1`). */
   userAgent?: string
+  /**
+   * Whether answers of conditional routes (a log, the logs, checks, reports) are kept with their
+   * tag and asked for again naming it: an unchanged answer then comes back 304, no body, and is
+   * read from the kept copy. Kept up to 64 MiB, the oldest let go first. Default true.
+   */
+  keepAnswers?: boolean
 }
+
+/** What the client keeps of conditional answers, at most. */
+const KEPT_BYTES = 64 * 1024 * 1024
+
+/** A conditional answer kept: its tag, and its text or a PDF's bytes. */
+type Kept = { etag: string; text: string; bytes?: Uint8Array; size: number }
 
 export type ConnectOptions = ClientOptions & {
   appName: string
@@ -91,12 +106,16 @@ export class MediaLogClient {
   token: string | undefined
   readonly #fetch: typeof fetch
   readonly #userAgent: string | undefined
+  /** Conditional answers by path, oldest use first; undefined when not kept. */
+  readonly #kept: Map<string, Kept> | undefined
+  #keptBytes = 0
 
   constructor(options: ClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? defaultBaseUrl()).replace(/\/+$/, '')
     this.token = options.token
     this.#fetch = options.fetch ?? fetch
     this.#userAgent = options.userAgent
+    this.#kept = options.keepAnswers === false ? undefined : new Map()
   }
 
   /**
@@ -166,18 +185,45 @@ export class MediaLogClient {
     body?: unknown,
     query = '',
   ): Promise<AnswerOf<N>> {
-    const { method, path } = ROUTES[name]
-    const filled = path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ''))
-    return this.call<AnswerOf<N>>(method.toUpperCase(), `${filled}${query}`, body)
+    const route: Route = ROUTES[name]
+    const filled = route.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ''))
+    if (route.conditional && this.#kept) return this.#revalidated<AnswerOf<N>>(`${filled}${query}`, this.#kept)
+    return this.call<AnswerOf<N>>(route.method.toUpperCase(), `${filled}${query}`, body)
   }
 
   /** Any endpoint: the answer as JSON (a PDF as its bytes), or a MediaLogError. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const { status, body: answer, text, bytes } = await this.send(method, path, body)
-    if (status >= 200 && status < 300 && bytes !== undefined) return bytes as T
-    if (status >= 200 && status < 300 && answer !== undefined) return answer as T
-    const { error, details } = (answer ?? {}) as { error?: string; details?: Array<{ prop: string; message: string }> }
-    throw new MediaLogError(status, error ?? (text.slice(0, 200) || String(status)), details)
+    return valueOf<T>(await this.send(method, path, body))
+  }
+
+  /**
+   * A conditional GET: the kept copy's tag named, the copy read again on 304 (a new object each
+   * time: what a caller did to the last one is not in it); a new answer kept in its place.
+   */
+  async #revalidated<T>(path: string, kept: Map<string, Kept>): Promise<T> {
+    const copy = kept.get(path)
+    const sent = await this.send('GET', path, undefined, copy && { 'if-none-match': copy.etag })
+    if (sent.status === 304 && copy) {
+      kept.delete(path)
+      kept.set(path, copy)
+      return (copy.bytes ? copy.bytes.slice() : JSON.parse(copy.text)) as T
+    }
+    if (copy) {
+      kept.delete(path)
+      this.#keptBytes -= copy.size
+    }
+    const value = valueOf<T>(sent)
+    const size = sent.bytes?.length ?? sent.text.length * 2
+    if (sent.etag && size <= KEPT_BYTES) {
+      for (const [oldest, { size: freed }] of kept) {
+        if (this.#keptBytes + size <= KEPT_BYTES) break
+        kept.delete(oldest)
+        this.#keptBytes -= freed
+      }
+      kept.set(path, { etag: sent.etag, text: sent.text, size, ...(sent.bytes && { bytes: sent.bytes.slice() }) })
+      this.#keptBytes += size
+    }
+    return value
   }
 
   /**
@@ -186,8 +232,8 @@ export class MediaLogClient {
    * (`text` has it then); a PDF (`application/pdf`) comes as `bytes`, `text` empty. A redirect is
    * not followed: a MediaLogError with its 3xx status.
    */
-  async send(method: string, path: string, body?: unknown): Promise<SentAnswer> {
-    const headers: Record<string, string> = {}
+  async send(method: string, path: string, body?: unknown, extra?: Record<string, string>): Promise<SentAnswer> {
+    const headers: Record<string, string> = { ...extra }
     if (this.token) headers['x-api-token'] = this.token
     if (this.#userAgent) headers['user-agent'] = this.#userAgent
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -198,6 +244,11 @@ export class MediaLogClient {
       redirect: 'manual',
       ...(body !== undefined && { body: JSON.stringify(body) }),
     })
+    const etag = response.headers.get('etag') ?? undefined
+    if (response.status === 304) {
+      await response.body?.cancel()
+      return { status: 304, body: undefined, text: '', ...(etag && { etag }) }
+    }
     // A browser hides a redirect it did not follow behind type `opaqueredirect` and status 0.
     if ((response.type as string) === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
       await response.body?.cancel()
@@ -207,15 +258,30 @@ export class MediaLogClient {
         `${this.baseUrl} answered with a redirect${to ? ` to ${to}` : ''}: not followed, the service never redirects`,
       )
     }
+    const tag = etag ? { etag } : {}
     if (response.headers.get('content-type')?.startsWith('application/pdf'))
-      return { status: response.status, body: undefined, text: '', bytes: new Uint8Array(await response.arrayBuffer()) }
+      return {
+        status: response.status,
+        body: undefined,
+        text: '',
+        bytes: new Uint8Array(await response.arrayBuffer()),
+        ...tag,
+      }
     const text = await response.text()
     try {
-      return { status: response.status, body: JSON.parse(text), text }
+      return { status: response.status, body: JSON.parse(text), text, ...tag }
     } catch {
-      return { status: response.status, body: undefined, text }
+      return { status: response.status, body: undefined, text, ...tag }
     }
   }
+}
+
+/** An answer's value: its JSON (a PDF's bytes) when it succeeded, else its MediaLogError. */
+function valueOf<T>({ status, body: answer, text, bytes }: SentAnswer): T {
+  if (status >= 200 && status < 300 && bytes !== undefined) return bytes as T
+  if (status >= 200 && status < 300 && answer !== undefined) return answer as T
+  const { error, details } = (answer ?? {}) as { error?: string; details?: Array<{ prop: string; message: string }> }
+  throw new MediaLogError(status, error ?? (text.slice(0, 200) || String(status)), details)
 }
 
 /** Where `npm start` serves, as the environment told it (Node), else the service's own default. */

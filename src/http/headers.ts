@@ -9,6 +9,12 @@ const STANDARD_JSON = new Headers({
 })
 
 /**
+ * An answer with an entity tag (shared/etag.ts) may be kept by the client, which asks again every
+ * time, naming its copy's tag: `no-store` would forbid the keeping.
+ */
+const REVALIDATE = 'private, no-cache'
+
+/**
  * JSON that is already text or bytes (stored logs) goes out as is: no parse, no stringify. The
  * router's last step makes the Response, with every standard header in one list. A Response kept
  * in a WeakSet to mark it held its body until V8's next full collection: gigabytes under load.
@@ -17,15 +23,33 @@ export class JsonAnswer {
   constructor(
     readonly body: string | Uint8Array | ReadableStream<Uint8Array>,
     readonly status: number,
+    readonly etag?: string,
   ) {}
 }
 
-export const jsonAnswer = (body: string | Uint8Array | ReadableStream<Uint8Array>, status = 200) =>
-  new JsonAnswer(body, status)
+export const jsonAnswer = (body: string | Uint8Array | ReadableStream<Uint8Array>, status = 200, etag?: string) =>
+  new JsonAnswer(body, status, etag)
+
+/** 304: the copy the request named by its tag is the answer; no body. */
+export const notModified = (etag: string) =>
+  new Response(null, { status: 304, headers: { etag, 'cache-control': REVALIDATE } })
+
+/** A file or page answer with its tag. */
+export function tagged(response: Response, etag: string): Response {
+  response.headers.set('etag', etag)
+  response.headers.set('cache-control', REVALIDATE)
+  return response
+}
 
 /** The router's last step for every answer. */
 export function withStandardHeaders(answer: Response | JsonAnswer) {
-  if (answer instanceof JsonAnswer) return new Response(answer.body, { status: answer.status, headers: STANDARD_JSON })
+  if (answer instanceof JsonAnswer) {
+    if (answer.etag === undefined) return new Response(answer.body, { status: answer.status, headers: STANDARD_JSON })
+    const headers = new Headers(STANDARD_JSON)
+    headers.set('etag', answer.etag)
+    headers.set('cache-control', REVALIDATE)
+    return new Response(answer.body, { status: answer.status, headers })
+  }
   const headers = answer.headers
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')
   headers.set('x-content-type-options', 'nosniff')

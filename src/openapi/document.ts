@@ -90,7 +90,9 @@ function operationObject(name: string, op: Route) {
     ...(op.description && { description: op.description }),
     tags: [op.tag],
     security: SECURITY[op.who],
-    ...(params.length + queries.length && { parameters: [...params, ...queries] }),
+    ...(params.length + queries.length + (op.conditional ? 1 : 0) && {
+      parameters: [...params, ...queries, ...(op.conditional ? [IF_NONE_MATCH] : [])],
+    }),
     ...(op.body && {
       requestBody: {
         required: true,
@@ -103,11 +105,32 @@ function operationObject(name: string, op: Route) {
       },
     }),
     responses: {
-      [status]: { description: 'Success', content },
+      [status]: { description: 'Success', ...(op.conditional && { headers: TAG_HEADERS }), content },
+      ...(op.conditional && {
+        304: { description: 'Not modified: the copy the request named by its tag is the answer', headers: TAG_HEADERS },
+      }),
       ...(op.alsoOk && { [op.alsoOk[0]]: { description: op.alsoOk[1], content } }),
       ...Object.fromEntries(op.errors.map((s) => [s, errorResponse(s)])),
     },
   }
+}
+
+/** A conditional GET's request header (Route.conditional). */
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'the `ETag` of the answer the client holds: 304 with no body while it is still the answer',
+  schema: { type: 'string' },
+}
+
+/** A conditional GET's answer headers. */
+const TAG_HEADERS = {
+  ETag: { description: 'the tag of what the answer was made from', schema: { type: 'string' } },
+  'Cache-Control': {
+    description: '`private, no-cache`: keep it, and ask again with its tag',
+    schema: { type: 'string' },
+  },
 }
 
 let built: Record<string, unknown> | undefined

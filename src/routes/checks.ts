@@ -2,6 +2,7 @@ import type { IRequest } from 'itty-router'
 import { checkDay } from '../checks/day'
 import { unlistedOf, type Checked } from '../checks/findings'
 import { checkRange } from '../checks/range'
+import { computedJson } from '../http/conditional'
 import { apiToken } from '../http/guards'
 import { ChecksQuerySchema, parseOrThrow } from '../schemas/requests'
 import { logIdOf } from '../http/params'
@@ -13,9 +14,11 @@ export async function logChecks(request: IRequest, env: Env) {
   const token = apiToken(request)
   const id = logIdOf(request)
   const ws = workspace(env)
-  const { projectId, matchSound, summaries } = await ws.checkPlan(token, { logIds: [id] })
-  const { findings, summary } = await checkDay(await logReader(ws, projectId)(id), { matchSound })
-  return withUnlisted({ checks: findings, summary, copies: copyLines(summaries[0]!) })
+  const { projectId, matchSound, summaries, etag } = await ws.checkPlan(token, { logIds: [id] })
+  return computedJson(request, etag, async () => {
+    const { findings, summary } = await checkDay(await logReader(ws, projectId)(id), { matchSound })
+    return withUnlisted({ checks: findings, summary, copies: copyLines(summaries[0]!) })
+  })
 }
 
 /** The checks of a range of days, and what shows only across them (reel gaps, clips on two days). */
@@ -23,20 +26,22 @@ export async function rangeChecks(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { from, to } = parseOrThrow(ChecksQuerySchema, { ...request.query })
   const ws = workspace(env)
-  const { projectId, matchSound, summaries } = await ws.checkPlan(token, {
+  const { projectId, matchSound, summaries, etag } = await ws.checkPlan(token, {
     ...(from !== undefined && { from }),
     ...(to !== undefined && { to }),
   })
-  const read = logReader(ws, projectId)
-  const { checks, summary, days } = await checkRange(
-    summaries.map((summary) => ({ summary, log: () => read(summary.id) })),
-    { matchSound },
-  )
-  return withUnlisted({
-    checks,
-    summary,
-    copies: copyLines(total(summaries)),
-    days: days.map(({ log, day, date, summary }) => ({ log, day, date, summary })),
+  return computedJson(request, etag, async () => {
+    const read = logReader(ws, projectId)
+    const { checks, summary, days } = await checkRange(
+      summaries.map((summary) => ({ summary, log: () => read(summary.id) })),
+      { matchSound },
+    )
+    return withUnlisted({
+      checks,
+      summary,
+      copies: copyLines(total(summaries)),
+      days: days.map(({ log, day, date, summary }) => ({ log, day, date, summary })),
+    })
   })
 }
 

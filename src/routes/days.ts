@@ -4,13 +4,15 @@
  * project of many days costs a read of each, not its clips; a day's detail reads its clips once.
  */
 import type { IRequest } from 'itty-router'
-import { readDay, checkRead, type Clip } from '../checks/day'
+import { readDay, checkRead, type Clip, type ReadDay } from '../checks/day'
 import { KIND_TITLES, byKind, type Counts } from '../checks/findings'
+import { computedJson } from '../http/conditional'
 import { logIdOf } from '../http/params'
+import { tagOf } from '../shared/etag'
 import { dayChecks } from '../flows/range'
 import { isEnabled, reportOf, type Settings } from '../schemas/settings'
 import { copyStates, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
-import { logReader, workspace } from '../workspace/client'
+import { logReader, workspace, type WorkspaceClient } from '../workspace/client'
 
 /** Findings of one kind a day's detail lists; `count` says how many there are in all. */
 const DETAIL_PER_KIND = 100
@@ -65,17 +67,22 @@ const rowOf = (summary: LogSummary, settings: Settings, checks: Counts, revision
 })
 
 /** GET /approve/days: the active project's days in log order (none with no project loaded). */
-export async function listDays(_request: IRequest, env: Env) {
+export async function listDays(request: IRequest, env: Env) {
   const ws = workspace(env)
   const plan = await ws.daysPlan()
-  if (!plan) return { days: [], presets: { pdfs: [], emails: [] } }
-  const { projectId, settings, summaries, revisions } = plan
-  const counts = await dayChecks(ws, projectId, settings.match_sound !== false, new Map())(summaries)
-  return {
-    days: summaries.map((summary, i) => rowOf(summary, settings, counts.get(summary.id)!, revisions[i]!)),
-    presets: presetsOf(settings),
-  }
+  if (!plan) return computedJson(request, NO_DAYS_TAG, () => ({ days: [], presets: { pdfs: [], emails: [] } }))
+  const { projectId, settings, summaries, revisions, etag } = plan
+  return computedJson(request, etag, async () => {
+    const counts = await dayChecks(ws, projectId, settings.match_sound !== false, new Map())(summaries)
+    return {
+      days: summaries.map((summary, i) => rowOf(summary, settings, counts.get(summary.id)!, revisions[i]!)),
+      presets: presetsOf(settings),
+    }
+  })
 }
+
+/** The Days view with no project loaded: always the same. */
+const NO_DAYS_TAG = tagOf('days', 'no project')
 
 /** The presets the view offers: a download per PDF preset, an e-mail per e-mail preset. */
 const presetsOf = (settings: Settings) => ({
@@ -90,8 +97,15 @@ const presetsOf = (settings: Settings) => ({
 export async function getDay(request: IRequest, env: Env) {
   const id = logIdOf(request)
   const ws = workspace(env)
-  const { projectId, settings, summary, revision } = await ws.dayPlan(id)
-  const read = await readDay(await logReader(ws, projectId)(id))
+  const plan = await ws.dayPlan(id)
+  return computedJson(request, plan.etag, async () =>
+    dayDetail(plan, await readDay(await logReader(ws, plan.projectId)(id))),
+  )
+}
+
+type DayPlan = Awaited<ReturnType<WorkspaceClient['dayPlan']>>
+
+async function dayDetail({ settings, summary, revision }: DayPlan, read: ReadDay) {
   const { findings, summary: found } = await checkRead(read, { matchSound: settings.match_sound !== false })
   const counts = { errors: found.errors, warnings: found.warnings, info: found.info }
   return {

@@ -2,7 +2,8 @@ import type { IRequest } from 'itty-router'
 import { readJsonBody } from '../http/body'
 import { parseObject } from '../schemas/json'
 import { apiToken } from '../http/guards'
-import { jsonAnswer } from '../http/headers'
+import { ifNoneMatch } from '../http/conditional'
+import { jsonAnswer, notModified } from '../http/headers'
 import { logIdOf } from '../http/params'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
@@ -10,6 +11,8 @@ import { summarize } from '../summary/summary'
 import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
 import { invalid } from '../shared/problem'
 import { workspace } from '../workspace/client'
+import type { LogBody } from '../workspace/logs'
+import type { Tagged } from '../workspace/Workspace'
 
 import { tokenForBody } from '../flows/token'
 
@@ -67,14 +70,19 @@ function withVersion(bytes: Uint8Array): Uint8Array {
   return out
 }
 
+/** GET /logs; 304 when the request names the tag of the project's logs as they are. */
 export async function listLogs(request: IRequest, env: Env) {
-  return jsonAnswer(await workspace(env).logsJson(apiToken(request)))
+  return answerOf(await workspace(env).logsJson(apiToken(request), ifNoneMatch(request)))
 }
 
+/** GET /log/{id}; 304 when the request names the tag of the log as it is, the log not read. */
 export async function getLog(request: IRequest, env: Env) {
   const token = apiToken(request)
-  return jsonAnswer(await workspace(env).logJson(token, logIdOf(request)))
+  return answerOf(await workspace(env).logJson(token, logIdOf(request), ifNoneMatch(request)))
 }
+
+const answerOf = ({ etag, body }: Tagged<LogBody>) =>
+  body === undefined ? notModified(etag) : jsonAnswer(body, 200, etag)
 
 export async function patchLog(request: IRequest, env: Env) {
   const id = logIdOf(request)

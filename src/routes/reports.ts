@@ -2,7 +2,8 @@ import { base64 } from '@scure/base'
 import type { IRequest } from 'itty-router'
 import { readObject } from '../http/body'
 import { apiToken } from '../http/guards'
-import { download } from '../http/headers'
+import { namesEtag } from '../http/conditional'
+import { download, notModified, tagged } from '../http/headers'
 import { logIdOf, pathParam } from '../http/params'
 import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { ChecksQuerySchema, GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
@@ -28,7 +29,7 @@ export async function logPdf(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { presetId, days } = dayOf(request)
   const ws = workspace(env)
-  return asFile(await drawReport(ws, await ws.reportPlan(token, presetId, days)))
+  return fileOf(request, ws, await ws.reportPlan(token, presetId, days))
 }
 
 /** GET /pdf/{presetId}?from=&to=: the report of a range of days (as GET /checks takes it), as a file. */
@@ -36,7 +37,7 @@ export async function rangePdf(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { presetId, days } = rangeOfDays(request)
   const ws = workspace(env)
-  return asFile(await drawReport(ws, await ws.reportPlan(token, presetId, days)))
+  return fileOf(request, ws, await ws.reportPlan(token, presetId, days))
 }
 
 // ---- the same files for the console (behind withOperator)
@@ -45,14 +46,14 @@ export async function rangePdf(request: IRequest, env: Env) {
 export async function dayPdf(request: IRequest, env: Env) {
   const { presetId, days } = dayOf(request)
   const ws = workspace(env)
-  return asFile(await drawReport(ws, await ws.operatorReportPlan(presetId, days)))
+  return fileOf(request, ws, await ws.operatorReportPlan(presetId, days))
 }
 
 /** GET /approve/days/pdf/{presetId}?from=&to= */
 export async function rangeOfDaysPdf(request: IRequest, env: Env) {
   const { presetId, days } = rangeOfDays(request)
   const ws = workspace(env)
-  return asFile(await drawReport(ws, await ws.operatorReportPlan(presetId, days)))
+  return fileOf(request, ws, await ws.operatorReportPlan(presetId, days))
 }
 
 const dayOf = (request: IRequest) => ({
@@ -67,7 +68,12 @@ function rangeOfDays(request: IRequest) {
   return { presetId, days }
 }
 
-const asFile = ({ filename, pdf }: { filename: string; pdf: Uint8Array }) => download(pdf, 'application/pdf', filename)
+/** A report as a file under its plan's tag; 304, the report not drawn, when the request names the tag. */
+async function fileOf(request: IRequest, ws: WorkspaceClient, plan: ReportPlan) {
+  if (namesEtag(request, plan.etag)) return notModified(plan.etag)
+  const { filename, pdf } = await drawReport(ws, plan)
+  return tagged(download(pdf, 'application/pdf', filename), plan.etag)
+}
 
 async function drawReport(ws: WorkspaceClient, { settings, preset, projectId, summaries }: ReportPlan) {
   const source: ReportSource = { settings, preset, ...rangeOf(ws, projectId, settings, summaries) }

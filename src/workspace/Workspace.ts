@@ -17,6 +17,7 @@ import { parseObject } from '../schemas/json'
 import { isEnabled } from '../schemas/settings'
 import { Problem, notFound } from '../shared/problem'
 import { sha256Sync } from '../shared/secrets'
+import { namesTag, tagOf, weakTagOf } from '../shared/etag'
 import { bytesOf, utf8Text } from '../shared/utf8'
 import { membersOf } from '../large-logs/scan'
 import { type AccessAsk, Approvals, Tokens } from './access'
@@ -45,10 +46,26 @@ import { dayOf } from '../import/transfer'
 import type { LogSummary } from '../summary/summary'
 
 /** What a report needs besides its logs' clips, which the worker reads one log at a time (storedLog). */
-export type ReportPlan = { settings: Settings; preset: PdfPreset; projectId: string; summaries: LogSummary[] }
+export type ReportPlan = {
+  settings: Settings
+  preset: PdfPreset
+  projectId: string
+  summaries: LogSummary[]
+  /** Weak: a report drawn again says another time it was made. */
+  etag: string
+}
 
 /** What the checks of some days need besides their clips (checkPlan). */
-type CheckPlan = { projectId: string; matchSound: boolean; summaries: LogSummary[] }
+type CheckPlan = { projectId: string; matchSound: boolean; summaries: LogSummary[]; etag: string }
+
+/** An answer's tag, and the answer unless the request named the tag (If-None-Match). */
+export type Tagged<T> = { etag: string; body?: T }
+
+/**
+ * This object's start: a computed answer's tag holds it, as what computed the answer (the code of
+ * a deploy or a restart) may differ from the last start's.
+ */
+const STARTED = crypto.randomUUID()
 
 /** Everything the console shows, at one version of it. */
 export type ConsoleState = {
@@ -187,12 +204,31 @@ export class Workspace extends DurableObject<Env> {
     )
   }
 
-  logsJson(token: string) {
-    return this.#client(token, () => this.#logs.listing())
+  /**
+   * GET /logs: its tag, and the listing unless `ifNoneMatch` names the tag. The tag is of the
+   * project's logs and their revisions: known without reading one.
+   */
+  logsJson(token: string, ifNoneMatch?: string): Tagged<LogBody> | Problem {
+    return this.#client(token, () => {
+      const projectId = this.#projects.active?.row.id
+      const logs = projectId === undefined ? [] : this.#store.revisions(projectId)
+      const etag = tagOf('logs', projectId ?? '', ...logs.map(({ id, revision }) => `${id}\u0000${revision}`).sort())
+      return namesTag(ifNoneMatch, etag) ? { etag } : { etag, body: this.#logs.listing() }
+    })
   }
 
-  logJson(token: string, id: string) {
-    return this.#client(token, () => this.#logs.read(this.#projects.requireForLogs(), id))
+  /**
+   * GET /log/{id}: its tag, and the log as stored unless `ifNoneMatch` names the tag. The tag is
+   * the log's revision (unique to each write of any log of the store) and its project.
+   */
+  logJson(token: string, id: string, ifNoneMatch?: string): Tagged<LogBody> | Problem {
+    return this.#client(token, () => {
+      const projectId = this.#projects.requireForLogs()
+      const revision = this.#store.cachedChecks(projectId, id)?.revision
+      if (revision === undefined) throw notFound('Log')
+      const etag = tagOf('log', projectId, revision)
+      return namesTag(ifNoneMatch, etag) ? { etag } : { etag, body: this.#logs.read(projectId, id) }
+    })
   }
 
   /**
@@ -262,7 +298,15 @@ export class Workspace extends DurableObject<Env> {
     const settings = this.#projects.active!.settings
     const preset = settings.pdfs?.find((p) => p.id === presetId)
     if (!preset) throw notFound('Preset')
-    return { settings, preset, projectId, summaries }
+    const etag = weakTagOf(
+      'pdf',
+      STARTED,
+      projectId,
+      this.#settingsDigest(projectId),
+      presetId,
+      ...this.#written(projectId, ids),
+    )
+    return { settings, preset, projectId, summaries, etag }
   }
 
   /**
@@ -275,7 +319,10 @@ export class Workspace extends DurableObject<Env> {
       const projectId = this.#projects.requireForLogs()
       const ids = 'logIds' in days ? days.logIds : this.#logs.idsIn(projectId, days)
       const matchSound = this.#projects.active!.settings.match_sound !== false
-      return { projectId, matchSound, summaries: this.#logs.summaries(projectId, ids) }
+      const summaries = this.#logs.summaries(projectId, ids)
+      // The checks read the days and `match_sound`, nothing else of the settings.
+      const etag = tagOf('checks', STARTED, projectId, matchSound, ...this.#written(projectId, ids))
+      return { projectId, matchSound, summaries, etag }
     })
   }
 
@@ -289,11 +336,14 @@ export class Workspace extends DurableObject<Env> {
       if (!active) return null
       const projectId = active.row.id
       const ids = this.#logs.idsIn(projectId, {})
+      const revisions = ids.map((id) => this.#revisionOf(projectId, id))
+      const written = ids.map((id, i) => `${id}\u0000${revisions[i]}`)
       return {
         projectId,
         settings: active.settings,
         summaries: this.#logs.summaries(projectId, ids),
-        revisions: ids.map((id) => this.#revisionOf(projectId, id)),
+        revisions,
+        etag: tagOf('days', STARTED, projectId, this.#settingsDigest(projectId), ...written),
       }
     })
   }
@@ -303,13 +353,20 @@ export class Workspace extends DurableObject<Env> {
     return answer(() => {
       const projectId = this.#projects.requireForLogs()
       const [summary] = this.#logs.summaries(projectId, [id])
+      const revision = this.#revisionOf(projectId, id)
       return {
         projectId,
         settings: this.#projects.active!.settings,
         summary: summary!,
-        revision: this.#revisionOf(projectId, id),
+        revision,
+        etag: tagOf('day', STARTED, projectId, this.#settingsDigest(projectId), id, revision),
       }
     })
+  }
+
+  /** Each log with the revision of its last write, as a tag takes them. */
+  #written(projectId: string, ids: string[]): string[] {
+    return ids.map((id) => `${id}\u0000${this.#revisionOf(projectId, id)}`)
   }
 
   /** What a log's last write is known by (the revision its cached checks are kept under). */

@@ -408,6 +408,18 @@ export class Store {
     )
   }
 
+  /** Every log of a project with the revision of its last write (0 for one not written since revisions were kept). */
+  revisions(projectId: string): Array<{ id: string; revision: number }> {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return []
+    return this.sql
+      .exec<{ id: string; revision: number }>(
+        'SELECT id, COALESCE(revision, 0) AS revision FROM logs WHERE project = ?',
+        project,
+      )
+      .toArray()
+  }
+
   /**
    * The counts of a log's checks as cached (JSON), null when not computed since its last write,
    * with the revision they must be stored under; undefined for a log that does not exist.

@@ -184,7 +184,9 @@ async function request(method, path, body, options) {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
-      cache: 'no-store',
+      // Always asked again, naming the kept copy's tag where the answer had one: an unchanged day
+      // comes back 304, its body from the browser's cache (api/routes.ts, `conditional`).
+      cache: 'no-cache',
       signal: options && options.signal,
     })
   } catch (err) {
