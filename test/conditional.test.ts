@@ -32,7 +32,7 @@ describe('GET /log/{id}', () => {
     expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
     const first = await call('GET', '/log/D001', { token })
     const etag = first.headers.get('etag')!
-    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/)
+    expect(etag).toMatch(/^"[^"]+"$/)
     expect(first.headers.get('cache-control')).toBe('private, no-cache')
     // Without a validator the answer is what it always was: the log as sent.
     expect((await getAsSent('/log/D001', token)).text).toBe(JSON.stringify(log))

@@ -13,6 +13,8 @@ const STANDARD_JSON = new Headers({
  * time, naming its copy's tag: `no-store` would forbid the keeping.
  */
 const REVALIDATE = 'private, no-cache'
+const TAGGED_JSON = new Headers(STANDARD_JSON)
+TAGGED_JSON.set('cache-control', REVALIDATE)
 
 /**
  * JSON that is already text or bytes (stored logs) goes out as is: no parse, no stringify. The
@@ -45,10 +47,9 @@ export function tagged(response: Response, etag: string): Response {
 export function withStandardHeaders(answer: Response | JsonAnswer) {
   if (answer instanceof JsonAnswer) {
     if (answer.etag === undefined) return new Response(answer.body, { status: answer.status, headers: STANDARD_JSON })
-    const headers = new Headers(STANDARD_JSON)
-    headers.set('etag', answer.etag)
-    headers.set('cache-control', REVALIDATE)
-    return new Response(answer.body, { status: answer.status, headers })
+    const response = new Response(answer.body, { status: answer.status, headers: TAGGED_JSON })
+    response.headers.set('etag', answer.etag)
+    return response
   }
   const headers = answer.headers
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-store')

@@ -68,9 +68,15 @@ export class Logs {
 
   /** A log of any project as stored: past 1 MiB, a stream of its pieces. */
   read(projectId: string, id: string): LogBody {
-    const log = this.store.openLog(projectId, id)
-    if (!log) throw notFound('Log')
-    return typeof log === 'string' ? log : bytesOrStream(partsOf(log))
+    return this.readAt(projectId, id).body
+  }
+
+  /** As read, with the log's revision. */
+  readAt(projectId: string, id: string): { body: LogBody; revision: number } {
+    const opened = this.store.openLogAt(projectId, id)
+    if (!opened) throw notFound('Log')
+    const { log, revision } = opened
+    return { body: typeof log === 'string' ? log : bytesOrStream(partsOf(log)), revision }
   }
 
   /**

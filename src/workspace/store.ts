@@ -235,17 +235,23 @@ export class Store {
    * a BLOB, SQLite hands over its UTF-8 as it is).
    */
   openLog(projectId: string, id: string): string | OpenLog | undefined {
+    return this.openLogAt(projectId, id)?.log
+  }
+
+  /** As openLog, with the log's revision, in the same query (a GET's tag: GET /log costs one query). */
+  openLogAt(projectId: string, id: string): { log: string | OpenLog; revision: number } | undefined {
     const project = this.#keyOf(projectId)
     if (project === undefined) return undefined
     const row = this.sql
-      .exec<{ text: string | null; bytes: ArrayBuffer | null; pieces: number }>(
-        'SELECT pieces, CASE WHEN pieces = 1 THEN head END AS text, CASE WHEN pieces > 1 THEN CAST(head AS BLOB) END AS bytes FROM logs WHERE project = ? AND id = ?',
+      .exec<{ text: string | null; bytes: ArrayBuffer | null; pieces: number; revision: number }>(
+        'SELECT pieces, CASE WHEN pieces = 1 THEN head END AS text, CASE WHEN pieces > 1 THEN CAST(head AS BLOB) END AS bytes, COALESCE(revision, 0) AS revision FROM logs WHERE project = ? AND id = ?',
         project,
         id,
       )
       .toArray()[0]
     if (!row) return undefined
-    return row.text ?? { head: new Uint8Array(row.bytes!), rest: this.#reader(project, id, row.pieces) }
+    const log = row.text ?? { head: new Uint8Array(row.bytes!), rest: this.#reader(project, id, row.pieces) }
+    return { log, revision: row.revision }
   }
 
   /** The keys of a project's logs, ordered by day, date, id (SPEC §4). */
@@ -406,6 +412,20 @@ export class Store {
       this.#requireKeyOf(projectId),
       id,
     )
+  }
+
+  /** A log's revision (0 for one not written since revisions were kept); undefined for no such log. */
+  revision(projectId: string, id: string): number | undefined {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    const row = this.sql
+      .exec<{ revision: number }>(
+        'SELECT COALESCE(revision, 0) AS revision FROM logs WHERE project = ? AND id = ?',
+        project,
+        id,
+      )
+      .toArray()[0]
+    return row?.revision
   }
 
   /** Every log of a project with the revision of its last write (0 for one not written since revisions were kept). */
