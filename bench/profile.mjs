@@ -1,7 +1,7 @@
 // Where a request's time goes: the service (or the ceiling) bundled and served as npm start serves
 // it, loaded with autocannon while V8's sampling profiler runs in workerd.
 //
-//   node bench/profile.mjs [--target=ours|ceiling] [--scenario=get|post|patch] [--seconds=8] [--top=30]
+//   node bench/profile.mjs [--target=ours|ceiling] [--scenario=get|poll|ping|post|patch] [--seconds=8] [--top=30]
 //
 // Prints self and inclusive time per function (per request too), and writes the profile to
 // $TMPDIR/media-log-<target>-<scenario>.cpuprofile (open it in Chrome DevTools' Performance panel).
@@ -43,8 +43,13 @@ try {
   await request('POST', '/log', { token, body: makeLog('B0001', 20) })
   const [before, after] = JSON.stringify(makeLog('@ID@', 20)).split('@ID@')
   let n = 0
+  // `poll`: the GET of a client that names the tag of the copy it holds (304, no body).
+  const tagged = await fetch(`${base}/log/B0001`, { headers: token ? { 'x-api-token': token } : {} })
+  await tagged.arrayBuffer()
   const scenario = {
     get: { method: 'GET', path: '/log/B0001' },
+    poll: { method: 'GET', path: '/log/B0001', headers: { 'if-none-match': tagged.headers.get('etag') ?? '' } },
+    ping: { method: 'GET', path: '/ping' },
     post: { method: 'POST', path: '/log', setupRequest: (r) => ((r.body = `${before}p${n++}${after}`), r) },
     patch: { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('x', 20).ocf }) },
   }[SCENARIO]
@@ -52,7 +57,10 @@ try {
     url: base,
     connections: 10,
     requests: [
-      { headers: { 'content-type': 'application/json', ...(token && { 'x-api-token': token }) }, ...scenario },
+      {
+        ...scenario,
+        headers: { 'content-type': 'application/json', ...(token && { 'x-api-token': token }), ...scenario.headers },
+      },
     ],
   }
   await autocannon({ ...options, duration: 2 })

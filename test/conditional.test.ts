@@ -86,6 +86,17 @@ describe('GET /log/{id}', () => {
     expect((await again('/log/D001', token, remade)).status).toBe(200)
   })
 
+  it('keeps its tag through a write refused halfway (a rename onto a log that exists)', async () => {
+    const { token } = await withProject()
+    for (const id of ['D001', 'D002'])
+      expect((await call('POST', '/log', { token, body: makeLog(id, 1) })).status).toBe(201)
+    const etag = await tagOf('/log/D001', token)
+    expect((await call('PATCH', '/log/D001', { token, body: { id: 'D002' } })).status).toBe(409)
+    expect((await again('/log/D001', token, etag)).status).toBe(304)
+    expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Second Unit' } })).status).toBe(200)
+    expect((await again('/log/D001', token, etag)).status).toBe(200)
+  })
+
   it('checks the token before the tag: a named tag without a token is 401', async () => {
     const { token } = await withProject()
     expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
