@@ -11,10 +11,11 @@
 // each (DigestPool); bench/verify.mjs measures the command against the tools in one run.
 import { base58 } from '@scure/base'
 import { createHash } from 'node:crypto'
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { Worker, isMainThread, parentPort } from 'node:worker_threads'
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { createXXHash128, createXXHash3, createXXHash32, createXXHash64 } from 'hash-wasm'
+import { OPEN_FLAGS } from './walk.mjs'
 
 /** 8 MiB a read: XXH64 over 1 GiB ran at 2,986 MiB/s, against 2,454 with 1 MiB reads and 2,408 with 32 MiB. */
 export const CHUNK = 8 * 1024 * 1024
@@ -59,24 +60,27 @@ const ALGORITHMS = {
 /** Whether the command can compute `name`. @param {string} name @returns {name is Algorithm} */
 export const computable = (name) => Object.hasOwn(ALGORITHMS, name)
 
-/** Never through a symbolic link put in a file's place, never waiting on a FIFO. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
-
 /**
  * A file's digest by `algorithm`, read front to back in CHUNK-sized reads into one buffer, and the
  * bytes it held. `onRead` hears how many bytes each read gave (progress). The reads block: on a
  * thread of its own (DigestPool) a blocking read gave 4,839 MiB/s where an awaited one gave 4,166
- * (two threads, XXH64), and the command's own thread never waits on them.
- * @param {string} path
+ * (two threads, XXH64), and the command's own thread never waits on them. The path may be bytes
+ * (a name that is not UTF-8); `found`, the device and inode the file had when found: another file
+ * in its place (a folder on its path swapped for a link) is refused.
+ * @param {string | Uint8Array} path
  * @param {Algorithm} algorithm
  * @param {(bytes: number) => void} [onRead]
+ * @param {{dev: bigint, ino: bigint}} [found]
  * @returns {Promise<{digest: string, size: number}>}
  */
-export async function digestFile(path, algorithm, onRead) {
+export async function digestFile(path, algorithm, onRead, found) {
   const hash = await ALGORITHMS[algorithm]()
-  const fd = openSync(path, OPEN_FLAGS)
+  const fd = openSync(typeof path === 'string' ? path : Buffer.from(path), OPEN_FLAGS)
   try {
-    if (!fstatSync(fd).isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTFILE' })
+    const stat = fstatSync(fd, { bigint: true })
+    if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTFILE' })
+    if (found && (stat.dev !== found.dev || stat.ino !== found.ino))
+      throw Object.assign(new Error('another file is in its place'), { code: 'EREPLACED' })
     const buffer = Buffer.allocUnsafe(CHUNK)
     let size = 0
     for (let read; (read = readSync(fd, buffer, 0, CHUNK, null));) {
@@ -93,13 +97,13 @@ export async function digestFile(path, algorithm, onRead) {
 /**
  * Files digested several at a time, one a thread, a thread a core (four at most): a WASM digest
  * is bound by its core, not by reading (two threads: 2 GiB of XXH64 at 3,300–4,500 MiB/s, one
- * at 2,400). `onRead` hears every read's bytes, of whichever file.
+ * at 2,400). `onRead` hears every read's bytes, of whichever file. A thread that dies (out of
+ * memory) fails the file it had with `fatal`: the run cannot go on.
  */
 export class DigestPool {
   /** @type {Worker[]} */ #idle = []
   /** @type {Array<() => void>} */ #waiting = []
-  #workers = /** @type {Worker[]} */ ([])
-
+  /** @type {Worker[]} */ #workers = []
   /** Hears every read's bytes; may be set at any time. @type {((bytes: number) => void) | undefined} */
   onRead
 
@@ -112,9 +116,11 @@ export class DigestPool {
     this.threads = threads
     this.onRead = onRead
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(new URL(import.meta.url))
+      const worker = new Worker(new URL(import.meta.url), { workerData: { digestPool: true } })
       worker.unref()
       worker.on('message', (message) => message.read && this.onRead?.(message.read))
+      // Heard by the file it had (digest below); never an unhandled 'error' that ends the process.
+      worker.on('error', () => {})
       this.#workers.push(worker)
       this.#idle.push(worker)
     }
@@ -122,13 +128,15 @@ export class DigestPool {
 
   /**
    * The file's digest and size, on the next thread free.
-   * @param {string} path @param {Algorithm} algorithm
+   * @param {string | Uint8Array} path @param {Algorithm} algorithm
+   * @param {{dev: bigint, ino: bigint}} [found]
    * @returns {Promise<{digest: string, size: number}>}
    */
-  async digest(path, algorithm) {
+  async digest(path, algorithm, found) {
     while (!this.#idle.length) await new Promise((resolve) => this.#waiting.push(() => resolve(undefined)))
     const worker = /** @type {Worker} */ (this.#idle.pop())
     worker.ref()
+    let dead = false
     try {
       return await new Promise((resolve, reject) => {
         const onMessage = (/** @type {any} */ message) => {
@@ -137,22 +145,22 @@ export class DigestPool {
           if (message.error) reject(Object.assign(new Error(message.error.message), { code: message.error.code }))
           else resolve({ digest: message.digest, size: message.size })
         }
-        // A thread that dies (out of memory) is no file's fault: the run cannot go on.
-        const onError = (/** @type {Error} */ err) => {
+        const onExit = () => {
+          dead = true
           settled()
-          reject(Object.assign(err, { fatal: true }))
+          reject(Object.assign(new Error('a reading thread stopped'), { fatal: true }))
         }
         const settled = () => {
           worker.off('message', onMessage)
-          worker.off('error', onError)
+          worker.off('exit', onExit)
         }
         worker.on('message', onMessage)
-        worker.on('error', onError)
-        worker.postMessage({ path, algorithm })
+        worker.on('exit', onExit)
+        worker.postMessage({ path, algorithm, found })
       })
     } finally {
       worker.unref()
-      this.#idle.push(worker)
+      if (!dead) this.#idle.push(worker)
       this.#waiting.shift()?.()
     }
   }
@@ -163,10 +171,10 @@ export class DigestPool {
 }
 
 // A thread of the pool: digests the files it is given, saying each read's bytes as it goes.
-if (!isMainThread && parentPort) {
+if (!isMainThread && parentPort && workerData?.digestPool) {
   const port = parentPort
-  port.on('message', ({ path, algorithm }) => {
-    digestFile(path, algorithm, (read) => port.postMessage({ read })).then(
+  port.on('message', ({ path, algorithm, found }) => {
+    digestFile(path, algorithm, (read) => port.postMessage({ read }), found).then(
       ({ digest, size }) => port.postMessage({ digest, size }),
       (err) => port.postMessage({ error: { code: err?.code, message: err?.message ?? String(err) } }),
     )

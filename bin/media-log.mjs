@@ -40,7 +40,7 @@ import { parseArgs } from 'node:util'
 import { MediaLogError } from 'media-log-service/client'
 import { connectedClient, contacted, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
-import { walk } from './walk.mjs'
+import { OPEN_FLAGS, mountedVolume, walk } from './walk.mjs'
 
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
@@ -56,11 +56,6 @@ const BATCH_BYTES = 8 * 1024 * 1024
 const BATCH_FILES = 10_000
 /** Files open at once: macOS gives a process 256 by default, and ascmhl/ folders grow by the thousand. */
 const OPEN_FILES = 16
-/**
- * Opened as walked: never through a symbolic link put in a file's place, and never waiting on a
- * FIFO put there (what was opened is checked against what was walked, see readChecked).
- */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
 
 async function main(argv) {
   const { values, positionals } = parseArgs({
@@ -220,9 +215,6 @@ function volumesFound(folders, found, answers) {
   )
 }
 
-/** macOS and Linux mount points: the service reads the volume's name from such a path itself. */
-const mountedVolume = (path) => /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/[^/]+/.test(path)
-
 /**
  * The files of one given folder, by volume. Backups copied side by side into one folder
  * (RAID_NORD/ascmhl/…, SHUTTLE_02/ascmhl/…) are never one volume: a folder with no manifests of its
@@ -245,8 +237,8 @@ function volumesOf(folder, root, files, volume) {
   }
   const backups = [...tops].filter(([key, group]) => key && group.manifests).map(([key]) => key)
   const whole = { files, volume }
-  if (tops.get('')?.manifests || backups.length < 2 || mountedVolume(root)) {
-    if (volume || mountedVolume(root)) return [whole]
+  if (tops.get('')?.manifests || backups.length < 2 || mountedVolume(root) !== undefined) {
+    if (volume || mountedVolume(root) !== undefined) return [whole]
     // Reports name their destinations themselves: the folder's name is only their fallback.
     if (files.some((file) => file.name.toLowerCase().endsWith('.mhl')))
       warn(`${shown(folder)}: volume ${shown(basename(root))} (the folder's name; --volume to name it)`)
@@ -401,7 +393,7 @@ function exit(status) {
 }
 
 main(process.argv.slice(2)).then(exit, (err) => {
-  if (err instanceof Failure || err instanceof MediaLogError || err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+  if (err instanceof Failure || err instanceof MediaLogError || err?.code?.startsWith?.('ERR_PARSE_ARGS_')) {
     warn(`media-log: ${err.message}`)
   } else if (err?.cause?.code === 'ECONNREFUSED') {
     warn(`media-log: nothing answers at ${contacted.url} (npm start starts the service)`)

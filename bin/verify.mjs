@@ -17,18 +17,16 @@ import { MediaLogError, clipKeys, clipOfFile, digestOf, framesDigest } from 'med
 import { DigestPool, computable } from './digests.mjs'
 import { APP_NAME, configFolder, connectedClient, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
-import { walk } from './walk.mjs'
+import { mountPoint, mountedVolume, walk } from './walk.mjs'
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
 /** Manifest entries a request carries: some 250 bytes each, 5 MB a request; a sequence is never split. */
 const ENTRIES_PER_REQUEST = 20_000
 /** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
 const FIRST_ALGORITHM = 'xxh64'
-/** macOS and Linux mount points: a folder on a drive is on the drive's volume. */
-const MOUNTED = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)/
 
 /**
- * @typedef {import('./walk.mjs').Found & {rel: string, volumePath: string, hashdate?: string}} File
+ * @typedef {import('./walk.mjs').Found & {rel: string, volumePath: string, hashdate?: string, readSize?: number}} File
  *   `rel`: its path under the folder given, with `/`; `volumePath`: under the volume's root
  * @typedef {{part: 'ocf' | 'sound', clip: string, folder: string, sequence: boolean, files: File[]}} Unit
  *   one clip's files on the volume: one file, or a sequence's frames
@@ -58,6 +56,19 @@ async function verifyWith(pool, volumes, share, options) {
     throw err
   })
   const clips = logClips(log)
+  // A drive named otherwise than the log names it (macOS mounts a second `SHUTTLE_01` as
+  // `SHUTTLE_01 1`) would be compared with the others' checksums and recorded as a new volume.
+  const known = new Set([...clips.values()].flatMap((clip) => clip.copies.map((c) => c?.volume)))
+  for (const volume of volumes.keys())
+    if (!known.has(volume) && options.volume === undefined)
+      throw new Failure(
+        `${shown(options.log)} has no copies on a volume ${shown(volume)}; its volumes: ${
+          [...known]
+            .filter((v) => typeof v === 'string')
+            .map(shown)
+            .join(', ') || 'none'
+        }. ` + `Name the volume with --volume (a new one is recorded as read back).`,
+      )
   const runs = []
   for (const [volume, roots] of volumes)
     runs.push(await verifyVolume({ client, pool, log: options.log, volume, roots, clips, share, again: options.again }))
@@ -103,7 +114,7 @@ async function volumesOf(folders, named) {
       throw new Failure(`${shown(folder)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
     })
     if (!info.isDirectory()) throw new Failure(`${shown(folder)}: not a folder`)
-    const volume = named ?? MOUNTED.exec(root)?.[1] ?? basename(root)
+    const volume = named ?? mountedVolume(root) ?? basename(root)
     volumes.set(volume, [...(volumes.get(volume) ?? []), root])
   }
   return volumes
@@ -186,8 +197,10 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
       continue
     }
     const algorithm = expected?.algorithm ?? FIRST_ALGORITHM
+    // The frames' digest where the log has one (or has none, as an import would make it); a
+    // sequence of one file (a single R3D segment, a still) compared by its own digest otherwise.
     const found =
-      unit.sequence || expected?.frames
+      expected?.frames || (!expected && unit.sequence)
         ? await framesDigest(
             algorithm,
             unit.files.map((f, i) => ({ name: basename(f.name), value: canonical(algorithm, digests[i]) })),
@@ -228,11 +241,14 @@ function unitsOf(files, root) {
   for (const file of files) {
     file.rel = relative(root, file.name).split(sep).join('/')
     // ASC MHL's paths are the volume's: under the drive's mount point, else under the folder given.
-    const mount = MOUNTED.exec(file.name)?.[0]
+    const mount = mountPoint(file.name)
     file.volumePath = mount ? relative(mount, file.name).split(sep).join('/') : file.rel
     const slash = file.rel.lastIndexOf('/')
     const folder = slash < 0 ? '' : file.rel.slice(0, slash)
-    const found = clipOfFile(folder, file.rel.slice(slash + 1))
+    // Proxy folders and sequences known by the volume's paths: a folder given inside `Proxy/` is
+    // still proxies.
+    const onVolume = file.volumePath.slice(0, Math.max(file.volumePath.lastIndexOf('/'), 0))
+    const found = clipOfFile(onVolume, file.rel.slice(slash + 1))
     if (!found || found === 'proxy') continue
     if (!found.sequence) {
       units.push({ part: found.part, clip: found.clip, folder, sequence: false, files: [file], root })
@@ -249,14 +265,15 @@ function unitsOf(files, root) {
   return units
 }
 
-/** The log's clip a unit is: its own part's first, by every key its name gives. */
+/**
+ * The log's clip a unit is, of its own part (the import files a recorded copy under the part its
+ * extension says), by every key its name gives.
+ */
 function matched(clips, unit) {
-  const other = unit.part === 'ocf' ? 'sound' : 'ocf'
-  for (const part of [unit.part, other])
-    for (const key of clipKeys(unit.clip)) {
-      const clip = clips.get(`${part}\u0000${key}`)
-      if (clip) return clip
-    }
+  for (const key of clipKeys(unit.clip)) {
+    const clip = clips.get(`${unit.part}\u0000${key}`)
+    if (clip) return clip
+  }
   return undefined
 }
 
@@ -267,19 +284,22 @@ const cardFolder = (unit) => {
 }
 
 /**
- * What a clip's copy on `volume` is to be compared with: its own hash, else another volume's (a
- * copy posted without one, or a copy the log does not have), in the canonical form of digestOf;
- * undefined when no copy has a hash. A copy that failed verification is no reference: its hash is
- * the digest found, not the one copied.
+ * What a clip's copy on `volume` is to be compared with: the checksum it was copied with (its own
+ * hash; of a copy that failed verification before, its `original`, the hash being the digest
+ * found then), else another volume's (a copy posted without one, or a copy the log does not have),
+ * in the canonical form of digestOf; undefined when no copy has a checksum.
  * @param {LogClip} clip
  * @returns {Expected | {uncompared: string}}
  */
 function expectedOf(clip, volume) {
   const own = clip.copies.find((c) => c?.volume === volume)
-  const hashed = (c) => typeof c?.hash === 'string' && c.hash.trim() !== ''
-  const references = [own, ...clip.copies.filter((c) => c !== own)].filter((c) => hashed(c) && c.action !== 'failed')
+  const checksumOf = (c) => {
+    const hash = c?.action === 'failed' ? c.original : c?.hash
+    return typeof hash === 'string' && hash.trim() ? hash : undefined
+  }
+  const references = [own, ...clip.copies.filter((c) => c !== own)].filter((c) => checksumOf(c) !== undefined)
   for (const copy of references) {
-    const digest = digestOf(copy.hash)
+    const digest = digestOf(checksumOf(copy))
     if (!digest) continue
     const frames = digest.algorithm.endsWith('-frames')
     const algorithm = frames ? digest.algorithm.slice(0, -'-frames'.length) : digest.algorithm
@@ -288,10 +308,8 @@ function expectedOf(clip, volume) {
     return { algorithm, frames, value: digest.value, against }
   }
   if (references.length) return { uncompared: 'its checksums name no algorithm this command computes' }
-  if (clip.copies.some(hashed))
-    return {
-      uncompared: 'its only checksums failed verification before: nothing to compare with (import the offload again)',
-    }
+  if (clip.copies.some((c) => typeof c?.hash === 'string' && c.hash.trim()))
+    return { uncompared: 'its only checksum is the digest a failed verification found: import the offload again' }
   return undefined
 }
 
@@ -346,10 +364,12 @@ async function readBack(chosen, resume, outcome, pool) {
         const job = pending[next++]
         if (job.item.error) continue
         try {
-          const { digest, size } = await pool.digest(job.file.name, job.algorithm)
+          const { file } = job
+          const { digest, size } = await pool.digest(file.path, job.algorithm, { dev: file.dev, ino: file.ino })
           job.item.digests[job.i] = digest
-          job.file.hashdate = isoDate(new Date())
-          resume.add(job.file, job.algorithm, digest)
+          file.hashdate = isoDate(new Date())
+          file.readSize = size
+          resume.add(file, job.algorithm, digest)
           outcome.read.files++
           outcome.read.bytes += size
           meter.fileDone()
@@ -371,6 +391,7 @@ function readError(err) {
   if (err.code === 'ENOENT') return 'gone since it was found'
   if (err.code === 'ELOOP' || err.code === 'EMLINK') return 'a symbolic link now, not the file found'
   if (err.code === 'ENOTFILE') return 'not a file any more'
+  if (err.code === 'EREPLACED') return 'another file is in its place now, not the one found'
   return err.message
 }
 
@@ -400,7 +421,7 @@ class Meter {
       return
     this.#shown = now
     const rate = this.#bytes / ((now - this.#firstRead) / 1000)
-    const left = (this.total - this.#bytes) / rate
+    const left = Math.max(0, (this.total - this.#bytes) / rate)
     const share = this.total ? Math.min(this.#bytes / this.total, 1) : 1
     const bar = '#'.repeat(Math.round(share * 20)).padEnd(20, '.')
     this.#progress.say(
@@ -434,13 +455,16 @@ const clock = (seconds) => {
 }
 
 /**
- * What a run has read, a line a file (`path`, size, time of change, algorithm, digest), in the
- * user's config folder: the next run of the same volume, log and service takes a file's digest
- * from it while the file is as it was. Removed once the outcome is recorded.
+ * What a run has read, a line a file (path, size, inode, times of modification and of change,
+ * algorithm, digest), in the user's config folder: the next run of the same volume, log and
+ * service takes a file's digest from it while the file is as it was (a file copied over keeps its
+ * modification time, not its time of change), for a week. Removed once the outcome is recorded.
  */
 class ResumeFile {
+  static #WEEK = 7 * 24 * 3600 * 1000
   #kept = new Map()
   #fd
+  #failed = false
   constructor(baseUrl, log, volume, roots, again) {
     const key = createHash('sha256')
       .update([baseUrl, log, volume, ...roots].join('\u0000'))
@@ -452,32 +476,46 @@ class ResumeFile {
     try {
       text = readFileSync(this.path, 'utf8')
     } catch {}
+    const now = Date.now()
     for (const line of text.split('\n'))
       try {
         const entry = JSON.parse(line)
-        if (typeof entry?.path === 'string') this.#kept.set(entry.path, entry)
+        const usable =
+          typeof entry?.path === 'string' &&
+          typeof entry.digest === 'string' &&
+          /^[0-9A-Za-z]+$/.test(entry.digest) &&
+          typeof entry.hashdate === 'string' &&
+          typeof entry.at === 'number' &&
+          now - entry.at < ResumeFile.#WEEK
+        if (usable) this.#kept.set(entry.path, entry)
       } catch {}
   }
   kept(file, algorithm) {
     const entry = this.#kept.get(file.name)
-    return entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs && entry.algorithm === algorithm
-      ? entry
-      : undefined
+    const same =
+      entry &&
+      entry.size === file.size &&
+      entry.ino === String(file.ino) &&
+      entry.mtimeMs === file.mtimeMs &&
+      entry.ctimeMs === file.ctimeMs &&
+      entry.algorithm === algorithm
+    return same ? entry : undefined
   }
+  /** Keeps a file's digest; a folder that cannot be written to stops the keeping, said once. */
   add(file, algorithm, digest) {
-    if (this.#fd === undefined) {
-      mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 })
-      this.#fd = openSync(this.path, 'a', 0o600)
+    if (this.#failed) return
+    try {
+      if (this.#fd === undefined) {
+        mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 })
+        this.#fd = openSync(this.path, 'a', 0o600)
+      }
+      const { name: path, size, mtimeMs, ctimeMs, hashdate } = file
+      const entry = { path, size, ino: String(file.ino), mtimeMs, ctimeMs, algorithm, digest, hashdate, at: Date.now() }
+      writeSync(this.#fd, `${JSON.stringify(entry)}\n`)
+    } catch (err) {
+      this.#failed = true
+      warn(`${this.path}: ${err.message}: a stopped run will start again from the beginning`)
     }
-    const entry = {
-      path: file.name,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      algorithm,
-      digest,
-      hashdate: file.hashdate,
-    }
-    writeSync(this.#fd, `${JSON.stringify(entry)}\n`)
   }
   done() {
     if (this.#fd !== undefined) closeSync(this.#fd)
@@ -515,9 +553,8 @@ async function record(client, log, runs) {
     const send = async () => {
       const content = generation(batch)
       const name = `${outcome.volume}/ascmhl/${APP_NAME}_verify_${isoDate(new Date()).replace(/[-:]/g, '')}.mhl`
-      const answer = await client.importFiles(log, { files: [{ name, content, volume: outcome.volume }] })
-      const refused = answer.unreadable[0]
-      if (refused) throw new Failure(`the service did not take the outcome: ${refused.reason} (run again to send it)`)
+      // A generation the service cannot read is refused whole (400): the command stops, its reads kept.
+      await client.importFiles(log, { files: [{ name, content, volume: outcome.volume }] })
       recorded.clips += batch.length
       recorded.files += entries
       batch = []
@@ -538,7 +575,7 @@ function generation(units) {
   const hashes = units.flatMap((unit) =>
     unit.files.map(
       (file, i) =>
-        `    <hash>\n      <path size="${file.size}">${escaped(file.volumePath)}</path>\n` +
+        `    <hash>\n      <path size="${file.readSize ?? file.size}">${escaped(file.volumePath)}</path>\n` +
         `      <${unit.algorithm} action="${unit.action}" hashdate="${file.hashdate}">${unit.digests[i]}</${unit.algorithm}>\n    </hash>`,
     ),
   )

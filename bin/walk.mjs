@@ -1,17 +1,34 @@
 // A folder tree as the command looks through it: what a drive holds, found once and opened later
 // as it was found.
 import { isUtf8 } from 'node:buffer'
+import { constants } from 'node:fs'
 import { lstat, readdir } from 'node:fs/promises'
 import { basename, sep } from 'node:path'
 import { Failure, shown, warn } from './terminal.mjs'
+
+/**
+ * A file found is opened as it was found: never through a symbolic link put in its place, and
+ * never waiting on a FIFO put there (what was opened is then checked against what was found).
+ */
+export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+
+/** macOS and Linux mount points (/Volumes/NAME, /media/USER/NAME, /run/media/USER/NAME, /mnt/NAME). */
+const MOUNTED = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)/
+
+/** The mount point a path is under, when it is on a mounted drive. */
+export const mountPoint = (path) => MOUNTED.exec(path)?.[0]
+
+/** The name of the drive a path is on, when it is on a mounted one. */
+export const mountedVolume = (path) => MOUNTED.exec(path)?.[1]
 
 /** Folders that hold nothing of a day's and can be huge, or are not the user's. */
 const SKIPPED = new Set(['.Trashes', '.Spotlight-V100', '.fseventsd', '.TemporaryItems', 'node_modules', '.git'])
 
 /**
- * @typedef {{path: Buffer, name: string, utf8: boolean, dev: bigint, ino: bigint, size: number, mtimeMs: number}} Found
+ * @typedef {{path: Buffer, name: string, utf8: boolean, dev: bigint, ino: bigint, size: number, mtimeMs: number, ctimeMs: number}} Found
  * `path` as bytes and `name` as text (U+FFFD for bytes that are not UTF-8), with the device, inode,
- * size and time of change the file had when found.
+ * size, time of modification and of change (any write, rename or copy over it) the file had when
+ * found.
  */
 
 /**
@@ -49,9 +66,9 @@ export async function walk(root, progress, wanted) {
       else if (entry.isFile()) {
         try {
           if (!(await wanted(name, folderName, path))) continue
-          const { dev, ino, size, mtimeMs } = await lstat(path, { bigint: true })
+          const { dev, ino, size, mtimeMs, ctimeMs } = await lstat(path, { bigint: true })
           const file = { path, name: path.toString(), utf8: isUtf8(path), dev, ino }
-          files.push({ ...file, size: Number(size), mtimeMs: Number(mtimeMs) })
+          files.push({ ...file, size: Number(size), mtimeMs: Number(mtimeMs), ctimeMs: Number(ctimeMs) })
         } catch (err) {
           warn(`${shown(path.toString())}: ${err.message}`)
         }

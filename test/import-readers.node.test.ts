@@ -202,9 +202,11 @@ describe('clips of a volume', () => {
         size: 10,
         copy: { volume: 'SSD', hash: await frames('A001_C004_0101XY_001.R3D', 'A001_C004_0101XY_002.R3D'), files: 2 },
       },
-      { part: 'ocf', clip: 'shot', size: 2, copy: { volume: 'SSD', hash: await frames('shot_000001.dng'), files: 1 } },
-      { part: 'ocf', clip: 'take', size: 2, copy: { volume: 'SSD', hash: await frames('take_000001.dng'), files: 1 } },
+      // A sequence of one still is that file: its own digest first, the frames' digest beside it.
+      { part: 'ocf', clip: 'shot', size: 2, copy: { volume: 'SSD', hash: `xxh64:${zero}`, files: 1 } },
+      { part: 'ocf', clip: 'take', size: 2, copy: { volume: 'SSD', hash: `xxh64:${zero}`, files: 1 } },
     ])
+    expect(clips[5]!.hashes).toEqual([`xxh64:${zero}`, await frames('shot_000001.dng')])
     // The folder holds the sequence alone: its content hash stands behind the frames' digest.
     expect(clips[3]!.hashes[1]).toBe(`xxh64:${'ff'.repeat(8)}`)
   })

@@ -461,6 +461,8 @@ describe('what the files do not agree on', () => {
         action: 'failed',
         hashdate: '2025-06-15T08:00:00+02:00',
         tool: 'offload 1.0',
+        // The checksum it was copied with, beside the digest found.
+        original: `xxh64:${h(1)}`,
       },
     ])
   })

@@ -25,6 +25,8 @@ export type ImportedCopy = {
   action?: Action
   hashdate?: string
   tool?: string
+  /** Of a failed copy: the checksum it was copied with (merge.ts). */
+  original?: string
   files?: number
   duplicates?: Source[]
   doubt?: string
@@ -107,7 +109,14 @@ export async function clipsOf(
   }
   for (const { part, clip, folder, files: frames } of sequences.values()) {
     const whole = perFolder.get(folder) === frames.length
-    const hashes = [...(await framesDigests(frames)), ...(whole ? hashesInOrder(folders.get(folder) ?? []) : [])]
+    // A sequence of one file (a single RED segment, a still) is also that file: its own digests
+    // first, as an application posting it would label it, the frames' digest beside them.
+    const own = frames.length === 1 ? hashesInOrder(frames[0]!.hashes) : []
+    const hashes = [
+      ...own,
+      ...(await framesDigests(frames)),
+      ...(whole ? hashesInOrder(folders.get(folder) ?? []) : []),
+    ]
     const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, files: frames.length, ...stampOf(frames) }
     const size = frames.reduce((sum, f) => sum + (f.size ?? 0), 0)
     clips.push({ part, clip, path: folder, size, copy, hashes })

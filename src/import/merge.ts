@@ -5,6 +5,7 @@
  * is and changes nothing; the caller then writes nothing either.
  */
 import { clipKeys, nameKey, sequenceOf } from '../shared/clip-names'
+import { digestOf } from '../shared/digests'
 import { invalid, type IssueDetail } from '../shared/problem'
 import { clipNameOf, lastSegment, type ImportedCopy, type Part } from './clips'
 import type { AleRow } from './ale'
@@ -131,13 +132,31 @@ function mergeCopy(clip: Clip, found: SentClip): boolean {
     return true
   }
   const before = copies[at]!
-  const next = { ...before, ...copy }
+  const reference = typeof before.original === 'string' ? before.original : before.hash
+  // A copy read back (verified, or failed) keeps that record when an import brings only what was
+  // known before: the checksum it was copied with, and no reading of its own (the offload's
+  // manifest imported again, after `media-log verify`).
+  if (readBack(before.action) && !readBack(copy.action) && sameDigest(copy.hash, reference)) return false
+  const next: Record<string, unknown> = { ...before, ...copy }
   // What a copy's manifests said last time and no longer say goes with them.
-  for (const key of ['action', 'hashdate', 'tool', 'files', 'duplicates', 'doubt'] as const)
+  for (const key of ['action', 'hashdate', 'tool', 'files', 'duplicates', 'doubt', 'original'] as const)
     if (copy[key] === undefined) delete next[key]
+  // A failed copy holds the digest found (ASC MHL's way); `original`, the checksum it was copied
+  // with, stays beside it: what it is compared with when read back again.
+  if (copy.action === 'failed' && typeof reference === 'string' && !sameDigest(copy.hash, reference))
+    next.original = reference
   if (JSON.stringify(next) === JSON.stringify(before)) return false
   copies[at] = next
   return true
+}
+
+const readBack = (action: unknown) => action === 'verified' || action === 'failed'
+
+/** Whether two hashes name one digest (`xxhash64:` little-endian and `xxh64:` alike). */
+function sameDigest(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false
+  const [x, y] = [digestOf(a), digestOf(b)]
+  return x && y ? x.algorithm === y.algorithm && x.value === y.value : a === b
 }
 
 /**

@@ -217,8 +217,9 @@ describe('media-log verify', () => {
 
   describe('a drive with a flipped byte, a deleted clip and clips the log does not know', () => {
     const drive = join(drives, 'D012', 'SHUTTLE_01')
+    let offloaded: Written[] = []
     beforeAll(async () => {
-      const written = await writeDay(drive, 'D012', (path) => (path.endsWith('.mxf') ? 'md5' : 'xxh64'))
+      const written = (offloaded = await writeDay(drive, 'D012', (path) => (path.endsWith('.mxf') ? 'md5' : 'xxh64')))
       writeFileSync(join(drive, 'D012/A001', GONE), 'a clip deleted after the offload')
       written.push({
         path: `D012/A001/${GONE}`,
@@ -279,9 +280,13 @@ describe('media-log verify', () => {
       ])
     })
 
-    it('compares no copy with the digest that failed, and says so in JSON too', async () => {
+    it('compares a failed copy again with the checksum it was copied with, and says so in JSON too', async () => {
       const verified = await run(['verify', drive, '--log', 'D012', '--json'])
       expect(verified.status).toBe(1)
+      const mxfBytes = readFileSync(join(drive, 'D012/A001', CLIPS[2]!))
+      const found = createHash('md5').update(mxfBytes).digest('hex')
+      mxfBytes[123_456] ^= 0x01
+      const copiedWith = createHash('md5').update(mxfBytes).digest('hex')
       const sizes = [
         ...CLIPS.map((_, i) => (i + 1) * 1024 * 1024 + 17),
         ...Array(5).fill(65536),
@@ -290,7 +295,6 @@ describe('media-log verify', () => {
         200_000,
         GIB,
       ]
-      const mxf = sizes[2]!
       expect(JSON.parse(verified.stdout)).toEqual({
         log: 'D012',
         volumes: [
@@ -298,8 +302,8 @@ describe('media-log verify', () => {
             volume: 'SHUTTLE_01',
             folders: [drive],
             read: {
-              files: 11,
-              bytes: sizes.reduce((a, b) => a + b, 0) - mxf,
+              files: 12,
+              bytes: sizes.reduce((a, b) => a + b, 0),
               seconds: expect.any(Number),
               resumed: 0,
             },
@@ -311,22 +315,18 @@ describe('media-log verify', () => {
               RED,
               'S001T01',
             ],
-            failed: [],
+            failed: [
+              { clip: 'A001C003_261126_R1AB', algorithm: 'md5', found, recorded: copiedWith, against: 'md5, recorded' },
+            ],
             recorded: [],
             missing: [{ part: 'ocf', clip: 'A001C006_261126_R1AB' }],
             unreadable: [],
-            uncompared: [
-              {
-                clip: 'A001C003_261126_R1AB',
-                reason:
-                  'its only checksums failed verification before: nothing to compare with (import the offload again)',
-              },
-            ],
+            uncompared: [],
             unknown: ['D012/A001/A001C009_261126_R1AB.mov'],
             unknownElsewhere: 1,
           },
         ],
-        recorded: { clips: 6, files: 11 },
+        recorded: { clips: 7, files: 12 },
         copies: [
           {
             part: 'ocf',
@@ -351,6 +351,28 @@ describe('media-log verify', () => {
         ],
       })
     })
+
+    it('keeps what it found through an import of the offload again', async () => {
+      await importDrive('D012', drive, 'SHUTTLE_01', offloaded)
+      const copies = await copiesOn('D012', 'SHUTTLE_01')
+      expect(copies['A001C001_261126_R1AB']).toMatchObject({ action: 'verified', tool: 'media-log 0.1.0' })
+      const mxfBytes = readFileSync(join(drive, 'D012/A001', CLIPS[2]!))
+      mxfBytes[123_456] ^= 0x01
+      expect(copies['A001C003_261126_R1AB']).toMatchObject({
+        action: 'failed',
+        original: `md5:${createHash('md5').update(mxfBytes).digest('hex')}`,
+      })
+    })
+
+    it('refuses a drive the log has no copies on, unless --volume names it', async () => {
+      const other = join(drives, 'D012', 'SHUTTLE_01 1')
+      mkdirSync(other, { recursive: true })
+      const refused = await run(['verify', other, '--log', 'D012'])
+      expect(refused.status).toBe(2)
+      expect(refused.stderr).toContain(
+        'media-log: D012 has no copies on a volume SHUTTLE_01 1; its volumes: SHUTTLE_01. Name the volume with --volume',
+      )
+    })
   })
 
   describe('a day posted by an application, and a run stopped halfway', () => {
@@ -363,6 +385,10 @@ describe('media-log verify', () => {
       writeFileSync(join(drive, 'B001/B001C002_261126_R2CD.mov'), bytesOf('B001C002', 100_000))
       // Large enough to be stopped in: 2 GiB, read in about a second.
       const large = await sparse(join(drive, 'B001/B001C003_261126_R2CD.mov'), 2 * GIB)
+      // A RED clip of one segment, posted with that file's own digest (no frames' digest).
+      const segment = bytesOf('B001_C004', 50_000)
+      mkdirSync(join(drive, 'B001/B001_C004_1126AB.RDC'), { recursive: true })
+      writeFileSync(join(drive, 'B001/B001_C004_1126AB.RDC/B001_C004_1126AB_001.R3D'), segment)
       await app.createLog({
         id: 'D014',
         day: 14,
@@ -384,6 +410,11 @@ describe('media-log verify', () => {
               clip: 'B001C003_261126_R2CD',
               size: 2 * GIB,
               copies: [{ volume: 'SHUTTLE_03', hash: `xxh64:${large.xxh64}` }],
+            },
+            {
+              clip: 'B001_C004_1126AB',
+              size: 50_000,
+              copies: [{ volume: 'SHUTTLE_03', hash: `xxh64:${await xxhash64(segment)}` }],
             },
           ],
         },
@@ -414,15 +445,16 @@ describe('media-log verify', () => {
       expect(resumed.stderr).toMatch(/\nSHUTTLE_03: [12] files? read by the run before \(--again reads them again\)\n/)
       expect(resumed.status).toBe(0)
       const answer = JSON.parse(resumed.stdout)
-      expect(answer.volumes[0].read.resumed + answer.volumes[0].read.files).toBe(3)
+      expect(answer.volumes[0].read.resumed + answer.volumes[0].read.files).toBe(4)
       expect(answer.volumes[0]).toMatchObject({
-        verified: ['B001C001_261126_R2CD', 'B001C003_261126_R2CD'],
+        // The one-segment RED clip compared by its own digest, as it was posted.
+        verified: ['B001C001_261126_R2CD', 'B001C003_261126_R2CD', 'B001_C004_1126AB'],
         failed: [],
         recorded: [{ clip: 'B001C002_261126_R2CD', algorithm: 'xxh64' }],
         missing: [],
       })
       expect(answer.copies).toEqual([
-        { part: 'ocf', volume: 'SHUTTLE_03', clips: 3, verified: 2, recorded: 1, noChecksum: 0, failed: 0, missing: 0 },
+        { part: 'ocf', volume: 'SHUTTLE_03', clips: 4, verified: 3, recorded: 1, noChecksum: 0, failed: 0, missing: 0 },
       ])
       const copies = await copiesOn('D014', 'SHUTTLE_03')
       expect(copies['B001C001_261126_R2CD']).toMatchObject({
@@ -441,7 +473,7 @@ describe('media-log verify', () => {
       const again = await run(['verify', drive, '--log', 'D014', '--again', '--json'])
       expect(again.status).toBe(0)
       expect(again.stderr).not.toContain('read by the run before')
-      expect(JSON.parse(again.stdout).volumes[0].read).toMatchObject({ files: 3, resumed: 0, bytes: 2 * GIB + 400_000 })
+      expect(JSON.parse(again.stdout).volumes[0].read).toMatchObject({ files: 4, resumed: 0, bytes: 2 * GIB + 450_000 })
     })
   })
 
