@@ -209,6 +209,7 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
     const foundValue = found.includes(':') ? found.slice(found.indexOf(':') + 1) : found
     unit.digests = digests
     unit.algorithm = algorithm
+    unit.logClip = clip.clip
     if (!expected) {
       unit.action = 'original'
       outcome.recorded.push({ clip: clip.clip, algorithm })
@@ -542,12 +543,18 @@ async function record(client, log, runs) {
   for (const { outcome, units } of runs) {
     const fit = units.filter((unit) => !unit.files.some((f) => NOT_XML.test(f.volumePath)))
     for (const unit of units)
-      if (!fit.includes(unit))
+      if (!fit.includes(unit)) {
+        // Read, but its outcome cannot be recorded: said once, as not read back.
+        for (const list of [outcome.verified, outcome.failed, outcome.recorded]) {
+          const at = list.findIndex((entry) => (entry.clip ?? entry) === unit.logClip)
+          if (at >= 0) list.splice(at, 1)
+        }
         outcome.unreadable.push({
-          clip: unit.clip,
+          clip: unit.logClip,
           path: unit.files[0].rel,
           reason: 'its name cannot be written in a manifest',
         })
+      }
     let batch = []
     let entries = 0
     const send = async () => {

@@ -208,9 +208,11 @@ export class MediaLogClient {
       kept.set(path, copy)
       return (copy.bytes ? copy.bytes.slice() : JSON.parse(copy.text)) as T
     }
-    if (copy) {
+    // Another call for the same path may have kept its own answer meanwhile: whatever is kept goes.
+    const held = kept.get(path)
+    if (held) {
       kept.delete(path)
-      this.#keptBytes -= copy.size
+      this.#keptBytes -= held.size
     }
     const value = valueOf<T>(sent)
     const size = sent.bytes?.length ?? sent.text.length * 2
