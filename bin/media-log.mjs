@@ -398,7 +398,8 @@ main(process.argv.slice(2)).then(exit, (err) => {
   } else if (err?.cause?.code === 'ECONNREFUSED') {
     warn(`media-log: nothing answers at ${contacted.url} (npm start starts the service)`)
   } else if (err instanceof TypeError && err.message === 'fetch failed') {
-    warn(`media-log: cannot reach ${contacted.url}: ${err.cause?.message ?? 'the connection failed'}`)
+    const cause = /** @type {{message?: string} | undefined} */ (err.cause)
+    warn(`media-log: cannot reach ${contacted.url}: ${cause?.message ?? 'the connection failed'}`)
   } else {
     warn(`media-log: ${err?.stack ?? err}`)
   }

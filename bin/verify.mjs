@@ -32,6 +32,19 @@ const FIRST_ALGORITHM = 'xxh64'
  *   one clip's files on the volume: one file, or a sequence's frames
  * @typedef {{part: string, clip: string, copies: Array<{volume?: unknown, hash?: unknown, action?: unknown}>}} LogClip
  * @typedef {{algorithm: string, frames: boolean, value: string, against: string} | undefined} Expected
+ * @typedef {{
+ *   volume: string,
+ *   folders: string[],
+ *   read: {files: number, bytes: number, seconds: number, resumed: number},
+ *   verified: string[],
+ *   failed: Array<{clip: string, algorithm: string, found: string, recorded: string, against: string}>,
+ *   recorded: Array<{clip: string, algorithm: string}>,
+ *   missing: Array<{part: string, clip: string}>,
+ *   unreadable: Array<{clip: string, path: string, reason: string}>,
+ *   uncompared: Array<{clip: string, reason: string}>,
+ *   unknown: string[],
+ *   unknownElsewhere: number,
+ * }} Outcome  what a volume's run found, as --json gives it
  */
 
 export async function verifyFolders(folders, options, usage) {
@@ -143,6 +156,7 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
     units.push(...unitsOf(files, root))
   }
   progress.done()
+  /** @type {Outcome} */
   const outcome = {
     volume,
     folders: roots,
@@ -232,11 +246,12 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
 
 /**
  * A volume's media files as the clips they are: one file each, or a sequence's frames together
- * (clipOfFile); proxies left out, as an import leaves them.
- * @param {File[]} files
+ * (clipOfFile); proxies left out, as an import leaves them. Each file gets its paths (File).
+ * @param {import('./walk.mjs').Found[]} found
  * @returns {Unit[]}
  */
-function unitsOf(files, root) {
+function unitsOf(found, root) {
+  const files = /** @type {File[]} */ (found)
   const units = []
   const sequences = new Map()
   for (const file of files) {
@@ -300,12 +315,13 @@ function expectedOf(clip, volume) {
   }
   const references = [own, ...clip.copies.filter((c) => c !== own)].filter((c) => checksumOf(c) !== undefined)
   for (const copy of references) {
-    const digest = digestOf(checksumOf(copy))
+    const hash = checksumOf(copy)
+    const digest = hash && digestOf(hash)
     if (!digest) continue
     const frames = digest.algorithm.endsWith('-frames')
     const algorithm = frames ? digest.algorithm.slice(0, -'-frames'.length) : digest.algorithm
     if (!computable(algorithm)) continue
-    const against = copy === own ? `${algorithm}, recorded` : `${algorithm}, recorded on ${String(copy.volume)}`
+    const against = copy === own ? `${algorithm}, recorded` : `${algorithm}, recorded on ${String(copy?.volume)}`
     return { algorithm, frames, value: digest.value, against }
   }
   if (references.length) return { uncompared: 'its checksums name no algorithm this command computes' }
