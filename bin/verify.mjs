@@ -90,7 +90,11 @@ async function verifyWith(pool, volumes, share, options) {
   const { copies } = await client.checks(options.log)
   const ours = copies.filter((c) => volumes.has(c.volume))
   const outcomes = runs.map((run) => run.outcome)
-  const bad = outcomes.some((o) => o.failed.length || o.missing.length || o.unreadable.length || o.uncompared.length)
+  // A folder where none of the day's clips was found verified nothing: not a success.
+  const none = (o) => !o.read.files && !o.read.resumed && !o.missing.length && !o.uncompared.length
+  const bad = outcomes.some(
+    (o) => o.failed.length || o.missing.length || o.unreadable.length || o.uncompared.length || none(o),
+  )
   const status = bad ? 1 : 0
   if (options.json) return printJson({ log: options.log, volumes: outcomes, recorded, copies: ours }, status)
   print(outcomes.flatMap((o) => said(o, options.log)).join('\n'))
@@ -626,6 +630,14 @@ function said(outcome, log) {
   const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
   const row = (label, text) => `  ${label.padEnd(13)} ${text}`
   const against = (f) => f.against.replace(/^\S+, /, '')
+  if (
+    !read.files &&
+    !read.resumed &&
+    !outcome.missing.length &&
+    !outcome.uncompared.length &&
+    !outcome.unreadable.length
+  )
+    return [`${volume}: none of ${log}'s clips in ${outcome.folders.join(', ')}`]
   return [
     `${volume}: ${count(read.files, 'file')} read back, ${sizeOf(read.bytes)} in ${took}${rate}` +
       (read.resumed ? `, ${read.resumed} read by the run before` : ''),

@@ -372,6 +372,10 @@ describe('media-log verify', () => {
       expect(refused.stderr).toContain(
         'media-log: D012 has no copies on a volume SHUTTLE_01 1; its volumes: SHUTTLE_01. Name the volume with --volume',
       )
+      // Named, but holding none of the day's clips: nothing verified is no success.
+      const empty = await run(['verify', other, '--log', 'D012', '--volume', 'SHUTTLE_07'])
+      expect(empty.status).toBe(1)
+      expect(empty.stdout).toBe(`SHUTTLE_07: none of D012's clips in ${other}\nnothing recorded in D012\n`)
     })
   })
 
