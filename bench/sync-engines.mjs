@@ -32,10 +32,12 @@ if (!engine) {
     const value = work()
     return [value, Math.round(performance.now() - started)]
   }
-  const say = (f) =>
+  /** An engine's figures, its saved form's bytes and the log it gives back compared with the log sent. */
+  const say = ({ build, held, saved, load, change, back }) =>
     console.log(
-      `  ${engine.padEnd(9)} build ${f.build} ms, heap +${mib(f.heap)}; saved ${mib(f.saved)} (load ${f.load} ms); ` +
-        `one hash changed: ${f.change} B; the JSON back byte for byte: ${f.same ? 'yes' : 'no'} (log as sent: ${mib(Buffer.byteLength(text))})`,
+      `  ${engine.padEnd(9)} build ${build} ms, heap +${mib(held)}; saved ${mib(saved.length)} (load ${load} ms); ` +
+        `one hash changed: ${change} B; the JSON back byte for byte: ${JSON.stringify(back, null, 1) === text ? 'yes' : 'no'} ` +
+        `(log as sent: ${mib(Buffer.byteLength(text))})`,
     )
   const before = heap()
   if (engine === 'automerge') {
@@ -47,14 +49,7 @@ if (!engine) {
       d.ocf.clips[123].copies[0].hash = 'xxh64:0123456789abcdef'
     })
     const change = A.saveSince(changed, A.getHeads(loaded)).length
-    say({
-      build,
-      heap: held,
-      saved: saved.length,
-      load,
-      change,
-      same: JSON.stringify(A.toJS(loaded), null, 1) === text,
-    })
+    say({ build, held, saved, load, change, back: A.toJS(loaded) })
   } else {
     const toY = (value) => {
       if (Array.isArray(value)) {
@@ -83,13 +78,6 @@ if (!engine) {
     const vector = Y.encodeStateVector(other)
     other.getMap('log').get('ocf').get('clips').get(123).get('copies').get(0).set('hash', 'xxh64:0123456789abcdef')
     const change = Y.encodeStateAsUpdate(other, vector).length
-    say({
-      build,
-      heap: held,
-      saved: saved.length,
-      load,
-      change,
-      same: JSON.stringify(other.getMap('log').toJSON(), null, 1) === text,
-    })
+    say({ build, held, saved, load, change, back: other.getMap('log').toJSON() })
   }
 }

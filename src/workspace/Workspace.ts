@@ -343,14 +343,18 @@ export class Workspace extends DurableObject<Env> {
       if (!active) return null
       const projectId = active.row.id
       const ids = this.#logs.idsIn(projectId, {})
-      const revisions = ids.map((id) => this.#revisionOf(projectId, id))
-      const written = ids.map((id, i) => `${id}\u0000${revisions[i]}`)
       return {
         projectId,
         settings: active.settings,
         summaries: this.#logs.summaries(projectId, ids),
-        revisions,
-        etag: tagOf('days', this.#started, projectId, this.#settingsDigest(projectId), ...written),
+        revisions: ids.map((id) => this.#revisionOf(projectId, id)),
+        etag: tagOf(
+          'days',
+          this.#started,
+          projectId,
+          this.#settingsDigest(projectId),
+          ...this.#written(projectId, ids),
+        ),
       }
     })
   }
@@ -589,10 +593,10 @@ export class Workspace extends DurableObject<Env> {
     )
   }
 
-  /** The source key of some logs of a project and its settings (SourceKey): a query per log. */
+  /** The source key of some logs of a project and its settings (SourceKey): revisions as the store keeps them. */
   #sourceOf(projectId: string, logIds: string[]): string {
     const key: SourceKey = {
-      logs: logIds.map((id) => [id, this.#store.cachedChecks(projectId, id)?.revision ?? null]),
+      logs: logIds.map((id) => [id, this.#store.revision(projectId, id) ?? null]),
       settings: this.#settingsDigest(projectId),
     }
     return JSON.stringify(key)

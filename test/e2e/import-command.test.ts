@@ -3,7 +3,7 @@
 // ALE. The first run waits for the operator's approval and keeps the token; the log then holds
 // every clip with both copies, the checks name the one copy that failed verification, and the
 // clips report shows it.
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import {
   cpSync,
   mkdirSync,
@@ -38,49 +38,22 @@ import {
   reportedCard,
   silverstackCsv,
 } from '../offload-fixtures'
+import { COMMAND, runCommand } from './command'
 import { launch, type Launched } from './launch'
 
 const PORT = 5741
 const ROOT = resolve(import.meta.dirname, '../..')
-const COMMAND = join(ROOT, 'bin', 'media-log.mjs')
 const dir = mkdtempSync(join(tmpdir(), 'media-log-import-'))
 const drives = join(dir, 'drives')
 const config = join(dir, 'config')
 let service: Launched
 let app: MediaLogClient
 
-type Run = { status: number | null; stdout: string; stderr: string }
-type RunOptions = {
-  /** Added to the environment; `undefined` removes a variable. */
-  env?: Record<string, string | undefined>
-  /** The token folder, this test's unless said. */
-  configDir?: string
-  /** The program and the arguments before `args`: the command, unless said. */
-  argv0?: string[]
-}
+type RunOptions = Omit<Parameters<typeof runCommand>[1], 'base' | 'configDir'> & { configDir?: string }
 
 /** The command as a shell runs it, with the config folder and service of this test. */
-function run(args: string[], { env = {}, configDir = config, argv0 = [process.execPath, COMMAND] }: RunOptions = {}) {
-  const environment: Record<string, string | undefined> = {
-    ...process.env,
-    MEDIA_LOG_CONFIG_DIR: configDir,
-    MEDIA_LOG_URL: service.base,
-    PORT: undefined,
-    ...env,
-  }
-  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name]
-  return new Promise<Run>((done) => {
-    const child = spawn(argv0[0]!, [...argv0.slice(1), ...args], {
-      env: environment as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('close', (status) => done({ status, stdout, stderr }))
-  })
-}
+const run = (args: string[], { configDir = config, ...options }: RunOptions = {}) =>
+  runCommand(args, { base: service.base, configDir, ...options })
 
 beforeAll(async () => {
   service = await launch('start', { port: PORT, state: join(dir, 'state') })

@@ -3,7 +3,7 @@
 // then read back. What it reads and says is compared with what the files are (digests made here,
 // by other code: hash-wasm and node:crypto); what it records is read back from the log, the checks
 // and the e-mail the operator would send.
-import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   existsSync,
@@ -19,16 +19,15 @@ import {
   closeSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createXXHash64, xxhash64 } from 'hash-wasm'
 import { MediaLogClient, MediaLogOperator, approvedClient } from 'media-log-service/client'
 import { ascManifest, type AscEntry } from '../offload-fixtures'
+import { runCommand } from './command'
 import { launch, type Launched } from './launch'
 
 const PORT = 5743
-const ROOT = resolve(import.meta.dirname, '../..')
-const COMMAND = join(ROOT, 'bin', 'media-log.mjs')
 const dir = mkdtempSync(join(tmpdir(), 'media-log-verify-'))
 const drives = join(dir, 'drives')
 const config = join(dir, 'config')
@@ -37,22 +36,9 @@ let service: Launched
 let app: MediaLogClient
 let operator: MediaLogOperator
 
-type Run = { status: number | null; stdout: string; stderr: string }
-
 /** The command as a shell runs it; `onStarted` gets the child as soon as it runs. */
-function run(args: string[], onStarted?: (child: ReturnType<typeof spawn>) => void) {
-  const env = { ...process.env, MEDIA_LOG_CONFIG_DIR: config, MEDIA_LOG_URL: service.base }
-  delete env.PORT
-  return new Promise<Run>((done) => {
-    const child = spawn(process.execPath, [COMMAND, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('close', (status) => done({ status, stdout, stderr }))
-    onStarted?.(child)
-  })
-}
+const run = (args: string[], onStarted?: (child: ChildProcess) => void) =>
+  runCommand(args, { base: service.base, configDir: config, ...(onStarted && { onStarted }) })
 
 /** Bytes that are nobody's pattern: a counter through SHA-256. */
 function bytesOf(seed: string, size: number): Buffer {
