@@ -43,7 +43,7 @@ const LAYERS = [
   layer(
     'workspace',
     ['import', LARGE_LOG, 'summary', 'schemas', 'shared'],
-    'the workspace knows nothing of HTTP, mail, reports or the console: it throws Problems (shared/problem.ts)',
+    'the workspace serves no HTTP and knows nothing of mail, reports or the console: it throws Problems (shared/problem.ts); a cart reaches its production as a client (workspace/production.ts)',
   ),
   layer(
     'http',

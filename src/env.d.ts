@@ -14,6 +14,7 @@ declare namespace Cloudflare {
 		EMAIL_FROM: string;
 		EMAIL_API_URL: string;
 		TIME_ZONE: string;
+		PRODUCTIONS: string;
 		OPERATOR_KEY: string;
 		WORKSPACE: DurableObjectNamespace<import("./index").Workspace>;
 	}

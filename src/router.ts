@@ -3,6 +3,7 @@ import { ROUTES, type Route, type RouteName } from './api/routes'
 import { errorResponse } from './http/errors'
 import { withAllowedHost, withOperator } from './http/guards'
 import { JsonAnswer, withStandardHeaders } from './http/headers'
+import { routedTo } from './http/productions'
 import { requestToken } from './routes/auth'
 import * as checks from './routes/checks'
 import * as days from './routes/days'
@@ -14,6 +15,7 @@ import * as operator from './routes/operator'
 import * as projects from './routes/projects'
 import { importFiles } from './routes/import'
 import * as reports from './routes/reports'
+import * as sync from './routes/sync'
 
 type Args = [env: Env, ctx: ExecutionContext]
 type Handler = (request: IRequest, env: Env, ctx: ExecutionContext) => unknown
@@ -85,6 +87,17 @@ const HANDLERS: Record<RouteName, Handler> = {
   getDay: days.getDay,
   dayPdf: reports.dayPdf,
   rangeOfDaysPdf: reports.rangeOfDaysPdf,
+  // units: a cart's link to its production, and the versions of logs they exchange
+  syncStatus: sync.syncStatus,
+  syncChanges: sync.syncChanges,
+  syncMissing: sync.syncMissing,
+  getVersion: sync.getVersion,
+  sendVersion: sync.sendVersion,
+  linkStatus: sync.linkStatus,
+  link: sync.link,
+  listConflicts: sync.listConflicts,
+  resolveConflict: sync.resolveConflict,
+  unlink: sync.unlink,
 }
 
 // The route table, in the declarations' order. itty-router compiles each path into a pattern;
@@ -135,7 +148,9 @@ async function dispatch(request: IRequest, env: Env, ctx: ExecutionContext): Pro
   }
   request.query = url.search ? queryOf(url.searchParams) : NO_QUERY
   const { method } = request
-  const path = url.pathname
+  const routed = routedTo(url.pathname, env)
+  const path = routed.path
+  env = routed.env
   for (const [routeMethod, pattern, handlers] of router.routes) {
     if (routeMethod !== method && routeMethod !== 'ALL') continue
     const match = pattern.exec(path)

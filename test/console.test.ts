@@ -560,6 +560,11 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'GET /approve/days/:id/pdf/:presetId': ['/approve/days/D001/pdf/DAILY'],
       'GET /approve/days/pdf/:presetId': ['/approve/days/pdf/DAILY'],
       'POST /approve/windows': ['/approve/windows', { logId: 'D001' }],
+      'GET /approve/link': ['/approve/link'],
+      'POST /approve/link': ['/approve/link', { url: 'https://media-log.example.com/productions/x', unit: 'Thief' }],
+      'DELETE /approve/link': ['/approve/link'],
+      'GET /approve/conflicts': ['/approve/conflicts'],
+      'POST /approve/conflicts/:id': ['/approve/conflicts/D001', { keep: '1-0123456789abcdef' }],
     }
     const guarded = router.routes
       .filter(([, , handlers]) => handlers.includes(withOperator))

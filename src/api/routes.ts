@@ -17,9 +17,15 @@ import {
   DecisionSchema,
   GeneratePdfSchema,
   ImportSchema,
+  LinkSchema,
   LoadProjectSchema,
+  ResolveSchema,
   OpenEmailWindowSchema,
   SignInSchema,
+  SyncChangesQuerySchema,
+  SyncLeafQuerySchema,
+  SyncMissingSchema,
+  SyncVersionQuerySchema,
 } from '../schemas/requests'
 import { SettingsSchema } from '../schemas/settings'
 import { EXAMPLE_LOG, EXAMPLE_MHL } from './examples'
@@ -28,7 +34,7 @@ import * as shapes from './shapes'
 /** Who may call a route: anyone, an approved application (x-api-token), the operator (key or console session). */
 export type Who = 'anyone' | 'application' | 'operator'
 
-type Tag = 'Logs' | 'Projects' | 'Reports and e-mail' | 'Checks' | 'Service' | 'Approval' | 'Operator'
+type Tag = 'Logs' | 'Projects' | 'Reports and e-mail' | 'Checks' | 'Units' | 'Service' | 'Approval' | 'Operator'
 
 /** One route. `ok`: the success status and its body (a schema, or a media type for files and pages). */
 export type Route = {
@@ -608,6 +614,129 @@ export const ROUTES = {
     query: DAY_RANGE,
     ok: [200, 'application/pdf'],
     errors: [400, 401, 403, 404],
+  },
+  // units (docs/units.md): a cart and its production exchange versions of logs
+  syncStatus: {
+    method: 'get',
+    path: '/sync/status',
+    summary: 'Whether this service is linked to a production, when it last synced, what waits to go',
+    tag: 'Units',
+    who: 'application',
+    ok: [200, shapes.SyncStatusSchema],
+    errors: [401],
+  },
+  syncChanges: {
+    method: 'get',
+    path: '/sync/changes',
+    summary: "The active project's logs written after `since`, each with its versions (leaves)",
+    description:
+      'A page of the changes feed, in the order written; `last` is the `since` of the next page. ' +
+      'A leaf is a version no other one here replaces: the first is the log as served, any other is in conflict.',
+    tag: 'Units',
+    who: 'application',
+    query: {
+      since: { description: 'the `last` of the page before (0 for the start)', in: SyncChangesQuerySchema },
+      limit: { description: 'logs per page, 1–1000 (100)', in: SyncChangesQuerySchema },
+    },
+    ok: [200, shapes.SyncChangesSchema],
+    errors: [400, 401, 409],
+  },
+  syncMissing: {
+    method: 'post',
+    path: '/sync/missing',
+    summary: 'Of the revisions named per log, those this service has neither received nor seen replaced',
+    tag: 'Units',
+    who: 'application',
+    body: SyncMissingSchema,
+    ok: [200, shapes.SyncMissingAnswerSchema],
+    errors: [400, 401, 409, 413, 415],
+    example: {
+      request: { logs: { D01: ['2-5b1f0e3c9a7d4e21'] } },
+      response: { missing: { D01: ['2-5b1f0e3c9a7d4e21'] } },
+    },
+  },
+  getVersion: {
+    method: 'get',
+    path: '/sync/logs/{id}',
+    summary: 'One version of a log, exactly as stored: the one served or one in conflict',
+    tag: 'Units',
+    who: 'application',
+    query: { rev: { description: 'the revision', in: SyncVersionQuerySchema } },
+    ok: [200, LogSchema],
+    errors: [400, 401, 404, 409],
+  },
+  sendVersion: {
+    method: 'post',
+    path: '/sync/logs/{id}',
+    summary: 'A version of a log written elsewhere, with the revisions it replaces (no body for a deletion)',
+    description:
+      'Checked as POST /log checks a log and kept as sent. `outcome`: `known` (this service has it or what ' +
+      'replaced it), `winner` (the log as served now), `conflict` (kept beside the log until the operator resolves it).',
+    tag: 'Units',
+    who: 'application',
+    query: {
+      rev: { description: 'the revision', in: SyncLeafQuerySchema },
+      ancestors: { description: 'the revisions it replaces, comma separated, newest first', in: SyncLeafQuerySchema },
+      deleted: { description: '`true` for a deletion', in: SyncLeafQuerySchema },
+    },
+    body: LogSchema,
+    ok: [200, shapes.SyncReceivedSchema],
+    errors: [400, 401, 404, 409, 413, 415],
+  },
+  linkStatus: {
+    method: 'get',
+    path: '/approve/link',
+    summary: "This cart's link to its production, as GET /sync/status",
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.SyncStatusSchema],
+    errors: [401, 403],
+  },
+  link: {
+    method: 'post',
+    path: '/approve/link',
+    summary: "Link the active project to a production; waits for the production's operator to approve the unit",
+    description:
+      'The service asks the production (POST /auth, named by `unit`) and answers once its operator decides: 200 ' +
+      'with the status when approved, 502 when refused or unreachable. A production without a project takes ' +
+      "this one's name.",
+    tag: 'Operator',
+    who: 'operator',
+    body: LinkSchema,
+    ok: [200, shapes.SyncStatusSchema],
+    errors: [400, 401, 403, 409, 415, 502],
+    example: { request: { url: 'https://media-log.example.com/productions/feature', unit: 'Second unit' } },
+  },
+  listConflicts: {
+    method: 'get',
+    path: '/approve/conflicts',
+    summary: 'Logs of the active project whose versions are in conflict, each version described',
+    description:
+      "Two units wrote the same log without seeing each other's write: both versions are kept, `served` is the one " +
+      'GET /log answers (the same on every unit), until the operator keeps one.',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.ConflictListSchema],
+    errors: [401, 403],
+  },
+  resolveConflict: {
+    method: 'post',
+    path: '/approve/conflicts/{id}',
+    summary: 'Keep one version of a log in conflict; the others go, on every unit once synced',
+    tag: 'Operator',
+    who: 'operator',
+    body: ResolveSchema,
+    ok: [200, shapes.ResolvedSchema],
+    errors: [400, 401, 403, 404, 409, 415],
+  },
+  unlink: {
+    method: 'delete',
+    path: '/approve/link',
+    summary: 'Stop syncing with the production; every log stays as it is',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.SuccessSchema],
+    errors: [401, 403, 404],
   },
 } as const satisfies Record<string, Route>
 

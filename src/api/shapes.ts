@@ -222,3 +222,52 @@ export const DayDetailSchema = v.object({
     }),
   ),
 })
+
+// ---- units (docs/units.md)
+
+const LeafSchema = v.object({ rev: text, ancestors: v.array(text), deleted: v.boolean() })
+
+export const SyncChangesSchema = v.object({
+  changes: v.array(v.object({ id: text, seq: count, leaves: v.array(LeafSchema) })),
+  last: count,
+})
+
+export const SyncMissingAnswerSchema = v.object({ missing: v.record(text, v.array(text)) })
+
+export const SyncReceivedSchema = v.object({ outcome: v.picklist(['known', 'winner', 'conflict']) })
+
+const ConflictsSchema = v.array(v.object({ id: text, leaves: count }))
+
+export const SyncStatusSchema = v.variant('linked', [
+  v.object({ linked: v.literal(false), conflicts: ConflictsSchema }),
+  v.object({
+    linked: v.literal(true),
+    production: text,
+    unit: text,
+    lastSync: v.nullable(text),
+    pending: count,
+    error: v.nullable(text),
+    conflicts: ConflictsSchema,
+  }),
+])
+
+export const ConflictListSchema = v.object({
+  conflicts: v.array(
+    v.object({
+      id: text,
+      versions: v.array(
+        v.object({
+          rev: text,
+          deleted: v.boolean(),
+          served: v.boolean(),
+          day: v.optional(count),
+          date: v.optional(text),
+          unit: v.optional(v.nullable(text)),
+          clips: v.optional(count),
+        }),
+      ),
+    }),
+  ),
+})
+
+export const ResolvedSchema = v.object({ success: v.literal(true), rev: text })

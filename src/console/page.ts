@@ -23,17 +23,18 @@ const SCRIPT_PATH = '/approve/console/main.browser.js'
 const STYLE_PATH = '/approve/console.css'
 const ICON_PATH = '/approve/icon.svg'
 
-function htmlDocument(title: string, head: string, body: string) {
+/** `base`: where the service's paths start ('' on the laptop, /productions/<name> deployed). */
+function htmlDocument(title: string, head: string, body: string, base: string) {
   return `<!doctype html>
-<html lang="en">
+<html lang="en" data-base="${escapeHtml(base)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(title)}</title>
-${head}<link rel="icon" href="${ICON_PATH}" type="image/svg+xml">
-<link rel="stylesheet" href="${STYLE_PATH}">
-<script type="module" src="${SCRIPT_PATH}"></script>
+${head}<link rel="icon" href="${escapeHtml(base)}${ICON_PATH}" type="image/svg+xml">
+<link rel="stylesheet" href="${escapeHtml(base)}${STYLE_PATH}">
+<script type="module" src="${escapeHtml(base)}${SCRIPT_PATH}"></script>
 </head>
 ${body}
 </html>
@@ -88,7 +89,10 @@ const section = ({ id, title, hint, empty, ...rest }: (typeof SECTIONS)[number])
 </section>`
 
 /** The operator key form: the sign-in page's, and the console's when this browser holds no CSRF token. */
-const keyForm = (problem = '') => `<form id="sign-in-form" method="post" action="/approve/session" novalidate>
+const keyForm = (
+  base: string,
+  problem = '',
+) => `<form id="sign-in-form" method="post" action="${escapeHtml(base)}/approve/session" novalidate>
     <label for="key">Operator key</label>
     <input id="key" name="key" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" required>
     <button type="submit" class="primary">Open console</button>
@@ -99,7 +103,7 @@ const keyForm = (problem = '') => `<form id="sign-in-form" method="post" action=
  * The console's shell for a signed-in operator. It holds no state and no token: the script reads
  * its CSRF token from this origin's storage, then everything through GET /approve/state.
  */
-export function consolePage({ serviceVersion }: { serviceVersion: string }) {
+export function consolePage({ serviceVersion, base = '' }: { serviceVersion: string; base?: string }) {
   const body = `<body class="console">
 <header class="top">
   <div class="brand">
@@ -117,20 +121,20 @@ export function consolePage({ serviceVersion }: { serviceVersion: string }) {
 <div class="sign-in-box" id="unlock" hidden>
   <h2>Unlock this browser</h2>
   <p>Enter the operator key to unlock this browser. It is <code>OPERATOR_KEY</code> in <code>.dev.vars</code>; opening the console link printed when the service started works too.</p>
-  ${keyForm()}
+  ${keyForm(base)}
 </div>
 </body>`
-  return htmlDocument('Operator console — Media Log', '', body)
+  return htmlDocument('Operator console — Media Log', '', body, base)
 }
 
 /** Asked for when there is no session: the key comes from `npm start`'s output or `.dev.vars`. */
-export function signInPage({ problem }: { problem?: string } = {}) {
+export function signInPage({ problem, base = '' }: { problem?: string; base?: string } = {}) {
   const body = `<body class="sign-in">
 <main class="sign-in-box">
   <h1>Operator console</h1>
   <p>Open the console link printed when the service started, or enter the operator key (<code>OPERATOR_KEY</code> in <code>.dev.vars</code>).</p>
-  ${keyForm(problem)}
+  ${keyForm(base, problem)}
 </main>
 </body>`
-  return htmlDocument('Sign in — Media Log operator console', '', body)
+  return htmlDocument('Sign in — Media Log operator console', '', body, base)
 }

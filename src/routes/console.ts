@@ -8,6 +8,7 @@ import { clearedSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, 
 import { mailConfig } from '../mail/config'
 import { parseOrThrow, SignInSchema } from '../schemas/requests'
 import { workspace } from '../workspace/client'
+import { baseOf } from '../http/productions'
 import { consoleWindows } from '../flows/windows'
 
 /** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
@@ -47,22 +48,26 @@ async function consoleState(env: Env, since?: number, waitMs = 0) {
  * (port-blind) cookie and replays it gets nothing but the shell.
  */
 export async function openConsole(request: IRequest, env: Env) {
+  const base = baseOf(env)
   const key = request.query.key
   if (key !== undefined) {
     if (typeof key === 'string' && (await isOperatorKey(key, env))) {
       const { cookie, csrf } = await createSession(request, env)
       return new Response(null, {
         status: 303,
-        headers: { location: `/approve#session=${csrf}`, 'set-cookie': cookie },
+        headers: { location: `${base}/approve#session=${csrf}`, 'set-cookie': cookie },
       })
     }
     return page(
-      signInPage({ problem: 'The key in that link is not this service’s operator key. Enter the current one.' }),
+      signInPage({
+        problem: 'The key in that link is not this service’s operator key. Enter the current one.',
+        base,
+      }),
       401,
     )
   }
-  if (!(await sessionOf(request, env))) return page(signInPage())
-  return page(consolePage({ serviceVersion: pkg.version }))
+  if (!(await sessionOf(request, env))) return page(signInPage({ base }))
+  return page(consolePage({ serviceVersion: pkg.version, base }))
 }
 
 /** GET /approve/console/<name>: one module of the console's script. */

@@ -3,6 +3,7 @@ import { invalid } from '../shared/problem'
 import { toDetails } from './issues'
 import { DayNumber, IsoDate, LogIdSchema } from './log'
 import { ProjectNameSchema } from './settings'
+import { ANCESTORS_KEPT, REVISION } from '../shared/revisions'
 
 export const AuthRequestSchema = v.object({
   appName: v.pipe(
@@ -127,3 +128,67 @@ export function parseOrThrow<const S extends v.GenericSchema>(
 }
 
 export const logIdsOf = (logId: string | string[]) => (typeof logId === 'string' ? [logId] : logId)
+
+// ---- units (docs/units.md)
+
+const Revision = v.pipe(v.string('must be a string'), v.regex(REVISION, 'must be a revision like 1-0123456789abcdef'))
+
+/** `GET /sync/changes?since=…&limit=…`: the feed's place (0 for the start) and a page's size. */
+export const SyncChangesQuerySchema = v.object({
+  since: v.optional(v.pipe(v.string(), v.regex(/^\d{1,16}$/, 'must be a whole number'), v.transform(Number)), '0'),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, 'must be a whole number from 1 to 1000'),
+      v.transform(Number),
+      v.number(),
+      v.minValue(1, 'must be a whole number from 1 to 1000'),
+      v.maxValue(1000, 'must be a whole number from 1 to 1000'),
+    ),
+    '100',
+  ),
+})
+
+/** `POST /sync/missing`: revisions per log id, of which the service answers those it lacks. */
+export const SyncMissingSchema = v.object({
+  logs: v.pipe(
+    v.record(LogIdSchema, v.pipe(v.array(Revision, 'must be an array of revisions'), v.maxLength(1000))),
+    v.check((logs) => Object.keys(logs).length <= 1000, 'must name at most 1000 logs'),
+  ),
+})
+
+/** `GET /sync/logs/{id}?rev=…`: which version. */
+export const SyncVersionQuerySchema = v.object({ rev: Revision })
+
+/** `POST /sync/logs/{id}?rev=…&ancestors=…&deleted=true`: the version sent, and what it replaces. */
+export const SyncLeafQuerySchema = v.object({
+  rev: Revision,
+  ancestors: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => (text ? text.split(',') : [])),
+      v.array(Revision),
+      v.maxLength(ANCESTORS_KEPT, `must name at most ${ANCESTORS_KEPT} revisions`),
+    ),
+    '',
+  ),
+  deleted: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
+})
+
+/** `POST /approve/conflicts/{id}`: the version of the log to keep. */
+export const ResolveSchema = v.object({ keep: Revision })
+
+/** `POST /approve/link`: the production's URL, and the unit this cart is known by there. */
+export const LinkSchema = v.object({
+  url: v.pipe(
+    v.string('must be a string'),
+    v.maxLength(2000, 'must be at most 2000 characters'),
+    v.url('must be a URL'),
+  ),
+  unit: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, 'must be 1 to 100 characters'),
+    v.maxLength(100, 'must be 1 to 100 characters'),
+  ),
+})

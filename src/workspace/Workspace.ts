@@ -18,7 +18,7 @@ import { isEnabled } from '../schemas/settings'
 import { Problem, notFound } from '../shared/problem'
 import { sha256Sync } from '../shared/secrets'
 import { namesTag, tagOf, weakTagOf } from '../shared/etag'
-import { bytesOf, utf8Text } from '../shared/utf8'
+import { bytesOf, bytesOrStream, utf8Text } from '../shared/utf8'
 import { membersOf } from '../large-logs/scan'
 import { type AccessAsk, Approvals, Tokens } from './access'
 import { Changes } from './changes'
@@ -26,6 +26,9 @@ import { GroupCommit } from './group-commit'
 import { Logs, type DayRange, type LogBody } from './logs'
 import { Projects } from './projects'
 import { Store } from './store'
+import { UnitLink, type SyncStatus } from './units'
+import { productionAt } from './production'
+import type { Leaf } from '../shared/revisions'
 import {
   SendWindows,
   listingOf,
@@ -83,6 +86,9 @@ export class Workspace extends DurableObject<Env> {
   #tokens!: Tokens
   #approvals!: Approvals
   #windows!: SendWindows
+  #units!: UnitLink
+  /** When the next sync round is due, as this object set it (undefined: not set since it started). */
+  #roundAt: number | undefined
   readonly #changes = new Changes()
   readonly #commits = new GroupCommit(() => this.#afterWrites())
   /** Whether a log was written in the group being committed (#afterWrites). */
@@ -117,6 +123,9 @@ export class Workspace extends DurableObject<Env> {
         changed: () => this.#changes.changed(),
       })
       this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
+      this.#units = new UnitLink(ctx.storage.sql, this.#store)
+      // After a restart: what was written before it and not yet sent goes at once.
+      this.#syncSoon(0)
     })
   }
 
@@ -632,6 +641,7 @@ export class Workspace extends DurableObject<Env> {
     if (this.#logsMoved) {
       this.#logsMoved = false
       this.#changes.changed()
+      this.#syncSoon(SYNC_AFTER_WRITE_MS)
     }
     this.#followWindows()
   }
@@ -653,6 +663,144 @@ export class Workspace extends DurableObject<Env> {
     }
     this.#windowSources = sources
     if (moved) this.#changes.changed()
+  }
+
+  // ---- units: revisions exchanged with other carts through a production (docs/units.md)
+
+  /** The active project's logs changed after `since` (the feed's place), each with its leaves. */
+  syncChanges(token: string, since: number, limit: number) {
+    return this.#client(token, () => this.#store.changes(this.#projects.requireActive().row.id, since, limit))
+  }
+
+  /** Of the revisions named per log, those this store has neither received nor seen replaced. */
+  syncMissing(token: string, logs: Record<string, string[]>) {
+    return this.#client(token, () => {
+      const projectId = this.#projects.requireActive().row.id
+      const missing: Record<string, string[]> = {}
+      for (const [id, revs] of Object.entries(logs)) {
+        const unknown = revs.filter((rev) => !this.#store.knows(projectId, id, rev))
+        if (unknown.length) missing[id] = unknown
+      }
+      return { missing }
+    })
+  }
+
+  /** One version of a log as stored, the winner or one in conflict (404 for a tombstone or none). */
+  syncVersion(token: string, id: string, rev: string): LogBody | Problem {
+    return this.#client(token, () => {
+      const projectId = this.#projects.requireActive().row.id
+      const leaf = this.#store.leaves(projectId, id).find((held) => held.rev === rev)
+      if (!leaf || leaf.deleted) throw notFound('Revision')
+      return bytesOrStream(this.#store.versionPieces(projectId, id, leaf))
+    })
+  }
+
+  /** A version another unit wrote, checked as a new log is, then taken as the revision rules say. */
+  syncReceive(token: string, id: string, leaf: Leaf, json?: Uint8Array | ReadableStream<Uint8Array>) {
+    const work = (bytes?: Uint8Array) =>
+      this.#commits.run(() => this.#wrote(this.#client(token, () => ({ outcome: this.#received(id, leaf, bytes) }))))
+    return json === undefined ? work() : withBytes(json, work)
+  }
+
+  #received(id: string, leaf: Leaf, bytes?: Uint8Array) {
+    const projectId = this.#projects.requireActive().row.id
+    const body = bytes && this.#logs.checkedVersion(id, bytes)
+    return this.#transaction(() => this.#store.receive(projectId, id, leaf, body))
+  }
+
+  /** The active project's name, for the production a cart links it to (409 with none loaded). */
+  activeProjectName() {
+    return answer(() => this.#projects.requireActive().settings.project_name)
+  }
+
+  /** Links the active project to a production (the worker has its approved token). */
+  linkProduction(url: string, unit: string, token: string) {
+    return answer(() => {
+      this.#units.link(this.#projects.requireActive().row.id, url, unit, token)
+      this.#syncSoon(0)
+      this.#changes.changed()
+      return this.#units.status(this.#projects.active?.row.id)
+    })
+  }
+
+  unlinkProduction() {
+    return answer(() => {
+      if (!this.#units.unlink()) throw notFound('Link')
+      this.#changes.changed()
+    })
+  }
+
+  /** The active project's logs in conflict, each version with what its summary says of it. */
+  conflicts() {
+    return answer(() => {
+      const projectId = this.#projects.active?.row.id
+      if (projectId === undefined) return []
+      return this.#store.conflicted(projectId).map(({ id }) => ({
+        id,
+        versions: this.#store.versions(projectId, id).map(({ rev, deleted, served, summary }) => {
+          const said = summary === null ? undefined : (JSON.parse(summary) as LogSummary)
+          return {
+            rev,
+            deleted,
+            served,
+            ...(said && { day: said.day, date: said.date, unit: said.unit ?? null, clips: said.clips }),
+          }
+        }),
+      }))
+    })
+  }
+
+  /** The operator keeps version `keep` of a log in conflict; the others go, on every replica. */
+  resolveConflict(id: string, keep: string) {
+    return this.#commits.run(() =>
+      this.#wrote(
+        answer(() => {
+          const projectId = this.#projects.requireForLogs()
+          return this.#transaction(() => this.#store.resolve(projectId, id, keep))
+        }),
+      ),
+    )
+  }
+
+  /** GET /sync/status: the link, last sync, what waits to go, the last error, conflicts. */
+  syncStatus(token: string): SyncStatus | Problem {
+    return this.#client(token, () => this.#units.status(this.#projects.active?.row.id))
+  }
+
+  operatorSyncStatus(): SyncStatus {
+    return this.#units.status(this.#projects.active?.row.id)
+  }
+
+  /** Runs a sync round when due; the next is set after it: soon again, or later after failures. */
+  override async alarm() {
+    this.#roundAt = undefined
+    const link = this.#units.get()
+    if (!link) return
+    const active = this.#projects.active?.row.id
+    const done =
+      active === link.project
+        ? await this.#units.round(productionAt(link.url, link.token), (id, leaf, bytes) => {
+            this.#received(id, leaf, bytes)
+            this.#logsMoved = true
+            this.#afterWrites()
+          })
+        : this.#units.paused('The linked project is not the active one: load it to sync')
+    this.#changes.changed()
+    const failures = this.#units.failures()
+    this.#syncSoon(done ? SYNC_POLL_MS : Math.min(SYNC_BACKOFF_MAX_MS, 1000 * 2 ** Math.min(failures, 10)))
+  }
+
+  /** Sets the next round `ms` from now, unless one is due sooner. */
+  #syncSoon(ms: number) {
+    if (!this.#units.linked()) return
+    const at = Date.now() + ms
+    if (this.#roundAt !== undefined && this.#roundAt <= at) return
+    this.#roundAt = at
+    void this.ctx.storage.setAlarm(at)
+  }
+
+  #transaction<T>(work: () => T): T {
+    return this.ctx.storage.transactionSync(work)
   }
 
   // ---- the caller's token
@@ -680,6 +828,13 @@ export type LogRead = {
   checked?: { id: string; day: number; date: string; summary: string }
   scanned?: { skeleton: Uint8Array | ReadableStream<Uint8Array>; summary: string; custom?: [number, number] }
 }
+
+/** A local write goes to the production this soon: writes in a burst go in one round. */
+const SYNC_AFTER_WRITE_MS = 1000
+/** Between rounds, to hear of other units' writes. */
+const SYNC_POLL_MS = 5000
+/** The longest wait after failed rounds (1 s, 2 s, 4 s, … up to this). */
+const SYNC_BACKOFF_MAX_MS = 60_000
 
 /** The work's value, or the Problem it threw; anything else it threw is thrown on (a 500). */
 function answer<T>(work: () => T): T | Problem {

@@ -18,9 +18,9 @@ type Remote<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promi
  */
 export type WorkspaceClient = { [K in Method]: Remote<Workspace[K]> }
 
-// An id is plain data, unlike a stub (bound to the request that made it): derived once per namespace.
+// An id is plain data, unlike a stub (bound to the request that made it): derived once per name.
 // Deriving it on every request made a GET /log/:id cost 1.02× (bench/compare.mjs, 30 paired rounds).
-const ids = new WeakMap<Env['WORKSPACE'], DurableObjectId>()
+const ids = new WeakMap<Env['WORKSPACE'], Map<string, DurableObjectId>>()
 
 // RPC carries an Error with its message alone (a Problem's JSON), returned or thrown: either way
 // the Problem is rebuilt and thrown here, so a method that throws one answers its status, not 500.
@@ -32,10 +32,18 @@ const rejected = (err: unknown) => {
   throw problemFrom(err)
 }
 
-/** The one workspace every client shares (SPEC §2: a single active project for everyone). */
+/**
+ * The one workspace every client shares (SPEC §2: a single active project for everyone); deployed
+ * with productions, the production's own (http/productions.ts).
+ */
 export function workspace(env: Env): WorkspaceClient {
-  let id = ids.get(env.WORKSPACE)
-  if (!id) ids.set(env.WORKSPACE, (id = env.WORKSPACE.idFromName('workspace')))
+  let named = ids.get(env.WORKSPACE)
+  if (!named) ids.set(env.WORKSPACE, (named = new Map<string, DurableObjectId>()))
+  // A deployment holding productions names the request's (http/productions.ts).
+  const { production } = env as Env & { production?: string }
+  const name = production === undefined ? 'workspace' : `production:${production}`
+  let id = named.get(name)
+  if (!id) named.set(name, (id = env.WORKSPACE.idFromName(name)))
   const stub = env.WORKSPACE.get(id) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
   return new Proxy({} as WorkspaceClient, {
     get:

@@ -9,14 +9,14 @@ import type { LogKeys } from '../shared/log-order'
 import { summarize, type LogSummary } from '../summary/summary'
 import { conflict, invalid, notFound } from '../shared/problem'
 import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
-import { bodyText } from '../schemas/json'
+import { bodyText, parseObject } from '../schemas/json'
 import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
 import { mergedLog, membersOfObject } from '../large-logs/merge'
 import type { Member } from '../large-logs/scan'
 import { mergeImport, type ImportKeys, type MergeOutcome } from '../import/merge'
 import type { SentDay } from '../import/transfer'
 import type { ActiveProject, Projects } from './projects'
-import type { OpenLog, Store } from './store'
+import { partsOf, type Store } from './store'
 
 /** Days from and to a day number or a date, both ends included; an end left out is open. */
 export type DayRange = { from?: number | string; to?: number | string }
@@ -147,6 +147,31 @@ export class Logs {
     return outcome
   }
 
+  /**
+   * A version of log `id` another unit wrote (docs/units.md), checked as POST /log checks a log and
+   * kept as sent: every replica stores the same bytes. One the project's custom schemas would
+   * change is refused rather than stored otherwise.
+   */
+  checkedVersion(id: string, json: Uint8Array): { keys: LogKeys; json: Uint8Array; summary: string } {
+    const active = this.projects.requireActive()
+    let keys: LogKeys
+    let summary: string
+    if (json.length > PIECEWISE_BYTES) {
+      const scanned = checkPiecewise(json)
+      if (scanned.details.length) throw invalid(scanned.details, scanned.unlisted)
+      if (withCustomChecked(active, scanned.log, json, scanned.custom) !== json) throw customRefused()
+      ;[keys, summary] = [scanned.log as LogKeys, JSON.stringify(scanned.summary)]
+    } else {
+      const body = parseObject(bodyText(json))
+      const { log, details } = checkLog(body, active.schemas)
+      if (details.length) throw invalid(details)
+      if (log !== body) throw customRefused()
+      ;[keys, summary] = [log as LogKeys, JSON.stringify(summarize(log as LogOutput))]
+    }
+    if (keys.id !== id) throw invalid([{ prop: 'id', message: 'must be the id the version is sent for' }])
+    return { keys, json, summary }
+  }
+
   delete(id: string) {
     if (!this.store.deleteLog(this.projects.requireForLogs(), id)) throw notFound('Log')
   }
@@ -225,15 +250,6 @@ const OPEN = utf8Bytes('{"logs":[')
 const COMMA = utf8Bytes(',')
 const CLOSE = utf8Bytes(']}')
 
-function* partsOf(log: OpenLog): Generator<Uint8Array> {
-  try {
-    yield log.head
-    for (let piece = log.rest?.next(); piece; piece = log.rest?.next()) yield piece
-  } finally {
-    log.rest?.close()
-  }
-}
-
 function* listingParts(store: Store, projectId: string | undefined): Generator<Uint8Array> {
   yield OPEN
   if (projectId !== undefined) {
@@ -249,6 +265,9 @@ function* listingParts(store: Store, projectId: string | undefined): Generator<U
   }
   yield CLOSE
 }
+
+const customRefused = () =>
+  invalid([{ prop: 'custom', message: 'has entries of custom schemas this project does not have' }])
 
 /** Above PIECEWISE_BYTES a log is never parsed whole (large-logs/). One piece is far below it. */
 const isLarge = (stored: string | Uint8Array): stored is Uint8Array =>

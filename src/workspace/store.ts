@@ -1,6 +1,7 @@
 import { conflict, notFound } from '../shared/problem'
 import { inLogOrder, type LogKeys } from '../shared/log-order'
-import { cutBytes } from '../shared/utf8'
+import { cutBytes, utf8Bytes } from '../shared/utf8'
+import { ancestorsOf, knows, nextRevision, received, winnerOf, type Leaf } from '../shared/revisions'
 
 /**
  * Cloudflare limits a SQLite row, string or BLOB to 2 MB. Logs are stored as JSON text cut into
@@ -15,6 +16,16 @@ export const CHUNK_BYTES = 512 * 1024
  */
 export type OpenLog = { head: Uint8Array; rest?: PieceReader }
 export type PieceReader = { next(): Uint8Array | undefined; close(): void }
+
+/** An opened log's pieces in order, its reader closed at the end or when left. */
+export function* partsOf(log: OpenLog): Generator<Uint8Array> {
+  try {
+    yield log.head
+    for (let piece = log.rest?.next(); piece; piece = log.rest?.next()) yield piece
+  } finally {
+    log.rest?.close()
+  }
+}
 
 /** A reader's place: the next piece, how many there are, and its copy's number once retired. */
 type Reading = { seq: number; pieces: number; retired?: number }
@@ -79,6 +90,31 @@ const SCHEMA = `
     PRIMARY KEY (reader, seq)
   );
   DELETE FROM retired_pieces;
+  -- Each log's leaves (src/sync/revisions.ts): its revision as stored (winner = 1), a deleted
+  -- log's tombstone, and versions in conflict with it, whose keys and pieces are kept here.
+  -- seq is the store's revision at the leaf's last change: a changes feed reads in its order.
+  CREATE TABLE IF NOT EXISTS log_leaves (
+    project INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    rev TEXT NOT NULL,
+    ancestors TEXT NOT NULL,
+    deleted INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    day INTEGER,
+    date TEXT,
+    summary TEXT,
+    pieces INTEGER,
+    PRIMARY KEY (project, id, rev)
+  );
+  CREATE TABLE IF NOT EXISTS leaf_pieces (
+    project INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    rev TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (project, id, rev, seq)
+  );
   CREATE TABLE IF NOT EXISTS tokens (
     id TEXT PRIMARY KEY,
     digest TEXT NOT NULL,
@@ -150,6 +186,9 @@ export class Store {
     if (version === '2' || version === '3' || version === '4') sql.exec('UPDATE logs SET summary = NULL')
     sql.exec(SCHEMA)
     if (version !== SCHEMA_VERSION) this.setMeta('schema', SCHEMA_VERSION)
+    // A changes feed is read from a sequence number on: no write may take one below a number
+    // given before, even when the clock went back. The leaves' rows are small: one read at start.
+    this.#revision = sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM log_leaves').one().seq ?? 0
   }
 
   #hasTable(name: string): boolean {
@@ -358,10 +397,18 @@ export class Store {
 
   /**
    * Stores a new log from its JSON's UTF-8 bytes; false, with nothing written, when the project has
-   * one with its id. SQLite takes the bytes as text (CAST): stored as before, with no string made.
+   * one with its id. A new revision replaces the log's tombstone, if it had one.
    */
   insertLog(projectId: string, log: LogKeys, json: Uint8Array, summary: string): boolean {
     const project = this.#requireKeyOf(projectId)
+    const revision = this.#nextRevision()
+    if (!this.#insertRow(project, log, json, summary, revision)) return false
+    this.#recordWrite(project, log.id, false, revision)
+    return true
+  }
+
+  /** The log's row and pieces. SQLite takes the bytes as text (CAST): stored as before, with no string made. */
+  #insertRow(project: number, log: LogKeys, json: Uint8Array, summary: string, revision: number): boolean {
     this.#revisions.delete(`${project}\u0000${log.id}`)
     const pieces = cutBytes(json, CHUNK_BYTES)
     const inserted =
@@ -375,7 +422,7 @@ export class Store {
         pieces[0]!,
         new Date().toISOString(),
         summary,
-        this.#nextRevision(),
+        revision,
       ).rowsWritten > 0
     // Every piece after the first (the row's `head`), numbered from 1.
     for (let seq = 1; inserted && seq < pieces.length; seq++) {
@@ -390,9 +437,13 @@ export class Store {
     return inserted
   }
 
-  /** Replaces a log; `previousId` renames. Call it inside a transaction: it deletes, then inserts. */
+  /**
+   * Replaces a log; `previousId` renames (the old id then keeps a tombstone). Call it inside a
+   * transaction: it deletes, then inserts.
+   */
   putLog(projectId: string, log: LogKeys, json: Uint8Array, summary: string, previousId = log.id) {
-    this.deleteLog(projectId, previousId)
+    if (previousId !== log.id) this.deleteLog(projectId, previousId)
+    else this.#removeRow(this.#requireKeyOf(projectId), previousId)
     // The caller has checked that a new id is free; a clash here must not pass silently.
     if (!this.insertLog(projectId, log, json, summary)) throw conflict('Log already exists')
   }
@@ -483,9 +534,17 @@ export class Store {
     )
   }
 
+  /** Deletes a log, leaving its tombstone; 409 while versions of it are in conflict. */
   deleteLog(projectId: string, id: string): boolean {
     const project = this.#keyOf(projectId)
     if (project === undefined) return false
+    if (this.#leafRows(project, id).length > 1) throw conflict('Log has versions in conflict: resolve them first')
+    const removed = this.#removeRow(project, id)
+    if (removed) this.#recordWrite(project, id, true, this.#nextRevision())
+    return removed
+  }
+
+  #removeRow(project: number, id: string): boolean {
     this.#revisions.delete(`${project}\u0000${id}`)
     const removed = this.sql.exec('DELETE FROM logs WHERE project = ? AND id = ?', project, id).rowsWritten > 0
     if (removed) {
@@ -493,6 +552,327 @@ export class Store {
       this.sql.exec('DELETE FROM log_pieces WHERE project = ? AND log_id = ?', project, id)
     }
     return removed
+  }
+
+  // ---- revisions: what syncing units exchange (src/sync/revisions.ts, docs/units.md)
+
+  #leafRows(project: number, id: string): Array<Leaf & { winner: boolean }> {
+    return this.sql
+      .exec<{ rev: string; ancestors: string; deleted: number; winner: number }>(
+        'SELECT rev, ancestors, deleted, winner FROM log_leaves WHERE project = ? AND id = ?',
+        project,
+        id,
+      )
+      .toArray()
+      .map(leafOf)
+  }
+
+  /**
+   * A local write: a new revision replaces the log's winner. Its generation passes every leaf's,
+   * so the write is what the log serves; versions in conflict stay until resolved.
+   */
+  #recordWrite(project: number, id: string, deleted: boolean, seq: number) {
+    const leaves = this.#leafRows(project, id)
+    const winner = leaves.find((leaf) => leaf.winner)
+    const { rev } = nextRevision(leaves)
+    const ancestors = winner ? ancestorsOf([winner]) : []
+    if (winner)
+      this.sql.exec('DELETE FROM log_leaves WHERE project = ? AND id = ? AND rev = ?', project, id, winner.rev)
+    this.#insertLeaf(project, id, { rev, ancestors, deleted }, seq)
+    if (leaves.length > 1) this.#touchLeaves(project, id, seq, rev)
+  }
+
+  #insertLeaf(project: number, id: string, leaf: Leaf, seq: number, winner = true) {
+    this.sql.exec(
+      'INSERT INTO log_leaves (project, id, rev, ancestors, deleted, winner, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      project,
+      id,
+      leaf.rev,
+      leaf.ancestors.join(' '),
+      leaf.deleted ? 1 : 0,
+      winner ? 1 : 0,
+      seq,
+    )
+  }
+
+  /** Every leaf of a log to the feed's position `seq`, `winner` the one served. */
+  #touchLeaves(project: number, id: string, seq: number, winner: string) {
+    this.sql.exec(
+      'UPDATE log_leaves SET seq = ?, winner = (rev = ?) WHERE project = ? AND id = ?',
+      seq,
+      winner,
+      project,
+      id,
+    )
+  }
+
+  /**
+   * A revision written elsewhere (another unit's cart, or the production). `body` is the log as
+   * sent, its keys and summary; none for a tombstone. Answers what became of it: `known` (this
+   * store has it or something that replaced it), `winner` (the log as served now), `conflict`
+   * (kept beside the winner).
+   */
+  receive(
+    projectId: string,
+    id: string,
+    incoming: Leaf,
+    body?: { keys: LogKeys; json: Uint8Array; summary: string },
+  ): 'known' | 'winner' | 'conflict' {
+    const project = this.#requireKeyOf(projectId)
+    const leaves = this.#leafRows(project, id)
+    const after = received(leaves, incoming)
+    if (!after) return 'known'
+    const seq = this.#nextRevision()
+    const before = leaves.find((leaf) => leaf.winner)
+    const winner = winnerOf(after.kept)!
+    if (winner.rev !== before?.rev) {
+      // The log's row holds the old winner: kept as a conflict unless the incoming replaces it.
+      if (before && !before.deleted) {
+        if (!after.replaced.includes(before)) this.#keepBody(project, id, before.rev)
+        this.#removeRow(project, id)
+      }
+      if (winner === incoming) {
+        if (body) this.#insertRow(project, body.keys, body.json, body.summary, seq)
+      } else if (!winner.deleted) this.#restoreBody(project, id, winner.rev, seq)
+    } else this.#touchRow(project, id, seq)
+    for (const leaf of after.replaced) this.#dropLeaf(project, id, leaf.rev)
+    this.#insertLeaf(project, id, incoming, seq, false)
+    if (winner !== incoming && body) this.#keepSentBody(project, id, incoming.rev, body)
+    this.#touchLeaves(project, id, seq, winner.rev)
+    return winner === incoming ? 'winner' : 'conflict'
+  }
+
+  /**
+   * The log's row as it is, under a new revision: what is made of it (the Days view, its tags)
+   * shows its versions in conflict, which changed.
+   */
+  #touchRow(project: number, id: string, revision: number) {
+    this.#revisions.delete(`${project}\u0000${id}`)
+    this.sql.exec('UPDATE logs SET revision = ?, checks = NULL WHERE project = ? AND id = ?', revision, project, id)
+  }
+
+  /** The log's row, as a conflict leaf `rev`: its keys and summary in the leaf's row, its pieces beside. */
+  #keepBody(project: number, id: string, rev: string) {
+    this.sql.exec(
+      'UPDATE log_leaves SET (day, date, summary, pieces) = (SELECT day, date, summary, pieces FROM logs WHERE project = ? AND id = ?) WHERE project = ? AND id = ? AND rev = ?',
+      project,
+      id,
+      project,
+      id,
+      rev,
+    )
+    this.sql.exec(
+      'INSERT INTO leaf_pieces (project, id, rev, seq, body) SELECT project, id, ?, 0, head FROM logs WHERE project = ? AND id = ?',
+      rev,
+      project,
+      id,
+    )
+    this.sql.exec(
+      'INSERT INTO leaf_pieces (project, id, rev, seq, body) SELECT project, log_id, ?, seq, body FROM log_pieces WHERE project = ? AND log_id = ?',
+      rev,
+      project,
+      id,
+    )
+  }
+
+  /** A conflict leaf's version back in the log's row (it won), its kept pieces dropped. */
+  #restoreBody(project: number, id: string, rev: string, revision: number) {
+    this.#revisions.delete(`${project}\u0000${id}`)
+    this.sql.exec(
+      `INSERT INTO logs (project, id, day, date, pieces, head, updated_at, summary, revision)
+        SELECT l.project, l.id, l.day, l.date, l.pieces, p.body, ?, l.summary, ? FROM log_leaves l
+        JOIN leaf_pieces p ON p.project = l.project AND p.id = l.id AND p.rev = l.rev AND p.seq = 0
+        WHERE l.project = ? AND l.id = ? AND l.rev = ?`,
+      new Date().toISOString(),
+      revision,
+      project,
+      id,
+      rev,
+    )
+    this.sql.exec(
+      'INSERT INTO log_pieces (project, log_id, seq, body) SELECT project, id, seq, body FROM leaf_pieces WHERE project = ? AND id = ? AND rev = ? AND seq > 0',
+      project,
+      id,
+      rev,
+    )
+    this.sql.exec(
+      'UPDATE log_leaves SET day = NULL, date = NULL, summary = NULL, pieces = NULL WHERE project = ? AND id = ? AND rev = ?',
+      project,
+      id,
+      rev,
+    )
+    this.sql.exec('DELETE FROM leaf_pieces WHERE project = ? AND id = ? AND rev = ?', project, id, rev)
+  }
+
+  #keepSentBody(project: number, id: string, rev: string, body: { keys: LogKeys; json: Uint8Array; summary: string }) {
+    const pieces = cutBytes(body.json, CHUNK_BYTES)
+    this.sql.exec(
+      'UPDATE log_leaves SET day = ?, date = ?, summary = ?, pieces = ? WHERE project = ? AND id = ? AND rev = ?',
+      body.keys.day,
+      body.keys.date,
+      body.summary,
+      pieces.length,
+      project,
+      id,
+      rev,
+    )
+    pieces.forEach((piece, seq) =>
+      this.sql.exec(
+        'INSERT INTO leaf_pieces (project, id, rev, seq, body) VALUES (?, ?, ?, ?, CAST(? AS TEXT))',
+        project,
+        id,
+        rev,
+        seq,
+        piece,
+      ),
+    )
+  }
+
+  #dropLeaf(project: number, id: string, rev: string) {
+    this.sql.exec('DELETE FROM log_leaves WHERE project = ? AND id = ? AND rev = ?', project, id, rev)
+    this.sql.exec('DELETE FROM leaf_pieces WHERE project = ? AND id = ? AND rev = ?', project, id, rev)
+  }
+
+  /** A log's leaves, the winner first; none for a log never written since revisions were kept. */
+  leaves(projectId: string, id: string): Array<Leaf & { winner: boolean }> {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return []
+    return this.#leafRows(project, id).sort((a, b) => Number(b.winner) - Number(a.winner))
+  }
+
+  /** Whether the store has revision `rev` of a log, or one that replaced it. */
+  knows(projectId: string, id: string, rev: string): boolean {
+    const project = this.#keyOf(projectId)
+    return project !== undefined && knows(this.#leafRows(project, id), rev)
+  }
+
+  /**
+   * The logs changed after `since` in the feed's order, each with its leaves, at most `limit`;
+   * `last` is where the next read starts. A log stored before revisions were kept gets its first
+   * one here.
+   */
+  changes(
+    projectId: string,
+    since: number,
+    limit: number,
+  ): { changes: Array<{ id: string; seq: number; leaves: Leaf[] }>; last: number } {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return { changes: [], last: since }
+    for (const { id } of this.sql
+      .exec<{ id: string }>(
+        'SELECT id FROM logs l WHERE project = ? AND NOT EXISTS (SELECT 1 FROM log_leaves v WHERE v.project = l.project AND v.id = l.id)',
+        project,
+      )
+      .toArray())
+      this.#recordWrite(project, id, false, this.#nextRevision())
+    const rows = this.sql
+      .exec<{ id: string; seq: number }>(
+        'SELECT id, MAX(seq) AS seq FROM log_leaves WHERE project = ? AND seq > ? GROUP BY id ORDER BY seq LIMIT ?',
+        project,
+        since,
+        limit,
+      )
+      .toArray()
+    const changes = rows.map(({ id, seq }) => ({
+      id,
+      seq,
+      leaves: this.#leafRows(project, id)
+        .sort((a, b) => Number(b.winner) - Number(a.winner))
+        .map(({ rev, ancestors, deleted }) => ({ rev, ancestors, deleted })),
+    }))
+    return { changes, last: rows.at(-1)?.seq ?? since }
+  }
+
+  /** The pieces of a version of a log: the log as stored for the winner, the kept pieces for a conflict. */
+  *versionPieces(projectId: string, id: string, leaf: { rev: string; winner: boolean }): Generator<Uint8Array> {
+    if (!leaf.winner) {
+      yield* this.#leafPieces(projectId, id, leaf.rev)
+      return
+    }
+    const log = this.openLog(projectId, id)
+    if (typeof log === 'string') yield utf8Bytes(log)
+    else if (log) yield* partsOf(log)
+  }
+
+  /** The pieces of a conflict leaf's version (none for a tombstone). */
+  *#leafPieces(projectId: string, id: string, rev: string): Generator<Uint8Array> {
+    const project = this.#requireKeyOf(projectId)
+    const count =
+      this.sql
+        .exec<{ count: number }>(
+          'SELECT COUNT(*) AS count FROM leaf_pieces WHERE project = ? AND id = ? AND rev = ?',
+          project,
+          id,
+          rev,
+        )
+        .one().count ?? 0
+    for (let seq = 0; seq < count; seq++) {
+      const row = this.sql
+        .exec<{ body: ArrayBuffer }>(
+          'SELECT CAST(body AS BLOB) AS body FROM leaf_pieces WHERE project = ? AND id = ? AND rev = ? AND seq = ?',
+          project,
+          id,
+          rev,
+          seq,
+        )
+        .toArray()[0]
+      if (!row) return
+      yield new Uint8Array(row.body)
+    }
+  }
+
+  /**
+   * The operator's choice between versions in conflict: version `keep` becomes the log (or its
+   * tombstone), as a new revision replacing every leaf, so every replica that receives it ends
+   * the conflict the same way.
+   */
+  resolve(projectId: string, id: string, keep: string): Leaf {
+    const project = this.#requireKeyOf(projectId)
+    const leaves = this.#leafRows(project, id)
+    const kept = leaves.find((leaf) => leaf.rev === keep)
+    if (!kept) throw notFound('Revision')
+    if (leaves.length < 2) throw conflict('Log has no versions in conflict')
+    const leaf = { rev: nextRevision(leaves).rev, ancestors: ancestorsOf(leaves), deleted: kept.deleted }
+    const seq = this.#nextRevision()
+    const before = leaves.find((held) => held.winner)
+    if (kept !== before) {
+      if (before && !before.deleted) this.#removeRow(project, id)
+      if (!kept.deleted) this.#restoreBody(project, id, kept.rev, seq)
+    } else this.#touchRow(project, id, seq)
+    for (const held of leaves) this.#dropLeaf(project, id, held.rev)
+    this.#insertLeaf(project, id, leaf, seq)
+    return leaf
+  }
+
+  /** A log's versions in conflict, the one served first, each with its summary (none for a deletion). */
+  versions(
+    projectId: string,
+    id: string,
+  ): Array<{ rev: string; deleted: boolean; served: boolean; summary: string | null }> {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return []
+    return this.sql
+      .exec<{ rev: string; deleted: number; winner: number; summary: string | null }>(
+        `SELECT v.rev, v.deleted, v.winner, CASE WHEN v.winner = 1 THEN l.summary ELSE v.summary END AS summary
+          FROM log_leaves v LEFT JOIN logs l ON l.project = v.project AND l.id = v.id
+          WHERE v.project = ? AND v.id = ? ORDER BY v.winner DESC, v.rev`,
+        project,
+        id,
+      )
+      .toArray()
+      .map(({ rev, deleted, winner, summary }) => ({ rev, deleted: deleted === 1, served: winner === 1, summary }))
+  }
+
+  /** The logs of a project with more than one leaf: versions in conflict, waiting for the operator. */
+  conflicted(projectId: string): Array<{ id: string; leaves: number }> {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return []
+    return this.sql
+      .exec<{ id: string; leaves: number }>(
+        'SELECT id, COUNT(*) AS leaves FROM log_leaves WHERE project = ? GROUP BY id HAVING COUNT(*) > 1 ORDER BY id',
+        project,
+      )
+      .toArray()
   }
 
   // ---- tokens
@@ -525,6 +905,13 @@ export class Store {
     return this.sql.exec('DELETE FROM tokens WHERE id = ?', id).rowsWritten > 0
   }
 }
+
+const leafOf = (row: { rev: string; ancestors: string; deleted: number; winner: number }) => ({
+  rev: row.rev,
+  ancestors: row.ancestors ? row.ancestors.split(' ') : [],
+  deleted: row.deleted === 1,
+  winner: row.winner === 1,
+})
 
 export type TokenRow = {
   id: string

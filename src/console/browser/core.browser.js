@@ -173,6 +173,7 @@ export function forgetToken() {
  * @param {{signal?: AbortSignal}} [options]
  */
 async function request(method, path, body, options) {
+  path = BASE + path
   /** @type {Record<string, string>} */
   const headers = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
@@ -212,6 +213,9 @@ async function answerOf(response) {
   }
   return { status: response.status, body: data || {} }
 }
+
+/** Where the service's paths start: '' on a laptop, /productions/<name> on a deployment holding productions. */
+export const BASE = document.documentElement.dataset.base || ''
 
 /**
  * One JSON call to the service: {status, body}; status 0 when the service cannot be reached.

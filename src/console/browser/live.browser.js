@@ -3,7 +3,7 @@
  * Page script: keeps the console current. One long poll (GET /approve/state?since=<version>) that
  * the service answers as soon as anything changes; every section renders from that one state.
  */
-import { $, api, problemText, notify, setTimeZone, storedToken, storeToken, forgetToken } from './core.browser.js'
+import { $, BASE, api, problemText, notify, setTimeZone, storedToken, storeToken, forgetToken } from './core.browser.js'
 /** @import { Answer, ConsoleState } from './state.js' */
 
 /**
@@ -79,7 +79,7 @@ export function startConsole(sections) {
       }
       // Signed out (cookie expired or the key changed): the page asks for the key.
       if (answer.status === 401) {
-        location.replace('/approve')
+        location.replace(BASE + '/approve')
         return
       }
       if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) {
@@ -118,7 +118,7 @@ export function startConsole(sections) {
     const answer = await api('DELETE', '/approve/session')
     if (answer.status === 200 || answer.status === 401) {
       forgetToken()
-      location.replace('/approve')
+      location.replace(BASE + '/approve')
     } else if (answer.status === 403 && /CSRF/.test(answer.body.error || '')) showUnlock()
     else notify(problemText(answer), 'error')
   })
@@ -151,7 +151,7 @@ function wireKeyForm() {
     button.disabled = false
     if (answer.status === 200 && answer.body.csrf) {
       storeToken(answer.body.csrf)
-      location.replace('/approve')
+      location.replace(BASE + '/approve')
       return
     }
     problem.textContent =

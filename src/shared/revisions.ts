@@ -1,0 +1,69 @@
+/**
+ * Revision histories of logs, as CouchDB and PouchDB keep them, for the carts and the production
+ * that sync a project (docs/units.md). Every write of a log is a revision `<generation>-<random>`
+ * that names the revisions it replaces (`ancestors`, newest first). A replica keeps, per log, the
+ * revisions no other one it holds replaces: its leaves. One leaf is the log as served (the
+ * winner, chosen by the same rule everywhere); any other is a conflict kept whole until the
+ * operator resolves it. Replicas that have seen the same revisions hold the same leaves and the
+ * same winner, whatever the order they saw them in.
+ */
+
+export type Leaf = {
+  rev: string
+  /** The revisions this one replaces, newest first, at most ANCESTORS_KEPT. */
+  ancestors: string[]
+  deleted: boolean
+}
+
+/** Ancestors a revision carries: CouchDB's default revs_limit is 1,000; a log's day sees tens of writes. */
+export const ANCESTORS_KEPT = 100
+
+/** `3-9f0c…`: a generation (1 for a log's first write), a dash, 16 to 32 lowercase hex digits. */
+export const REVISION = /^[1-9]\d{0,8}-[0-9a-f]{16,32}$/
+
+const generationOf = (rev: string) => Number.parseInt(rev, 10)
+
+/** A new revision replacing `leaves` (the winner for an edit; several for a resolution). */
+export function nextRevision(leaves: Leaf[]): Pick<Leaf, 'rev' | 'ancestors'> {
+  const generation = Math.max(0, ...leaves.map((leaf) => generationOf(leaf.rev))) + 1
+  const random = crypto.getRandomValues(new Uint8Array(8))
+  const rev = `${generation}-${Array.from(random, (b) => b.toString(16).padStart(2, '0')).join('')}`
+  return { rev, ancestors: ancestorsOf(leaves) }
+}
+
+/** The ancestors a revision replacing `leaves` carries: theirs and them, newest first, capped. */
+export function ancestorsOf(leaves: Leaf[]): string[] {
+  const seen = new Set<string>()
+  for (const leaf of leaves) for (const rev of [leaf.rev, ...leaf.ancestors]) seen.add(rev)
+  return [...seen].sort(newestFirst).slice(0, ANCESTORS_KEPT)
+}
+
+const newestFirst = (a: string, b: string) => generationOf(b) - generationOf(a) || (a < b ? 1 : a > b ? -1 : 0)
+
+/**
+ * CouchDB's winner: a live revision before a deleted one, then the higher generation, then the
+ * greater revision text. Deterministic, so every replica serves the same version.
+ */
+export function beats(a: Leaf, b: Leaf): boolean {
+  if (a.deleted !== b.deleted) return !a.deleted
+  const ga = generationOf(a.rev)
+  const gb = generationOf(b.rev)
+  return ga !== gb ? ga > gb : a.rev > b.rev
+}
+
+export const winnerOf = (leaves: Leaf[]): Leaf | undefined =>
+  leaves.reduce<Leaf | undefined>((best, leaf) => (best === undefined || beats(leaf, best) ? leaf : best), undefined)
+
+/** Whether a replica holding `leaves` has `rev` or something that replaced it. */
+export const knows = (leaves: Leaf[], rev: string) =>
+  leaves.some((leaf) => leaf.rev === rev || leaf.ancestors.includes(rev))
+
+/**
+ * The leaves after receiving `incoming`: undefined when already known; else the leaves it does
+ * not replace, with it.
+ */
+export function received(leaves: Leaf[], incoming: Leaf): { kept: Leaf[]; replaced: Leaf[] } | undefined {
+  if (knows(leaves, incoming.rev)) return undefined
+  const replaced = leaves.filter((leaf) => incoming.ancestors.includes(leaf.rev))
+  return { kept: [...leaves.filter((leaf) => !replaced.includes(leaf)), incoming], replaced }
+}

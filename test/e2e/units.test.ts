@@ -1,0 +1,336 @@
+// Units (docs/units.md), end to end: a production in deploy configuration and two carts, each
+// `npm start` with its own state, the carts reaching the production through a TCP proxy that cuts
+// the network. Both carts write while cut off; once it is back all three hold the same logs, byte
+// for byte; a day both wrote is a conflict on all three; a cart killed right after its writes
+// were acknowledged sends them once started again.
+import { randomBytes } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { copyOfTree, launch, type Launched } from './launch'
+import { startProxy, type Proxy } from './proxy'
+
+const PRODUCTION_PORT = 5661
+const CART_PORTS = [5662, 5663] as const
+const PROXY_PORT = 5664
+/** How long the network may take to bring everyone level once it is back (rounds every 5 s, backoff). */
+const CONVERGE_MS = 45_000
+
+const productionTree = copyOfTree()
+const cartTree = copyOfTree()
+const productionKey = randomBytes(24).toString('base64url')
+writeFileSync(join(productionTree.dir, '.dev.vars'), `OPERATOR_KEY=${productionKey}\nPRODUCTIONS=feature\n`)
+writeFileSync(join(cartTree.dir, '.dev.vars'), `OPERATOR_KEY=${randomBytes(24).toString('base64url')}\n`)
+
+let production: Launched
+const carts: Launched[] = []
+let proxy: Proxy
+/** Where the carts find the production: through the proxy. */
+const PRODUCTION_URL = `http://127.0.0.1:${PROXY_PORT}/productions/feature`
+
+type Answer = { status: number; text: string; body: any }
+
+/** A call to one service, answered as sent (`text`) and parsed where it is JSON. */
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; operatorKey?: string; body?: unknown } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = {}
+  if (options.token) headers['x-api-token'] = options.token
+  if (options.operatorKey) headers['x-operator-key'] = options.operatorKey
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  const response = await fetch(base + path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  })
+  const text = await response.text()
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  return { status: response.status, text, body }
+}
+
+const productionBase = () => `${production.base}/productions/feature`
+
+/** Approves the first pending request from `appName` in a service's console. */
+async function approve(base: string, operatorKey: string, appName: string) {
+  for (let i = 0; i < 400; i++) {
+    const { body } = await call(base, 'GET', '/approve/requests', { operatorKey })
+    const found = body.requests?.find((r: { appName: string }) => r.appName === appName)
+    if (found) {
+      const decided = await call(base, 'POST', `/approve/requests/${found.id}`, {
+        operatorKey,
+        body: { decision: 'approve' },
+      })
+      expect(decided.status).toBe(200)
+      return
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`no request from ${appName}`)
+}
+
+/** An application's token on a service, approved there. */
+async function tokenOn(base: string, operatorKey: string, appName: string): Promise<string> {
+  const asked = call(base, 'POST', '/auth', { body: { appName } })
+  await approve(base, operatorKey, appName)
+  const { status, body } = await asked
+  expect(status).toBe(200)
+  return body.token
+}
+
+const tokens: string[] = []
+let observer: string
+
+/** What each of the three answers to GET /logs, as sent. */
+const listings = () =>
+  Promise.all([
+    ...carts.map((cart, i) => call(cart.base, 'GET', '/logs', { token: tokens[i] })),
+    call(productionBase(), 'GET', '/logs', { token: observer }),
+  ]).then((answers) => answers.map((answer) => answer.text))
+
+/** Waits until the three list the same logs, byte for byte, holding `ids`; how long it took. */
+async function converged(ids: string[]): Promise<number> {
+  const started = Date.now()
+  let last: string[] = []
+  while (Date.now() - started < CONVERGE_MS) {
+    last = await listings()
+    const held = (JSON.parse(last[0]!) as { logs: Array<{ id: string }> }).logs.map((log) => log.id)
+    if (last.every((text) => text === last[0]) && JSON.stringify(held) === JSON.stringify(ids))
+      return Date.now() - started
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`not converged on ${ids.join(', ')} within ${CONVERGE_MS} ms:\n${last.join('\n')}`)
+}
+
+const day = (id: string, dayNumber: number, unit: string, clips = 3) => ({
+  id,
+  day: dayNumber,
+  date: `2026-03-${String((dayNumber % 28) + 1).padStart(2, '0')}`,
+  unit,
+  ocf: {
+    clips: Array.from({ length: clips }, (_, i) => ({
+      clip: `${unit[0]}${String(dayNumber).padStart(3, '0')}C${String(i + 1).padStart(3, '0')}`,
+      size: 1_000_000 + i,
+      copies: [{ volume: `${unit}_SSD`, hash: null }],
+    })),
+  },
+  version: 1,
+})
+
+beforeAll(async () => {
+  production = await launch('start', {
+    dir: productionTree.dir,
+    port: PRODUCTION_PORT,
+    state: join(productionTree.dir, 'state'),
+  })
+  for (const [i, port] of CART_PORTS.entries())
+    carts.push(await launch('start', { dir: cartTree.dir, port, state: join(cartTree.dir, `state-${i}`) }))
+  proxy = await startProxy(PROXY_PORT, PRODUCTION_PORT)
+}, 180_000)
+
+afterAll(async () => {
+  await Promise.all([production?.stop(), ...carts.map((cart) => cart.stop())])
+  await proxy?.close()
+  productionTree.remove()
+  cartTree.remove()
+})
+
+describe('two carts and their production', () => {
+  it('link once each, approved in the production console as their units', { timeout: 120_000 }, async () => {
+    for (const [i, cart] of carts.entries()) {
+      tokens[i] = await tokenOn(cart.base, cart.operatorKey, 'Offload Tool')
+      expect(
+        (await call(cart.base, 'POST', '/project/create', { token: tokens[i], body: { project_name: 'Feature' } }))
+          .status,
+      ).toBe(201)
+      const unit = ['Main unit', 'Second unit'][i]!
+      const linked = call(cart.base, 'POST', '/approve/link', {
+        operatorKey: cart.operatorKey,
+        body: { url: PRODUCTION_URL, unit },
+      })
+      await approve(productionBase(), productionKey, unit)
+      const { status, body } = await linked
+      expect(status).toBe(200)
+      expect(body).toMatchObject({ linked: true, production: PRODUCTION_URL, unit, error: null, conflicts: [] })
+    }
+    observer = await tokenOn(productionBase(), productionKey, 'Production office')
+    // The first cart linked gave the production its project.
+    expect((await call(productionBase(), 'GET', '/project', { token: observer })).body.project_name).toBe('Feature')
+    const apps = await call(productionBase(), 'GET', '/approve/tokens', { operatorKey: productionKey })
+    expect(apps.body.tokens.map((t: { appName: string }) => t.appName).sort()).toEqual([
+      'Main unit',
+      'Production office',
+      'Second unit',
+    ])
+  })
+
+  it('bring each unit’s days to the others', { timeout: 120_000 }, async () => {
+    const [a, b] = carts as [Launched, Launched]
+    expect((await call(a.base, 'POST', '/log', { token: tokens[0], body: day('D001', 1, 'Main') })).status).toBe(201)
+    expect((await call(b.base, 'POST', '/log', { token: tokens[1], body: day('D002', 2, 'Second') })).status).toBe(201)
+    const took = await converged(['D001', 'D002'])
+    console.log(`units: two days on three services in ${took} ms`)
+    const status = await call(a.base, 'GET', '/sync/status', { token: tokens[0] })
+    expect(status.body).toMatchObject({ linked: true, pending: 0, error: null, conflicts: [] })
+  })
+
+  it(
+    'write while cut off, converge once the network is back, and show a day both wrote as a conflict on all three',
+    { timeout: 180_000 },
+    async () => {
+      const a = carts[0]!
+      proxy.cut()
+      const write = (i: number, method: string, path: string, body?: unknown) =>
+        call(carts[i]!.base, method, path, { token: tokens[i], body })
+      expect((await write(0, 'PATCH', '/log/D001', { unit: 'Main unit, reshoot' })).status).toBe(200)
+      expect((await write(0, 'POST', '/log', day('D003', 3, 'Main'))).status).toBe(201)
+      expect((await write(1, 'POST', '/log', day('D004', 4, 'Second'))).status).toBe(201)
+      expect((await write(1, 'DELETE', '/log/D002')).status).toBe(200)
+      // Both units log day 5 under the same id: neither knows of the other's.
+      expect((await write(0, 'POST', '/log', day('D005', 5, 'Main', 2))).status).toBe(201)
+      expect((await write(1, 'POST', '/log', day('D005', 5, 'Second', 4))).status).toBe(201)
+
+      // Cut off, each cart says so and counts what waits to go.
+      let status: Answer | undefined
+      for (let i = 0; i < 80; i++) {
+        status = await call(a.base, 'GET', '/sync/status', { token: tokens[0] })
+        if (status.body.error) break
+        await new Promise((r) => setTimeout(r, 250))
+      }
+      expect(status!.body.error).toMatch(/did not answer/)
+      expect(status!.body.pending).toBe(3)
+
+      proxy.restore()
+      const took = await converged(['D001', 'D003', 'D004', 'D005'])
+      console.log(`units: converged ${took} ms after the network came back`)
+      // The conflict shows everywhere, and both versions can be read everywhere.
+      const production = await call(productionBase(), 'GET', '/sync/changes?since=0', { token: observer })
+      const leaves = production.body.changes.find((c: { id: string }) => c.id === 'D005').leaves
+      expect(leaves).toHaveLength(2)
+      for (const [i, cart] of carts.entries()) {
+        const seen = await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })
+        expect(seen.body).toMatchObject({ pending: 0, error: null, conflicts: [{ id: 'D005', leaves: 2 }] })
+        for (const leaf of leaves) {
+          const version = await call(cart.base, 'GET', `/sync/logs/D005?rev=${leaf.rev}`, { token: tokens[i] })
+          const there = await call(productionBase(), 'GET', `/sync/logs/D005?rev=${leaf.rev}`, { token: observer })
+          expect(version.status).toBe(200)
+          expect(version.text).toBe(there.text)
+        }
+      }
+      const units = await Promise.all(
+        leaves.map(
+          async (leaf: { rev: string }) =>
+            (await call(productionBase(), 'GET', `/sync/logs/D005?rev=${leaf.rev}`, { token: observer })).body.unit,
+        ),
+      )
+      expect(units.sort()).toEqual(['Main', 'Second'])
+      // The production's operator sees it too.
+      const seen = await call(productionBase(), 'GET', '/approve/link', { operatorKey: productionKey })
+      expect(seen.body).toEqual({ linked: false, conflicts: [{ id: 'D005', leaves: 2 }] })
+    },
+  )
+
+  it(
+    'resolve the conflict on one cart: the kept version everywhere, no conflict left',
+    { timeout: 120_000 },
+    async () => {
+      const a = carts[0]!
+      const { body } = await call(a.base, 'GET', '/approve/conflicts', { operatorKey: a.operatorKey })
+      const [conflict] = body.conflicts
+      expect(conflict.id).toBe('D005')
+      const kept = conflict.versions.find((version: { served: boolean }) => !version.served)
+      const keptText = (await call(a.base, 'GET', `/sync/logs/D005?rev=${kept.rev}`, { token: tokens[0] })).text
+      const resolved = await call(a.base, 'POST', '/approve/conflicts/D005', {
+        operatorKey: a.operatorKey,
+        body: { keep: kept.rev },
+      })
+      expect(resolved.status).toBe(200)
+      const took = await converged(['D001', 'D003', 'D004', 'D005'])
+      console.log(`units: a resolution reached the others in ${took} ms`)
+      for (const [i, cart] of carts.entries()) {
+        expect((await call(cart.base, 'GET', '/log/D005', { token: tokens[i] })).text).toBe(keptText)
+        for (let n = 0; n < 80; n++) {
+          const seen = await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })
+          if (seen.body.conflicts.length === 0) break
+          await new Promise((r) => setTimeout(r, 250))
+        }
+        expect((await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })).body.conflicts).toEqual([])
+      }
+      expect((await call(productionBase(), 'GET', '/approve/link', { operatorKey: productionKey })).body).toEqual({
+        linked: false,
+        conflicts: [],
+      })
+    },
+  )
+
+  it(
+    'lose nothing acknowledged when a cart is killed mid-push, or the production mid-pull',
+    { timeout: 180_000 },
+    async () => {
+      const a = carts[0]!
+      const ids = Array.from({ length: 20 }, (_, i) => `K${String(i + 1).padStart(3, '0')}`)
+      // Cut off, the cart's pushes fail and are tried again: it is killed between two of them.
+      proxy.cut()
+      for (const [i, id] of ids.entries())
+        expect(
+          (await call(a.base, 'POST', '/log', { token: tokens[0], body: day(id, 10 + i, 'Main', 1) })).status,
+        ).toBe(201)
+      for (let i = 0; i < 80; i++) {
+        if ((await call(a.base, 'GET', '/sync/status', { token: tokens[0] })).body.error) break
+        await new Promise((r) => setTimeout(r, 250))
+      }
+      process.kill(-a.child.pid!, 'SIGKILL')
+      await new Promise((r) => a.child.once('exit', r))
+      proxy.restore()
+      expect((await call(productionBase(), 'GET', '/log/K001', { token: observer })).status).toBe(404)
+      carts[0] = await launch('start', { dir: cartTree.dir, port: CART_PORTS[0], state: join(cartTree.dir, 'state-0') })
+      const all = ['D001', 'D003', 'D004', 'D005', ...ids]
+      const took = await converged(all)
+      console.log(`units: a killed cart's 20 days reached the others ${took} ms after it started again`)
+
+      // The production killed the moment it has a cart's new days, while the other cart pulls them.
+      const more = ['M001', 'M002', 'M003']
+      for (const [i, id] of more.entries())
+        expect(
+          (await call(carts[0]!.base, 'POST', '/log', { token: tokens[0], body: day(id, 40 + i, 'Main', 1) })).status,
+        ).toBe(201)
+      for (let i = 0; i < 120; i++) {
+        if ((await call(productionBase(), 'GET', '/log/M003', { token: observer })).status === 200) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      process.kill(-production.child.pid!, 'SIGKILL')
+      await new Promise((r) => production.child.once('exit', r))
+      production = await launch('start', {
+        dir: productionTree.dir,
+        port: PRODUCTION_PORT,
+        state: join(productionTree.dir, 'state'),
+      })
+      const after = await converged([...all, ...more])
+      console.log(`units: converged ${after} ms after the production started again`)
+    },
+  )
+
+  it('unlink: the cart stops syncing and keeps every log it holds', { timeout: 60_000 }, async () => {
+    const [a, b] = carts as [Launched, Launched]
+    const before = await call(b.base, 'GET', '/logs', { token: tokens[1] })
+    expect((await call(b.base, 'DELETE', '/approve/link', { operatorKey: b.operatorKey })).status).toBe(200)
+    expect((await call(b.base, 'GET', '/sync/status', { token: tokens[1] })).body).toEqual({
+      linked: false,
+      conflicts: [],
+    })
+    expect((await call(a.base, 'POST', '/log', { token: tokens[0], body: day('D099', 99, 'Main') })).status).toBe(201)
+    // The production takes it; the unlinked cart does not hear of it.
+    for (let i = 0; i < 120; i++) {
+      if ((await call(productionBase(), 'GET', '/log/D099', { token: observer })).status === 200) break
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    expect((await call(productionBase(), 'GET', '/log/D099', { token: observer })).status).toBe(200)
+    await new Promise((r) => setTimeout(r, 6000))
+    expect((await call(b.base, 'GET', '/logs', { token: tokens[1] })).text).toBe(before.text)
+  })
+})

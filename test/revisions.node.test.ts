@@ -1,0 +1,87 @@
+// The revision rules units sync by (src/sync/revisions.ts): replicas that received the same
+// revisions hold the same leaves and serve the same winner, whatever the order they came in.
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ancestorsOf, beats, nextRevision, received, winnerOf, type Leaf } from '../src/shared/revisions'
+
+/** A replica's leaves after receiving `revisions` in that order. */
+function replicaOf(revisions: Leaf[]): Leaf[] {
+  let leaves: Leaf[] = []
+  for (const revision of revisions) leaves = received(leaves, revision)?.kept ?? leaves
+  return leaves
+}
+
+const sorted = (leaves: Leaf[]) => leaves.map((leaf) => leaf.rev).sort()
+
+/**
+ * A history of writes on three replicas: each write replaces what its writer holds (an edit
+ * replaces the winner, a resolution every leaf); now and then a replica receives another's.
+ */
+const histories = fc.array(
+  fc.record({
+    writer: fc.integer({ min: 0, max: 2 }),
+    action: fc.constantFrom('edit', 'delete', 'resolve', 'receive'),
+    from: fc.integer({ min: 0, max: 2 }),
+  }),
+  { minLength: 1, maxLength: 40 },
+)
+
+function play(steps: Array<{ writer: number; action: string; from: number }>) {
+  const replicas: Leaf[][] = [[], [], []]
+  const written: Leaf[] = []
+  for (const { writer, action, from } of steps) {
+    const leaves = replicas[writer]!
+    if (action === 'receive') {
+      for (const leaf of replicas[from]!)
+        replicas[writer] = received(replicas[writer]!, leaf)?.kept ?? replicas[writer]!
+      continue
+    }
+    const winner = winnerOf(leaves)
+    const replaced = action === 'resolve' ? leaves : winner ? [winner] : []
+    const { rev } = nextRevision(leaves)
+    const leaf = { rev, ancestors: ancestorsOf(replaced), deleted: action === 'delete' }
+    written.push(leaf)
+    replicas[writer] = received(leaves, leaf)!.kept
+  }
+  return written
+}
+
+describe('revision rules', () => {
+  it('converge: every order of the same revisions gives the same leaves and winner', () => {
+    fc.assert(
+      fc.property(histories, fc.integer(), (steps, seed) => {
+        const written = play(steps)
+        const shuffled = fc.sample(fc.shuffledSubarray(written, { minLength: written.length }), {
+          seed,
+          numRuns: 1,
+        })[0]!
+        const a = replicaOf(written)
+        const b = replicaOf(shuffled)
+        expect(sorted(b)).toEqual(sorted(a))
+        expect(winnerOf(b)?.rev).toBe(winnerOf(a)?.rev)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('keeps both of two concurrent writes, and a later one that names both replaces them', () => {
+    const a = { rev: '1-aaaaaaaaaaaaaaaa', ancestors: [], deleted: false }
+    const b = { rev: '1-bbbbbbbbbbbbbbbb', ancestors: [], deleted: false }
+    const both = replicaOf([a, b])
+    expect(sorted(both)).toEqual([a.rev, b.rev])
+    expect(winnerOf(both)).toBe(b)
+    const resolution = { rev: '2-cccccccccccccccc', ancestors: ancestorsOf(both), deleted: false }
+    expect(resolution.ancestors).toEqual([b.rev, a.rev])
+    expect(replicaOf([a, b, resolution])).toEqual([resolution])
+    // Already replaced: an older revision arriving late changes nothing.
+    expect(received([resolution], a)).toBeUndefined()
+  })
+
+  it("chooses CouchDB's winner: live over deleted, then the higher generation, then the greater text", () => {
+    const leaf = (rev: string, deleted = false) => ({ rev, ancestors: [], deleted })
+    expect(beats(leaf('1-0000000000000000'), leaf('5-ffffffffffffffff', true))).toBe(true)
+    expect(beats(leaf('10-0000000000000000'), leaf('9-ffffffffffffffff'))).toBe(true)
+    expect(beats(leaf('2-bbbbbbbbbbbbbbbb'), leaf('2-aaaaaaaaaaaaaaaa'))).toBe(true)
+    expect(nextRevision([leaf('7-0000000000000000'), leaf('3-0000000000000000')]).rev).toMatch(/^8-[0-9a-f]{16}$/)
+  })
+})

@@ -1,0 +1,250 @@
+// Units (docs/units.md): every write of a log is a revision a cart and its production exchange;
+// versions written elsewhere are taken by the revision rules, kept byte for byte, and a version in
+// conflict stays visible until resolved. A deployment holding productions serves each under its path.
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import worker from '../src/index'
+import { BASE, OPERATOR_KEY, call, getAsSent, makeLog, withProject } from './helpers'
+
+type Leaf = { rev: string; ancestors: string[]; deleted: boolean }
+type Feed = { changes: Array<{ id: string; seq: number; leaves: Leaf[] }>; last: number }
+
+const feed = async (token: string, since = 0) => {
+  const answer = await call<Feed>('GET', `/sync/changes?since=${since}`, { token })
+  expect(answer.status).toBe(200)
+  return answer.body
+}
+
+const leavesOf = async (token: string, id: string) => (await feed(token)).changes.find((c) => c.id === id)?.leaves
+
+/** A version as another unit sends it: its revision, what it replaces, the log's bytes. */
+const send = (token: string, id: string, leaf: Leaf, text?: string) =>
+  call(
+    'POST',
+    `/sync/logs/${id}?rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}${leaf.deleted ? '&deleted=true' : ''}`,
+    { token, ...(text !== undefined && { raw: text }) },
+  )
+
+const rev = (generation: number, digit: string) => `${generation}-${digit.repeat(16)}`
+
+describe('revisions of local writes', () => {
+  it('numbers each write, names what it replaced, and keeps a deleted log as a tombstone', async () => {
+    const { token } = await withProject()
+    expect((await call('POST', '/log', { token, body: makeLog('D001', 2) })).status).toBe(201)
+    const [first] = (await leavesOf(token, 'D001'))!
+    expect(first).toEqual({ rev: expect.stringMatching(/^1-[0-9a-f]{16}$/), ancestors: [], deleted: false })
+
+    expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Second unit' } })).status).toBe(200)
+    const [second] = (await leavesOf(token, 'D001'))!
+    expect(second).toEqual({ rev: expect.stringMatching(/^2-/), ancestors: [first!.rev], deleted: false })
+
+    expect((await call('DELETE', '/log/D001', { token })).status).toBe(200)
+    const all = await feed(token)
+    expect(all.changes).toEqual([
+      {
+        id: 'D001',
+        seq: all.last,
+        leaves: [{ rev: expect.stringMatching(/^3-/), ancestors: [second!.rev, first!.rev], deleted: true }],
+      },
+    ])
+    // Read from the end, the feed has nothing more.
+    expect((await feed(token, all.last)).changes).toEqual([])
+  })
+})
+
+describe('versions written elsewhere', () => {
+  it('stores a new log as sent, knows it after, and serves that version byte for byte', async () => {
+    const { token } = await withProject()
+    const text = JSON.stringify(makeLog('D002', 3), null, 1)
+    const leaf = { rev: rev(1, 'a'), ancestors: [], deleted: false }
+    expect(await send(token, 'D002', leaf, text)).toMatchObject({ status: 200, body: { outcome: 'winner' } })
+    expect((await getAsSent('/log/D002', token)).text).toBe(text)
+    expect((await getAsSent(`/sync/logs/D002?rev=${leaf.rev}`, token)).text).toBe(text)
+    expect(await send(token, 'D002', leaf, text)).toMatchObject({ status: 200, body: { outcome: 'known' } })
+    const missing = await call('POST', '/sync/missing', {
+      token,
+      body: { logs: { D002: [leaf.rev, rev(2, 'b')], D404: [rev(1, 'c')] } },
+    })
+    expect(missing).toMatchObject({ status: 200, body: { missing: { D002: [rev(2, 'b')], D404: [rev(1, 'c')] } } })
+  })
+
+  it('keeps concurrent versions as a conflict: the same winner everywhere, the other retrievable', async () => {
+    const { token } = await withProject()
+    const ours = JSON.stringify(makeLog('D003', 2))
+    const theirs = JSON.stringify({ ...makeLog('D003', 2), unit: 'Splinter' })
+    expect((await call('POST', '/log', { token, raw: ours })).status).toBe(201)
+    const [local] = (await leavesOf(token, 'D003'))!
+    // Another unit's first write of the same day: generation 1 like ours; the greater text wins.
+    const other = { rev: rev(1, 'f'), ancestors: [], deleted: false }
+    const outcome = await send(token, 'D003', other, theirs)
+    const winner = other.rev > local!.rev ? theirs : ours
+    expect(outcome.body).toEqual({ outcome: other.rev > local!.rev ? 'winner' : 'conflict' })
+    expect((await getAsSent('/log/D003', token)).text).toBe(winner)
+    expect((await getAsSent(`/sync/logs/D003?rev=${local!.rev}`, token)).text).toBe(ours)
+    expect((await getAsSent(`/sync/logs/D003?rev=${other.rev}`, token)).text).toBe(theirs)
+    const conflicts = [{ id: 'D003', leaves: 2 }]
+    expect((await call('GET', '/sync/status', { token })).body).toEqual({ linked: false, conflicts })
+    expect((await call('GET', '/approve/link', { headers: { 'x-operator-key': OPERATOR_KEY } })).body).toEqual({
+      linked: false,
+      conflicts,
+    })
+    // A deletion would silently drop one of the two: refused until the conflict is resolved.
+    expect(await call('DELETE', '/log/D003', { token })).toMatchObject({
+      status: 409,
+      body: { error: 'Log has versions in conflict: resolve them first' },
+    })
+
+    // The operator's console describes both versions, the served one first.
+    const described = await call('GET', '/approve/conflicts', { headers: { 'x-operator-key': OPERATOR_KEY } })
+    const [served, kept] = other.rev > local!.rev ? [other, local!] : [local!, other]
+    const base = makeLog('D003', 2)
+    const unitOf = (leaf: Leaf) => (leaf === other ? 'Splinter' : base.unit)
+    expect(described.body).toEqual({
+      conflicts: [
+        {
+          id: 'D003',
+          versions: [served, kept].map((leaf) => ({
+            rev: leaf.rev,
+            deleted: false,
+            served: leaf === served,
+            day: base.day,
+            date: base.date,
+            unit: unitOf(leaf),
+            clips: 2,
+          })),
+        },
+      ],
+    })
+
+    // A version that replaces both ends the conflict: one leaf again, its bytes served.
+    const merged = JSON.stringify({ ...makeLog('D003', 2), unit: 'Main unit' })
+    const resolution = { rev: rev(2, '0'), ancestors: [local!.rev, other.rev].sort().reverse(), deleted: false }
+    expect((await send(token, 'D003', resolution, merged)).body).toEqual({ outcome: 'winner' })
+    expect(await leavesOf(token, 'D003')).toEqual([resolution])
+    expect((await getAsSent('/log/D003', token)).text).toBe(merged)
+  })
+
+  it('takes a deletion that replaces the log, and keeps a live version over a concurrent deletion', async () => {
+    const { token } = await withProject()
+    const text = JSON.stringify(makeLog('D004', 1))
+    const first = { rev: rev(1, '1'), ancestors: [], deleted: false }
+    expect((await send(token, 'D004', first, text)).body).toEqual({ outcome: 'winner' })
+    expect((await send(token, 'D004', { rev: rev(2, '2'), ancestors: [first.rev], deleted: true })).body).toEqual({
+      outcome: 'winner',
+    })
+    expect((await call('GET', '/log/D004', { token })).status).toBe(404)
+    // Another unit edited the day meanwhile: its edit stays, the deletion beside it as a conflict.
+    const edit = { rev: rev(2, '3'), ancestors: [first.rev], deleted: false }
+    expect((await send(token, 'D004', edit, text)).body).toEqual({ outcome: 'winner' })
+    expect((await getAsSent('/log/D004', token)).text).toBe(text)
+    expect((await leavesOf(token, 'D004'))!.map((leaf) => [leaf.rev, leaf.deleted])).toEqual([
+      [edit.rev, false],
+      [rev(2, '2'), true],
+    ])
+  })
+
+  it('refuses a version that is not a valid log of that id, or a bad revision, and stores nothing', async () => {
+    const { token } = await withProject()
+    const leaf = { rev: rev(1, 'a'), ancestors: [], deleted: false }
+    expect(await send(token, 'D005', leaf, JSON.stringify(makeLog('D006', 1)))).toMatchObject({
+      status: 400,
+      body: { error: 'Validation Error', details: [{ prop: 'id', message: 'must be the id the version is sent for' }] },
+    })
+    expect((await send(token, 'D005', leaf, '{"id":"D005"}')).status).toBe(400)
+    expect((await send(token, 'D005', leaf, '{"id":')).status).toBe(400)
+    expect((await send(token, 'D005', { ...leaf, rev: '1-xyz' }, JSON.stringify(makeLog('D005', 1)))).status).toBe(400)
+    expect((await send(token, 'D005', { ...leaf, deleted: true }, JSON.stringify(makeLog('D005', 1)))).status).toBe(400)
+    expect((await call('GET', '/sync/changes?limit=0', { token })).status).toBe(400)
+    expect((await call('POST', '/sync/missing', { token, body: { logs: { D005: ['nope'] } } })).status).toBe(400)
+    expect((await send('not-a-token', 'D005', leaf, JSON.stringify(makeLog('D005', 1)))).status).toBe(401)
+    expect(await feed(token)).toEqual({ changes: [], last: 0 })
+    expect((await call('GET', `/sync/logs/D005?rev=${leaf.rev}`, { token })).status).toBe(404)
+  })
+})
+
+describe('resolving a conflict', () => {
+  it('keeps the version the operator chose, as a revision replacing both', async () => {
+    const { token } = await withProject()
+    const ours = JSON.stringify(makeLog('D007', 1))
+    const theirs = JSON.stringify({ ...makeLog('D007', 1), unit: 'Splinter' })
+    expect((await call('POST', '/log', { token, raw: ours })).status).toBe(201)
+    const [local] = (await leavesOf(token, 'D007'))!
+    const other = { rev: rev(1, 'f'), ancestors: [], deleted: false }
+    expect((await send(token, 'D007', other, theirs)).body).toEqual({ outcome: 'winner' })
+    const asOperator = { 'x-operator-key': OPERATOR_KEY }
+    // Ours lost; the operator keeps it.
+    const resolved = await call('POST', '/approve/conflicts/D007', { headers: asOperator, body: { keep: local!.rev } })
+    expect(resolved).toMatchObject({ status: 200, body: { success: true, rev: expect.stringMatching(/^2-/) } })
+    expect((await getAsSent('/log/D007', token)).text).toBe(ours)
+    expect(await leavesOf(token, 'D007')).toEqual([
+      { rev: resolved.body.rev, ancestors: [other.rev, local!.rev], deleted: false },
+    ])
+    expect((await call('GET', '/approve/conflicts', { headers: asOperator })).body).toEqual({ conflicts: [] })
+    // Nothing left to resolve, or nothing of that revision: refused, nothing changed.
+    const again = await call('POST', '/approve/conflicts/D007', {
+      headers: asOperator,
+      body: { keep: resolved.body.rev },
+    })
+    expect(again).toMatchObject({ status: 409, body: { error: 'Log has no versions in conflict' } })
+    const unknown = await call('POST', '/approve/conflicts/D007', { headers: asOperator, body: { keep: rev(9, 'e') } })
+    expect(unknown).toMatchObject({ status: 404, body: { error: 'Revision not found' } })
+    expect((await call('POST', '/approve/conflicts/D007', { headers: asOperator, body: { keep: 'x' } })).status).toBe(
+      400,
+    )
+    // The log can be deleted again.
+    expect((await call('DELETE', '/log/D007', { token })).status).toBe(200)
+  })
+})
+
+describe('a deployment holding productions', () => {
+  // Defined, not assigned: an assignment would reach the test bindings through the prototype.
+  const asDeployed = Object.create(env, { PRODUCTIONS: { value: 'feature, second-unit-test' } }) as Env
+  const deployed = async (path: string, init: RequestInit = {}) => {
+    const ctx = createExecutionContext()
+    const response = await worker.fetch(new Request(`${BASE}${path}`, init), asDeployed, ctx)
+    await waitOnExecutionContext(ctx)
+    return { status: response.status, text: await response.text(), headers: response.headers }
+  }
+  const key = { 'x-operator-key': OPERATOR_KEY }
+
+  it('serves each production under its path with its own workspace, and nothing else', async () => {
+    expect(await deployed('/ping')).toMatchObject({ status: 200 })
+    expect(await deployed('/logs')).toMatchObject({ status: 404 })
+    expect(await deployed('/productions/other/ping')).toMatchObject({
+      status: 404,
+      text: '{"error":"Production not found"}',
+    })
+    expect((await deployed('/productions/feature/approve/tokens', { headers: key })).text).toBe('{"tokens":[]}')
+    // The console's page says where its paths start.
+    const page = await deployed('/productions/feature/approve?key=' + OPERATOR_KEY)
+    expect(page.status).toBe(303)
+    expect(page.headers.get('location')).toMatch(/^\/productions\/feature\/approve#session=/)
+    const signIn = await deployed('/productions/feature/approve')
+    expect(signIn.text).toContain('<html lang="en" data-base="/productions/feature">')
+    expect(signIn.text).toContain('action="/productions/feature/approve/session"')
+    // An application approved in one production is unknown in another and on the laptop's workspace.
+    const { token } = await withProject()
+    expect((await deployed('/productions/feature/logs', { headers: { 'x-api-token': token } })).status).toBe(401)
+    expect((await call('GET', '/logs', { token })).status).toBe(200)
+  })
+})
+
+describe('linking', () => {
+  it('refuses a production URL that is not https or this machine, before asking it anything', async () => {
+    const { token } = await withProject()
+    const link = (url: string) =>
+      call('POST', '/approve/link', { body: { url, unit: 'Second unit' }, headers: { 'x-operator-key': OPERATOR_KEY } })
+    expect(await link('http://example.com/productions/feature')).toMatchObject({
+      status: 400,
+      body: { details: [{ prop: 'url', message: 'must be https:// (plain http:// only to this machine)' }] },
+    })
+    expect((await link('https://user:pw@example.com/')).status).toBe(400)
+    expect((await link('not a url')).status).toBe(400)
+    // An application's token never links: it is the operator's decision.
+    expect(
+      (await call('POST', '/approve/link', { token, body: { url: 'https://example.com', unit: 'X' } })).status,
+    ).toBe(401)
+    expect((await call('DELETE', '/approve/link', { headers: { 'x-operator-key': OPERATOR_KEY } })).status).toBe(404)
+  })
+})
