@@ -19,10 +19,11 @@ const feed = async (token: string, since = 0) => {
 const leavesOf = async (token: string, id: string) => (await feed(token)).changes.find((c) => c.id === id)?.leaves
 
 /** A version as another unit sends it: its revision, what it replaces, the log's bytes. */
-const send = (token: string, id: string, leaf: Leaf, text?: string) =>
+const send = (token: string, id: string, leaf: Leaf & { owner?: string }, text?: string) =>
   call(
     'POST',
-    `/sync/logs/${id}?rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}${leaf.deleted ? '&deleted=true' : ''}`,
+    `/sync/logs/${id}?rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}${leaf.deleted ? '&deleted=true' : ''}` +
+      (leaf.owner ? `&owner=${encodeURIComponent(leaf.owner)}` : ''),
     { token, ...(text !== undefined && { raw: text }) },
   )
 
@@ -57,10 +58,12 @@ describe('versions written elsewhere', () => {
   it('stores a new log as sent, knows it after, and serves that version byte for byte', async () => {
     const { token } = await withProject()
     const text = JSON.stringify(makeLog('D002', 3), null, 1)
-    const leaf = { rev: rev(1, 'a'), ancestors: [], deleted: false }
+    const leaf = { rev: rev(1, 'a'), ancestors: [], deleted: false, owner: 'Second unit' }
     expect(await send(token, 'D002', leaf, text)).toMatchObject({ status: 200, body: { outcome: 'winner' } })
     expect((await getAsSent('/log/D002', token)).text).toBe(text)
     expect((await getAsSent(`/sync/logs/D002?rev=${leaf.rev}`, token)).text).toBe(text)
+    // The unit that owns the day goes with it.
+    expect(await leavesOf(token, 'D002')).toEqual([leaf])
     expect(await send(token, 'D002', leaf, text)).toMatchObject({ status: 200, body: { outcome: 'known' } })
     const missing = await call('POST', '/sync/missing', {
       token,

@@ -678,6 +678,7 @@ export const ROUTES = {
       rev: { description: 'the revision', in: SyncLeafQuerySchema },
       ancestors: { description: 'the revisions it replaces, comma separated, newest first', in: SyncLeafQuerySchema },
       deleted: { description: '`true` for a deletion', in: SyncLeafQuerySchema },
+      owner: { description: 'the unit that owns the log (none: the production)', in: SyncLeafQuerySchema },
     },
     body: LogSchema,
     ok: [200, shapes.SyncReceivedSchema],

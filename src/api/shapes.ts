@@ -225,7 +225,7 @@ export const DayDetailSchema = v.object({
 
 // ---- units (docs/units.md)
 
-const LeafSchema = v.object({ rev: text, ancestors: v.array(text), deleted: v.boolean() })
+const LeafSchema = v.object({ rev: text, ancestors: v.array(text), deleted: v.boolean(), owner: v.optional(text) })
 
 export const SyncChangesSchema = v.object({
   changes: v.array(v.object({ id: text, seq: count, leaves: v.array(LeafSchema) })),

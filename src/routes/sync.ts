@@ -49,8 +49,8 @@ export async function getVersion(request: IRequest, env: Env) {
 export async function sendVersion(request: IRequest, env: Env) {
   const id = logIdOf(request)
   const token = await tokenForBody(request, env)
-  const { rev, ancestors, deleted } = parseOrThrow(SyncLeafQuerySchema, { ...request.query })
-  const leaf = { rev, ancestors, deleted: deleted === 'true' }
+  const { rev, ancestors, deleted, owner } = parseOrThrow(SyncLeafQuerySchema, { ...request.query })
+  const leaf = { rev, ancestors, deleted: deleted === 'true', ...(owner !== undefined && { owner }) }
   const sent = await readJsonBody(request).catch((err: unknown) => {
     if (leaf.deleted) return undefined
     throw err

@@ -173,6 +173,14 @@ export const SyncLeafQuerySchema = v.object({
     '',
   ),
   deleted: v.optional(v.picklist(['true', 'false'], 'must be true or false'), 'false'),
+  owner: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, 'must be 1 to 100 characters'),
+      v.maxLength(100, 'must be 1 to 100 characters'),
+    ),
+  ),
 })
 
 /** `POST /approve/conflicts/{id}`: the version of the log to keep. */

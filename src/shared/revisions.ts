@@ -13,6 +13,8 @@ export type Leaf = {
   /** The revisions this one replaces, newest first, at most ANCESTORS_KEPT. */
   ancestors: string[]
   deleted: boolean
+  /** The unit whose cart wrote the log first, which alone writes it (none: the production's). */
+  owner?: string
 }
 
 /** Ancestors a revision carries: CouchDB's default revs_limit is 1,000; a log's day sees tens of writes. */

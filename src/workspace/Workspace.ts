@@ -124,6 +124,7 @@ export class Workspace extends DurableObject<Env> {
       })
       this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
       this.#units = new UnitLink(ctx.storage.sql, this.#store)
+      this.#store.unit = this.#units.get()?.unit
       // After a restart: what was written before it and not yet sent goes at once.
       this.#syncSoon(0)
     })
@@ -716,7 +717,12 @@ export class Workspace extends DurableObject<Env> {
   /** Links the active project to a production (the worker has its approved token). */
   linkProduction(url: string, unit: string, token: string) {
     return answer(() => {
-      this.#units.link(this.#projects.requireActive().row.id, url, unit, token)
+      const projectId = this.#projects.requireActive().row.id
+      this.#transaction(() => {
+        this.#units.link(projectId, url, unit, token)
+        this.#store.own(projectId, unit)
+      })
+      this.#store.unit = unit
       this.#syncSoon(0)
       this.#changes.changed()
       return this.#units.status(this.#projects.active?.row.id)
@@ -726,6 +732,7 @@ export class Workspace extends DurableObject<Env> {
   unlinkProduction() {
     return answer(() => {
       if (!this.#units.unlink()) throw notFound('Link')
+      this.#store.unit = undefined
       this.#changes.changed()
     })
   }

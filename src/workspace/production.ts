@@ -47,7 +47,10 @@ export function productionAt(url: string, token: string): Production {
       return new Uint8Array(await response.arrayBuffer())
     },
     async send(id, leaf, body) {
-      const query = `rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}${leaf.deleted ? '&deleted=true' : ''}`
+      const query =
+        `rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}` +
+        (leaf.deleted ? '&deleted=true' : '') +
+        (leaf.owner === undefined ? '' : `&owner=${encodeURIComponent(leaf.owner)}`)
       const response = await call('POST', `/sync/logs/${encodeURIComponent(id)}?${query}`, body ?? '')
       await response.body?.cancel()
     },

@@ -1,4 +1,4 @@
-import { conflict, notFound } from '../shared/problem'
+import { conflict, forbidden, notFound } from '../shared/problem'
 import { inLogOrder, type LogKeys } from '../shared/log-order'
 import { cutBytes, utf8Bytes } from '../shared/utf8'
 import { ancestorsOf, knows, nextRevision, received, winnerOf, type Leaf } from '../shared/revisions'
@@ -101,6 +101,7 @@ const SCHEMA = `
     deleted INTEGER NOT NULL,
     winner INTEGER NOT NULL,
     seq INTEGER NOT NULL,
+    owner TEXT,
     day INTEGER,
     date TEXT,
     summary TEXT,
@@ -442,6 +443,7 @@ export class Store {
    * transaction: it deletes, then inserts.
    */
   putLog(projectId: string, log: LogKeys, json: Uint8Array, summary: string, previousId = log.id) {
+    this.#requireOwned(this.#requireKeyOf(projectId), previousId)
     if (previousId !== log.id) this.deleteLog(projectId, previousId)
     else this.#removeRow(this.#requireKeyOf(projectId), previousId)
     // The caller has checked that a new id is free; a clash here must not pass silently.
@@ -538,7 +540,9 @@ export class Store {
   deleteLog(projectId: string, id: string): boolean {
     const project = this.#keyOf(projectId)
     if (project === undefined) return false
-    if (this.#leafRows(project, id).length > 1) throw conflict('Log has versions in conflict: resolve them first')
+    const leaves = this.#leafRows(project, id)
+    if (leaves.length > 1) throw conflict('Log has versions in conflict: resolve them first')
+    this.#requireOwned(project, id, leaves)
     const removed = this.#removeRow(project, id)
     if (removed) this.#recordWrite(project, id, true, this.#nextRevision())
     return removed
@@ -554,12 +558,33 @@ export class Store {
     return removed
   }
 
-  // ---- revisions: what syncing units exchange (src/sync/revisions.ts, docs/units.md)
+  // ---- revisions: what syncing units exchange (src/shared/revisions.ts, docs/units.md)
+
+  /**
+   * The unit this store's cart is linked as (workspace/units.ts); undefined when not linked, and
+   * on a production. A linked cart writes only the logs its unit owns, and those of none.
+   */
+  unit: string | undefined
+
+  #requireOwned(project: number, id: string, leaves = this.unit === undefined ? [] : this.#leafRows(project, id)) {
+    const owner = leaves.find((leaf) => leaf.winner && !leaf.deleted)?.owner
+    if (this.unit !== undefined && owner !== undefined && owner !== this.unit)
+      throw forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
+  }
+
+  /** The logs of a project no unit owns become `unit`'s: a cart's own days, as it links. */
+  own(projectId: string, unit: string) {
+    this.sql.exec(
+      'UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL',
+      unit,
+      this.#requireKeyOf(projectId),
+    )
+  }
 
   #leafRows(project: number, id: string): Array<Leaf & { winner: boolean }> {
     return this.sql
-      .exec<{ rev: string; ancestors: string; deleted: number; winner: number }>(
-        'SELECT rev, ancestors, deleted, winner FROM log_leaves WHERE project = ? AND id = ?',
+      .exec<LeafRow>(
+        'SELECT rev, ancestors, deleted, winner, owner FROM log_leaves WHERE project = ? AND id = ?',
         project,
         id,
       )
@@ -576,15 +601,17 @@ export class Store {
     const winner = leaves.find((leaf) => leaf.winner)
     const { rev } = nextRevision(leaves)
     const ancestors = winner ? ancestorsOf([winner]) : []
+    // A log keeps its owner; a new one (or one written again after its deletion) is this cart's.
+    const owner = winner && !winner.deleted ? winner.owner : this.unit
     if (winner)
       this.sql.exec('DELETE FROM log_leaves WHERE project = ? AND id = ? AND rev = ?', project, id, winner.rev)
-    this.#insertLeaf(project, id, { rev, ancestors, deleted }, seq)
+    this.#insertLeaf(project, id, { rev, ancestors, deleted, ...(owner !== undefined && { owner }) }, seq)
     if (leaves.length > 1) this.#touchLeaves(project, id, seq, rev)
   }
 
   #insertLeaf(project: number, id: string, leaf: Leaf, seq: number, winner = true) {
     this.sql.exec(
-      'INSERT INTO log_leaves (project, id, rev, ancestors, deleted, winner, seq) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO log_leaves (project, id, rev, ancestors, deleted, winner, seq, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       project,
       id,
       leaf.rev,
@@ -592,6 +619,7 @@ export class Store {
       leaf.deleted ? 1 : 0,
       winner ? 1 : 0,
       seq,
+      leaf.owner ?? null,
     )
   }
 
@@ -778,7 +806,7 @@ export class Store {
       seq,
       leaves: this.#leafRows(project, id)
         .sort((a, b) => Number(b.winner) - Number(a.winner))
-        .map(({ rev, ancestors, deleted }) => ({ rev, ancestors, deleted })),
+        .map(({ winner: _, ...leaf }) => leaf),
     }))
     return { changes, last: rows.at(-1)?.seq ?? since }
   }
@@ -832,7 +860,12 @@ export class Store {
     const kept = leaves.find((leaf) => leaf.rev === keep)
     if (!kept) throw notFound('Revision')
     if (leaves.length < 2) throw conflict('Log has no versions in conflict')
-    const leaf = { rev: nextRevision(leaves).rev, ancestors: ancestorsOf(leaves), deleted: kept.deleted }
+    const leaf = {
+      rev: nextRevision(leaves).rev,
+      ancestors: ancestorsOf(leaves),
+      deleted: kept.deleted,
+      ...(kept.owner !== undefined && { owner: kept.owner }),
+    }
     const seq = this.#nextRevision()
     const before = leaves.find((held) => held.winner)
     if (kept !== before) {
@@ -906,10 +939,13 @@ export class Store {
   }
 }
 
-const leafOf = (row: { rev: string; ancestors: string; deleted: number; winner: number }) => ({
+type LeafRow = { rev: string; ancestors: string; deleted: number; winner: number; owner: string | null }
+
+const leafOf = (row: LeafRow) => ({
   rev: row.rev,
   ancestors: row.ancestors ? row.ancestors.split(' ') : [],
   deleted: row.deleted === 1,
+  ...(row.owner !== null && { owner: row.owner }),
   winner: row.winner === 1,
 })
 

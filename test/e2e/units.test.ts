@@ -177,6 +177,21 @@ describe('two carts and their production', () => {
     console.log(`units: two days on three services in ${took} ms`)
     const status = await call(a.base, 'GET', '/sync/status', { token: tokens[0] })
     expect(status.body).toMatchObject({ linked: true, pending: 0, error: null, conflicts: [] })
+    // Each day belongs to the unit that logged it: another unit's cart reads it and does not write it.
+    const feed = await call(productionBase(), 'GET', '/sync/changes', { token: observer })
+    expect(
+      feed.body.changes.map((c: { id: string; leaves: Array<{ owner: string }> }) => [c.id, c.leaves[0]!.owner]),
+    ).toEqual([
+      ['D001', 'Main unit'],
+      ['D002', 'Second unit'],
+    ])
+    const refused = await call(b.base, 'PATCH', '/log/D001', { token: tokens[1], body: { unit: 'Second' } })
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { error: "Log belongs to Main unit: it is written on that unit's cart" },
+    })
+    expect((await call(b.base, 'DELETE', '/log/D001', { token: tokens[1] })).status).toBe(403)
+    expect((await call(b.base, 'GET', '/log/D001', { token: tokens[1] })).status).toBe(200)
   })
 
   it(
