@@ -5,6 +5,12 @@
  *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
  *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--json]
  *   media-log checks D012 [--json]
+ *   media-log link <production URL> --unit NAME   |   media-log unlink   |   media-log sync [--json]
+ *
+ * `link`, `unlink` and `sync` are the operator's (bin/units.mjs, docs/units.md): they carry the
+ * operator key of this project's .dev.vars (or MEDIA_LOG_OPERATOR_KEY). `link` waits while the
+ * production's operator approves the unit; `sync` exits 1 while the last round failed or a log's
+ * versions are in conflict.
  *
  * `verify` reads the day's copies on a drive back and records what it found (bin/verify.mjs,
  * docs/verify.md; its exit status is its own: 0 all matched, 1 a mismatch or a clip missing).
@@ -46,6 +52,9 @@ const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
   media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--json]
   media-log checks ID [--json]
+  media-log link <production URL> --unit NAME [--json]
+  media-log unlink
+  media-log sync [--json]
 options: --url URL (default: $MEDIA_LOG_URL, else http://localhost:$PORT, else PORT in .dev.vars, else port 5252)`
 /**
  * Raw bytes per request. An import reads at most 100,000 files listed by its manifests, some 14 MiB
@@ -71,6 +80,7 @@ async function main(argv) {
       all: { type: 'boolean' },
       again: { type: 'boolean' },
       url: { type: 'string' },
+      unit: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -85,6 +95,9 @@ async function main(argv) {
   // Loaded when asked for: its digests (hash-wasm, worker threads) are no other command's concern.
   if (command === 'verify') return (await import('./verify.mjs')).verifyFolders(rest, values, USAGE)
   if (command === 'checks') return printChecks(rest, values)
+  if (command === 'link') return (await import('./units.mjs')).link(rest, values, USAGE)
+  if (command === 'unlink') return (await import('./units.mjs')).unlink(rest, values, USAGE)
+  if (command === 'sync') return (await import('./units.mjs')).syncStatus(rest, values, USAGE)
   throw new Failure(`unknown command ${command}\n${USAGE}`)
 }
 

@@ -47,13 +47,27 @@ function localUrl(port, from) {
 
 /** The `PORT=` line of the project's .dev.vars, which `npm start` and `npm run dev` read too. */
 function projectPort(file) {
-  let text
+  return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(textOf(file))?.[1]
+}
+
+function textOf(file) {
   try {
-    text = readFileSync(file, 'utf8')
+    return readFileSync(file, 'utf8')
   } catch {
-    return undefined
+    return ''
   }
-  return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(text)?.[1]
+}
+
+/**
+ * The operator key, for what only the operator may do (linking this cart to a production):
+ * `MEDIA_LOG_OPERATOR_KEY`, else the `OPERATOR_KEY=` line of this project's .dev.vars.
+ */
+export function operatorKey() {
+  const key =
+    process.env.MEDIA_LOG_OPERATOR_KEY ??
+    /^OPERATOR_KEY\s*=\s*"?([^"\s]+)"?\s*$/m.exec(textOf(join(PROJECT, '.dev.vars')))?.[1]
+  if (!key) throw new Failure(`no operator key: set MEDIA_LOG_OPERATOR_KEY, or start the service once (npm start)`)
+  return key
 }
 
 /** Where the token is kept: the platform's folder for an application's settings. */

@@ -13,6 +13,7 @@ import days from './browser/days.browser.js'
 import live from './browser/live.browser.js'
 import main from './browser/main.browser.js'
 import requests from './browser/requests.browser.js'
+import units from './browser/units.browser.js'
 import windowActions from './browser/window-actions.browser.js'
 import windowAttachments from './browser/window-attachments.browser.js'
 import windowCard from './browser/window-card.browser.js'
@@ -34,6 +35,7 @@ export const CONSOLE_SCRIPTS: Readonly<Record<string, string>> = {
   'window-actions.browser.js': windowActions,
   'apps.browser.js': apps,
   'days.browser.js': days,
+  'units.browser.js': units,
 }
 
 export const CONSOLE_STYLE: string = style

@@ -68,6 +68,12 @@ const SECTIONS = [
       'No day is logged in the active project yet. When an application posts a day’s log, it appears here within a second.',
   },
   {
+    id: 'units',
+    title: 'Production',
+    hint: 'Each unit’s cart shares its days with the production: linked, this cart sends its days and receives the other units’ in the background, and works the same without a network. A day two units wrote without seeing each other waits here until you keep one version.',
+    empty: '',
+  },
+  {
     id: 'apps',
     title: 'Connected applications',
     hint: 'These applications may use the service until you revoke them. A revoked application has to ask again.',

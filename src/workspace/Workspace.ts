@@ -72,6 +72,8 @@ export type ConsoleState = {
   windows: SendWindowListing[]
   /** The active project: its name, and the zone the console reads times in (null with none loaded). */
   project: { name: string; timeZone: string } | null
+  /** This service's link to a production, and the logs in conflict (docs/units.md). */
+  sync: SyncStatus
 }
 
 const transactionOf =
@@ -453,6 +455,7 @@ export class Workspace extends DurableObject<Env> {
       tokens: this.#tokens.list(),
       windows: this.#sendWindows(),
       project: settings ? { name: settings.project_name, timeZone: settings.time_zone ?? 'UTC' } : null,
+      sync: this.#units.status(this.#projects.active?.row.id),
     }
   }
 
@@ -792,9 +795,21 @@ export class Workspace extends DurableObject<Env> {
             this.#afterWrites()
           })
         : this.#units.paused('The linked project is not the active one: load it to sync')
-    this.#changes.changed()
+    // The console hears of a round that changed what it shows: not of every quiet one.
+    const shown = this.#syncShown()
+    if (shown !== this.#syncShownBefore) this.#changes.changed()
+    this.#syncShownBefore = shown
     const failures = this.#units.failures()
     this.#syncSoon(done ? SYNC_POLL_MS : Math.min(SYNC_BACKOFF_MAX_MS, 1000 * 2 ** Math.min(failures, 10)))
+  }
+
+  #syncShownBefore = ''
+
+  /** What the console shows of syncing, but the time of the last round. */
+  #syncShown(): string {
+    const { conflicts, ...link } = this.#units.status(this.#projects.active?.row.id)
+    const { lastSync: _, ...rest } = { lastSync: null, ...link }
+    return JSON.stringify({ conflicts, rest })
   }
 
   /** Sets the next round `ms` from now, unless one is due sooner. */

@@ -5,9 +5,12 @@
 // were acknowledged sends them once started again.
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyOfTree, launch, type Launched } from './launch'
+import { openBrowser } from './browser'
+import { runCommand } from './command'
 import { startProxy, type Proxy } from './proxy'
 
 const PRODUCTION_PORT = 5661
@@ -107,6 +110,17 @@ async function converged(ids: string[]): Promise<number> {
   throw new Error(`not converged on ${ids.join(', ')} within ${CONVERGE_MS} ms:\n${last.join('\n')}`)
 }
 
+/** A cart's sync status once its round after the last change ended: nothing waiting, no error. */
+async function settled(i: number) {
+  let status: Answer | undefined
+  for (let n = 0; n < 120; n++) {
+    status = await call(carts[i]!.base, 'GET', '/sync/status', { token: tokens[i] })
+    if (status.body.pending === 0 && status.body.error === null) break
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  return status!.body
+}
+
 const day = (id: string, dayNumber: number, unit: string, clips = 3) => ({
   id,
   day: dayNumber,
@@ -149,14 +163,31 @@ describe('two carts and their production', () => {
           .status,
       ).toBe(201)
       const unit = ['Main unit', 'Second unit'][i]!
-      const linked = call(cart.base, 'POST', '/approve/link', {
-        operatorKey: cart.operatorKey,
-        body: { url: PRODUCTION_URL, unit },
-      })
-      await approve(productionBase(), productionKey, unit)
-      const { status, body } = await linked
-      expect(status).toBe(200)
-      expect(body).toMatchObject({ linked: true, production: PRODUCTION_URL, unit, error: null, conflicts: [] })
+      if (i === 0) {
+        // Through the console's API…
+        const linked = call(cart.base, 'POST', '/approve/link', {
+          operatorKey: cart.operatorKey,
+          body: { url: PRODUCTION_URL, unit },
+        })
+        await approve(productionBase(), productionKey, unit)
+        const { status, body } = await linked
+        expect(status).toBe(200)
+        expect(body).toMatchObject({ linked: true, production: PRODUCTION_URL, unit, error: null, conflicts: [] })
+      } else {
+        // …and as the DIT types it: the command finds the operator key in the cart's .dev.vars.
+        const run = runCommand(['link', PRODUCTION_URL, '--unit', unit], {
+          base: cart.base,
+          configDir: cartTree.dir,
+          argv0: [process.execPath, join(cartTree.dir, 'bin', 'media-log.mjs')],
+        })
+        await approve(productionBase(), productionKey, unit)
+        const { status, stdout, stderr } = await run
+        expect(stderr).toContain(`approve it in the production's console (${PRODUCTION_URL}/approve)`)
+        expect([status, stdout]).toEqual([
+          0,
+          `linked to ${PRODUCTION_URL} as ${unit}\nlast sync: not yet; 0 logs waiting to go\n`,
+        ])
+      }
     }
     observer = await tokenOn(productionBase(), productionKey, 'Production office')
     // The first cart linked gave the production its project.
@@ -175,12 +206,11 @@ describe('two carts and their production', () => {
     expect((await call(b.base, 'POST', '/log', { token: tokens[1], body: day('D002', 2, 'Second') })).status).toBe(201)
     const took = await converged(['D001', 'D002'])
     console.log(`units: two days on three services in ${took} ms`)
-    const status = await call(a.base, 'GET', '/sync/status', { token: tokens[0] })
-    expect(status.body).toMatchObject({ linked: true, pending: 0, error: null, conflicts: [] })
+    expect(await settled(0)).toMatchObject({ linked: true, pending: 0, error: null, conflicts: [] })
     // Each day belongs to the unit that logged it: another unit's cart reads it and does not write it.
     const feed = await call(productionBase(), 'GET', '/sync/changes', { token: observer })
     expect(
-      feed.body.changes.map((c: { id: string; leaves: Array<{ owner: string }> }) => [c.id, c.leaves[0]!.owner]),
+      feed.body.changes.map((c: { id: string; leaves: Array<{ owner: string }> }) => [c.id, c.leaves[0]!.owner]).sort(),
     ).toEqual([
       ['D001', 'Main unit'],
       ['D002', 'Second unit'],
@@ -219,6 +249,15 @@ describe('two carts and their production', () => {
       }
       expect(status!.body.error).toMatch(/did not answer/)
       expect(status!.body.pending).toBe(3)
+      const told = await runCommand(['sync'], {
+        base: a.base,
+        configDir: cartTree.dir,
+        argv0: [process.execPath, join(cartTree.dir, 'bin', 'media-log.mjs')],
+      })
+      expect(told.status).toBe(1)
+      expect(told.stdout).toMatch(
+        /^linked to .* as Main unit\nlast sync: .*; 3 logs waiting to go\nlast round failed: .*did not answer/,
+      )
 
       proxy.restore()
       const took = await converged(['D001', 'D003', 'D004', 'D005'])
@@ -228,8 +267,7 @@ describe('two carts and their production', () => {
       const leaves = production.body.changes.find((c: { id: string }) => c.id === 'D005').leaves
       expect(leaves).toHaveLength(2)
       for (const [i, cart] of carts.entries()) {
-        const seen = await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })
-        expect(seen.body).toMatchObject({ pending: 0, error: null, conflicts: [{ id: 'D005', leaves: 2 }] })
+        expect(await settled(i)).toMatchObject({ pending: 0, error: null, conflicts: [{ id: 'D005', leaves: 2 }] })
         for (const leaf of leaves) {
           const version = await call(cart.base, 'GET', `/sync/logs/D005?rev=${leaf.rev}`, { token: tokens[i] })
           const there = await call(productionBase(), 'GET', `/sync/logs/D005?rev=${leaf.rev}`, { token: observer })
@@ -251,7 +289,7 @@ describe('two carts and their production', () => {
   )
 
   it(
-    'resolve the conflict on one cart: the kept version everywhere, no conflict left',
+    'resolve the conflict in one cart’s console: the kept version everywhere, no conflict left',
     { timeout: 120_000 },
     async () => {
       const a = carts[0]!
@@ -260,11 +298,33 @@ describe('two carts and their production', () => {
       expect(conflict.id).toBe('D005')
       const kept = conflict.versions.find((version: { served: boolean }) => !version.served)
       const keptText = (await call(a.base, 'GET', `/sync/logs/D005?rev=${kept.rev}`, { token: tokens[0] })).text
-      const resolved = await call(a.base, 'POST', '/approve/conflicts/D005', {
-        operatorKey: a.operatorKey,
-        body: { keep: kept.rev },
-      })
-      expect(resolved.status).toBe(200)
+
+      // The production's console, under its path, shows it is the production and the same conflict.
+      const office = await openBrowser()
+      const cartBrowser = await openBrowser()
+      try {
+        const production = await office.context.newPage()
+        await production.goto(`${productionBase()}/approve?key=${encodeURIComponent(productionKey)}`)
+        await production.locator('#units .link h3', { hasText: 'This is the production' }).waitFor()
+        await production.locator('#units .card.conflict').waitFor()
+        await production.screenshot({ path: join(tmpdir(), 'media-log-units-production.png'), fullPage: true })
+
+        const page = await cartBrowser.context.newPage()
+        await page.goto(`${a.base}/approve?key=${encodeURIComponent(a.operatorKey)}`)
+        await page.locator('#units .link h3', { hasText: 'Linked to' }).waitFor()
+        expect(await page.locator('#units .link h3').textContent()).toBe(`Linked to ${PRODUCTION_URL} as Main unit`)
+        const card = page.locator('#units .card.conflict')
+        await card.waitFor()
+        expect(await card.locator('h3').textContent()).toBe('D005: 2 versions')
+        const versions = card.locator('.version')
+        expect(await versions.count()).toBe(2)
+        await page.screenshot({ path: join(tmpdir(), 'media-log-units-cart.png'), fullPage: true })
+        await versions.filter({ hasNotText: '(shown now)' }).getByRole('button', { name: 'Keep this one' }).click()
+        await card.waitFor({ state: 'detached' })
+      } finally {
+        await office.close()
+        await cartBrowser.close()
+      }
       const took = await converged(['D001', 'D003', 'D004', 'D005'])
       console.log(`units: a resolution reached the others in ${took} ms`)
       for (const [i, cart] of carts.entries()) {

@@ -181,7 +181,27 @@
  * @property {ApprovedApp[]} tokens
  * @property {SendWindow[]} windows
  * @property {{name: string, timeZone: string} | null} project The active project, and the zone times are read in.
+ * @property {SyncStatus} sync This service's link to a production, and the logs in conflict.
  * @property {{version: string}} service
+ */
+
+/**
+ * GET /sync/status, GET /approve/link: the link to a production (docs/units.md).
+ * @typedef {object} SyncStatus
+ * @property {boolean} linked
+ * @property {string} [production]
+ * @property {string} [unit]
+ * @property {string | null} [lastSync]
+ * @property {number} [pending]
+ * @property {string | null} [error]
+ * @property {Array<{id: string, leaves: number}>} conflicts
+ */
+
+/**
+ * GET /approve/conflicts: a log's versions in conflict.
+ * @typedef {object} Conflict
+ * @property {string} id
+ * @property {Array<{rev: string, deleted: boolean, served: boolean, day?: number, date?: string, unit?: string | null, clips?: number}>} versions
  */
 
 /**

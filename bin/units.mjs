@@ -1,0 +1,71 @@
+// `media-log link`, `unlink` and `sync`: this cart's link to its production (docs/units.md). Only
+// the operator links a cart: these calls carry the operator key (service.mjs), never a token.
+import { contacted, operatorKey, serviceUrl } from './service.mjs'
+import { Failure, count, print, printJson, shown, warn } from './terminal.mjs'
+
+/**
+ * `media-log link <url> --unit NAME`: waits while the production's operator approves the unit.
+ * @param {string[]} args
+ */
+export async function link(args, options, usage) {
+  const [url, ...extra] = args
+  if (!url || extra.length || !options.unit) throw new Failure(`link needs the production's URL and --unit\n${usage}`)
+  warn(`asking ${url} for "${options.unit}": approve it in the production's console (${url}/approve)`)
+  const status = await operatorCall(options, 'POST', '/approve/link', { url, unit: options.unit })
+  return said(status, options)
+}
+
+/** `media-log unlink`: stops syncing; every log stays. */
+export async function unlink(rest, options, usage) {
+  if (rest.length) throw new Failure(`unlink takes no arguments\n${usage}`)
+  await operatorCall(options, 'DELETE', '/approve/link')
+  if (options.json) return printJson({ linked: false }, 0)
+  return print('unlinked: this cart keeps every log it holds and no longer syncs', 0)
+}
+
+/** `media-log sync`: the link's status; exit 1 while the last round failed or logs are in conflict. */
+export async function syncStatus(rest, options, usage) {
+  if (rest.length) throw new Failure(`sync takes no arguments\n${usage}`)
+  return said(await operatorCall(options, 'GET', '/approve/link'), options)
+}
+
+function said(status, options) {
+  const troubled = (status.linked && status.error !== null) || status.conflicts.length > 0
+  if (options.json) return printJson(status, troubled ? 1 : 0)
+  const lines = status.linked
+    ? [
+        `linked to ${shown(status.production)} as ${shown(status.unit)}`,
+        `last sync: ${status.lastSync ? shown(status.lastSync) : 'not yet'}; ${count(status.pending, 'log')} waiting to go`,
+        ...(status.error ? [`last round failed: ${shown(status.error)}`] : []),
+      ]
+    : ['not linked to a production']
+  for (const { id, leaves } of status.conflicts)
+    lines.push(`conflict: ${shown(id)} has ${leaves} versions; keep one in the console's Units section`)
+  return print(lines.join('\n'), troubled ? 1 : 0)
+}
+
+async function operatorCall(options, method, path, body) {
+  const { url } = serviceUrl(options.url)
+  contacted.url = url
+  const response = await fetch(url + path, {
+    method,
+    redirect: 'manual',
+    headers: {
+      'x-operator-key': operatorKey(),
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  let answer
+  try {
+    answer = JSON.parse(text)
+  } catch {
+    throw new Failure(`${url} answered ${response.status} with no JSON`)
+  }
+  if (!response.ok) {
+    const details = (answer.details ?? []).map((d) => `\n  ${d.prop}: ${d.message}`).join('')
+    throw new Failure(`${shown(answer.error ?? response.status)}${shown(details)}`)
+  }
+  return answer
+}
