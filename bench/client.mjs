@@ -1,7 +1,16 @@
 // What every benchmark and fault script shares: starting the service as a user does, the approval
 // flow, realistic logs, and the workerd process whose memory is reported.
 import { spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs'
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { approvedClient } from 'media-log-service/client'
@@ -216,8 +225,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.e
  *   while it runs does not reload the worker under load;
  * - `ceiling` / `ceiling-dev`: the bare Worker + Durable Object of bench/ceiling, served the same two ways.
  * `state` is the persisted state directory (MEDIA_LOG_STATE); a temporary one when not given.
+ * `vars` (with `start`): .dev.vars lines of its own (PRODUCTIONS for a production), on a copy of
+ * the tree, so the project's .dev.vars stays as it is.
  */
-export async function startServer({ kind = 'start', port, state, quiet = true }) {
+export async function startServer({ kind = 'start', port, state, quiet = true, vars }) {
   const ownState = !state
   state ??= mkdtempSync(join(tmpdir(), `media-log-${kind}-state-`))
   const env = {
@@ -230,7 +241,17 @@ export async function startServer({ kind = 'start', port, state, quiet = true })
   let cwd = ROOT
   let args
   let copy
-  if (kind === 'start') args = [join(ROOT, 'scripts/start.mjs')]
+  if (kind === 'start' && vars) {
+    copy = mkdtempSync(join(tmpdir(), 'media-log-start-tree-'))
+    for (const part of ['src', 'scripts', 'package.json', 'wrangler.toml', 'tsconfig.json', '.dev.vars']) {
+      if (existsSync(join(ROOT, part))) cpSync(join(ROOT, part), join(copy, part), { recursive: true })
+    }
+    for (const part of ['node_modules', 'dist']) symlinkSync(join(ROOT, part), join(copy, part), 'dir')
+    const lines = Object.entries(vars).map(([name, value]) => `${name}=${value}\n`)
+    appendFileSync(join(copy, '.dev.vars'), '\n' + lines.join(''))
+    cwd = copy
+    args = [join(copy, 'scripts/start.mjs')]
+  } else if (kind === 'start') args = [join(ROOT, 'scripts/start.mjs')]
   else if (kind === 'ceiling') args = [join(ROOT, 'bench/ceiling/serve.mjs')]
   else if (kind === 'dev') {
     copy = mkdtempSync(join(tmpdir(), 'media-log-dev-tree-'))

@@ -13,9 +13,9 @@ import { openBrowser } from './browser'
 import { runCommand } from './command'
 import { startProxy, type Proxy } from './proxy'
 
-const PRODUCTION_PORT = 5661
-const CART_PORTS = [5662, 5663] as const
-const PROXY_PORT = 5664
+const PRODUCTION_PORT = 5681
+const CART_PORTS = [5682, 5683] as const
+const PROXY_PORT = 5684
 /** How long the network may take to bring everyone level once it is back (rounds every 5 s, backoff). */
 const CONVERGE_MS = 45_000
 
