@@ -166,6 +166,34 @@ describe('versions written elsewhere', () => {
   })
 })
 
+describe('a day over 8 MiB', () => {
+  it(
+    'keeps both versions of a day checked a clip at a time, each byte for byte, and serves the one kept',
+    { tags: 'slow' },
+    async () => {
+      const { token } = await withProject()
+      // Past PIECEWISE_BYTES (8 MiB): checked a clip at a time, stored in pieces of 512 KiB.
+      const big = (unit: string) => JSON.stringify(makeLog('D008', 25_000, { unit }))
+      const ours = big('Main')
+      const theirs = big('Splinter')
+      expect(ours.length).toBeGreaterThan(8 * 1024 * 1024)
+      expect((await call('POST', '/log', { token, raw: ours })).status).toBe(201)
+      const [local] = (await leavesOf(token, 'D008'))!
+      const other = { rev: rev(1, 'f'), ancestors: [], deleted: false }
+      expect((await send(token, 'D008', other, theirs)).body).toEqual({ outcome: 'winner' })
+      expect((await getAsSent('/log/D008', token)).text).toBe(theirs)
+      expect((await getAsSent(`/sync/logs/D008?rev=${local!.rev}`, token)).text).toBe(ours)
+      const asOperator = { 'x-operator-key': OPERATOR_KEY }
+      const kept = await call('POST', '/approve/conflicts/D008', { headers: asOperator, body: { keep: local!.rev } })
+      expect(kept.status).toBe(200)
+      expect((await getAsSent('/log/D008', token)).text).toBe(ours)
+      expect(await leavesOf(token, 'D008')).toEqual([
+        { rev: kept.body.rev, ancestors: [other.rev, local!.rev], deleted: false },
+      ])
+    },
+  )
+})
+
 describe('resolving a conflict', () => {
   it('keeps the version the operator chose, as a revision replacing both', async () => {
     const { token } = await withProject()

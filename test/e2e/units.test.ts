@@ -313,6 +313,10 @@ describe('two carts and their production', () => {
         await page.goto(`${a.base}/approve?key=${encodeURIComponent(a.operatorKey)}`)
         await page.locator('#units .link h3', { hasText: 'Linked to' }).waitFor()
         expect(await page.locator('#units .link h3').textContent()).toBe(`Linked to ${PRODUCTION_URL} as Main unit`)
+        // The day's card says so, and leads to where it is resolved.
+        const mark = page.locator('#days .day-conflict')
+        await mark.waitFor()
+        expect(await mark.textContent()).toBe('2 versions: keep one under Production')
         const card = page.locator('#units .card.conflict')
         await card.waitFor()
         expect(await card.locator('h3').textContent()).toBe('D005: 2 versions')
@@ -321,6 +325,7 @@ describe('two carts and their production', () => {
         await page.screenshot({ path: join(tmpdir(), 'media-log-units-cart.png'), fullPage: true })
         await versions.filter({ hasNotText: '(shown now)' }).getByRole('button', { name: 'Keep this one' }).click()
         await card.waitFor({ state: 'detached' })
+        await mark.waitFor({ state: 'detached' })
       } finally {
         await office.close()
         await cartBrowser.close()

@@ -173,6 +173,9 @@ const toggleLabel = (open, day) => (open ? 'Hide' : 'Details') + ': findings and
 export function daysSection() {
   /** @type {number | null} */
   let shownVersion = null
+  /** Days whose versions are in conflict (docs/units.md), and how many versions each has. */
+  /** @type {Map<string, number>} */
+  let conflicted = new Map()
   let loading = false
   let again = false
   /** Each open day's detail, by log id: asked again whenever the view is. */
@@ -211,7 +214,7 @@ export function daysSection() {
     // The whole card opens the day; the button is what the keyboard reaches.
     node.addEventListener('click', (event) => {
       const target = /** @type {Element} */ (event.target)
-      if (detail.contains(target) || target.closest('button')) return
+      if (detail.contains(target) || target.closest('button, a')) return
       if (getSelection()?.toString()) return
       setOpen(entry, !entry.open)
     })
@@ -229,6 +232,12 @@ export function daysSection() {
       el('span', { class: 'day-date', text: row.date }),
     )
     if (row.unit) title.append(' ', el('span', { class: 'day-unit', text: row.unit }))
+    const versions = conflicted.get(row.id)
+    if (versions)
+      title.append(
+        ' ',
+        el('a', { class: 'day-conflict', href: '#units', text: versions + ' versions: keep one under Production' }),
+      )
     $('.day-parts', node).textContent = partsLine(row).join(' · ')
     const chips = $('.chips', node)
     chips.replaceChildren(...row.copies.map(chip))
@@ -314,6 +323,7 @@ export function daysSection() {
     render(state) {
       if (state.version === shownVersion) return
       shownVersion = state.version
+      conflicted = new Map(state.sync.conflicts.map(({ id, leaves }) => [id, leaves]))
       refresh()
     },
   }
