@@ -1,5 +1,6 @@
 // `media-log link`, `unlink` and `sync`: this cart's link to its production (docs/units.md). Only
 // the operator links a cart: these calls carry the operator key (service.mjs), never a token.
+import { randomInt } from 'node:crypto'
 import { contacted, operatorKey, serviceUrl } from './service.mjs'
 import { Failure, count, print, printJson, shown, warn } from './terminal.mjs'
 
@@ -10,8 +11,11 @@ import { Failure, count, print, printJson, shown, warn } from './terminal.mjs'
 export async function link(args, options, usage) {
   const [url, ...extra] = args
   if (!url || extra.length || !options.unit) throw new Failure(`link needs the production's URL and --unit\n${usage}`)
-  warn(`asking ${url} for "${options.unit}": approve it in the production's console (${url}/approve)`)
-  const status = await operatorCall(options, 'POST', '/approve/link', { url, unit: options.unit })
+  const code = pairingCode()
+  warn(
+    `asking ${url} for "${options.unit}": approve it in the production's console (${url}/approve), on the card showing code ${code}`,
+  )
+  const status = await operatorCall(options, 'POST', '/approve/link', { url, unit: options.unit, code })
   return said(status, options)
 }
 
@@ -44,9 +48,20 @@ function said(status, options) {
   return print(lines.join('\n'), troubled ? 1 : 0)
 }
 
+/** `K7QM-2XPD`: what the production's console shows on the card, to compare before approving. */
+function pairingCode() {
+  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const pick = () => Array.from({ length: 4 }, () => letters[randomInt(letters.length)]).join('')
+  return `${pick()}-${pick()}`
+}
+
 async function operatorCall(options, method, path, body) {
   const { url } = serviceUrl(options.url)
   contacted.url = url
+  // The key of this folder's .dev.vars opens this laptop's service: it goes to no other machine.
+  const host = new URL(url).hostname
+  if (!['localhost', '127.0.0.1', '[::1]'].includes(host) && !process.env.MEDIA_LOG_OPERATOR_KEY)
+    throw new Failure(`${url} is not this machine: set MEDIA_LOG_OPERATOR_KEY to that service's operator key`)
   const response = await fetch(url + path, {
     method,
     redirect: 'manual',

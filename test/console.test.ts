@@ -327,6 +327,7 @@ describe('console defences', () => {
       'days.browser.js',
       'live.browser.js',
       'requests.browser.js',
+      'units.browser.js',
       'windows.browser.js',
     ])
     for (const name of imported) {
@@ -668,6 +669,7 @@ describe('GET /approve/state (the console’s long poll)', () => {
       ],
       windows: [],
       project: null,
+      sync: { linked: false, conflicts: [] },
       service: { version: '0.1.0' },
     })
     await operator('POST', `/approve/requests/${id}`, { decision: 'deny' })

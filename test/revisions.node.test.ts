@@ -1,4 +1,4 @@
-// The revision rules units sync by (src/sync/revisions.ts): replicas that received the same
+// The revision rules units sync by (src/shared/revisions.ts): replicas that received the same
 // revisions hold the same leaves and serve the same winner, whatever the order they came in.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -75,6 +75,20 @@ describe('revision rules', () => {
     expect(replicaOf([a, b, resolution])).toEqual([resolution])
     // Already replaced: an older revision arriving late changes nothing.
     expect(received([resolution], a)).toBeUndefined()
+  })
+
+  it('names both branches when one replaces a long branch and a short one, however long', () => {
+    const long: Leaf[] = []
+    for (let g = 1; g <= 300; g++)
+      long.push({ rev: `${g}-${'a'.repeat(16)}`, ancestors: ancestorsOf(long.slice(-1)), deleted: false })
+    const tip = long.at(-1)!
+    expect(tip.ancestors).toHaveLength(200)
+    const short = { rev: '1-bbbbbbbbbbbbbbbb', ancestors: [], deleted: false }
+    const both = replicaOf([tip, short])
+    const resolution = { rev: '301-cccccccccccccccc', ancestors: ancestorsOf(both), deleted: false }
+    expect(resolution.ancestors.slice(0, 2)).toEqual([tip.rev, short.rev])
+    expect(resolution.ancestors).toHaveLength(200)
+    expect(replicaOf([tip, short, resolution])).toEqual([resolution])
   })
 
   it("chooses CouchDB's winner: live over deleted, then the higher generation, then the greater text", () => {

@@ -19,13 +19,19 @@ const feed = async (token: string, since = 0) => {
 const leavesOf = async (token: string, id: string) => (await feed(token)).changes.find((c) => c.id === id)?.leaves
 
 /** A version as another unit sends it: its revision, what it replaces, the log's bytes. */
-const send = (token: string, id: string, leaf: Leaf & { owner?: string }, text?: string) =>
+const send = (token: string, id: string, leaf: Leaf & { owner?: string }, text?: string, project?: string) =>
   call(
     'POST',
     `/sync/logs/${id}?rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}${leaf.deleted ? '&deleted=true' : ''}` +
-      (leaf.owner ? `&owner=${encodeURIComponent(leaf.owner)}` : ''),
+      (leaf.owner ? `&owner=${encodeURIComponent(leaf.owner)}` : '') +
+      (project ? `&project=${project}` : ''),
     { token, ...(text !== undefined && { raw: text }) },
   )
+
+/** The active project's id, as GET /project gives it. */
+const withProjectOf = async (token: string) => ({
+  project: (await call('GET', '/project', { token })).body.id as string,
+})
 
 const rev = (generation: number, digit: string) => `${generation}-${digit.repeat(16)}`
 
@@ -67,9 +73,36 @@ describe('versions written elsewhere', () => {
     expect(await send(token, 'D002', leaf, text)).toMatchObject({ status: 200, body: { outcome: 'known' } })
     const missing = await call('POST', '/sync/missing', {
       token,
-      body: { logs: { D002: [leaf.rev, rev(2, 'b')], D404: [rev(1, 'c')] } },
+      body: {
+        logs: [
+          { id: 'D002', revs: [leaf.rev, rev(2, 'b')] },
+          { id: 'D404', revs: [rev(1, 'c')] },
+          // Ids that are names of every object's properties are ids like any other.
+          { id: 'constructor', revs: [rev(1, 'd')] },
+        ],
+      },
     })
-    expect(missing).toMatchObject({ status: 200, body: { missing: { D002: [rev(2, 'b')], D404: [rev(1, 'c')] } } })
+    expect(missing).toMatchObject({
+      status: 200,
+      body: {
+        missing: [
+          { id: 'D002', revs: [rev(2, 'b')] },
+          { id: 'D404', revs: [rev(1, 'c')] },
+          { id: 'constructor', revs: [rev(1, 'd')] },
+        ],
+      },
+    })
+    // A cart names the project it is linked to: another one loaded is refused, not synced into.
+    const { project } = await withProjectOf(token)
+    expect(await call('GET', `/sync/changes?project=${project}`, { token })).toMatchObject({ status: 200 })
+    expect(await call('GET', '/sync/changes?project=another', { token })).toMatchObject({
+      status: 409,
+      body: { error: 'The project this cart is linked to is not the one loaded here: load it again' },
+    })
+    expect(
+      (await send(token, 'D002', { ...leaf, rev: rev(2, 'e'), ancestors: [leaf.rev] }, text, 'another')).status,
+    ).toBe(409)
+    expect(await leavesOf(token, 'D002')).toEqual([leaf])
   })
 
   it('keeps concurrent versions as a conflict: the same winner everywhere, the other retrievable', async () => {
@@ -159,7 +192,10 @@ describe('versions written elsewhere', () => {
     expect((await send(token, 'D005', { ...leaf, rev: '1-xyz' }, JSON.stringify(makeLog('D005', 1)))).status).toBe(400)
     expect((await send(token, 'D005', { ...leaf, deleted: true }, JSON.stringify(makeLog('D005', 1)))).status).toBe(400)
     expect((await call('GET', '/sync/changes?limit=0', { token })).status).toBe(400)
-    expect((await call('POST', '/sync/missing', { token, body: { logs: { D005: ['nope'] } } })).status).toBe(400)
+    expect(
+      (await call('POST', '/sync/missing', { token, body: { logs: [{ id: 'D005', revs: ['nope'] }] } })).status,
+    ).toBe(400)
+    expect((await call('POST', '/sync/missing', { token, body: { logs: { D005: [] } } })).status).toBe(400)
     expect((await send('not-a-token', 'D005', leaf, JSON.stringify(makeLog('D005', 1)))).status).toBe(401)
     expect(await feed(token)).toEqual({ changes: [], last: 0 })
     expect((await call('GET', `/sync/logs/D005?rev=${leaf.rev}`, { token })).status).toBe(404)
@@ -254,6 +290,13 @@ describe('a deployment holding productions', () => {
     const signIn = await deployed('/productions/feature/approve')
     expect(signIn.text).toContain('<html lang="en" data-base="/productions/feature">')
     expect(signIn.text).toContain('action="/productions/feature/approve/session"')
+    // A production links to nothing.
+    const linked = await deployed('/productions/feature/approve/link', {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://media-log.example.com/productions/other', unit: 'Main unit' }),
+    })
+    expect(linked).toMatchObject({ status: 409, text: '{"error":"This is a production: carts link to it"}' })
     // An application approved in one production is unknown in another and on the laptop's workspace.
     const { token } = await withProject()
     expect((await deployed('/productions/feature/logs', { headers: { 'x-api-token': token } })).status).toBe(401)

@@ -25,6 +25,7 @@ import {
   SyncChangesQuerySchema,
   SyncLeafQuerySchema,
   SyncMissingSchema,
+  SyncProjectQuerySchema,
   SyncVersionQuerySchema,
 } from '../schemas/requests'
 import { SettingsSchema } from '../schemas/settings'
@@ -635,6 +636,7 @@ export const ROUTES = {
     tag: 'Units',
     who: 'application',
     query: {
+      project: { description: 'the project synced with (409 when another is loaded)', in: SyncChangesQuerySchema },
       since: { description: 'the `last` of the page before (0 for the start)', in: SyncChangesQuerySchema },
       limit: { description: 'logs per page, 1–1000 (100)', in: SyncChangesQuerySchema },
     },
@@ -650,9 +652,12 @@ export const ROUTES = {
     body: SyncMissingSchema,
     ok: [200, shapes.SyncMissingAnswerSchema],
     errors: [400, 401, 409, 413, 415],
+    query: {
+      project: { description: 'the project synced with (409 when another is loaded)', in: SyncProjectQuerySchema },
+    },
     example: {
-      request: { logs: { D01: ['2-5b1f0e3c9a7d4e21'] } },
-      response: { missing: { D01: ['2-5b1f0e3c9a7d4e21'] } },
+      request: { logs: [{ id: 'D01', revs: ['2-5b1f0e3c9a7d4e21'] }] },
+      response: { missing: [{ id: 'D01', revs: ['2-5b1f0e3c9a7d4e21'] }] },
     },
   },
   getVersion: {
@@ -661,7 +666,10 @@ export const ROUTES = {
     summary: 'One version of a log, exactly as stored: the one served or one in conflict',
     tag: 'Units',
     who: 'application',
-    query: { rev: { description: 'the revision', in: SyncVersionQuerySchema } },
+    query: {
+      project: { description: 'the project synced with (409 when another is loaded)', in: SyncVersionQuerySchema },
+      rev: { description: 'the revision', in: SyncVersionQuerySchema },
+    },
     ok: [200, LogSchema],
     errors: [400, 401, 404, 409],
   },
@@ -675,6 +683,7 @@ export const ROUTES = {
     tag: 'Units',
     who: 'application',
     query: {
+      project: { description: 'the project synced with (409 when another is loaded)', in: SyncLeafQuerySchema },
       rev: { description: 'the revision', in: SyncLeafQuerySchema },
       ancestors: { description: 'the revisions it replaces, comma separated, newest first', in: SyncLeafQuerySchema },
       deleted: { description: '`true` for a deletion', in: SyncLeafQuerySchema },
@@ -698,9 +707,9 @@ export const ROUTES = {
     path: '/approve/link',
     summary: "Link the active project to a production; waits for the production's operator to approve the unit",
     description:
-      'The service asks the production (POST /auth, named by `unit`) and answers once its operator decides: 200 ' +
-      'with the status when approved, 502 when refused or unreachable. A production without a project takes ' +
-      "this one's name.",
+      'The service asks the production (POST /auth, named by `unit`, showing `code` on its card) and answers once ' +
+      'its operator decides: 200 with the status when approved, 502 when refused or unreachable. A production ' +
+      "with no project loaded takes this one's name. 409 on a production, or when linked already.",
     tag: 'Operator',
     who: 'operator',
     body: LinkSchema,

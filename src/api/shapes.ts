@@ -232,7 +232,7 @@ export const SyncChangesSchema = v.object({
   last: count,
 })
 
-export const SyncMissingAnswerSchema = v.object({ missing: v.record(text, v.array(text)) })
+export const SyncMissingAnswerSchema = v.object({ missing: v.array(v.object({ id: text, revs: v.array(text) })) })
 
 export const SyncReceivedSchema = v.object({ outcome: v.picklist(['known', 'winner', 'conflict']) })
 

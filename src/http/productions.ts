@@ -37,8 +37,10 @@ function productionsOf(env: Env): Set<string> {
  */
 export function routedTo(path: string, env: Env): { env: Env; path: string } {
   const names = productionsOf(env)
+  // PRODUCTIONS set, even to no valid name, makes a production: it never serves as a cart.
+  const holdsProductions = (env.PRODUCTIONS ?? '').trim() !== ''
   if (!path.startsWith(PREFIX)) {
-    if (names.size && path !== '/ping' && path !== '/version')
+    if (holdsProductions && path !== '/ping' && path !== '/version')
       throw new StatusError(404, { error: 'Not found: this service holds productions, at /productions/<name>/' })
     return { env, path }
   }

@@ -15,48 +15,53 @@ import {
   SyncChangesQuerySchema,
   SyncLeafQuerySchema,
   SyncMissingSchema,
+  SyncProjectQuerySchema,
   SyncVersionQuerySchema,
   parseOrThrow,
 } from '../schemas/requests'
 import { invalid } from '../shared/problem'
 import { rpcSafe } from '../shared/utf8'
 import { workspace } from '../workspace/client'
+import { ProductionError, askProduction, productionProject } from '../workspace/production'
+import { baseOf } from '../http/productions'
 import { tokenForBody } from '../flows/token'
 
 /** GET /sync/changes: the logs written after `since`, each with its versions, in the order written. */
 export async function syncChanges(request: IRequest, env: Env) {
   const token = apiToken(request)
-  const { since, limit } = parseOrThrow(SyncChangesQuerySchema, { ...request.query })
-  return workspace(env).syncChanges(token, since, limit)
+  const { project, since, limit } = parseOrThrow(SyncChangesQuerySchema, { ...request.query })
+  return workspace(env).syncChanges(token, project, since, limit)
 }
 
 /** POST /sync/missing: of the revisions named, those this service lacks. */
 export async function syncMissing(request: IRequest, env: Env) {
   const token = apiToken(request)
+  const { project } = parseOrThrow(SyncProjectQuerySchema, { ...request.query })
   const { logs } = parseOrThrow(SyncMissingSchema, await readObject(request, MISSING_BODY_BYTES))
-  return workspace(env).syncMissing(token, logs)
+  return workspace(env).syncMissing(token, project, logs)
 }
 
 /** GET /sync/logs/{id}?rev=…: one version of a log, exactly as stored. */
 export async function getVersion(request: IRequest, env: Env) {
   const token = apiToken(request)
   const id = logIdOf(request)
-  const { rev } = parseOrThrow(SyncVersionQuerySchema, { ...request.query })
-  return jsonAnswer(await workspace(env).syncVersion(token, id, rev))
+  const { project, rev } = parseOrThrow(SyncVersionQuerySchema, { ...request.query })
+  return jsonAnswer(await workspace(env).syncVersion(token, project, id, rev))
 }
 
 /** POST /sync/logs/{id}?rev=…&ancestors=…: a version another unit wrote (no body for a deletion). */
 export async function sendVersion(request: IRequest, env: Env) {
   const id = logIdOf(request)
   const token = await tokenForBody(request, env)
-  const { rev, ancestors, deleted, owner } = parseOrThrow(SyncLeafQuerySchema, { ...request.query })
+  const { project, rev, ancestors, deleted, owner } = parseOrThrow(SyncLeafQuerySchema, { ...request.query })
   const leaf = { rev, ancestors, deleted: deleted === 'true', ...(owner !== undefined && { owner }) }
   const sent = await readJsonBody(request).catch((err: unknown) => {
     if (leaf.deleted) return undefined
     throw err
   })
   if (leaf.deleted && sent?.bytes.length) throw invalid([{ prop: '', message: 'a deletion has no body' }])
-  return workspace(env).syncReceive(token, id, leaf, sent && !leaf.deleted ? rpcSafe(sent.bytes) : undefined)
+  const bytes = sent && !leaf.deleted ? rpcSafe(sent.bytes) : undefined
+  return workspace(env).syncReceive(token, project, id, leaf, bytes)
 }
 
 /** GET /sync/status: whether this service is linked to a production, and how syncing goes. */
@@ -70,18 +75,26 @@ export async function linkStatus(_request: IRequest, env: Env) {
 }
 
 /**
- * POST /approve/link: asks the production for a token as the unit named (its operator approves
- * it in the production's console; this request waits as an application's POST /auth does), gives
- * the production the cart's project when it has none, and links the active project to it.
+ * POST /approve/link: asks the production for a token as the unit named, showing `code` on its
+ * card (its operator approves it in the production's console; this request waits as an
+ * application's POST /auth does), finds the production's project (giving it this one's name when
+ * it has none), and links the active project to it.
  */
 export async function link(request: IRequest, env: Env) {
-  const { url, unit } = parseOrThrow(LinkSchema, await readObject(request))
+  const { url, unit, code } = parseOrThrow(LinkSchema, await readObject(request))
+  // A production links to nothing: its own applications write every unit's days.
+  if (baseOf(env)) throw new StatusError(409, { error: 'This is a production: carts link to it' })
   const base = productionBase(url)
   const ws = workspace(env)
-  const name = await ws.activeProjectName()
-  const token = await askProduction(base, unit, request.signal)
-  await ensureProject(base, token, name)
-  return ws.linkProduction(base, unit, token)
+  const { projectId, name } = await ws.linkable()
+  try {
+    const token = await askProduction(base, unit, code ?? pairingCode(), request.signal)
+    const project = await productionProject(base, token, name)
+    return await ws.linkProduction(projectId, { url: base, project, unit, token })
+  } catch (err) {
+    if (err instanceof ProductionError) throw new StatusError(502, { error: err.message })
+    throw err
+  }
 }
 
 /** DELETE /approve/link: stops syncing; every log stays as it is. */
@@ -103,8 +116,8 @@ export async function resolveConflict(request: IRequest, env: Env) {
   return { success: true, rev: revision.rev }
 }
 
-/** Revisions per log a POST /sync/missing names: 1000 logs of 1000 revisions, with room. */
-const MISSING_BODY_BYTES = 32 * 1024 * 1024
+/** A POST /sync/missing's revisions: 1,000 logs of 10 versions is far beyond a page (50 logs). */
+const MISSING_BODY_BYTES = 1024 * 1024
 
 /** A production's URL as kept: HTTPS, or plain HTTP to this machine; no query, user or fragment. */
 function productionBase(text: string): string {
@@ -118,52 +131,10 @@ function productionBase(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
-/** The production's POST /auth, answered once its operator decides. */
-async function askProduction(base: string, unit: string, signal: AbortSignal): Promise<string> {
-  const response = await reach(base, '/auth', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ appName: unit }),
-    signal,
-  })
-  const body = await answerOf(response)
-  if (response.status !== 200 || typeof body.token !== 'string')
-    throw new StatusError(502, { error: `The production did not approve this cart: ${said(response, body)}` })
-  return body.token
+/** A code for the production's card when the caller gave none: `K7QM-2XPD`, 40 random bits. */
+function pairingCode(): string {
+  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const random = crypto.getRandomValues(new Uint8Array(8))
+  const chars = Array.from(random, (byte) => letters[byte % 32]!)
+  return chars.slice(0, 4).join('') + '-' + chars.slice(4).join('')
 }
-
-/** The production's project: the first cart linked gives it its own project's name. */
-async function ensureProject(base: string, token: string, name: string) {
-  const headers = { 'x-api-token': token, 'content-type': 'application/json' }
-  const current = await reach(base, '/project', { headers })
-  await answerOf(current)
-  if (current.ok) return
-  const created = await reach(base, '/project/create', {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ project_name: name }),
-  })
-  const body = await answerOf(created)
-  if (!created.ok) throw new StatusError(502, { error: `The production has no project: ${said(created, body)}` })
-}
-
-async function reach(base: string, path: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(base + path, init)
-  } catch {
-    throw new StatusError(502, { error: `The production at ${base} did not answer` })
-  }
-}
-
-async function answerOf(response: Response): Promise<Record<string, unknown>> {
-  const text = await response.text()
-  try {
-    const value: unknown = JSON.parse(text)
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
-  } catch {
-    return {}
-  }
-}
-
-const said = (response: Response, body: Record<string, unknown>) =>
-  `${response.status} ${typeof body.error === 'string' ? body.error : response.statusText}`

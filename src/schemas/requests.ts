@@ -133,8 +133,14 @@ export const logIdsOf = (logId: string | string[]) => (typeof logId === 'string'
 
 const Revision = v.pipe(v.string('must be a string'), v.regex(REVISION, 'must be a revision like 1-0123456789abcdef'))
 
+/** `?project=…` of every sync call: the project the caller syncs with, which must be the one loaded. */
+const project = v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100, 'must be at most 100 characters')))
+
+export const SyncProjectQuerySchema = v.object({ project })
+
 /** `GET /sync/changes?since=…&limit=…`: the feed's place (0 for the start) and a page's size. */
 export const SyncChangesQuerySchema = v.object({
+  project,
   since: v.optional(v.pipe(v.string(), v.regex(/^\d{1,16}$/, 'must be a whole number'), v.transform(Number)), '0'),
   limit: v.optional(
     v.pipe(
@@ -149,19 +155,26 @@ export const SyncChangesQuerySchema = v.object({
   ),
 })
 
-/** `POST /sync/missing`: revisions per log id, of which the service answers those it lacks. */
+/** `POST /sync/missing`: revisions per log, of which the service answers those it lacks. */
 export const SyncMissingSchema = v.object({
   logs: v.pipe(
-    v.record(LogIdSchema, v.pipe(v.array(Revision, 'must be an array of revisions'), v.maxLength(1000))),
-    v.check((logs) => Object.keys(logs).length <= 1000, 'must name at most 1000 logs'),
+    v.array(
+      v.object({
+        id: LogIdSchema,
+        revs: v.pipe(v.array(Revision, 'must be an array of revisions'), v.maxLength(100, 'must name at most 100')),
+      }),
+      'must be an array of {id, revs}',
+    ),
+    v.maxLength(1000, 'must name at most 1000 logs'),
   ),
 })
 
 /** `GET /sync/logs/{id}?rev=…`: which version. */
-export const SyncVersionQuerySchema = v.object({ rev: Revision })
+export const SyncVersionQuerySchema = v.object({ project, rev: Revision })
 
 /** `POST /sync/logs/{id}?rev=…&ancestors=…&deleted=true`: the version sent, and what it replaces. */
 export const SyncLeafQuerySchema = v.object({
+  project,
   rev: Revision,
   ancestors: v.optional(
     v.pipe(
@@ -199,4 +212,6 @@ export const LinkSchema = v.object({
     v.minLength(1, 'must be 1 to 100 characters'),
     v.maxLength(100, 'must be 1 to 100 characters'),
   ),
+  /** Shown on the production's card for this cart's request, as an application's code is. */
+  code: AuthRequestSchema.entries.code,
 })

@@ -17,8 +17,12 @@ export type Leaf = {
   owner?: string
 }
 
-/** Ancestors a revision carries: CouchDB's default revs_limit is 1,000; a log's day sees tens of writes. */
-export const ANCESTORS_KEPT = 100
+/**
+ * Ancestors a revision carries (CouchDB keeps 1,000 by default): they travel in a URL, and 200 of
+ * them stay under 6 KB. A day sees tens of writes; a cart that wrote one log more often than this
+ * between two rounds makes a conflict where none was.
+ */
+export const ANCESTORS_KEPT = 200
 
 /** `3-9f0c…`: a generation (1 for a log's first write), a dash, 16 to 32 lowercase hex digits. */
 export const REVISION = /^[1-9]\d{0,8}-[0-9a-f]{16,32}$/
@@ -35,9 +39,13 @@ export function nextRevision(leaves: Leaf[]): Pick<Leaf, 'rev' | 'ancestors'> {
 
 /** The ancestors a revision replacing `leaves` carries: theirs and them, newest first, capped. */
 export function ancestorsOf(leaves: Leaf[]): string[] {
-  const seen = new Set<string>()
-  for (const leaf of leaves) for (const rev of [leaf.rev, ...leaf.ancestors]) seen.add(rev)
-  return [...seen].sort(newestFirst).slice(0, ANCESTORS_KEPT)
+  // The leaves replaced come first and are never cut: a resolution of a short branch against a
+  // long one must name both, or the short one would live on elsewhere.
+  const replaced = leaves.map((leaf) => leaf.rev).sort(newestFirst)
+  const seen = new Set(replaced)
+  const deeper = new Set<string>()
+  for (const leaf of leaves) for (const rev of leaf.ancestors) if (!seen.has(rev)) deeper.add(rev)
+  return [...replaced, ...[...deeper].sort(newestFirst)].slice(0, Math.max(ANCESTORS_KEPT, replaced.length))
 }
 
 const newestFirst = (a: string, b: string) => generationOf(b) - generationOf(a) || (a < b ? 1 : a > b ? -1 : 0)

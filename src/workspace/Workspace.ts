@@ -15,7 +15,7 @@ import { hex } from '@scure/base'
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
 import { isEnabled } from '../schemas/settings'
-import { Problem, notFound } from '../shared/problem'
+import { Problem, conflict, notFound } from '../shared/problem'
 import { sha256Sync } from '../shared/secrets'
 import { namesTag, tagOf, weakTagOf } from '../shared/etag'
 import { bytesOf, bytesOrStream, utf8Text } from '../shared/utf8'
@@ -28,7 +28,7 @@ import { Projects } from './projects'
 import { Store } from './store'
 import { UnitLink, type SyncStatus } from './units'
 import { productionAt } from './production'
-import type { Leaf } from '../shared/revisions'
+import { knows, type Leaf } from '../shared/revisions'
 import {
   SendWindows,
   listingOf,
@@ -126,7 +126,8 @@ export class Workspace extends DurableObject<Env> {
       })
       this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
       this.#units = new UnitLink(ctx.storage.sql, this.#store)
-      this.#store.unit = this.#units.get()?.unit
+      const link = this.#units.get()
+      this.#store.linkAs(link && { projectId: link.project, unit: link.unit })
       // After a restart: what was written before it and not yet sent goes at once.
       this.#syncSoon(0)
     })
@@ -671,28 +672,39 @@ export class Workspace extends DurableObject<Env> {
 
   // ---- units: revisions exchanged with other carts through a production (docs/units.md)
 
-  /** The active project's logs changed after `since` (the feed's place), each with its leaves. */
-  syncChanges(token: string, since: number, limit: number) {
-    return this.#client(token, () => this.#store.changes(this.#projects.requireActive().row.id, since, limit))
+  /**
+   * The project a sync call is for: the active one, which must be the one the caller names (a cart
+   * names the production's project it linked to: another loaded since is not synced into).
+   */
+  #syncProject(project: string | undefined): string {
+    const active = this.#projects.requireActive().row.id
+    if (project !== undefined && project !== active)
+      throw conflict('The project this cart is linked to is not the one loaded here: load it again')
+    return active
+  }
+
+  /** The project's logs changed after `since` (the feed's place), each with its leaves. */
+  syncChanges(token: string, project: string | undefined, since: number, limit: number) {
+    return this.#client(token, () => this.#store.changes(this.#syncProject(project), since, limit))
   }
 
   /** Of the revisions named per log, those this store has neither received nor seen replaced. */
-  syncMissing(token: string, logs: Record<string, string[]>) {
+  syncMissing(token: string, project: string | undefined, logs: Array<{ id: string; revs: string[] }>) {
     return this.#client(token, () => {
-      const projectId = this.#projects.requireActive().row.id
-      const missing: Record<string, string[]> = {}
-      for (const [id, revs] of Object.entries(logs)) {
-        const unknown = revs.filter((rev) => !this.#store.knows(projectId, id, rev))
-        if (unknown.length) missing[id] = unknown
-      }
+      const projectId = this.#syncProject(project)
+      const missing = logs.flatMap(({ id, revs }) => {
+        const leaves = this.#store.leaves(projectId, id)
+        const unknown = revs.filter((rev) => !knows(leaves, rev))
+        return unknown.length ? [{ id, revs: unknown }] : []
+      })
       return { missing }
     })
   }
 
   /** One version of a log as stored, the winner or one in conflict (404 for a tombstone or none). */
-  syncVersion(token: string, id: string, rev: string): LogBody | Problem {
+  syncVersion(token: string, project: string | undefined, id: string, rev: string): LogBody | Problem {
     return this.#client(token, () => {
-      const projectId = this.#projects.requireActive().row.id
+      const projectId = this.#syncProject(project)
       const leaf = this.#store.leaves(projectId, id).find((held) => held.rev === rev)
       if (!leaf || leaf.deleted) throw notFound('Revision')
       return bytesOrStream(this.#store.versionPieces(projectId, id, leaf))
@@ -700,42 +712,59 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /** A version another unit wrote, checked as a new log is, then taken as the revision rules say. */
-  syncReceive(token: string, id: string, leaf: Leaf, json?: Uint8Array | ReadableStream<Uint8Array>) {
+  syncReceive(
+    token: string,
+    project: string | undefined,
+    id: string,
+    leaf: Leaf,
+    json?: Uint8Array | ReadableStream<Uint8Array>,
+  ) {
     const work = (bytes?: Uint8Array) =>
-      this.#commits.run(() => this.#wrote(this.#client(token, () => ({ outcome: this.#received(id, leaf, bytes) }))))
+      this.#commits.run(() =>
+        this.#wrote(
+          this.#client(token, () => ({ outcome: this.#received(this.#syncProject(project), id, leaf, bytes) })),
+        ),
+      )
     return json === undefined ? work() : withBytes(json, work)
   }
 
-  #received(id: string, leaf: Leaf, bytes?: Uint8Array) {
-    const projectId = this.#projects.requireActive().row.id
+  /** Into project `projectId`, the active one (its custom schemas check the version). */
+  #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array) {
     const body = bytes && this.#logs.checkedVersion(id, bytes)
     return this.#transaction(() => this.#store.receive(projectId, id, leaf, body))
   }
 
-  /** The active project's name, for the production a cart links it to (409 with none loaded). */
-  activeProjectName() {
-    return answer(() => this.#projects.requireActive().settings.project_name)
+  /** The active project's name and id, for a link (409 with none loaded, or linked already). */
+  linkable() {
+    return answer(() => {
+      this.#units.requireUnlinked()
+      const { row, settings } = this.#projects.requireActive()
+      return { projectId: row.id, name: settings.project_name }
+    })
   }
 
-  /** Links the active project to a production (the worker has its approved token). */
-  linkProduction(url: string, unit: string, token: string) {
+  /**
+   * Links project `projectId` (the active one when the link was asked for, and still) to the
+   * production's project at `url`, with the token its operator approved.
+   */
+  linkProduction(projectId: string, link: { url: string; project: string; unit: string; token: string }) {
     return answer(() => {
-      const projectId = this.#projects.requireActive().row.id
+      if (this.#projects.active?.row.id !== projectId)
+        throw conflict('Another project was loaded while the production was asked: link again')
       this.#transaction(() => {
-        this.#units.link(projectId, url, unit, token)
-        this.#store.own(projectId, unit)
+        this.#units.link(projectId, link.url, link.project, link.unit, link.token)
+        this.#store.linkAs({ projectId, unit: link.unit })
       })
-      this.#store.unit = unit
       this.#syncSoon(0)
       this.#changes.changed()
-      return this.#units.status(this.#projects.active?.row.id)
+      return this.#units.status(projectId)
     })
   }
 
   unlinkProduction() {
     return answer(() => {
       if (!this.#units.unlink()) throw notFound('Link')
-      this.#store.unit = undefined
+      this.#store.linkAs(undefined)
       this.#changes.changed()
     })
   }
@@ -786,15 +815,16 @@ export class Workspace extends DurableObject<Env> {
     this.#roundAt = undefined
     const link = this.#units.get()
     if (!link) return
-    const active = this.#projects.active?.row.id
-    const done =
-      active === link.project
-        ? await this.#units.round(productionAt(link.url, link.token), (id, leaf, bytes) => {
-            this.#received(id, leaf, bytes)
-            this.#logsMoved = true
-            this.#afterWrites()
-          })
-        : this.#units.paused('The linked project is not the active one: load it to sync')
+    const linkedActive = () => this.#projects.active?.row.id === link.project
+    const done = linkedActive()
+      ? await this.#units.round(productionAt(link.url, link.token, link.production_project), (id, leaf, bytes) => {
+          // Checked at every version: another project may have been loaded while the round waited.
+          if (!linkedActive()) throw new Error(NOT_ACTIVE)
+          this.#received(link.project, id, leaf, bytes)
+          this.#logsMoved = true
+          this.#afterWrites()
+        })
+      : this.#units.paused(link, NOT_ACTIVE)
     // The console hears of a round that changed what it shows: not of every quiet one.
     const shown = this.#syncShown()
     if (shown !== this.#syncShownBefore) this.#changes.changed()
@@ -850,6 +880,8 @@ export type LogRead = {
   checked?: { id: string; day: number; date: string; summary: string }
   scanned?: { skeleton: Uint8Array | ReadableStream<Uint8Array>; summary: string; custom?: [number, number] }
 }
+
+const NOT_ACTIVE = 'The linked project is not the active one: load it to sync'
 
 /** A local write goes to the production this soon: writes in a burst go in one round. */
 const SYNC_AFTER_WRITE_MS = 1000

@@ -1,49 +1,100 @@
 /**
- * The production as a cart reaches it: the sync routes of the same service deployed (docs/units.md),
- * called with the token the production's operator approved for the cart's unit. A refusal or a
- * network failure rejects with what the status shows; the next round tries again.
+ * The production as a cart reaches it (docs/units.md): the same service deployed. Linking asks its
+ * POST /auth as the unit and finds its project; the rounds call its sync routes with the token its
+ * operator approved, naming that project. Redirects are never followed (they would carry the
+ * token elsewhere). A refusal or a network failure rejects with what the status shows.
  */
-import type { Production } from './units'
 import type { Leaf } from '../shared/revisions'
+import type { Production } from './units'
 
 /** A request that has not answered by then is given up: the round fails and is tried again later. */
 const REQUEST_MS = 60_000
 
-export function productionAt(url: string, token: string): Production {
-  const call = async (method: string, path: string, body?: BodyInit, type = 'application/json') => {
-    let response: Response
-    try {
-      response = await fetch(url + path, {
-        method,
-        headers: { 'x-api-token': token, ...(body !== undefined && { 'content-type': type }) },
-        body,
-        signal: AbortSignal.timeout(REQUEST_MS),
-      })
-    } catch (err) {
-      throw new Error(`${url} did not answer (${err instanceof Error ? err.message : String(err)})`)
-    }
-    if (response.ok) return response
-    const text = await response.text()
-    let said = text.slice(0, 200)
-    try {
-      const { error } = JSON.parse(text) as { error?: unknown }
-      if (typeof error === 'string') said = error
-    } catch {
-      // not the service's JSON: said as it came
-    }
-    throw new Error(`${url} answered ${response.status} to ${method} ${path.split('?')[0]}: ${said}`)
+/** A failure of the production, said as the status and the console show it. */
+export class ProductionError extends Error {}
+
+type Answer = { response: Response; body: Record<string, unknown> }
+
+async function call(url: string, method: string, path: string, init: RequestInit = {}): Promise<Response> {
+  let response: Response
+  try {
+    response = await fetch(url + path, { method, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_MS), ...init })
+  } catch (err) {
+    throw new ProductionError(`${url} did not answer (${err instanceof Error ? err.message : String(err)})`)
   }
+  if (response.ok) return response
+  const { body } = await parsed(response)
+  const said = typeof body.error === 'string' ? body.error : response.statusText
+  throw new ProductionError(`${url} answered ${response.status} to ${method} ${path.split('?')[0]}: ${said}`)
+}
+
+async function parsed(response: Response): Promise<Answer> {
+  const text = await response.text()
+  try {
+    const value: unknown = JSON.parse(text)
+    return { response, body: value && typeof value === 'object' ? (value as Record<string, unknown>) : {} }
+  } catch {
+    return { response, body: { error: text.slice(0, 200) } }
+  }
+}
+
+/**
+ * The production's token for this cart: its POST /auth as the unit, answered once the production's
+ * operator decides (the cart's operator compares `code` with the card).
+ */
+export async function askProduction(url: string, unit: string, code: string, signal: AbortSignal): Promise<string> {
+  const response = await call(url, 'POST', '/auth', {
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ appName: unit, code }),
+    signal,
+  })
+  const { body } = await parsed(response)
+  if (typeof body.token !== 'string') throw new ProductionError(`${url} answered no token`)
+  return body.token
+}
+
+/**
+ * The production's project, whose id every round names. The first cart linked gives it its own
+ * project's name: only a production with no project loaded gets one.
+ */
+export async function productionProject(url: string, token: string, name: string): Promise<string> {
+  const headers = { 'x-api-token': token, 'content-type': 'application/json' }
+  try {
+    const { body } = await parsed(await call(url, 'GET', '/project', { headers }))
+    if (typeof body.id === 'string') return body.id
+  } catch (err) {
+    if (!(err instanceof ProductionError && err.message.endsWith('No Project Loaded'))) throw err
+  }
+  const created = await call(url, 'POST', '/project/create', {
+    headers,
+    body: JSON.stringify({ project_name: name }),
+  })
+  const { body } = await parsed(created)
+  if (typeof body.id !== 'string') throw new ProductionError(`${url} created no project`)
+  return body.id
+}
+
+/** The sync routes of the production's project `project`, called with the cart's token. */
+export function productionAt(url: string, token: string, project: string): Production {
+  const named = `project=${encodeURIComponent(project)}`
+  const sync = (method: string, path: string, body?: BodyInit) =>
+    call(url, method, path + (path.includes('?') ? '&' : '?') + named, {
+      headers: { 'x-api-token': token, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body,
+    })
   return {
     async changes(since, limit) {
-      const response = await call('GET', `/sync/changes?since=${since}&limit=${limit}`)
+      const response = await sync('GET', `/sync/changes?since=${since}&limit=${limit}`)
       return response.json<{ changes: Array<{ id: string; leaves: Leaf[] }>; last: number }>()
     },
     async missing(logs) {
-      const response = await call('POST', '/sync/missing', JSON.stringify({ logs }))
-      return (await response.json<{ missing: Record<string, string[]> }>()).missing
+      const asked = [...logs].map(([id, revs]) => ({ id, revs }))
+      const response = await sync('POST', '/sync/missing', JSON.stringify({ logs: asked }))
+      const { missing } = await response.json<{ missing: Array<{ id: string; revs: string[] }> }>()
+      return new Map(missing.map(({ id, revs }) => [id, revs]))
     },
     async leaf(id, rev) {
-      const response = await call('GET', `/sync/logs/${encodeURIComponent(id)}?rev=${rev}`)
+      const response = await sync('GET', `/sync/logs/${encodeURIComponent(id)}?rev=${rev}`)
       return new Uint8Array(await response.arrayBuffer())
     },
     async send(id, leaf, body) {
@@ -51,7 +102,7 @@ export function productionAt(url: string, token: string): Production {
         `rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}` +
         (leaf.deleted ? '&deleted=true' : '') +
         (leaf.owner === undefined ? '' : `&owner=${encodeURIComponent(leaf.owner)}`)
-      const response = await call('POST', `/sync/logs/${encodeURIComponent(id)}?${query}`, body ?? '')
+      const response = await sync('POST', `/sync/logs/${encodeURIComponent(id)}?${query}`, body ?? '')
       await response.body?.cancel()
     },
   }

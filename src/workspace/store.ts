@@ -90,7 +90,7 @@ const SCHEMA = `
     PRIMARY KEY (reader, seq)
   );
   DELETE FROM retired_pieces;
-  -- Each log's leaves (src/sync/revisions.ts): its revision as stored (winner = 1), a deleted
+  -- Each log's leaves (src/shared/revisions.ts): its revision as stored (winner = 1), a deleted
   -- log's tombstone, and versions in conflict with it, whose keys and pieces are kept here.
   -- seq is the store's revision at the leaf's last change: a changes feed reads in its order.
   CREATE TABLE IF NOT EXISTS log_leaves (
@@ -108,6 +108,8 @@ const SCHEMA = `
     pieces INTEGER,
     PRIMARY KEY (project, id, rev)
   );
+  -- The changes feed reads a project's leaves in seq order from a place on.
+  CREATE INDEX IF NOT EXISTS log_leaves_feed ON log_leaves (project, seq);
   CREATE TABLE IF NOT EXISTS leaf_pieces (
     project INTEGER NOT NULL,
     id TEXT NOT NULL,
@@ -162,9 +164,10 @@ export class Store {
   #nextReader = 1
   /**
    * The last write's number: every write of a log takes a larger one, so a cached result names the
-   * version it was made of. The clock in microseconds, or one more than the last when writes come
-   * faster: no query at start (MAX(revision) read every row, past each log's first piece), and
-   * above every number an earlier run of the object gave unless the clock went back.
+   * version it was made of, and the changes feed reads in its order. The clock in microseconds, or
+   * one more than the last when writes come faster; never below the highest a leaf was given (read
+   * at start from log_leaves' small rows, not from logs: MAX(revision) there read every row, past
+   * each log's first piece), so a feed read from a place misses nothing when the clock goes back.
    */
   #revision = 0
 
@@ -443,9 +446,12 @@ export class Store {
    * transaction: it deletes, then inserts.
    */
   putLog(projectId: string, log: LogKeys, json: Uint8Array, summary: string, previousId = log.id) {
-    this.#requireOwned(this.#requireKeyOf(projectId), previousId)
+    const project = this.#requireKeyOf(projectId)
     if (previousId !== log.id) this.deleteLog(projectId, previousId)
-    else this.#removeRow(this.#requireKeyOf(projectId), previousId)
+    else {
+      this.#requireOwned(project, previousId)
+      this.#removeRow(project, previousId)
+    }
     // The caller has checked that a new id is free; a clash here must not pass silently.
     if (!this.insertLog(projectId, log, json, summary)) throw conflict('Log already exists')
   }
@@ -470,9 +476,9 @@ export class Store {
 
   /**
    * Each log's revision as last read, by project key and id: a GET naming its tag then reads no
-   * row (the query made such a GET cost 1.3× a GET /ping; without it, as much). Only insertLog and
-   * deleteLog write a revision, and each drops the log's entry, so a write rolled back leaves none
-   * behind: the next read asks the table.
+   * row (the query made such a GET cost 1.3× a GET /ping; without it, as much). Every write of a
+   * revision (#insertRow, #removeRow, #touchRow, #restoreBody) drops the log's entry first, so a
+   * write rolled back leaves none behind: the next read asks the table.
    */
   readonly #revisions = new Map<string, number>()
 
@@ -541,8 +547,8 @@ export class Store {
     const project = this.#keyOf(projectId)
     if (project === undefined) return false
     const leaves = this.#leafRows(project, id)
-    if (leaves.length > 1) throw conflict('Log has versions in conflict: resolve them first')
     this.#requireOwned(project, id, leaves)
+    if (leaves.length > 1) throw conflict('Log has versions in conflict: resolve them first')
     const removed = this.#removeRow(project, id)
     if (removed) this.#recordWrite(project, id, true, this.#nextRevision())
     return removed
@@ -561,24 +567,31 @@ export class Store {
   // ---- revisions: what syncing units exchange (src/shared/revisions.ts, docs/units.md)
 
   /**
-   * The unit this store's cart is linked as (workspace/units.ts); undefined when not linked, and
-   * on a production. A linked cart writes only the logs its unit owns, and those of none.
+   * The project this store's cart is linked with and the unit it is linked as (workspace/units.ts);
+   * none when not linked, and on a production. In that project a linked cart writes only the logs
+   * its unit owns, and those of none.
    */
-  unit: string | undefined
+  #linked: { project: number; unit: string } | undefined
 
-  #requireOwned(project: number, id: string, leaves = this.unit === undefined ? [] : this.#leafRows(project, id)) {
-    const owner = leaves.find((leaf) => leaf.winner && !leaf.deleted)?.owner
-    if (this.unit !== undefined && owner !== undefined && owner !== this.unit)
-      throw forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
+  /** The linked project and unit (undefined: not linked); the project's logs no unit owns become the unit's. */
+  linkAs(link: { projectId: string; unit: string } | undefined) {
+    if (!link) return (this.#linked = undefined)
+    const project = this.#requireKeyOf(link.projectId)
+    this.#linked = { project, unit: link.unit }
+    this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
   }
 
-  /** The logs of a project no unit owns become `unit`'s: a cart's own days, as it links. */
-  own(projectId: string, unit: string) {
-    this.sql.exec(
-      'UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL',
-      unit,
-      this.#requireKeyOf(projectId),
-    )
+  /** The unit a new log of `project` is owned by: the linked unit in the linked project, else none. */
+  #unitIn(project: number): string | undefined {
+    return this.#linked?.project === project ? this.#linked.unit : undefined
+  }
+
+  #requireOwned(project: number, id: string, leaves?: Array<Leaf & { winner: boolean }>) {
+    const unit = this.#unitIn(project)
+    if (unit === undefined) return
+    const owner = (leaves ?? this.#leafRows(project, id)).find((leaf) => leaf.winner && !leaf.deleted)?.owner
+    if (owner !== undefined && owner !== unit)
+      throw forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
   }
 
   #leafRows(project: number, id: string): Array<Leaf & { winner: boolean }> {
@@ -602,7 +615,7 @@ export class Store {
     const { rev } = nextRevision(leaves)
     const ancestors = winner ? ancestorsOf([winner]) : []
     // A log keeps its owner; a new one (or one written again after its deletion) is this cart's.
-    const owner = winner && !winner.deleted ? winner.owner : this.unit
+    const owner = winner && !winner.deleted ? winner.owner : this.#unitIn(project)
     if (winner)
       this.sql.exec('DELETE FROM log_leaves WHERE project = ? AND id = ? AND rev = ?', project, id, winner.rev)
     this.#insertLeaf(project, id, { rev, ancestors, deleted, ...(owner !== undefined && { owner }) }, seq)
@@ -647,7 +660,12 @@ export class Store {
     body?: { keys: LogKeys; json: Uint8Array; summary: string },
   ): 'known' | 'winner' | 'conflict' {
     const project = this.#requireKeyOf(projectId)
-    const leaves = this.#leafRows(project, id)
+    // A log stored before revisions were kept gets its first one now, so its row is a leaf too.
+    let leaves = this.#leafRows(project, id)
+    if (!leaves.length && this.hasLog(projectId, id)) {
+      this.#recordWrite(project, id, false, this.#nextRevision())
+      leaves = this.#leafRows(project, id)
+    }
     const after = received(leaves, incoming)
     if (!after) return 'known'
     const seq = this.#nextRevision()
@@ -844,7 +862,8 @@ export class Store {
           seq,
         )
         .toArray()[0]
-      if (!row) return
+      // Resolved or replaced between two pieces: the answer fails rather than end early.
+      if (!row) throw conflict('The version changed while it was read: ask again')
       yield new Uint8Array(row.body)
     }
   }
@@ -894,6 +913,19 @@ export class Store {
       )
       .toArray()
       .map(({ rev, deleted, winner, summary }) => ({ rev, deleted: deleted === 1, served: winner === 1, summary }))
+  }
+
+  /** How many logs of a project changed after `since` in the feed. */
+  changedSince(projectId: string, since: number): number {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return 0
+    return this.sql
+      .exec<{ count: number }>(
+        'SELECT COUNT(DISTINCT id) AS count FROM log_leaves WHERE project = ? AND seq > ?',
+        project,
+        since,
+      )
+      .one().count
   }
 
   /** The logs of a project with more than one leaf: versions in conflict, waiting for the operator. */

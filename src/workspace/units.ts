@@ -17,6 +17,8 @@ const PAGE = 50
 type LinkRow = {
   project: string
   url: string
+  /** The production's project, which every round names. */
+  production_project: string
   unit: string
   token: string
   pushed: number
@@ -48,12 +50,15 @@ export type SyncStatus = {
 /** The production as a cart reaches it: the service's sync routes, with the cart's token. */
 export type Production = {
   changes(since: number, limit: number): Promise<{ changes: Array<{ id: string; leaves: Leaf[] }>; last: number }>
-  missing(logs: Record<string, string[]>): Promise<Record<string, string[]>>
+  missing(logs: Map<string, string[]>): Promise<Map<string, string[]>>
   leaf(id: string, rev: string): Promise<Uint8Array>
   send(id: string, leaf: Leaf, body?: Uint8Array): Promise<void>
 }
 
-/** Takes another unit's version into the store, checked as the cart's own writes are. */
+/**
+ * Takes another unit's version into the linked project, checked as a new log is; throws when the
+ * linked project is no longer the active one (the round stops there, its page not counted done).
+ */
 export type Receiver = (id: string, leaf: Leaf, body?: Uint8Array) => void
 
 export class UnitLink {
@@ -65,6 +70,7 @@ export class UnitLink {
       one INTEGER PRIMARY KEY CHECK (one = 1),
       project TEXT NOT NULL,
       url TEXT NOT NULL,
+      production_project TEXT NOT NULL,
       unit TEXT NOT NULL,
       token TEXT NOT NULL,
       pushed INTEGER NOT NULL,
@@ -88,13 +94,19 @@ export class UnitLink {
     return this.#linked ?? this.get() !== undefined
   }
 
-  /** Links project `project` to a production; 409 while linked already (unlink first). */
-  link(project: string, url: string, unit: string, token: string) {
+  /** 409 while linked already: unlink first. */
+  requireUnlinked() {
     if (this.get()) throw conflict('Already linked to a production: unlink first')
+  }
+
+  /** Links project `project` to the production's project `productionProject` at `url`. */
+  link(project: string, url: string, productionProject: string, unit: string, token: string) {
+    this.requireUnlinked()
     this.sql.exec(
-      'INSERT INTO unit_link (one, project, url, unit, token, pushed, pulled, failures) VALUES (1, ?, ?, ?, ?, 0, 0, 0)',
+      'INSERT INTO unit_link (one, project, url, production_project, unit, token, pushed, pulled, failures) VALUES (1, ?, ?, ?, ?, ?, 0, 0, 0)',
       project,
       url,
+      productionProject,
       unit,
       token,
     )
@@ -116,7 +128,7 @@ export class UnitLink {
       production: link.url,
       unit: link.unit,
       lastSync: link.synced_at,
-      pending: this.store.changes(link.project, link.pushed, Number.MAX_SAFE_INTEGER).changes.length,
+      pending: this.store.changedSince(link.project, link.pushed),
       error: link.error,
       conflicts: this.store.conflicted(link.project),
     }
@@ -135,22 +147,27 @@ export class UnitLink {
       // What was just taken moved this store's feed on: asked about once (the production has it
       // all), so nothing counts as waiting to go that the production holds.
       await this.#push(link, production)
-      this.sql.exec(
-        'UPDATE unit_link SET synced_at = ?, error = NULL, failures = 0 WHERE one = 1',
-        new Date().toISOString(),
-      )
+      this.#update(link, 'synced_at = ?, error = NULL, failures = 0', new Date().toISOString())
       return true
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err)
-      this.sql.exec('UPDATE unit_link SET error = ?, failures = failures + 1 WHERE one = 1', message.slice(0, 500))
-      return false
+      return this.paused(link, err instanceof Error ? err.message : String(err))
     }
   }
 
-  /** A round not run, and why: shown as the status's error. */
-  paused(why: string): false {
-    this.sql.exec('UPDATE unit_link SET error = ?, failures = failures + 1 WHERE one = 1', why)
+  /** A round not run or stopped, and why: shown as the status's error. */
+  paused(link: LinkRow, why: string): false {
+    this.#update(link, 'error = ?, failures = failures + 1', why.slice(0, 500))
     return false
+  }
+
+  /**
+   * Writes to the link a round started with, and to no other: unlinked and linked again meanwhile,
+   * the row is another link's (its token differs), which this round's places must not reach.
+   */
+  #update(link: LinkRow, set: string, ...values: Array<string | number>) {
+    return (
+      this.sql.exec(`UPDATE unit_link SET ${set} WHERE one = 1 AND token = ?`, ...values, link.token).rowsWritten > 0
+    )
   }
 
   /** Rounds failed in a row: the next waits longer (backoff). */
@@ -163,18 +180,17 @@ export class UnitLink {
       const { changes, last } = this.store.changes(link.project, link.pushed, PAGE)
       if (!changes.length) return
       const missing = await production.missing(
-        Object.fromEntries(changes.map(({ id, leaves }) => [id, leaves.map((leaf) => leaf.rev)])),
+        new Map(changes.map(({ id, leaves }) => [id, leaves.map((leaf) => leaf.rev)])),
       )
       for (const { id, leaves } of changes)
         for (const leaf of leaves) {
-          if (!missing[id]?.includes(leaf.rev)) continue
+          if (!missing.get(id)?.includes(leaf.rev)) continue
           // The log may have moved on since the page was read: a version no longer here is not sent.
           const now = this.store.leaves(link.project, id).find((held) => held.rev === leaf.rev)
           if (!now) continue
           await production.send(id, leaf, now.deleted ? undefined : this.#bytesOf(link.project, id, now))
         }
-      if (!this.get()) return
-      this.sql.exec('UPDATE unit_link SET pushed = ? WHERE one = 1', last)
+      if (!this.#update(link, 'pushed = ?', last)) return
       link.pushed = last
     }
   }
@@ -187,10 +203,10 @@ export class UnitLink {
         for (const leaf of leaves) {
           if (this.store.knows(link.project, id, leaf.rev)) continue
           const body = leaf.deleted ? undefined : await production.leaf(id, leaf.rev)
-          if (!this.get()) return
+          if (this.get()?.token !== link.token) return
           receive(id, leaf, body)
         }
-      this.sql.exec('UPDATE unit_link SET pulled = ? WHERE one = 1', last)
+      if (!this.#update(link, 'pulled = ?', last)) return
       link.pulled = last
     }
   }

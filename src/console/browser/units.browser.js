@@ -6,6 +6,13 @@
 import { $, BASE, el, api, problemText, notify, ago, setBusy, showCount, askFirst } from './core.browser.js'
 /** @import { Answer, Conflict, SyncStatus } from './state.js' */
 
+/** `K7QM-2XPD`: shown on the production's card for this cart, to compare before approving. */
+function pairingCode() {
+  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const chars = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => letters[byte % 32])
+  return chars.slice(0, 4).join('') + '-' + chars.slice(4).join('')
+}
+
 /** @returns {import('./live.browser.js').Section} */
 export function unitsSection() {
   const list = $('#units-list')
@@ -19,7 +26,7 @@ export function unitsSection() {
     id: 'link-url',
     type: 'url',
     required: true,
-    placeholder: 'https://media-log.example.com/productions/feature',
+    placeholder: 'the URL the production’s operator gave you',
     autocomplete: 'off',
   })
   const unit = el('input', { id: 'link-unit', required: true, maxlength: '100', placeholder: 'Second unit' })
@@ -59,8 +66,9 @@ export function unitsSection() {
     event.preventDefault()
     if (linkEntry.busy) return
     setBusy(linkEntry, true)
-    linkButton.textContent = 'Waiting for the production’s operator…'
-    const answer = await api('POST', '/approve/link', { url: url.value.trim(), unit: unit.value.trim() })
+    const code = pairingCode()
+    linkButton.textContent = 'Waiting: approve the card showing ' + code + ' in the production’s console'
+    const answer = await api('POST', '/approve/link', { url: url.value.trim(), unit: unit.value.trim(), code })
     setBusy(linkEntry, false)
     linkButton.textContent = 'Link'
     if (answer.status === 200) notify('Linked: this cart’s days now sync with the production.', 'ok')
