@@ -34,13 +34,18 @@ export async function syncStatus(rest, options, usage) {
 }
 
 function said(status, options) {
-  const troubled = (status.linked && status.error !== null) || status.conflicts.length > 0
+  const troubled =
+    (status.linked && (status.error !== null || status.refused.length > 0)) || status.conflicts.length > 0
   if (options.json) return printJson(status, troubled ? 1 : 0)
   const lines = status.linked
     ? [
         `linked to ${shown(status.production)} as ${shown(status.unit)}`,
         `last sync: ${status.lastSync ? shown(status.lastSync) : 'not yet'}; ${count(status.pending, 'log')} waiting to go`,
         ...(status.error ? [`last round failed: ${shown(status.error)}`] : []),
+        ...status.refused.map(
+          (r) =>
+            `set aside: ${shown(r.id)} ${r.rev}, refused by ${r.way === 'push' ? 'the production' : 'this cart'}: ${shown(r.error)}`,
+        ),
       ]
     : ['not linked to a production']
   for (const { id, leaves } of status.conflicts)

@@ -1,11 +1,15 @@
 // Units (docs/units.md): every write of a log is a revision a cart and its production exchange;
 // versions written elsewhere are taken by the revision rules, kept byte for byte, and a version in
 // conflict stays visible until resolved. A deployment holding productions serves each under its path.
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import worker from '../src/index'
-import { BASE, OPERATOR_KEY, call, getAsSent, makeLog, withProject } from './helpers'
+import { ProductionError } from '../src/workspace/production'
+import { Store } from '../src/workspace/store'
+import { UnitLink, type Production } from '../src/workspace/units'
+import type { Workspace } from '../src/workspace/Workspace'
+import { BASE, OPERATOR_KEY, call, getAsSent, makeLog, utf8, withProject } from './helpers'
 
 type Leaf = { rev: string; ancestors: string[]; deleted: boolean }
 type Feed = { changes: Array<{ id: string; seq: number; leaves: Leaf[] }>; last: number }
@@ -320,5 +324,88 @@ describe('linking', () => {
       (await call('POST', '/approve/link', { token, body: { url: 'https://example.com', unit: 'X' } })).status,
     ).toBe(401)
     expect((await call('DELETE', '/approve/link', { headers: { 'x-operator-key': OPERATOR_KEY } })).status).toBe(404)
+  })
+})
+
+describe('a round, against a production that refuses or waits', () => {
+  /**
+   * A store and a link of their own, in a Durable Object of its own, and a production that holds
+   * what it is sent: what `refuse` names it answers 400, and `hold` keeps a send waiting.
+   */
+  const roundIn = (name: string, test: (setup: RoundSetup) => Promise<void>) =>
+    runInDurableObject(env.WORKSPACE.get(env.WORKSPACE.idFromName(name)), async (_: Workspace, state) => {
+      const store = new Store(state.storage.sql)
+      const units = new UnitLink(state.storage.sql, store)
+      store.insertProject({ id: 'p1', path: '/p1', created_at: '2026-11-26T00:00:00Z', settings: '{}' })
+      const held = new Map<string, string>()
+      const production = {
+        refuse: new Set<string>(),
+        hold: undefined as Promise<void> | undefined,
+        sent: [] as string[],
+        changes: () => Promise.resolve({ changes: [], last: 0 }),
+        missing: (logs: Map<string, string[]>) =>
+          Promise.resolve(new Map([...logs].map(([id, revs]) => [id, revs.filter((rev) => held.get(id) !== rev)]))),
+        leaf: () => Promise.reject(new Error('not asked')),
+        async send(id: string, leaf: { rev: string }) {
+          await production.hold
+          if (production.refuse.has(id)) throw new ProductionError('answered 400: Validation Error', 400)
+          held.set(id, leaf.rev)
+          production.sent.push(id)
+        },
+      }
+      const log = (id: string) => {
+        const keys = { id, day: 1, date: '2026-03-01' }
+        store.insertLog('p1', keys, utf8(JSON.stringify(makeLog(id, 1))), '{}')
+      }
+      await test({ store, units, production, log })
+    })
+  type RoundSetup = {
+    store: Store
+    units: UnitLink
+    production: Production & { refuse: Set<string>; hold: Promise<void> | undefined; sent: string[] }
+    log: (id: string) => void
+  }
+  const receive = () => {
+    throw new Error('nothing to receive')
+  }
+
+  it('sets a refused version aside, names it, and sends the others', async () => {
+    await roundIn('round-refused', async ({ units, production, log }) => {
+      units.link('p1', 'https://production.example', 'pp', 'Main unit', 'token-1')
+      log('D001')
+      log('D002')
+      production.refuse.add('D001')
+      expect(await units.round(production, receive)).toBe(true)
+      expect(production.sent).toEqual(['D002'])
+      const status = units.status('p1')
+      expect(status).toMatchObject({
+        linked: true,
+        pending: 0,
+        error: null,
+        refused: [{ id: 'D001', way: 'push', error: 'answered 400: Validation Error' }],
+      })
+      // Refused no longer, the day goes once it is written again.
+      production.refuse.clear()
+      log('D003')
+      expect(await units.round(production, receive)).toBe(true)
+      expect(units.status('p1')).toMatchObject({ refused: [{ id: 'D001' }] })
+    })
+  })
+
+  it('moves no place of a link made while a round of the one before waited', async () => {
+    await roundIn('round-relinked', async ({ units, production, log }) => {
+      units.link('p1', 'https://one.example', 'pp', 'Main unit', 'token-1')
+      log('D001')
+      let release = () => {}
+      production.hold = new Promise((resolve) => (release = resolve))
+      const round = units.round(production, receive)
+      await new Promise((r) => setTimeout(r, 10))
+      units.unlink()
+      units.link('p1', 'https://two.example', 'pp2', 'Main unit', 'token-2')
+      release()
+      await round
+      // The new link starts from the beginning: the day is still waiting to go to production two.
+      expect(units.status('p1')).toMatchObject({ production: 'https://two.example', pending: 1, error: null })
+    })
   })
 })

@@ -247,6 +247,7 @@ export const SyncStatusSchema = v.variant('linked', [
     lastSync: v.nullable(text),
     pending: count,
     error: v.nullable(text),
+    refused: v.array(v.object({ id: text, rev: text, way: v.picklist(['push', 'pull']), error: text })),
     conflicts: ConflictsSchema,
   }),
 ])

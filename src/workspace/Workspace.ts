@@ -632,9 +632,15 @@ export class Workspace extends DurableObject<Env> {
     return outcome
   }
 
-  /** A change of what the console shows (a project created or loaded), once it happened. */
+  /**
+   * A change of what the console shows (a project created or loaded), once it happened. A linked
+   * project loaded again syncs at once, not after the wait its paused rounds built up.
+   */
   #moved<T>(outcome: T | Problem): T | Problem {
-    if (!(outcome instanceof Problem)) this.#changes.changed()
+    if (!(outcome instanceof Problem)) {
+      this.#changes.changed()
+      this.#syncSoon(0)
+    }
     return outcome
   }
 

@@ -10,8 +10,15 @@ import type { Production } from './units'
 /** A request that has not answered by then is given up: the round fails and is tried again later. */
 const REQUEST_MS = 60_000
 
-/** A failure of the production, said as the status and the console show it. */
-export class ProductionError extends Error {}
+/** A failure of the production, said as the status and the console show it; `status` when it answered. */
+export class ProductionError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message)
+  }
+}
 
 type Answer = { response: Response; body: Record<string, unknown> }
 
@@ -25,7 +32,10 @@ async function call(url: string, method: string, path: string, init: RequestInit
   if (response.ok) return response
   const { body } = await parsed(response)
   const said = typeof body.error === 'string' ? body.error : response.statusText
-  throw new ProductionError(`${url} answered ${response.status} to ${method} ${path.split('?')[0]}: ${said}`)
+  throw new ProductionError(
+    `${url} answered ${response.status} to ${method} ${path.split('?')[0]}: ${said}`,
+    response.status,
+  )
 }
 
 async function parsed(response: Response): Promise<Answer> {

@@ -6,7 +6,8 @@
  * place kept once done: a round cut anywhere starts again where the last page ended, and sends
  * nothing twice that arrived.
  */
-import { conflict } from '../shared/problem'
+import { Problem, conflict } from '../shared/problem'
+import { ProductionError } from './production'
 import { concatBytes } from '../shared/utf8'
 import type { Leaf } from '../shared/revisions'
 import type { Store } from './store'
@@ -44,8 +45,25 @@ export type SyncStatus = {
       pending: number
       /** Why the last round stopped; null once a round completes. */
       error: string | null
+      /** Versions one end refused (`push`: the production; `pull`: this cart), set aside so the rest syncs. */
+      refused: Refusal[]
     }
 )
+
+export type Refusal = { id: string; rev: string; way: 'push' | 'pull'; error: string }
+
+/**
+ * Whether one version was refused for what it is (its log invalid there, too large…), rather
+ * than the link or the production failing: set aside, the round goes on with the others. A
+ * refused token (401), another project loaded (409) or a busy production is the round's failure.
+ */
+function refusedVersion(err: unknown): boolean {
+  if (err instanceof ProductionError)
+    return (
+      err.status !== undefined && err.status >= 400 && err.status < 500 && ![401, 408, 409, 429].includes(err.status)
+    )
+  return err instanceof Problem && err.kind !== 'conflict'
+}
 
 /** The production as a cart reaches it: the service's sync routes, with the cart's token. */
 export type Production = {
@@ -66,6 +84,14 @@ export class UnitLink {
     private readonly sql: SqlStorage,
     private readonly store: Store,
   ) {
+    // Versions set aside, with why: named in the status until the log is written again.
+    sql.exec(`CREATE TABLE IF NOT EXISTS unit_refused (
+      id TEXT NOT NULL,
+      rev TEXT NOT NULL,
+      way TEXT NOT NULL,
+      error TEXT NOT NULL,
+      PRIMARY KEY (id, rev, way)
+    )`)
     sql.exec(`CREATE TABLE IF NOT EXISTS unit_link (
       one INTEGER PRIMARY KEY CHECK (one = 1),
       project TEXT NOT NULL,
@@ -102,6 +128,7 @@ export class UnitLink {
   /** Links project `project` to the production's project `productionProject` at `url`. */
   link(project: string, url: string, productionProject: string, unit: string, token: string) {
     this.requireUnlinked()
+    this.sql.exec('DELETE FROM unit_refused')
     this.sql.exec(
       'INSERT INTO unit_link (one, project, url, production_project, unit, token, pushed, pulled, failures) VALUES (1, ?, ?, ?, ?, ?, 0, 0, 0)',
       project,
@@ -116,6 +143,7 @@ export class UnitLink {
   /** Stops syncing; the logs stay as they are. */
   unlink(): boolean {
     this.#linked = false
+    this.sql.exec('DELETE FROM unit_refused')
     return this.sql.exec('DELETE FROM unit_link').rowsWritten > 0
   }
 
@@ -130,6 +158,7 @@ export class UnitLink {
       lastSync: link.synced_at,
       pending: this.store.changedSince(link.project, link.pushed),
       error: link.error,
+      refused: this.sql.exec<Refusal>('SELECT id, rev, way, error FROM unit_refused ORDER BY id, way').toArray(),
       conflicts: this.store.conflicted(link.project),
     }
   }
@@ -188,7 +217,9 @@ export class UnitLink {
           // The log may have moved on since the page was read: a version no longer here is not sent.
           const now = this.store.leaves(link.project, id).find((held) => held.rev === leaf.rev)
           if (!now) continue
-          await production.send(id, leaf, now.deleted ? undefined : this.#bytesOf(link.project, id, now))
+          await this.#setAside(link, id, leaf.rev, 'push', () =>
+            production.send(id, leaf, now.deleted ? undefined : this.#bytesOf(link.project, id, now)),
+          )
         }
       if (!this.#update(link, 'pushed = ?', last)) return
       link.pushed = last
@@ -204,10 +235,31 @@ export class UnitLink {
           if (this.store.knows(link.project, id, leaf.rev)) continue
           const body = leaf.deleted ? undefined : await production.leaf(id, leaf.rev)
           if (this.get()?.token !== link.token) return
-          receive(id, leaf, body)
+          await this.#setAside(link, id, leaf.rev, 'pull', () => receive(id, leaf, body))
         }
       if (!this.#update(link, 'pulled = ?', last)) return
       link.pulled = last
+    }
+  }
+
+  /**
+   * One version's exchange; refused for what it is, it is set aside (named in the status) and the
+   * round goes on. A log's earlier refusals that way end once a version of it goes through.
+   */
+  async #setAside(link: LinkRow, id: string, rev: string, way: Refusal['way'], exchange: () => unknown) {
+    try {
+      await exchange()
+      this.sql.exec('DELETE FROM unit_refused WHERE id = ? AND way = ?', id, way)
+    } catch (err) {
+      if (!refusedVersion(err) || this.get()?.token !== link.token) throw err
+      const error = (err instanceof Problem ? err.error : (err as Error).message).slice(0, 500)
+      this.sql.exec(
+        'INSERT INTO unit_refused (id, rev, way, error) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET error = excluded.error',
+        id,
+        rev,
+        way,
+        error,
+      )
     }
   }
 

@@ -194,6 +194,7 @@
  * @property {string | null} [lastSync]
  * @property {number} [pending]
  * @property {string | null} [error]
+ * @property {Array<{id: string, rev: string, way: 'push' | 'pull', error: string}>} [refused] Versions set aside.
  * @property {Array<{id: string, leaves: number}>} conflicts
  */
 

@@ -42,6 +42,7 @@ export function unitsSection() {
   )
   const heading = el('h3', { class: 'link-heading' })
   const meta = el('p', { class: 'meta link-state' })
+  const refused = el('ul', { class: 'refused' })
   const unlink = el('button', { type: 'button', class: 'danger', text: 'Unlink' })
   const confirm = el('button', { type: 'button', class: 'danger-solid', text: 'Yes, unlink' })
   const keep = el('button', { type: 'button', class: 'quiet', text: 'Keep syncing' })
@@ -55,7 +56,7 @@ export function unitsSection() {
   const linkCard = el(
     'li',
     { class: 'card link' },
-    el('div', { class: 'who' }, heading, meta),
+    el('div', { class: 'who' }, heading, meta, refused),
     el('div', { class: 'actions' }, unlink),
     question,
     form,
@@ -104,7 +105,29 @@ export function unitsSection() {
           ? pending + last
           : 'In sync · ' + last
       meta.dataset.state = status.error ? 'error' : 'ok'
-    } else if (BASE !== '') {
+      const key = JSON.stringify(status.refused)
+      if (refused.dataset.key !== key) {
+        refused.dataset.key = key
+        refused.replaceChildren(
+          ...(status.refused || []).map((r) =>
+            el('li', {
+              text:
+                r.id +
+                ' set aside: ' +
+                (r.way === 'push' ? 'the production refused it' : 'this cart refused it') +
+                ' (' +
+                r.error +
+                '); it goes again once the day is written again.',
+            }),
+          ),
+        )
+      }
+    } else {
+      refused.replaceChildren()
+      delete refused.dataset.key
+    }
+    if (linked) return
+    if (BASE !== '') {
       heading.textContent = 'This is the production'
       meta.textContent =
         'Carts link to ' + location.origin + BASE + ' and appear under Connected applications, named by their unit.'
