@@ -279,6 +279,70 @@ describe('a deployment holding productions', () => {
   }
   const key = { 'x-operator-key': OPERATOR_KEY }
 
+  /** An application's token in production `feature`, approved by its operator. */
+  async function productionToken(appName: string) {
+    const asked = deployed('/productions/feature/auth', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ appName }),
+    })
+    for (let i = 0; i < 200; i++) {
+      const { requests } = JSON.parse((await deployed('/productions/feature/approve/requests', { headers: key })).text)
+      const found = requests.find((r: { appName: string }) => r.appName === appName)
+      if (found) {
+        await deployed(`/productions/feature/approve/requests/${found.id}`, {
+          method: 'POST',
+          headers: { ...key, 'content-type': 'application/json' },
+          body: JSON.stringify({ decision: 'approve' }),
+        })
+        break
+      }
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    return JSON.parse((await asked).text).token as string
+  }
+
+  it('merges a unit’s new clips with the production office’s edit of the same day', async () => {
+    const token = await productionToken('Production office')
+    const as = (method: string, path: string, body?: string) =>
+      deployed(`/productions/feature${path}`, {
+        method,
+        headers: { 'x-api-token': token, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body,
+      })
+    expect((await as('POST', '/project/create', JSON.stringify({ project_name: 'Feature' }))).status).toBe(201)
+    const day = makeLog('D010', 2)
+    expect((await as('POST', '/log', JSON.stringify(day))).status).toBe(201)
+    const feed = async () => JSON.parse((await as('GET', '/sync/changes')).text) as Feed
+    const [base] = (await feed()).changes[0]!.leaves
+    // The office writes a note; the unit, from the same version, adds a clip.
+    expect((await as('PATCH', '/log/D010', JSON.stringify({ notes: 'Lens swap at lunch' }))).status).toBe(200)
+    const unitVersion = { ...day, ocf: { ...day.ocf, clips: [...day.ocf.clips, makeLog('X', 3).ocf.clips[2]!] } }
+    const sent = await as(
+      'POST',
+      `/sync/logs/D010?rev=${rev(2, 'a')}&ancestors=${base!.rev}`,
+      JSON.stringify(unitVersion),
+    )
+    expect(sent.status).toBe(200)
+    const [merged, ...others] = (await feed()).changes[0]!.leaves
+    expect(others).toEqual([])
+    expect(merged!.rev).toMatch(/^3-/)
+    expect(merged!.ancestors).toEqual(expect.arrayContaining([rev(2, 'a'), base!.rev]))
+    expect(JSON.parse((await as('GET', '/log/D010')).text)).toEqual({ ...unitVersion, notes: 'Lens swap at lunch' })
+
+    // Both change the same clip: no merge, both versions kept.
+    const clipped = (size: number) => ({ ...day, ocf: { ...day.ocf, clips: [{ ...day.ocf.clips[0]!, size }] } })
+    expect((await as('PATCH', '/log/D010', JSON.stringify({ ocf: clipped(1).ocf }))).status).toBe(200)
+    const [now] = (await feed()).changes[0]!.leaves
+    const official = JSON.parse((await as('GET', '/log/D010')).text)
+    expect((await as('PATCH', '/log/D010', JSON.stringify({ ocf: clipped(2).ocf }))).status).toBe(200)
+    const theirs = { ...official, ocf: clipped(3).ocf }
+    expect(
+      (await as('POST', `/sync/logs/D010?rev=${rev(9, 'b')}&ancestors=${now!.rev}`, JSON.stringify(theirs))).status,
+    ).toBe(200)
+    expect((await feed()).changes[0]!.leaves).toHaveLength(2)
+  })
+
   it('serves each production under its path with its own workspace, and nothing else', async () => {
     expect(await deployed('/ping')).toMatchObject({ status: 200 })
     expect(await deployed('/logs')).toMatchObject({ status: 404 })

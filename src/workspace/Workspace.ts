@@ -18,7 +18,9 @@ import { isEnabled } from '../schemas/settings'
 import { Problem, conflict, notFound } from '../shared/problem'
 import { sha256Sync } from '../shared/secrets'
 import { namesTag, tagOf, weakTagOf } from '../shared/etag'
-import { bytesOf, bytesOrStream, utf8Text } from '../shared/utf8'
+import { bytesOf, bytesOrStream, concatBytes, utf8Bytes, utf8Text } from '../shared/utf8'
+import { mergedVersions } from '../shared/three-way'
+import { PIECEWISE_BYTES } from '../large-logs/check'
 import { membersOf } from '../large-logs/scan'
 import { type AccessAsk, Approvals, Tokens } from './access'
 import { Changes } from './changes'
@@ -126,6 +128,9 @@ export class Workspace extends DurableObject<Env> {
       })
       this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
       this.#units = new UnitLink(ctx.storage.sql, this.#store)
+      // A production merges what units and its own applications wrote from one version: it is
+      // the object of a production's name (http/productions.ts), on a deployment holding them.
+      this.#store.keepsBases = ctx.id.name?.startsWith('production:') ?? (env.PRODUCTIONS ?? '').trim() !== ''
       const link = this.#units.get()
       this.#store.linkAs(link && { projectId: link.project, unit: link.unit })
       // After a restart: what was written before it and not yet sent goes at once.
@@ -734,10 +739,38 @@ export class Workspace extends DurableObject<Env> {
     return json === undefined ? work() : withBytes(json, work)
   }
 
-  /** Into project `projectId`, the active one (its custom schemas check the version). */
+  /**
+   * Into project `projectId`, the active one (its custom schemas check the version). A production
+   * merges two versions written from the one it kept where they cannot contradict.
+   */
   #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array) {
     const body = bytes && this.#logs.checkedVersion(id, bytes)
-    return this.#transaction(() => this.#store.receive(projectId, id, leaf, body))
+    const outcome = this.#transaction(() => this.#store.receive(projectId, id, leaf, body))
+    if (outcome !== 'known' && this.#store.keepsBases) this.#mergeVersions(projectId, id)
+    return outcome
+  }
+
+  /**
+   * Two live versions of a log that both replaced the version kept as its base, merged three ways
+   * (src/shared/three-way.ts); left in conflict when they contradict, are too large to parse
+   * whole, or the merge is not a valid log.
+   */
+  #mergeVersions(projectId: string, id: string) {
+    const leaves = this.#store.leaves(projectId, id)
+    if (leaves.length !== 2 || leaves.some((held) => held.deleted)) return
+    const base = this.#store.base(projectId, id)
+    if (!base || !leaves.every((held) => held.ancestors.includes(base.rev))) return
+    const bodies = leaves.map((held) => concatBytes([...this.#store.versionPieces(projectId, id, held)]))
+    if ([base.bytes, ...bodies].some((bytes) => bytes.length > PIECEWISE_BYTES)) return
+    const [ours, theirs] = bodies.map((bytes) => parseObject(utf8Text(bytes)))
+    const merged = mergedVersions(parseObject(utf8Text(base.bytes)), ours!, theirs!)
+    if (!merged) return
+    try {
+      const body = this.#logs.checkedVersion(id, utf8Bytes(JSON.stringify(merged)))
+      this.#transaction(() => this.#store.merge(projectId, id, body))
+    } catch (err) {
+      if (!(err instanceof Problem)) throw err
+    }
   }
 
   /** The active project's name and id, for a link (409 with none loaded, or linked already). */

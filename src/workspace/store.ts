@@ -108,6 +108,16 @@ const SCHEMA = `
     pieces INTEGER,
     PRIMARY KEY (project, id, rev)
   );
+  -- On a production, each log's version before its last write, which two versions written from
+  -- it are merged against (src/shared/three-way.ts): its revision in every piece's row.
+  CREATE TABLE IF NOT EXISTS base_pieces (
+    project INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    rev TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (project, id, seq)
+  );
   -- The changes feed reads a project's leaves in seq order from a place on.
   CREATE INDEX IF NOT EXISTS log_leaves_feed ON log_leaves (project, seq);
   CREATE TABLE IF NOT EXISTS leaf_pieces (
@@ -449,7 +459,10 @@ export class Store {
     const project = this.#requireKeyOf(projectId)
     if (previousId !== log.id) this.deleteLog(projectId, previousId)
     else {
-      this.#requireOwned(project, previousId)
+      const leaves = this.#leafRows(project, previousId)
+      this.#requireOwned(project, previousId, leaves)
+      const winner = leaves.find((leaf) => leaf.winner)
+      if (winner) this.#keepBase(project, previousId, winner.rev)
       this.#removeRow(project, previousId)
     }
     // The caller has checked that a new id is free; a clash here must not pass silently.
@@ -675,6 +688,7 @@ export class Store {
       // The log's row holds the old winner: kept as a conflict unless the incoming replaces it.
       if (before && !before.deleted) {
         if (!after.replaced.includes(before)) this.#keepBody(project, id, before.rev)
+        else this.#keepBase(project, id, before.rev)
         this.#removeRow(project, id)
       }
       if (winner === incoming) {
@@ -891,6 +905,71 @@ export class Store {
       if (before && !before.deleted) this.#removeRow(project, id)
       if (!kept.deleted) this.#restoreBody(project, id, kept.rev, seq)
     } else this.#touchRow(project, id, seq)
+    for (const held of leaves) this.#dropLeaf(project, id, held.rev)
+    this.#insertLeaf(project, id, leaf, seq)
+    return leaf
+  }
+
+  /** Whether this store keeps the version before each write to merge against: a production's does. */
+  keepsBases = false
+
+  /** The log's row as the base of the versions written from revision `rev` (a production's alone). */
+  #keepBase(project: number, id: string, rev: string) {
+    if (!this.keepsBases) return
+    this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
+    this.sql.exec(
+      'INSERT INTO base_pieces (project, id, rev, seq, body) SELECT project, id, ?, 0, head FROM logs WHERE project = ? AND id = ?',
+      rev,
+      project,
+      id,
+    )
+    this.sql.exec(
+      'INSERT INTO base_pieces (project, id, rev, seq, body) SELECT project, log_id, ?, seq, body FROM log_pieces WHERE project = ? AND log_id = ?',
+      rev,
+      project,
+      id,
+    )
+  }
+
+  /** The version a log's last write replaced, kept on a production: its revision and bytes. */
+  base(projectId: string, id: string): { rev: string; bytes: Uint8Array } | undefined {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    const rows = this.sql
+      .exec<{ rev: string; body: ArrayBuffer }>(
+        'SELECT rev, CAST(body AS BLOB) AS body FROM base_pieces WHERE project = ? AND id = ? ORDER BY seq',
+        project,
+        id,
+      )
+      .toArray()
+    if (!rows.length) return undefined
+    const bytes = new Uint8Array(rows.reduce((size, row) => size + row.body.byteLength, 0))
+    let at = 0
+    for (const row of rows) {
+      bytes.set(new Uint8Array(row.body), at)
+      at += row.body.byteLength
+    }
+    return { rev: rows[0]!.rev, bytes }
+  }
+
+  /**
+   * Two versions in conflict merged into one (src/shared/three-way.ts): a revision replacing both,
+   * the log as `body`, which every replica takes.
+   */
+  merge(projectId: string, id: string, body: { keys: LogKeys; json: Uint8Array; summary: string }): Leaf {
+    const project = this.#requireKeyOf(projectId)
+    const leaves = this.#leafRows(project, id)
+    const winner = leaves.find((leaf) => leaf.winner)
+    if (leaves.length !== 2 || !winner) throw conflict('Log has no two versions to merge')
+    const leaf = {
+      rev: nextRevision(leaves).rev,
+      ancestors: ancestorsOf(leaves),
+      deleted: false,
+      ...(winner.owner !== undefined && { owner: winner.owner }),
+    }
+    const seq = this.#nextRevision()
+    if (!winner.deleted) this.#removeRow(project, id)
+    this.#insertRow(project, body.keys, body.json, body.summary, seq)
     for (const held of leaves) this.#dropLeaf(project, id, held.rev)
     this.#insertLeaf(project, id, leaf, seq)
     return leaf
