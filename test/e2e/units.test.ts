@@ -348,6 +348,31 @@ describe('two carts and their production', () => {
     },
   )
 
+  it('merge the production office’s note with a unit’s new clip of the same day', { timeout: 120_000 }, async () => {
+    const a = carts[0]!
+    proxy.cut()
+    // The office notes something on Main unit's day 1; the cart, cut off, adds a clip to it.
+    const noted = await call(productionBase(), 'PATCH', '/log/D001', {
+      token: observer,
+      body: { notes: 'Lens swap at lunch' },
+    })
+    expect(noted.status).toBe(200)
+    const before = (await call(a.base, 'GET', '/log/D001', { token: tokens[0] })).body
+    const added = { ...before.ocf.clips[0], clip: 'M001C099' }
+    const ocf = { ...before.ocf, clips: [...before.ocf.clips, added] }
+    expect((await call(a.base, 'PATCH', '/log/D001', { token: tokens[0], body: { ocf } })).status).toBe(200)
+    proxy.restore()
+    const took = await converged(['D001', 'D003', 'D004', 'D005'])
+    console.log(`units: an office note and a unit's new clip merged on all three in ${took} ms`)
+    const merged = (await call(productionBase(), 'GET', '/log/D001', { token: observer })).body
+    expect(merged.notes).toBe('Lens swap at lunch')
+    expect(merged.ocf.clips.map((c: { clip: string }) => c.clip)).toEqual([
+      ...before.ocf.clips.map((c: { clip: string }) => c.clip),
+      'M001C099',
+    ])
+    for (const i of [0, 1]) expect((await settled(i)).conflicts).toEqual([])
+  })
+
   it(
     'lose nothing acknowledged when a cart is killed mid-push, or the production mid-pull',
     { timeout: 180_000 },
