@@ -129,6 +129,27 @@ describe('versions written elsewhere', () => {
       linked: false,
       conflicts,
     })
+    // A check finding too: in the day's checks, the range's, and the console's day.
+    const finding = {
+      kind: 'versions-in-conflict',
+      severity: 'error',
+      message:
+        '2 versions of this day were written without seeing each other: keep one under Production in the console',
+    }
+    const checks = await call('GET', '/log/D003/checks', { token })
+    expect(checks.body.checks[0]).toEqual(finding)
+    expect(checks.body.summary.kinds['versions-in-conflict']).toBe(1)
+    const range = await call('GET', '/checks', { token })
+    expect(range.body.checks[0]).toEqual({ ...finding, log: 'D003' })
+    const day = await call('GET', '/approve/days/D003', { headers: { 'x-operator-key': OPERATOR_KEY } })
+    expect(day.body.checks[0]).toMatchObject({
+      kind: 'versions-in-conflict',
+      count: 1,
+      findings: [{ message: finding.message }],
+    })
+    const days = await call('GET', '/approve/days', { headers: { 'x-operator-key': OPERATOR_KEY } })
+    expect(days.body.days[0].checks.errors).toBe(day.body.day.checks.errors)
+
     // A deletion would silently drop one of the two: refused until the conflict is resolved.
     expect(await call('DELETE', '/log/D003', { token })).toMatchObject({
       status: 409,
@@ -252,6 +273,8 @@ describe('resolving a conflict', () => {
       { rev: resolved.body.rev, ancestors: [other.rev, local!.rev], deleted: false },
     ])
     expect((await call('GET', '/approve/conflicts', { headers: asOperator })).body).toEqual({ conflicts: [] })
+    const checks = await call('GET', '/log/D007/checks', { token })
+    expect(checks.body.summary.kinds['versions-in-conflict']).toBeUndefined()
     // Nothing left to resolve, or nothing of that revision: refused, nothing changed.
     const again = await call('POST', '/approve/conflicts/D007', {
       headers: asOperator,

@@ -4,6 +4,7 @@ type Severity = 'error' | 'warning' | 'info'
 
 /** Every kind, in the order findings are listed within their severity. */
 const KINDS = {
+  'versions-in-conflict': 'error',
   'hash-mismatch': 'error',
   'verification-failed': 'error',
   'name-collision': 'error',
@@ -30,6 +31,7 @@ export type Kind = keyof typeof KINDS
 
 /** Each kind as a heading over its findings (reports, e-mail). */
 export const KIND_TITLES: Record<Kind, string> = {
+  'versions-in-conflict': 'Days two units wrote without seeing each other',
   'hash-mismatch': 'Hashes that disagree',
   'verification-failed': 'Copies that failed verification',
   'name-collision': 'Different files under one clip name',
@@ -93,6 +95,29 @@ export const finding = (
   ...about,
   message,
 })
+
+/**
+ * A day whose versions are in conflict (docs/units.md): found by the store, not in the log, and
+ * added to the day's findings and counts wherever they are shown.
+ */
+export const conflictFinding = (versions: number, log?: string): Finding =>
+  finding(
+    'versions-in-conflict',
+    `${versions} versions of this day were written without seeing each other: keep one under Production in the console`,
+    log === undefined ? {} : { log },
+  )
+
+/** `checked` with a day's conflict: its finding first, its count in the summary. */
+export function withConflict<T extends { findings: Finding[]; summary: FindingsSummary }>(
+  checked: T,
+  versions: number,
+  log?: string,
+): T {
+  if (versions < 2) return checked
+  const summary = { ...checked.summary, errors: checked.summary.errors + 1 }
+  summary.kinds = { ...summary.kinds, 'versions-in-conflict': (summary.kinds['versions-in-conflict'] ?? 0) + 1 }
+  return { ...checked, findings: [conflictFinding(versions, log), ...checked.findings], summary }
+}
 
 /** Most serious first, kinds together, each kind in the order it was found (a stable sort). */
 const ordered = (findings: Finding[]): Finding[] =>

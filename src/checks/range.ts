@@ -6,12 +6,13 @@
 import type { LazyLog } from '../large-logs/read'
 import type { LogSummary } from '../summary/summary'
 import { checkRead, readDay, type DayCheckOptions } from './day'
-import { Findings, finding, type Checked, type FindingsSummary, type VolumeFindings } from './findings'
+import { Findings, conflictFinding, finding, type Checked, type FindingsSummary, type VolumeFindings } from './findings'
 import { cameraClipOf, cameraReelOf, gapsIn, missingIn, reelName } from './names'
 import { nameKey } from '../shared/clip-names'
 
 /** A day of the range: its stored summary, and its log, read when its turn comes. */
-export type CheckedDay = { summary: LogSummary; log: () => Promise<LazyLog> }
+/** A day of a range; `versions` kept of it (two or more: in conflict, docs/units.md). */
+export type CheckedDay = { summary: LogSummary; log: () => Promise<LazyLog>; versions?: number }
 
 /** `checks` listed to a limit per kind over the range; `summary` and each day's count them all. */
 export type RangeChecks = {
@@ -35,12 +36,13 @@ export async function checkRange(
   // Camera → reel number → the first day that logged it.
   const reels = new Map<string, Map<number, string>>()
   const firstDayOf = new Map<string, string>()
-  for (const { summary, log } of days) {
+  for (const { summary, log, versions = 1 } of days) {
     // Each day read once: its own checks and the names and reels the range needs come from it.
     const day = await readDay(await log())
     const found = await checkRead(day, options)
     onDay?.(summary.id, found)
     const own = new Findings()
+    if (versions > 1) own.add(conflictFinding(versions, summary.id))
     own.addChecked(found, summary.id)
     const logReel = (camera: string, reel: number) => {
       const byNumber = reels.get(camera) ?? new Map<number, string>()

@@ -23,7 +23,7 @@ export const dayChecks =
     const read = logReader(ws, projectId)
     const counts = new Map<string, Counts>()
     for (const [i, id] of ids.entries()) {
-      const { revision, checks } = cached[i]!
+      const { revision, checks, versions } = cached[i]!
       let kinds = checks === null ? undefined : (JSON.parse(checks) as Record<string, number>)
       const known = findings.get(id)
       if (!kinds && known) {
@@ -34,6 +34,8 @@ export const dayChecks =
         kinds = (await checkDay(await read(id), { matchSound: true })).summary.kinds
         await ws.cacheChecks(projectId, id, revision, JSON.stringify(kinds))
       }
+      // A day in conflict (docs/units.md) counts it among its errors: found by the store, not cached.
+      if (versions > 1) kinds = { ...kinds, 'versions-in-conflict': 1 }
       // Cached counts are by kind with `match_sound` on; a message's findings are the project's own.
       counts.set(id, countsOf(kinds, matchSound))
     }

@@ -1,6 +1,6 @@
 import type { IRequest } from 'itty-router'
 import { checkDay } from '../checks/day'
-import { unlistedOf, type Checked } from '../checks/findings'
+import { unlistedOf, withConflict, type Checked } from '../checks/findings'
 import { checkRange } from '../checks/range'
 import { computedJson } from '../http/conditional'
 import { apiToken } from '../http/guards'
@@ -14,9 +14,10 @@ export async function logChecks(request: IRequest, env: Env) {
   const token = apiToken(request)
   const id = logIdOf(request)
   const ws = workspace(env)
-  const { projectId, matchSound, summaries, etag } = await ws.checkPlan(token, { logIds: [id] })
+  const { projectId, matchSound, summaries, versions, etag } = await ws.checkPlan(token, { logIds: [id] })
   return computedJson(request, etag, async () => {
-    const { findings, summary } = await checkDay(await logReader(ws, projectId)(id), { matchSound })
+    const checked = await checkDay(await logReader(ws, projectId)(id), { matchSound })
+    const { findings, summary } = withConflict(checked, versions[0]!)
     return withUnlisted({ checks: findings, summary, copies: copyLines(summaries[0]!) })
   })
 }
@@ -26,14 +27,14 @@ export async function rangeChecks(request: IRequest, env: Env) {
   const token = apiToken(request)
   const { from, to } = parseOrThrow(ChecksQuerySchema, { ...request.query })
   const ws = workspace(env)
-  const { projectId, matchSound, summaries, etag } = await ws.checkPlan(token, {
+  const { projectId, matchSound, summaries, versions, etag } = await ws.checkPlan(token, {
     ...(from !== undefined && { from }),
     ...(to !== undefined && { to }),
   })
   return computedJson(request, etag, async () => {
     const read = logReader(ws, projectId)
     const { checks, summary, days } = await checkRange(
-      summaries.map((summary) => ({ summary, log: () => read(summary.id) })),
+      summaries.map((summary, i) => ({ summary, log: () => read(summary.id), versions: versions[i]! })),
       { matchSound },
     )
     return withUnlisted({

@@ -5,7 +5,7 @@
  */
 import type { IRequest } from 'itty-router'
 import { readDay, checkRead, type Clip, type ReadDay } from '../checks/day'
-import { KIND_TITLES, byKind, type Counts } from '../checks/findings'
+import { KIND_TITLES, byKind, withConflict, type Counts } from '../checks/findings'
 import { computedJson } from '../http/conditional'
 import { logIdOf } from '../http/params'
 import { tagOf } from '../shared/etag'
@@ -105,8 +105,9 @@ export async function getDay(request: IRequest, env: Env) {
 
 type DayPlan = Awaited<ReturnType<WorkspaceClient['dayPlan']>>
 
-async function dayDetail({ settings, summary, revision }: DayPlan, read: ReadDay) {
-  const { findings, summary: found } = await checkRead(read, { matchSound: settings.match_sound !== false })
+async function dayDetail({ settings, summary, revision, versions }: DayPlan, read: ReadDay) {
+  const checked = await checkRead(read, { matchSound: settings.match_sound !== false })
+  const { findings, summary: found } = withConflict(checked, versions)
   const counts = { errors: found.errors, warnings: found.warnings, info: found.info }
   return {
     day: rowOf(summary, settings, counts, revision),

@@ -60,8 +60,8 @@ export type ReportPlan = {
   etag: string
 }
 
-/** What the checks of some days need besides their clips (checkPlan). */
-type CheckPlan = { projectId: string; matchSound: boolean; summaries: LogSummary[]; etag: string }
+/** What the checks of some days need besides their clips (checkPlan); `versions` kept of each day. */
+type CheckPlan = { projectId: string; matchSound: boolean; summaries: LogSummary[]; versions: number[]; etag: string }
 
 /** An answer's tag, and the answer unless the request named the tag (If-None-Match). */
 export type Tagged<T> = { etag: string; body?: T }
@@ -347,7 +347,7 @@ export class Workspace extends DurableObject<Env> {
       const summaries = this.#logs.summaries(projectId, ids)
       // The checks read the days and `match_sound`, nothing else of the settings.
       const etag = tagOf('checks', this.#started, projectId, matchSound, ...this.#written(projectId, ids))
-      return { projectId, matchSound, summaries, etag }
+      return { projectId, matchSound, summaries, versions: this.#versionsOf(projectId, ids), etag }
     })
   }
 
@@ -388,9 +388,19 @@ export class Workspace extends DurableObject<Env> {
         settings: this.#projects.active!.settings,
         summary: summary!,
         revision,
+        versions: this.#versionsOf(projectId, [id])[0]!,
         etag: tagOf('day', this.#started, projectId, this.#settingsDigest(projectId), id, revision),
       }
     })
+  }
+
+  /**
+   * How many versions of each log are kept (two or more: in conflict, a check finding); a change
+   * of them is a write of the log, so the tags that name its revision follow.
+   */
+  #versionsOf(projectId: string, ids: string[]): number[] {
+    const conflicted = new Map(this.#store.conflicted(projectId).map(({ id, leaves }) => [id, leaves]))
+    return ids.map((id) => conflicted.get(id) ?? 1)
   }
 
   /** Each log with the revision of its last write, as a tag takes them. */
@@ -403,9 +413,16 @@ export class Workspace extends DurableObject<Env> {
     return this.#store.revision(projectId, id) ?? 0
   }
 
-  /** The cached check counts of some logs (null where not computed since their last write). */
+  /**
+   * The cached check counts of some logs (null where not computed since their last write), and
+   * how many versions of each are kept (a conflict is counted where the counts are shown).
+   */
   cachedChecks(projectId: string, ids: string[]) {
-    return ids.map((id) => this.#store.cachedChecks(projectId, id) ?? { revision: -1, checks: null })
+    const versions = this.#versionsOf(projectId, ids)
+    return ids.map((id, i) => ({
+      ...(this.#store.cachedChecks(projectId, id) ?? { revision: -1, checks: null }),
+      versions: versions[i]!,
+    }))
   }
 
   /** Caches a log's check counts, unless it was written again since `revision`. */
