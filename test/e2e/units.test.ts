@@ -1,6 +1,6 @@
 // Units (docs/units.md), end to end: a production in deploy configuration and two carts, each
-// `npm start` with its own state, the carts reaching the production through a TCP proxy that cuts
-// the network. Both carts write while cut off; once it is back all three hold the same logs, byte
+// `npm start` with its own state, the carts reaching the production through a TCP proxy that slows
+// the link and cuts it. Both carts write while cut off; once it is back all three hold the same logs, byte
 // for byte; a day both wrote is a conflict on all three; a cart killed right after its writes
 // were acknowledged sends them once started again.
 import { randomBytes } from 'node:crypto'
@@ -144,7 +144,8 @@ beforeAll(async () => {
   })
   for (const [i, port] of CART_PORTS.entries())
     carts.push(await launch('start', { dir: cartTree.dir, port, state: join(cartTree.dir, `state-${i}`) }))
-  proxy = await startProxy(PROXY_PORT, PRODUCTION_PORT)
+  // A slow link as well as a cut one: every chunk each way held back 20 ms.
+  proxy = await startProxy(PROXY_PORT, PRODUCTION_PORT, 20)
 }, 180_000)
 
 afterAll(async () => {
