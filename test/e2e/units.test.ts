@@ -1,8 +1,9 @@
 // Units (docs/units.md), end to end: a production in deploy configuration and two carts, each
 // `npm start` with its own state, the carts reaching the production through a TCP proxy that slows
-// the link and cuts it. Both carts write while cut off; once it is back all three hold the same logs, byte
-// for byte; a day both wrote is a conflict on all three; a cart killed right after its writes
-// were acknowledged sends them once started again.
+// the link and cuts it. Both carts write while cut off; once it is back all three hold the same
+// logs, byte for byte; a day both wrote is a conflict on all three, resolved in a console; an
+// office note and a unit's new clip of one day merge; kill -9 of a cart mid-push and of the
+// production mid-pull lose nothing acknowledged.
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
