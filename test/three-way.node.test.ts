@@ -46,6 +46,31 @@ describe('three-way merge of two versions of a log', () => {
     expect(mergedVersions(base, removed, theirs)).toBeUndefined()
   })
 
+  it('merges both sides’ new clips while the part’s totals stay as they were, and not when one side changed them', () => {
+    const ours = copyOf(base)
+    ours.ocf.clips.push(clip(4))
+    const theirs = copyOf(base)
+    theirs.ocf.clips.push(clip(5))
+    expect((mergedVersions(base, ours, theirs) as Log).ocf.clips).toEqual([...ours.ocf.clips, clip(5)])
+    const counted = { ...copyOf(theirs), ocf: { ...theirs.ocf, copies: ['SSD_01'] } }
+    expect(mergedVersions(base, ours, counted)).toBeUndefined()
+  })
+
+  it('knows a clip by its name as the checks do, whatever its case or extension', () => {
+    const ours = copyOf(base)
+    ours.ocf.clips.push(clip(4))
+    const theirs = copyOf(base)
+    theirs.ocf.clips.push({ ...clip(4), clip: 'a001c004_240101_r1ab.mxf', size: 1 })
+    expect(mergedVersions(base, ours, theirs)).toBeUndefined()
+  })
+
+  it('reads fields named like an object’s own methods as fields, and key order as no change', () => {
+    const ours = { ...copyOf(base), toString: 'a', valueOf: 'b' }
+    const reordered = Object.fromEntries(Object.entries(copyOf(base)).reverse())
+    const theirs = { ...reordered, hasOwnProperty: 'c', notes: 'x' }
+    expect(mergedVersions(base, ours, theirs)).toEqual({ ...ours, hasOwnProperty: 'c', notes: 'x' })
+  })
+
   it('takes the same change made on both sides once', () => {
     const ours = { ...copyOf(base), unit: 'Main' }
     expect(mergedVersions(base, ours, copyOf(ours))).toEqual(ours)

@@ -352,6 +352,22 @@ describe('a deployment holding productions', () => {
     expect(merged!.rev).toMatch(/^3-/)
     expect(merged!.ancestors).toEqual(expect.arrayContaining([rev(2, 'a'), base!.rev]))
     expect(JSON.parse((await as('GET', '/log/D010')).text)).toEqual({ ...unitVersion, notes: 'Lens swap at lunch' })
+    // The unit writes again from its own version before it heard of the merge: merged against an
+    // older version its removal of the clip would be undone; it stays a conflict instead.
+    const again = await as(
+      'POST',
+      `/sync/logs/D010?rev=${rev(3, 'e')}&ancestors=${rev(2, 'a')},${base!.rev}`,
+      JSON.stringify(day),
+    )
+    expect(again.status).toBe(200)
+    expect((await feed()).changes[0]!.leaves).toHaveLength(2)
+    const asOperator = { ...key, 'content-type': 'application/json' }
+    const kept = await deployed('/productions/feature/approve/conflicts/D010', {
+      method: 'POST',
+      headers: asOperator,
+      body: JSON.stringify({ keep: merged!.rev }),
+    })
+    expect(kept.status).toBe(200)
 
     // Both change the same clip: no merge, both versions kept.
     const clipped = (size: number) => ({ ...day, ocf: { ...day.ocf, clips: [{ ...day.ocf.clips[0]!, size }] } })

@@ -20,7 +20,6 @@ import { sha256Sync } from '../shared/secrets'
 import { namesTag, tagOf, weakTagOf } from '../shared/etag'
 import { bytesOf, bytesOrStream, concatBytes, utf8Bytes, utf8Text } from '../shared/utf8'
 import { mergedVersions } from '../shared/three-way'
-import { PIECEWISE_BYTES } from '../large-logs/check'
 import { membersOf } from '../large-logs/scan'
 import { type AccessAsk, Approvals, Tokens } from './access'
 import { Changes } from './changes'
@@ -768,25 +767,28 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /**
-   * Two live versions of a log that both replaced the version kept as its base, merged three ways
-   * (src/shared/three-way.ts); left in conflict when they contradict, are too large to parse
-   * whole, or the merge is not a valid log.
+   * Two live versions of a log written from the version kept as its base (their newest common
+   * ancestor, and no other: an older one would undo what came between), merged three ways
+   * (src/shared/three-way.ts). Left in conflict when they contradict, are too large to parse whole,
+   * or the merge is no valid log: a merge that cannot be made is never the receive's failure.
    */
   #mergeVersions(projectId: string, id: string) {
     const leaves = this.#store.leaves(projectId, id)
     if (leaves.length !== 2 || leaves.some((held) => held.deleted)) return
-    const base = this.#store.base(projectId, id)
-    if (!base || !leaves.every((held) => held.ancestors.includes(base.rev))) return
-    const bodies = leaves.map((held) => concatBytes([...this.#store.versionPieces(projectId, id, held)]))
-    if ([base.bytes, ...bodies].some((bytes) => bytes.length > PIECEWISE_BYTES)) return
-    const [ours, theirs] = bodies.map((bytes) => parseObject(utf8Text(bytes)))
-    const merged = mergedVersions(parseObject(utf8Text(base.bytes)), ours!, theirs!)
-    if (!merged) return
+    const base = this.#store.baseRevision(projectId, id)
+    if (base === undefined || newestCommon(leaves[0]!, leaves[1]!) !== base || !this.#store.mergeable(projectId, id))
+      return
     try {
+      const parsed = (bytes: Uint8Array) => parseObject(utf8Text(bytes))
+      const [ours, theirs] = leaves.map((held) =>
+        parsed(concatBytes([...this.#store.versionPieces(projectId, id, held)])),
+      )
+      const merged = mergedVersions(parsed(this.#store.base(projectId, id)!.bytes), ours!, theirs!)
+      if (!merged) return
       const body = this.#logs.checkedVersion(id, utf8Bytes(JSON.stringify(merged)))
       this.#transaction(() => this.#store.merge(projectId, id, body))
-    } catch (err) {
-      if (!(err instanceof Problem)) throw err
+    } catch {
+      // Left in conflict: the operator keeps one.
     }
   }
 
@@ -938,6 +940,12 @@ export type LogRead = {
 }
 
 const NOT_ACTIVE = 'The linked project is not the active one: load it to sync'
+
+/** The newest revision both versions replace: the one they were both written from. */
+function newestCommon(a: Leaf, b: Leaf): string | undefined {
+  const theirs = new Set(b.ancestors)
+  return a.ancestors.filter((rev) => theirs.has(rev)).sort((x, y) => Number.parseInt(y, 10) - Number.parseInt(x, 10))[0]
+}
 
 /** A local write goes to the production this soon: writes in a burst go in one round. */
 const SYNC_AFTER_WRITE_MS = 1000

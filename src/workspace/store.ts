@@ -30,6 +30,9 @@ export function* partsOf(log: OpenLog): Generator<Uint8Array> {
 /** A reader's place: the next piece, how many there are, and its copy's number once retired. */
 type Reading = { seq: number; pieces: number; retired?: number }
 
+/** A log merged three ways is parsed whole: at most PIECEWISE_BYTES (8 MiB), 16 pieces. */
+const MERGED_PIECES = 16
+
 /** Ids per query when reading many logs: Durable Object SQL binds at most 100 values. */
 const IDS_PER_QUERY = 64
 
@@ -461,8 +464,9 @@ export class Store {
     else {
       const leaves = this.#leafRows(project, previousId)
       this.#requireOwned(project, previousId, leaves)
-      const winner = leaves.find((leaf) => leaf.winner)
-      if (winner) this.#keepBase(project, previousId, winner.rev)
+      // The version a write replaces is the base of what is written from it, while it is the
+      // log's one version: in conflict, the versions have other bases.
+      if (leaves.length === 1) this.#keepBase(project, previousId, leaves[0]!.rev)
       this.#removeRow(project, previousId)
     }
     // The caller has checked that a new id is free; a clash here must not pass silently.
@@ -563,7 +567,10 @@ export class Store {
     this.#requireOwned(project, id, leaves)
     if (leaves.length > 1) throw conflict('Log has versions in conflict: resolve them first')
     const removed = this.#removeRow(project, id)
-    if (removed) this.#recordWrite(project, id, true, this.#nextRevision())
+    if (removed) {
+      this.#dropBase(project, id)
+      this.#recordWrite(project, id, true, this.#nextRevision())
+    }
     return removed
   }
 
@@ -688,7 +695,7 @@ export class Store {
       // The log's row holds the old winner: kept as a conflict unless the incoming replaces it.
       if (before && !before.deleted) {
         if (!after.replaced.includes(before)) this.#keepBody(project, id, before.rev)
-        else this.#keepBase(project, id, before.rev)
+        else if (leaves.length === 1) this.#keepBase(project, id, before.rev)
         this.#removeRow(project, id)
       }
       if (winner === incoming) {
@@ -907,6 +914,7 @@ export class Store {
     } else this.#touchRow(project, id, seq)
     for (const held of leaves) this.#dropLeaf(project, id, held.rev)
     this.#insertLeaf(project, id, leaf, seq)
+    this.#dropBase(project, id)
     return leaf
   }
 
@@ -916,7 +924,14 @@ export class Store {
   /** The log's row as the base of the versions written from revision `rev` (a production's alone). */
   #keepBase(project: number, id: string, rev: string) {
     if (!this.keepsBases) return
-    this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
+    this.#dropBase(project, id)
+    // A log past MERGED_PIECES is never parsed whole, so never merged: no base kept for it.
+    const pieces = this.sql.exec<{ pieces: number }>(
+      'SELECT pieces FROM logs WHERE project = ? AND id = ?',
+      project,
+      id,
+    )
+    if ((pieces.toArray()[0]?.pieces ?? Infinity) > MERGED_PIECES) return
     this.sql.exec(
       'INSERT INTO base_pieces (project, id, rev, seq, body) SELECT project, id, ?, 0, head FROM logs WHERE project = ? AND id = ?',
       rev,
@@ -929,6 +944,37 @@ export class Store {
       project,
       id,
     )
+  }
+
+  #dropBase(project: number, id: string) {
+    if (this.keepsBases) this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
+  }
+
+  /** The revision of the version a log's last write replaced, kept on a production. */
+  baseRevision(projectId: string, id: string): string | undefined {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return undefined
+    return this.sql
+      .exec<{ rev: string }>('SELECT rev FROM base_pieces WHERE project = ? AND id = ? AND seq = 0', project, id)
+      .toArray()[0]?.rev
+  }
+
+  /** Whether every version of a log is small enough to merge (at most MERGED_PIECES pieces). */
+  mergeable(projectId: string, id: string): boolean {
+    const project = this.#keyOf(projectId)
+    if (project === undefined) return false
+    const row = this.sql
+      .exec<{ largest: number | null }>(
+        `SELECT MAX(pieces) AS largest FROM (
+          SELECT pieces FROM logs WHERE project = ? AND id = ?
+          UNION ALL SELECT pieces FROM log_leaves WHERE project = ? AND id = ? AND pieces IS NOT NULL)`,
+        project,
+        id,
+        project,
+        id,
+      )
+      .one()
+    return (row.largest ?? Infinity) <= MERGED_PIECES
   }
 
   /** The version a log's last write replaced, kept on a production: its revision and bytes. */
@@ -972,6 +1018,7 @@ export class Store {
     this.#insertRow(project, body.keys, body.json, body.summary, seq)
     for (const held of leaves) this.#dropLeaf(project, id, held.rev)
     this.#insertLeaf(project, id, leaf, seq)
+    this.#dropBase(project, id)
     return leaf
   }
 

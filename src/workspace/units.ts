@@ -217,7 +217,7 @@ export class UnitLink {
           // The log may have moved on since the page was read: a version no longer here is not sent.
           const now = this.store.leaves(link.project, id).find((held) => held.rev === leaf.rev)
           if (!now) continue
-          await this.#setAside(link, id, leaf.rev, 'push', () =>
+          await this.#setAside(link, id, leaf, 'push', () =>
             production.send(id, leaf, now.deleted ? undefined : this.#bytesOf(link.project, id, now)),
           )
         }
@@ -235,7 +235,7 @@ export class UnitLink {
           if (this.store.knows(link.project, id, leaf.rev)) continue
           const body = leaf.deleted ? undefined : await production.leaf(id, leaf.rev)
           if (this.get()?.token !== link.token) return
-          await this.#setAside(link, id, leaf.rev, 'pull', () => receive(id, leaf, body))
+          await this.#setAside(link, id, leaf, 'pull', () => receive(id, leaf, body))
         }
       if (!this.#update(link, 'pulled = ?', last)) return
       link.pulled = last
@@ -244,19 +244,22 @@ export class UnitLink {
 
   /**
    * One version's exchange; refused for what it is, it is set aside (named in the status) and the
-   * round goes on. A log's earlier refusals that way end once a version of it goes through.
+   * round goes on. Once a version goes through, the refusals of the versions it replaces end.
    */
-  async #setAside(link: LinkRow, id: string, rev: string, way: Refusal['way'], exchange: () => unknown) {
+  async #setAside(link: LinkRow, id: string, leaf: Leaf, way: Refusal['way'], exchange: () => unknown) {
     try {
       await exchange()
-      this.sql.exec('DELETE FROM unit_refused WHERE id = ? AND way = ?', id, way)
+      const refused = this.sql.exec<{ rev: string }>('SELECT rev FROM unit_refused WHERE id = ? AND way = ?', id, way)
+      for (const { rev } of refused.toArray())
+        if (rev === leaf.rev || leaf.ancestors.includes(rev))
+          this.sql.exec('DELETE FROM unit_refused WHERE id = ? AND way = ? AND rev = ?', id, way, rev)
     } catch (err) {
       if (!refusedVersion(err) || this.get()?.token !== link.token) throw err
       const error = (err instanceof Problem ? err.error : (err as Error).message).slice(0, 500)
       this.sql.exec(
         'INSERT INTO unit_refused (id, rev, way, error) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET error = excluded.error',
         id,
-        rev,
+        leaf.rev,
         way,
         error,
       )
