@@ -3,7 +3,8 @@ import { StatusError, type IRequest } from 'itty-router'
 import { forbidden, unauthorized } from '../shared/problem'
 import { TOKEN, digestsEqual, sha256 } from '../shared/secrets'
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
+/** The names of this machine, as a URL's hostname gives them. */
+export const LOOPBACK: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** A Host header as HTTP defines it: a name or an IP literal, and a port that can exist. */
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i

@@ -6,7 +6,7 @@
 import type { IRequest } from 'itty-router'
 import { StatusError } from 'itty-router'
 import { readJsonBody, readObject } from '../http/body'
-import { apiToken } from '../http/guards'
+import { LOOPBACK, apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { logIdOf } from '../http/params'
 import {
@@ -122,7 +122,7 @@ const MISSING_BODY_BYTES = 1024 * 1024
 /** A production's URL as kept: HTTPS, or plain HTTP to this machine; no query, user or fragment. */
 function productionBase(text: string): string {
   const url = new URL(text)
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+  const loopback = LOOPBACK.has(url.hostname)
   const refuse = (message: string) => invalid([{ prop: 'url', message }])
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
     throw refuse('must be https:// (plain http:// only to this machine)')

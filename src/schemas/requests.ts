@@ -206,12 +206,8 @@ export const LinkSchema = v.object({
     v.maxLength(2000, 'must be at most 2000 characters'),
     v.url('must be a URL'),
   ),
-  unit: v.pipe(
-    v.string('must be a string'),
-    v.trim(),
-    v.minLength(1, 'must be 1 to 100 characters'),
-    v.maxLength(100, 'must be 1 to 100 characters'),
-  ),
+  /** The cart's name at the production: its application name there. */
+  unit: AuthRequestSchema.entries.appName,
   /** Shown on the production's card for this cart's request, as an application's code is. */
   code: AuthRequestSchema.entries.code,
 })

@@ -1,6 +1,6 @@
 import { conflict, forbidden, notFound } from '../shared/problem'
 import { inLogOrder, type LogKeys } from '../shared/log-order'
-import { cutBytes, utf8Bytes } from '../shared/utf8'
+import { concatBytes, cutBytes, utf8Bytes } from '../shared/utf8'
 import { ancestorsOf, knows, nextRevision, received, winnerOf, type Leaf } from '../shared/revisions'
 
 /**
@@ -989,13 +989,7 @@ export class Store {
       )
       .toArray()
     if (!rows.length) return undefined
-    const bytes = new Uint8Array(rows.reduce((size, row) => size + row.body.byteLength, 0))
-    let at = 0
-    for (const row of rows) {
-      bytes.set(new Uint8Array(row.body), at)
-      at += row.body.byteLength
-    }
-    return { rev: rows[0]!.rev, bytes }
+    return { rev: rows[0]!.rev, bytes: concatBytes(rows.map((row) => new Uint8Array(row.body))) }
   }
 
   /**
