@@ -42,7 +42,10 @@ export const dayChecks =
     return counts
   }
 
-/** The logs of a report or a message: summaries, each log read when drawn, each day's check counts. */
+/**
+ * The logs of a report or a message: summaries, each log read when drawn, each day's check counts
+ * and versions kept.
+ */
 export const rangeOf = (ws: WorkspaceClient, projectId: string, settings: Settings, summaries: LogSummary[]): Range => {
   const findings = new Map<string, Checked>()
   return {
@@ -50,5 +53,9 @@ export const rangeOf = (ws: WorkspaceClient, projectId: string, settings: Settin
     readLog: logReader(ws, projectId),
     dayChecks: dayChecks(ws, projectId, settings.match_sound !== false, findings),
     findings,
+    versionsOf: async (ids) => {
+      const cached = await ws.cachedChecks(projectId, ids)
+      return new Map(ids.map((id, i) => [id, cached[i]!.versions]))
+    },
   }
 }

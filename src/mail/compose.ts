@@ -57,8 +57,13 @@ function presetOf(settings: Settings, presetId: string) {
  * log read in turn, as a report reads them.
  */
 export async function mailFigures(settings: Settings, range: Range): Promise<MailFigures> {
+  const versions = await range.versionsOf?.(range.summaries.map((summary) => summary.id))
   const checks = await checkRange(
-    range.summaries.map((summary) => ({ summary, log: () => range.readLog(summary.id) })),
+    range.summaries.map((summary) => ({
+      summary,
+      log: () => range.readLog(summary.id),
+      versions: versions?.get(summary.id) ?? 1,
+    })),
     { matchSound: settings.match_sound !== false },
     (id, findings) => range.findings?.set(id, findings),
   )

@@ -1,6 +1,6 @@
 /** `clips-report`: one section per log, from its header and summary down to every clip (SPEC §8). */
 import { checkDay } from '../checks/day'
-import type { Checked } from '../checks/findings'
+import { withConflict, type Checked } from '../checks/findings'
 import type { LazyLog } from '../large-logs/read'
 import { checksBlock } from './checks-block'
 import type { LogOutput, ProxyClip, SoundClip } from '../schemas/log'
@@ -79,10 +79,16 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
 ]
 
 /**
- * A day of a clips report: its stored summary, the log itself, read only when its turn comes, and
- * its findings where they were computed already.
+ * A day of a clips report: its stored summary, the log itself, read only when its turn comes, its
+ * own findings where they were computed already, and how many versions of it are kept (two or
+ * more: in conflict, a finding of its checks).
  */
-export type ReportDay = { summary: LogSummary; log: () => Promise<LazyLog>; checks?: Checked | undefined }
+export type ReportDay = {
+  summary: LogSummary
+  log: () => Promise<LazyLog>
+  checks?: Checked | undefined
+  versions?: number
+}
 
 /**
  * Whether a clip of a part has an error the checks name (a copy missing, failed or disagreeing, a
@@ -105,7 +111,7 @@ function erroneous(found: Checked | undefined) {
 
 /** One section per day; each day's log is read when its section is drawn and let go after it. */
 export async function clipsReport(report: ReportDocument, project: string, days: ReportDay[], ctx: ReportContext) {
-  for (const { summary: s, log: readDay, checks } of days) {
+  for (const { summary: s, log: readDay, checks, versions = 1 } of days) {
     const day = await readDay()
     const { log, ocf: clips, sound, proxy: proxies } = day
     const unit = unitOf(s, ctx.settings.unit)
@@ -124,9 +130,9 @@ export async function clipsReport(report: ReportDocument, project: string, days:
     copiesLine(report, 'OCF copies', s.copies)
     copiesLine(report, 'Sound copies', s.soundCopies)
     const found =
-      !clips.length && !sound.length && !proxies.length
+      !clips.length && !sound.length && !proxies.length && versions < 2
         ? undefined
-        : (checks ?? (await checkDay(day, { matchSound: ctx.settings.match_sound !== false })))
+        : withConflict(checks ?? (await checkDay(day, { matchSound: ctx.settings.match_sound !== false })), versions)
     const { marked, any } = erroneous(found)
     if (found) await checksBlock(report, found, any)
 

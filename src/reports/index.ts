@@ -21,6 +21,8 @@ export type Range = {
   dayChecks?: (summaries: LogSummary[]) => Promise<Map<string, Counts>>
   /** Each day's own findings once computed for this range (a message's body): its clips PDF draws them. */
   findings?: Map<string, Checked>
+  /** How many versions of each day are kept (two or more: in conflict, docs/units.md); 1 where absent. */
+  versionsOf?: (ids: string[]) => Promise<Map<string, number>>
 }
 
 /**
@@ -42,7 +44,8 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   const project = settings.project_name
   const context = { settings, label: preset.label, columns: options.columns }
   if (kind === 'data-report') await dataReport(report, project, summaries, context, await source.dayChecks?.(summaries))
-  else
+  else {
+    const versions = await source.versionsOf?.(summaries.map((s) => s.id))
     await clipsReport(
       report,
       project,
@@ -50,9 +53,11 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
         summary,
         log: () => readLog(summary.id),
         checks: source.findings?.get(summary.id),
+        versions: versions?.get(summary.id) ?? 1,
       })),
       context,
     )
+  }
 
   const created = source.created ?? new Date()
   const range = rangeTitle(summaries)

@@ -271,6 +271,21 @@ describe('clips report, read back with poppler', () => {
     expect(text).not.toMatch(/✕ A001C000\d/)
   })
 
+  it('lists a day in conflict among its errors, and a day without one as before', async () => {
+    const days = [log('D001', 1, '2024-01-01', clipsOf(4)), log('D002', 2, '2024-01-02', clipsOf(4))]
+    const source = rangeOf({ settings: settings(), preset: preset('clips-report'), logs: days })
+    const file = write(
+      await reports.renderReport({
+        ...source,
+        versionsOf: async (ids) => new Map(ids.map((id) => [id, id === 'D002' ? 2 : 1])),
+      }),
+    )
+    const [first, second] = pages(file, '-raw').map(collapse)
+    const conflict = '2 versions of this day were written without seeing each other'
+    expect(first).not.toContain(conflict)
+    expect(second).toContain(conflict)
+  })
+
   it('keeps long values inside their own column', async () => {
     const long = (i: number): Clip => ({
       clip: `A001C${i}_an_extremely_long_clip_name_from_a_card_that_was_renamed_on_set_by_someone_${i}`,
