@@ -5,6 +5,7 @@ import { createExecutionContext, runInDurableObject, waitOnExecutionContext } fr
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import worker from '../src/index'
+import { KIND_TITLES } from '../src/checks/findings'
 import { ProductionError } from '../src/workspace/production'
 import { Store } from '../src/workspace/store'
 import { UnitLink, type Production } from '../src/workspace/units'
@@ -149,6 +150,28 @@ describe('versions written elsewhere', () => {
     })
     const days = await call('GET', '/approve/days', { headers: { 'x-operator-key': OPERATOR_KEY } })
     expect(days.body.days[0].checks.errors).toBe(day.body.day.checks.errors)
+    // And in the figures of a message about the day.
+    expect((await call('POST', '/open-email-window', { token, body: { logId: 'D003' } })).status).toBe(200)
+    const windows = await call('GET', '/approve/windows', { headers: { 'x-operator-key': OPERATOR_KEY } })
+    expect(windows.body.windows[0].checks).toEqual({
+      errors: 1,
+      warnings: 2,
+      info: 0,
+      kinds: [
+        { kind: 'versions-in-conflict', severity: 'error', title: KIND_TITLES['versions-in-conflict'], count: 1 },
+        { kind: 'not-verified', severity: 'warning', title: KIND_TITLES['not-verified'], count: 2 },
+      ],
+      days: [
+        {
+          title: 'Day 1 — 2024-01-01',
+          lines: [
+            'SSD_01: checksums recorded, not read back',
+            'RAID_A: 2 clips without a checksum',
+            `${KIND_TITLES['versions-in-conflict']}: 1`,
+          ],
+        },
+      ],
+    })
 
     // A deletion would silently drop one of the two: refused until the conflict is resolved.
     expect(await call('DELETE', '/log/D003', { token })).toMatchObject({
@@ -165,10 +188,12 @@ describe('versions written elsewhere', () => {
       conflicts: [
         {
           id: 'D003',
+          keptHere: true,
           versions: [served, kept].map((leaf) => ({
             rev: leaf.rev,
             deleted: false,
             served: leaf === served,
+            owner: null,
             day: base.day,
             date: base.date,
             unit: unitOf(leaf),
@@ -382,6 +407,71 @@ describe('a deployment holding productions', () => {
     expect((await feed()).changes[0]!.leaves).toHaveLength(2)
   })
 
+  it('takes from each cart its own unit’s days and new versions beside others’, never over them', async () => {
+    const [main, second] = [await productionToken('Main unit'), await productionToken('Second unit')]
+    const as = (token: string, path: string, body?: string) =>
+      deployed(`/productions/feature${path}`, {
+        method: 'POST',
+        headers: { 'x-api-token': token, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body,
+      })
+    const feed = async () =>
+      JSON.parse(
+        (await deployed('/productions/feature/sync/changes', { headers: { 'x-api-token': main } })).text,
+      ) as Feed
+    expect((await as(main, '/project/create', JSON.stringify({ project_name: 'Feature' }))).status).toBe(201)
+    const text = JSON.stringify(makeLog('D020', 2))
+    const first = `/sync/logs/D020?rev=${rev(1, 'a')}&ancestors=&owner=Main%20unit`
+    expect(await as(main, first, text)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    const before = await feed()
+
+    // Second unit's cart writes over Main unit's day, or names Main unit as its owner: refused.
+    const over = (owner: string, deleted = false) =>
+      as(
+        second,
+        `/sync/logs/D020?rev=${rev(2, 'b')}&ancestors=${rev(1, 'a')}&owner=${encodeURIComponent(owner)}` +
+          (deleted ? '&deleted=true' : ''),
+        deleted ? undefined : text,
+      )
+    expect(await over('Second unit')).toMatchObject({
+      status: 403,
+      text: JSON.stringify({ error: "Log belongs to Main unit: it is written on that unit's cart" }),
+    })
+    expect((await over('Second unit', true)).status).toBe(403)
+    expect(await over('Main unit')).toMatchObject({
+      status: 403,
+      text: JSON.stringify({
+        error: "This cart is linked as Second unit: it sends its own unit's days, not Main unit's",
+      }),
+    })
+    const claimed = await as(
+      second,
+      `/sync/logs/D021?rev=${rev(1, 'c')}&ancestors=&owner=Main%20unit`,
+      JSON.stringify(makeLog('D021', 1)),
+    )
+    expect(claimed.status).toBe(403)
+    expect(await feed()).toEqual(before)
+
+    // Its own first version of the same day, written unseen, is kept beside: a conflict, not a refusal.
+    const beside = await as(
+      second,
+      `/sync/logs/D020?rev=${rev(1, 'd')}&ancestors=&owner=Second%20unit`,
+      JSON.stringify({ ...makeLog('D020', 2), unit: 'Second' }),
+    )
+    expect(beside).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    const listed = await deployed('/productions/feature/approve/conflicts', { headers: key })
+    expect(JSON.parse(listed.text).conflicts).toMatchObject([
+      {
+        id: 'D020',
+        keptHere: true,
+        versions: [
+          { rev: rev(1, 'd'), served: true, owner: 'Second unit' },
+          { rev: rev(1, 'a'), served: false, owner: 'Main unit' },
+        ],
+      },
+    ])
+  })
+
   it('serves each production under its path with its own workspace, and nothing else', async () => {
     expect(await deployed('/ping')).toMatchObject({ status: 200 })
     expect(await deployed('/logs')).toMatchObject({ status: 404 })
@@ -492,6 +582,34 @@ describe('a round, against a production that refuses or waits', () => {
       log('D003')
       expect(await units.round(production, receive)).toBe(true)
       expect(units.status('p1')).toMatchObject({ refused: [{ id: 'D001' }] })
+    })
+  })
+
+  it('lets a cart keep a version of its own unit’s day, not choose over another unit’s', async () => {
+    await roundIn('round-resolves', async ({ store, log }) => {
+      store.linkAs({ projectId: 'p1', unit: 'Main unit' })
+      log('D001')
+      log('D002')
+      const keys = (id: string) => ({ id, day: 1, date: '2026-03-01' })
+      const body = (id: string) => ({ keys: keys(id), json: utf8(JSON.stringify(makeLog(id, 2))), summary: '{}' })
+      // Second unit logged D001 unseen; the production office edited D002 unseen.
+      const theirs = { rev: rev(1, 'f'), ancestors: [], deleted: false, owner: 'Second unit' }
+      const office = { rev: rev(1, 'e'), ancestors: [], deleted: false }
+      expect(store.receive('p1', 'D001', theirs, body('D001'))).not.toBe('known')
+      expect(store.receive('p1', 'D002', office, body('D002'))).not.toBe('known')
+      const owners = (id: string) =>
+        store
+          .versions('p1', id)
+          .versions.map((version) => version.owner)
+          .sort()
+      expect([owners('D001'), store.versions('p1', 'D001').keptHere]).toEqual([['Main unit', 'Second unit'], false])
+      expect([owners('D002'), store.versions('p1', 'D002').keptHere]).toEqual([['Main unit', null], true])
+      expect(() => store.resolve('p1', 'D001', theirs.rev)).toThrow(
+        "A version of this log belongs to Second unit: the production's operator keeps one",
+      )
+      expect(store.versions('p1', 'D001').versions).toHaveLength(2)
+      expect(store.resolve('p1', 'D002', office.rev)).toMatchObject({ rev: expect.stringMatching(/^2-/) })
+      expect(store.versions('p1', 'D002').versions).toEqual([expect.objectContaining({ served: true, owner: null })])
     })
   })
 

@@ -723,7 +723,8 @@ export const ROUTES = {
     summary: 'Logs of the active project whose versions are in conflict, each version described',
     description:
       "Two units wrote the same log without seeing each other's write: both versions are kept, `served` is the one " +
-      'GET /log answers (the same on every unit), until the operator keeps one.',
+      'GET /log answers (the same on every unit), until the operator keeps one. `owner` is the unit a version belongs ' +
+      "to (null: none); `keptHere` is false on a cart where another unit owns a version: the production's operator keeps one.",
     tag: 'Operator',
     who: 'operator',
     ok: [200, shapes.ConflictListSchema],
@@ -733,6 +734,8 @@ export const ROUTES = {
     method: 'post',
     path: '/approve/conflicts/{id}',
     summary: 'Keep one version of a log in conflict; the others go, on every unit once synced',
+    description:
+      "403 on a cart where another unit owns a version (`keptHere` false): the production's operator keeps one there.",
     tag: 'Operator',
     who: 'operator',
     body: ResolveSchema,

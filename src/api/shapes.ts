@@ -256,11 +256,13 @@ export const ConflictListSchema = v.object({
   conflicts: v.array(
     v.object({
       id: text,
+      keptHere: v.boolean(),
       versions: v.array(
         v.object({
           rev: text,
           deleted: v.boolean(),
           served: v.boolean(),
+          owner: v.nullable(text),
           day: v.optional(count),
           date: v.optional(text),
           unit: v.optional(v.nullable(text)),

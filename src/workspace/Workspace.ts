@@ -738,7 +738,11 @@ export class Workspace extends DurableObject<Env> {
     })
   }
 
-  /** A version another unit wrote, checked as a new log is, then taken as the revision rules say. */
+  /**
+   * A version another unit wrote, checked as a new log is, then taken as the revision rules say.
+   * On a production the sender is a cart, known by the unit its token was approved as: it sends
+   * versions of its own unit's days and of days no unit owns, never another unit's.
+   */
   syncReceive(
     token: string,
     project: string | undefined,
@@ -749,7 +753,15 @@ export class Workspace extends DurableObject<Env> {
     const work = (bytes?: Uint8Array) =>
       this.#commits.run(() =>
         this.#wrote(
-          this.#client(token, () => ({ outcome: this.#received(this.#syncProject(project), id, leaf, bytes) })),
+          this.#client(token, (unit) => ({
+            outcome: this.#received(
+              this.#syncProject(project),
+              id,
+              leaf,
+              bytes,
+              this.#store.keepsBases ? unit : undefined,
+            ),
+          })),
         ),
       )
     return json === undefined ? work() : withBytes(json, work)
@@ -759,9 +771,9 @@ export class Workspace extends DurableObject<Env> {
    * Into project `projectId`, the active one (its custom schemas check the version). A production
    * merges two versions written from the one it kept where they cannot contradict.
    */
-  #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array) {
+  #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array, sender?: string) {
     const body = bytes && this.#logs.checkedVersion(id, bytes)
-    const outcome = this.#transaction(() => this.#store.receive(projectId, id, leaf, body))
+    const outcome = this.#transaction(() => this.#store.receive(projectId, id, leaf, body, sender))
     if (outcome !== 'known' && this.#store.keepsBases) this.#mergeVersions(projectId, id)
     return outcome
   }
@@ -827,23 +839,28 @@ export class Workspace extends DurableObject<Env> {
     })
   }
 
-  /** The active project's logs in conflict, each version with what its summary says of it. */
+  /** The active project's logs in conflict, each version with its owner and what its summary says of it. */
   conflicts() {
     return answer(() => {
       const projectId = this.#projects.active?.row.id
       if (projectId === undefined) return []
-      return this.#store.conflicted(projectId).map(({ id }) => ({
-        id,
-        versions: this.#store.versions(projectId, id).map(({ rev, deleted, served, summary }) => {
-          const said = summary === null ? undefined : (JSON.parse(summary) as LogSummary)
-          return {
-            rev,
-            deleted,
-            served,
-            ...(said && { day: said.day, date: said.date, unit: said.unit ?? null, clips: said.clips }),
-          }
-        }),
-      }))
+      return this.#store.conflicted(projectId).map(({ id }) => {
+        const { versions, keptHere } = this.#store.versions(projectId, id)
+        return {
+          id,
+          keptHere,
+          versions: versions.map(({ rev, deleted, served, owner, summary }) => {
+            const said = summary === null ? undefined : (JSON.parse(summary) as LogSummary)
+            return {
+              rev,
+              deleted,
+              served,
+              owner,
+              ...(said && { day: said.day, date: said.date, unit: said.unit ?? null, clips: said.clips }),
+            }
+          }),
+        }
+      })
     })
   }
 
@@ -916,11 +933,8 @@ export class Workspace extends DurableObject<Env> {
   // ---- the caller's token
 
   /** Token check and work in one synchronous step: no await, so no other request in between. */
-  #client<T>(token: string, work: () => T): T | Problem {
-    return answer(() => {
-      this.#tokens.verify(token)
-      return work()
-    })
+  #client<T>(token: string, work: (appName: string) => T): T | Problem {
+    return answer(() => work(this.#tokens.verify(token)))
   }
 
   /** A request body's own mistakes answer first, before the token is looked at, as for every endpoint. */

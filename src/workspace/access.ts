@@ -72,10 +72,11 @@ export class Tokens {
   }
 
   /**
-   * Throws 401 unless the token is one the operator approved and has not revoked. Synchronous, on
-   * every request: nothing can revoke the token between the lookup and the answer.
+   * Throws 401 unless the token is one the operator approved and has not revoked; answers the
+   * name it was approved under. Synchronous, on every request: nothing can revoke the token
+   * between the lookup and the answer.
    */
-  verify(token: string | null | undefined): void {
+  verify(token: string | null | undefined): string {
     const match = token ? TOKEN.exec(token) : null
     const record = match ? this.#byId.get(match[1]!) : undefined
     const secret = match?.[2] ?? ''
@@ -95,6 +96,7 @@ export class Tokens {
       record.row.last_used_at = new Date(now).toISOString()
       this.store.touchToken(record.row.id, record.row.last_used_at)
     }
+    return record.row.app_name
   }
 
   list(): ConnectedApp[] {

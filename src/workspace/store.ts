@@ -601,6 +601,15 @@ export class Store {
     this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
   }
 
+  /**
+   * On a cart, the unit other than its own that owns a live version among `leaves`: the cart may
+   * neither write over nor resolve such a log (its production refuses both).
+   */
+  #ownedElsewhere(project: number, leaves: Leaf[]): string | undefined {
+    const unit = this.#unitIn(project)
+    return unit === undefined ? undefined : otherOwner(unit, leaves)
+  }
+
   /** The unit a new log of `project` is owned by: the linked unit in the linked project, else none. */
   #unitIn(project: number): string | undefined {
     return this.#linked?.project === project ? this.#linked.unit : undefined
@@ -610,8 +619,7 @@ export class Store {
     const unit = this.#unitIn(project)
     if (unit === undefined) return
     const owner = (leaves ?? this.#leafRows(project, id)).find((leaf) => leaf.winner && !leaf.deleted)?.owner
-    if (owner !== undefined && owner !== unit)
-      throw forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
+    if (owner !== undefined && owner !== unit) throw ownedElsewhere(owner)
   }
 
   #leafRows(project: number, id: string): Array<Leaf & { winner: boolean }> {
@@ -671,13 +679,15 @@ export class Store {
    * A revision written elsewhere (another unit's cart, or the production). `body` is the log as
    * sent, its keys and summary; none for a tombstone. Answers what became of it: `known` (this
    * store has it or something that replaced it), `winner` (the log as served now), `conflict`
-   * (kept beside the winner).
+   * (kept beside the winner). `sender`: the unit that sent it, when it must be that unit's own
+   * version (403 otherwise: one naming another owner, or replacing a day another unit owns).
    */
   receive(
     projectId: string,
     id: string,
     incoming: Leaf,
     body?: { keys: LogKeys; json: Uint8Array; summary: string },
+    sender?: string,
   ): 'known' | 'winner' | 'conflict' {
     const project = this.#requireKeyOf(projectId)
     // A log stored before revisions were kept gets its first one now, so its row is a leaf too.
@@ -688,6 +698,7 @@ export class Store {
     }
     const after = received(leaves, incoming)
     if (!after) return 'known'
+    if (sender !== undefined) ownedBy(sender, incoming, after.replaced)
     const seq = this.#nextRevision()
     const before = leaves.find((leaf) => leaf.winner)
     const winner = winnerOf(after.kept)!
@@ -900,6 +911,9 @@ export class Store {
     const kept = leaves.find((leaf) => leaf.rev === keep)
     if (!kept) throw notFound('Revision')
     if (leaves.length < 2) throw conflict('Log has no versions in conflict')
+    const owner = this.#ownedElsewhere(project, leaves)
+    if (owner !== undefined)
+      throw forbidden(`A version of this log belongs to ${owner}: the production's operator keeps one`)
     const leaf = {
       rev: nextRevision(leaves).rev,
       ancestors: ancestorsOf(leaves),
@@ -1016,23 +1030,38 @@ export class Store {
     return leaf
   }
 
-  /** A log's versions in conflict, the one served first, each with its summary (none for a deletion). */
-  versions(
-    projectId: string,
-    id: string,
-  ): Array<{ rev: string; deleted: boolean; served: boolean; summary: string | null }> {
+  /**
+   * A log's versions in conflict, the one served first, each with its owner and summary (none for
+   * a deletion); `keptHere`: whether this service's operator may keep one (a cart may not where
+   * another unit owns a version).
+   */
+  versions(projectId: string, id: string) {
     const project = this.#keyOf(projectId)
-    if (project === undefined) return []
-    return this.sql
-      .exec<{ rev: string; deleted: number; winner: number; summary: string | null }>(
-        `SELECT v.rev, v.deleted, v.winner, CASE WHEN v.winner = 1 THEN l.summary ELSE v.summary END AS summary
+    if (project === undefined) return { versions: [], keptHere: false }
+    const rows = this.sql
+      .exec<{ rev: string; deleted: number; winner: number; summary: string | null; owner: string | null }>(
+        `SELECT v.rev, v.deleted, v.winner, v.owner,
+            CASE WHEN v.winner = 1 THEN l.summary ELSE v.summary END AS summary
           FROM log_leaves v LEFT JOIN logs l ON l.project = v.project AND l.id = v.id
           WHERE v.project = ? AND v.id = ? ORDER BY v.winner DESC, v.rev`,
         project,
         id,
       )
       .toArray()
-      .map(({ rev, deleted, winner, summary }) => ({ rev, deleted: deleted === 1, served: winner === 1, summary }))
+    const versions = rows.map(({ rev, deleted, winner, summary, owner }) => ({
+      rev,
+      deleted: deleted === 1,
+      served: winner === 1,
+      owner,
+      summary,
+    }))
+    const leaves = versions.map(({ rev, deleted, owner }) => ({
+      rev,
+      deleted,
+      ancestors: [],
+      ...(owner !== null && { owner }),
+    }))
+    return { versions, keptHere: this.#ownedElsewhere(project, leaves) === undefined }
   }
 
   /** How many logs of a project changed after `since` in the feed. */
@@ -1090,6 +1119,24 @@ export class Store {
     return this.sql.exec('DELETE FROM tokens WHERE id = ?', id).rowsWritten > 0
   }
 }
+
+/**
+ * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner,
+ * and replaces no live version of a day another unit owns. A version beside another unit's (two
+ * units logging one day unseen) is a conflict, not a refusal: the production's operator decides.
+ */
+function ownedBy(unit: string, incoming: Leaf, replaced: Leaf[]) {
+  if (incoming.owner !== undefined && incoming.owner !== unit)
+    throw forbidden(`This cart is linked as ${unit}: it sends its own unit's days, not ${incoming.owner}'s`)
+  const other = otherOwner(unit, replaced)
+  if (other !== undefined) throw ownedElsewhere(other)
+}
+
+/** The owner of a live version among `leaves` that is neither `unit` nor none. */
+const otherOwner = (unit: string, leaves: Leaf[]) =>
+  leaves.find((leaf) => !leaf.deleted && leaf.owner !== undefined && leaf.owner !== unit)?.owner
+
+const ownedElsewhere = (owner: string) => forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
 
 type LeafRow = { rev: string; ancestors: string; deleted: number; winner: number; owner: string | null }
 

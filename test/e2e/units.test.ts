@@ -291,7 +291,7 @@ describe('two carts and their production', () => {
   )
 
   it(
-    'resolve the conflict in one cart’s console: the kept version everywhere, no conflict left',
+    'resolve the conflict in the production’s console, not a cart’s: the kept version everywhere, no conflict left',
     { timeout: 120_000 },
     async () => {
       const a = carts[0]!
@@ -300,32 +300,59 @@ describe('two carts and their production', () => {
       expect(conflict.id).toBe('D005')
       const kept = conflict.versions.find((version: { served: boolean }) => !version.served)
       const keptText = (await call(a.base, 'GET', `/sync/logs/D005?rev=${kept.rev}`, { token: tokens[0] })).text
+      // A version is Second unit's: Main unit's cart may not choose between them.
+      expect(conflict.keptHere).toBe(false)
+      expect(conflict.versions.map((version: { owner: string }) => version.owner).sort()).toEqual([
+        'Main unit',
+        'Second unit',
+      ])
+      const refused = await call(a.base, 'POST', '/approve/conflicts/D005', {
+        operatorKey: a.operatorKey,
+        body: { keep: kept.rev },
+      })
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { error: "A version of this log belongs to Second unit: the production's operator keeps one" },
+      })
 
-      // The production's console, under its path, shows it is the production and the same conflict.
       const office = await openBrowser()
       const cartBrowser = await openBrowser()
       try {
-        const production = await office.context.newPage()
-        await production.goto(`${productionBase()}/approve?key=${encodeURIComponent(productionKey)}`)
-        await production.locator('#units .link h3', { hasText: 'This is the production' }).waitFor()
-        await production.locator('#units .card.conflict').waitFor()
-        await production.screenshot({ path: join(tmpdir(), 'media-log-units-production.png'), fullPage: true })
-
+        // The cart's console shows the conflict, who wrote each version, and who decides.
         const page = await cartBrowser.context.newPage()
         await page.goto(`${a.base}/approve?key=${encodeURIComponent(a.operatorKey)}`)
         await page.locator('#units .link h3', { hasText: 'Linked to' }).waitFor()
         expect(await page.locator('#units .link h3').textContent()).toBe(`Linked to ${PRODUCTION_URL} as Main unit`)
-        // The day's card says so, and leads to where it is resolved.
         const mark = page.locator('#days .day-conflict')
         await mark.waitFor()
         expect(await mark.textContent()).toBe('2 versions: keep one under Production')
         const card = page.locator('#units .card.conflict')
         await card.waitFor()
         expect(await card.locator('h3').textContent()).toBe('D005: 2 versions')
-        const versions = card.locator('.version')
-        expect(await versions.count()).toBe(2)
+        expect(await card.locator('.meta').textContent()).toBe(
+          "Written without seeing each other, a version another unit's: the production's operator keeps one.",
+        )
+        expect((await card.locator('.version').allTextContents()).sort()).toEqual([
+          expect.stringMatching(/^Main unit's · Main · day 5 · /),
+          expect.stringMatching(/^Second unit's · Second · day 5 · /),
+        ])
+        expect(await card.getByRole('button').count()).toBe(0)
         await page.screenshot({ path: join(tmpdir(), 'media-log-units-cart.png'), fullPage: true })
-        await versions.filter({ hasNotText: '(shown now)' }).getByRole('button', { name: 'Keep this one' }).click()
+
+        // The production's console, under its path, shows it is the production, and keeps one.
+        const production = await office.context.newPage()
+        await production.goto(`${productionBase()}/approve?key=${encodeURIComponent(productionKey)}`)
+        await production.locator('#units .link h3', { hasText: 'This is the production' }).waitFor()
+        const there = production.locator('#units .card.conflict')
+        await there.waitFor()
+        await production.screenshot({ path: join(tmpdir(), 'media-log-units-production.png'), fullPage: true })
+        await there
+          .locator('.version')
+          .filter({ hasNotText: '(shown now)' })
+          .getByRole('button', { name: 'Keep this one' })
+          .click()
+        await there.waitFor({ state: 'detached' })
+        // The cart hears of it on its next round.
         await card.waitFor({ state: 'detached' })
         await mark.waitFor({ state: 'detached' })
       } finally {

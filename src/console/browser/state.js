@@ -202,7 +202,8 @@
  * GET /approve/conflicts: a log's versions in conflict.
  * @typedef {object} Conflict
  * @property {string} id
- * @property {Array<{rev: string, deleted: boolean, served: boolean, day?: number, date?: string, unit?: string | null, clips?: number}>} versions
+ * @property {boolean} keptHere
+ * @property {Array<{rev: string, deleted: boolean, served: boolean, owner: string | null, day?: number, date?: string, unit?: string | null, clips?: number}>} versions
  */
 
 /**

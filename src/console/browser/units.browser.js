@@ -144,9 +144,13 @@ export function unitsSection() {
   /** @param {Conflict} conflict */
   function conflictCard(conflict) {
     const versions = conflict.versions.map((version) => {
-      const said = version.deleted
-        ? 'deleted'
-        : [version.unit || 'no unit', 'day ' + version.day, version.date, version.clips + ' clips'].join(' · ')
+      const said =
+        (version.owner ? version.owner + "'s · " : '') +
+        (version.deleted
+          ? 'deleted'
+          : [version.unit || 'no unit', 'day ' + version.day, version.date, version.clips + ' clips'].join(' · '))
+      const shown = el('span', { text: said + (version.served ? ' (shown now)' : '') })
+      if (!conflict.keptHere) return el('li', { class: 'version' }, shown)
       const button = el('button', {
         type: 'button',
         class: version.served ? 'quiet' : 'primary',
@@ -161,7 +165,7 @@ export function unitsSection() {
         if (answer.status === 200) notify(conflict.id + ': the version kept goes to every unit.', 'ok')
         else notify(conflict.id + ': ' + problemText(answer), 'error')
       })
-      return el('li', { class: 'version' }, el('span', { text: said + (version.served ? ' (shown now)' : '') }), button)
+      return el('li', { class: 'version' }, shown, button)
     })
     return el(
       'li',
@@ -172,7 +176,9 @@ export function unitsSection() {
         el('h3', { text: conflict.id + ': ' + conflict.versions.length + ' versions' }),
         el('p', {
           class: 'meta',
-          text: 'Written by two units without seeing each other. Keep one; the others go on every unit.',
+          text: conflict.keptHere
+            ? 'Written without seeing each other. Keep one; the others go on every unit.'
+            : "Written without seeing each other, a version another unit's: the production's operator keeps one.",
         }),
         el('ul', { class: 'versions' }, versions),
       ),
