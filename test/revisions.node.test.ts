@@ -2,7 +2,17 @@
 // revisions hold the same leaves and serve the same winner, whatever the order they came in.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ancestorsOf, beats, nextRevision, received, winnerOf, type Leaf } from '../src/shared/revisions'
+import {
+  GENERATION_LEAP,
+  REVISION,
+  ancestorsOf,
+  beats,
+  implausible,
+  nextRevision,
+  received,
+  winnerOf,
+  type Leaf,
+} from '../src/shared/revisions'
 
 /** A replica's leaves after receiving `revisions` in that order. */
 function replicaOf(revisions: Leaf[]): Leaf[] {
@@ -97,5 +107,27 @@ describe('revision rules', () => {
     expect(beats(leaf('10-0000000000000000'), leaf('9-ffffffffffffffff'))).toBe(true)
     expect(beats(leaf('2-bbbbbbbbbbbbbbbb'), leaf('2-aaaaaaaaaaaaaaaa'))).toBe(true)
     expect(nextRevision([leaf('7-0000000000000000'), leaf('3-0000000000000000')]).rev).toMatch(/^8-[0-9a-f]{16}$/)
+  })
+
+  it('refuses a generation that leaps past what is known, or is not above what it replaces', () => {
+    const at = (generation: number, ancestors: string[] = []) => ({
+      rev: `${generation}-${'a'.repeat(16)}`,
+      ancestors,
+      deleted: false,
+    })
+    const held = [{ ...at(40), ancestors: [at(39).rev, at(12).rev] }]
+    expect(implausible(held, at(40 + GENERATION_LEAP, [at(40).rev]))).toBeUndefined()
+    expect(implausible(held, at(41 + GENERATION_LEAP, [at(40).rev]))).toMatch(/^must be at most 1,000,000 generations/)
+    expect(implausible([], at(GENERATION_LEAP))).toBeUndefined()
+    expect(implausible([], at(GENERATION_LEAP + 1))).toMatch(/^must be at most/)
+    // Claimed ancestors raise nothing: only what the replica holds does.
+    expect(implausible([], at(GENERATION_LEAP + 2, [at(GENERATION_LEAP + 1).rev]))).toMatch(/^must be at most/)
+    expect(implausible(held, at(41, [at(41).rev]))).toBe(
+      'must be of a later generation than every revision it replaces',
+    )
+    // The greatest generation a replica reads is an exact number.
+    expect(REVISION.test(`${'9'.repeat(15)}-${'0'.repeat(16)}`)).toBe(true)
+    expect(REVISION.test(`1${'0'.repeat(15)}-${'0'.repeat(16)}`)).toBe(false)
+    expect(Number.isSafeInteger(Number.parseInt('9'.repeat(15), 10))).toBe(true)
   })
 })

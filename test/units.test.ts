@@ -247,6 +247,16 @@ describe('versions written elsewhere', () => {
     ).toBe(400)
     expect((await call('POST', '/sync/missing', { token, body: { logs: { D005: [] } } })).status).toBe(400)
     expect((await send('not-a-token', 'D005', leaf, JSON.stringify(makeLog('D005', 1)))).status).toBe(401)
+    // A generation that leaps to win every conflict (and wedge the next write) is refused.
+    expect(
+      await send(token, 'D005', { ...leaf, rev: rev(999_999_999, 'a') }, JSON.stringify(makeLog('D005', 1))),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        error: 'Validation Error',
+        details: [{ prop: 'rev', message: "must be at most 1,000,000 generations past the log's newest known" }],
+      },
+    })
     expect(await feed(token)).toEqual({ changes: [], last: 0 })
     expect((await call('GET', `/sync/logs/D005?rev=${leaf.rev}`, { token })).status).toBe(404)
   })

@@ -24,10 +24,35 @@ export type Leaf = {
  */
 export const ANCESTORS_KEPT = 200
 
-/** `3-9f0c…`: a generation (1 for a log's first write), a dash, 16 to 32 lowercase hex digits. */
-export const REVISION = /^[1-9]\d{0,8}-[0-9a-f]{16,32}$/
+/**
+ * `3-9f0c…`: a generation (1 for a log's first write), a dash, 16 to 32 lowercase hex digits. A
+ * generation of at most 15 digits is an exact number; with GENERATION_LEAP, reaching the limit
+ * would take a billion versions sent.
+ */
+export const REVISION = /^[1-9]\d{0,14}-[0-9a-f]{16,32}$/
 
 const generationOf = (rev: string) => Number.parseInt(rev, 10)
+
+/**
+ * How far a version's generation may pass the highest a replica knows of its log: a million
+ * writes of one day between two rounds is far beyond any cart. A sender cannot leap to the
+ * limit (to win every conflict, or to make the next write's revision one no replica reads).
+ */
+export const GENERATION_LEAP = 1_000_000
+
+/**
+ * Why a version sent to a replica holding `leaves` cannot be one (undefined: it can): a
+ * generation beyond GENERATION_LEAP of what is known, or not above each revision it replaces.
+ */
+export function implausible(leaves: Leaf[], incoming: Leaf): string | undefined {
+  const generation = generationOf(incoming.rev)
+  if (incoming.ancestors.some((rev) => generationOf(rev) >= generation))
+    return 'must be of a later generation than every revision it replaces'
+  const known = Math.max(0, ...leaves.flatMap((leaf) => [leaf.rev, ...leaf.ancestors]).map(generationOf))
+  if (generation > known + GENERATION_LEAP)
+    return `must be at most ${GENERATION_LEAP.toLocaleString('en')} generations past the log's newest known`
+  return undefined
+}
 
 /** A new revision replacing `leaves` (the winner for an edit; several for a resolution). */
 export function nextRevision(leaves: Leaf[]): Pick<Leaf, 'rev' | 'ancestors'> {

@@ -1,7 +1,7 @@
-import { conflict, forbidden, notFound } from '../shared/problem'
+import { conflict, forbidden, invalid, notFound } from '../shared/problem'
 import { inLogOrder, type LogKeys } from '../shared/log-order'
 import { concatBytes, cutBytes, utf8Bytes } from '../shared/utf8'
-import { ancestorsOf, knows, nextRevision, received, winnerOf, type Leaf } from '../shared/revisions'
+import { ancestorsOf, implausible, knows, nextRevision, received, winnerOf, type Leaf } from '../shared/revisions'
 
 /**
  * Cloudflare limits a SQLite row, string or BLOB to 2 MB. Logs are stored as JSON text cut into
@@ -698,6 +698,8 @@ export class Store {
     }
     const after = received(leaves, incoming)
     if (!after) return 'known'
+    const why = implausible(leaves, incoming)
+    if (why) throw invalid([{ prop: 'rev', message: why }])
     if (sender !== undefined) ownedBy(sender, incoming, after.replaced)
     const seq = this.#nextRevision()
     const before = leaves.find((leaf) => leaf.winner)
