@@ -49,7 +49,7 @@ function said(status, options) {
       ]
     : ['not linked to a production']
   for (const { id, leaves } of status.conflicts)
-    lines.push(`conflict: ${shown(id)} has ${leaves} versions; keep one in the console's Units section`)
+    lines.push(`conflict: ${shown(id)} has ${leaves} versions; see the console's Production section`)
   return print(lines.join('\n'), troubled ? 1 : 0)
 }
 

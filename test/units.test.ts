@@ -135,7 +135,7 @@ describe('versions written elsewhere', () => {
       kind: 'versions-in-conflict',
       severity: 'error',
       message:
-        '2 versions of this day were written without seeing each other: keep one under Production in the console',
+        "2 versions of this day were written without seeing each other: one is kept under Production (in the production's console where two units wrote them)",
     }
     const checks = await call('GET', '/log/D003/checks', { token })
     expect(checks.body.checks[0]).toEqual(finding)
@@ -450,9 +450,7 @@ describe('a deployment holding productions', () => {
     expect((await over('Second unit', true)).status).toBe(403)
     expect(await over('Main unit')).toMatchObject({
       status: 403,
-      text: JSON.stringify({
-        error: "This cart is linked as Second unit: it sends its own unit's days, not Main unit's",
-      }),
+      text: JSON.stringify({ error: "Approved as Second unit: it sends versions of its own days, not Main unit's" }),
     })
     const claimed = await as(
       second,
@@ -461,25 +459,55 @@ describe('a deployment holding productions', () => {
     )
     expect(claimed.status).toBe(403)
     expect(await feed()).toEqual(before)
+    const served = async (id: string) =>
+      (await deployed(`/productions/feature/log/${id}`, { headers: { 'x-api-token': main } })).text
+    expect(await served('D020')).toBe(text)
 
-    // Its own first version of the same day, written unseen, is kept beside: a conflict, not a refusal.
+    // Main unit writes over its own day. Second unit's version written from Main's first one is an
+    // edit of Main's day by another way, and one naming no owner beside it would make it no one's.
+    const edited = JSON.stringify({ ...makeLog('D020', 2), notes: 'Main unit, reshoot' })
+    const mainEdit = `/sync/logs/D020?rev=${rev(2, 'e')}&ancestors=${rev(1, 'a')}&owner=Main%20unit`
+    expect(await as(main, mainEdit, edited)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    const fromMains = await as(
+      second,
+      `/sync/logs/D020?rev=${rev(3, 'f')}&ancestors=${rev(1, 'a')}&owner=Second%20unit`,
+      JSON.stringify({ ...makeLog('D020', 2), unit: 'Second' }),
+    )
+    expect(fromMains).toMatchObject({
+      status: 403,
+      text: JSON.stringify({ error: "Log belongs to Main unit: it is written on that unit's cart" }),
+    })
+    expect((await as(second, `/sync/logs/D020?rev=${rev(3, 'f')}&ancestors=`, text)).status).toBe(403)
+    expect(await served('D020')).toBe(edited)
+
+    // Its own first version of the same day, written unseen, is kept beside: a conflict, never merged.
     const beside = await as(
       second,
       `/sync/logs/D020?rev=${rev(1, 'd')}&ancestors=&owner=Second%20unit`,
       JSON.stringify({ ...makeLog('D020', 2), unit: 'Second' }),
     )
-    expect(beside).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    expect(beside).toMatchObject({ status: 200, text: '{"outcome":"conflict"}' })
     const listed = await deployed('/productions/feature/approve/conflicts', { headers: key })
     expect(JSON.parse(listed.text).conflicts).toMatchObject([
       {
         id: 'D020',
         keptHere: true,
         versions: [
-          { rev: rev(1, 'd'), served: true, owner: 'Second unit' },
-          { rev: rev(1, 'a'), served: false, owner: 'Main unit' },
+          { rev: rev(2, 'e'), served: true, owner: 'Main unit' },
+          { rev: rev(1, 'd'), served: false, owner: 'Second unit' },
         ],
       },
     ])
+    expect(await served('D020')).toBe(edited)
+
+    // A unit deletes its own day; another may log one under the id again, as its own.
+    const day22 = JSON.stringify(makeLog('D022', 1))
+    expect((await as(main, `/sync/logs/D022?rev=${rev(1, 'b')}&ancestors=&owner=Main%20unit`, day22)).status).toBe(200)
+    const deleted = `/sync/logs/D022?rev=${rev(2, 'b')}&ancestors=${rev(1, 'b')}&deleted=true&owner=Main%20unit`
+    expect(await as(main, deleted)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    const again = `/sync/logs/D022?rev=${rev(3, 'c')}&ancestors=${rev(2, 'b')},${rev(1, 'b')}&owner=Second%20unit`
+    expect(await as(second, again, day22)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    expect(await served('D022')).toBe(day22)
   })
 
   it('serves each production under its path with its own workspace, and nothing else', async () => {
@@ -602,7 +630,7 @@ describe('a round, against a production that refuses or waits', () => {
       log('D002')
       const keys = (id: string) => ({ id, day: 1, date: '2026-03-01' })
       const body = (id: string) => ({ keys: keys(id), json: utf8(JSON.stringify(makeLog(id, 2))), summary: '{}' })
-      // Second unit logged D001 unseen; the production office edited D002 unseen.
+      // Second unit logged D001 too, unseen; so did the production office D002 (no unit owns its version).
       const theirs = { rev: rev(1, 'f'), ancestors: [], deleted: false, owner: 'Second unit' }
       const office = { rev: rev(1, 'e'), ancestors: [], deleted: false }
       expect(store.receive('p1', 'D001', theirs, body('D001'))).not.toBe('known')
@@ -620,6 +648,21 @@ describe('a round, against a production that refuses or waits', () => {
       expect(store.versions('p1', 'D001').versions).toHaveLength(2)
       expect(store.resolve('p1', 'D002', office.rev)).toMatchObject({ rev: expect.stringMatching(/^2-/) })
       expect(store.versions('p1', 'D002').versions).toEqual([expect.objectContaining({ served: true, owner: null })])
+    })
+  })
+
+  it('makes the days a cart holds its unit’s when it links, not the office’s it pulled on a restart', async () => {
+    await roundIn('round-claims', async ({ store, log }) => {
+      const ownerOf = (id: string) => store.versions('p1', id).versions[0]!.owner
+      log('D001')
+      store.linkAs({ projectId: 'p1', unit: 'Main unit' }, { claim: true })
+      expect(ownerOf('D001')).toBe('Main unit')
+      const office = { rev: rev(1, 'e'), ancestors: [], deleted: false }
+      const keys = { id: 'D002', day: 2, date: '2026-03-02' }
+      store.receive('p1', 'D002', office, { keys, json: utf8(JSON.stringify(makeLog('D002', 1))), summary: '{}' })
+      // The object starts again: linked as before, and the office's day stays no unit's.
+      store.linkAs({ projectId: 'p1', unit: 'Main unit' })
+      expect([ownerOf('D001'), ownerOf('D002')]).toEqual(['Main unit', null])
     })
   })
 

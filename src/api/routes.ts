@@ -679,7 +679,9 @@ export const ROUTES = {
     summary: 'A version of a log written elsewhere, with the revisions it replaces (no body for a deletion)',
     description:
       'Checked as POST /log checks a log and kept as sent. `outcome`: `known` (this service has it or what ' +
-      'replaced it), `winner` (the log as served now), `conflict` (kept beside the log until the operator resolves it).',
+      'replaced it), `winner` (the log as served now), `conflict` (kept beside the log until the operator resolves it). ' +
+      'On a production the sender is the unit its token was approved as: 403 for a version naming another owner, ' +
+      "replacing another unit's day, or written from it.",
     tag: 'Units',
     who: 'application',
     query: {
@@ -691,7 +693,7 @@ export const ROUTES = {
     },
     body: LogSchema,
     ok: [200, shapes.SyncReceivedSchema],
-    errors: [400, 401, 404, 409, 413, 415],
+    errors: [400, 401, 403, 404, 409, 413, 415],
   },
   linkStatus: {
     method: 'get',

@@ -103,7 +103,7 @@ export const finding = (
 export const conflictFinding = (versions: number, log?: string): Finding =>
   finding(
     'versions-in-conflict',
-    `${versions} versions of this day were written without seeing each other: keep one under Production in the console`,
+    `${versions} versions of this day were written without seeing each other: one is kept under Production (in the production's console where two units wrote them)`,
     log === undefined ? {} : { log },
   )
 

@@ -48,14 +48,17 @@ export const dayChecks =
  */
 export const rangeOf = (ws: WorkspaceClient, projectId: string, settings: Settings, summaries: LogSummary[]): Range => {
   const findings = new Map<string, Checked>()
+  let versions: Promise<Map<string, number>> | undefined
+  const versionsOf = async () => {
+    const ids = summaries.map((s) => s.id)
+    const cached = await ws.cachedChecks(projectId, ids)
+    return new Map(ids.map((id, i) => [id, cached[i]!.versions]))
+  }
   return {
     summaries,
     readLog: logReader(ws, projectId),
     dayChecks: dayChecks(ws, projectId, settings.match_sound !== false, findings),
     findings,
-    versionsOf: async (ids) => {
-      const cached = await ws.cachedChecks(projectId, ids)
-      return new Map(ids.map((id, i) => [id, cached[i]!.versions]))
-    },
+    versions: () => (versions ??= versionsOf()),
   }
 }

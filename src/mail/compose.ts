@@ -57,7 +57,7 @@ function presetOf(settings: Settings, presetId: string) {
  * log read in turn, as a report reads them.
  */
 export async function mailFigures(settings: Settings, range: Range): Promise<MailFigures> {
-  const versions = await range.versionsOf?.(range.summaries.map((summary) => summary.id))
+  const versions = await range.versions?.()
   const checks = await checkRange(
     range.summaries.map((summary) => ({
       summary,

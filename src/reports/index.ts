@@ -21,8 +21,11 @@ export type Range = {
   dayChecks?: (summaries: LogSummary[]) => Promise<Map<string, Counts>>
   /** Each day's own findings once computed for this range (a message's body): its clips PDF draws them. */
   findings?: Map<string, Checked>
-  /** How many versions of each day are kept (two or more: in conflict, docs/units.md); 1 where absent. */
-  versionsOf?: (ids: string[]) => Promise<Map<string, number>>
+  /**
+   * How many versions of each day are kept (two or more: in conflict, docs/units.md), asked once
+   * for the range, so a message's body and its PDFs say the same; 1 where absent.
+   */
+  versions?: () => Promise<Map<string, number>>
 }
 
 /**
@@ -45,7 +48,7 @@ export async function renderReport(source: ReportSource): Promise<Uint8Array> {
   const context = { settings, label: preset.label, columns: options.columns }
   if (kind === 'data-report') await dataReport(report, project, summaries, context, await source.dayChecks?.(summaries))
   else {
-    const versions = await source.versionsOf?.(summaries.map((s) => s.id))
+    const versions = await source.versions?.()
     await clipsReport(
       report,
       project,

@@ -90,6 +90,11 @@ export class Workspace extends DurableObject<Env> {
   #approvals!: Approvals
   #windows!: SendWindows
   #units!: UnitLink
+  /**
+   * Whether this object is a production (http/productions.ts): it merges what units and its own
+   * applications wrote from one version, and holds each cart to its own unit's days.
+   */
+  #production = false
   /** When the next sync round is due, as this object set it (undefined: not set since it started). */
   #roundAt: number | undefined
   readonly #changes = new Changes()
@@ -127,9 +132,9 @@ export class Workspace extends DurableObject<Env> {
       })
       this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
       this.#units = new UnitLink(ctx.storage.sql, this.#store)
-      // A production merges what units and its own applications wrote from one version: it is
-      // the object of a production's name (http/productions.ts), on a deployment holding them.
-      this.#store.keepsBases = ctx.id.name?.startsWith('production:') ?? (env.PRODUCTIONS ?? '').trim() !== ''
+      // The object of a production's name, on a deployment holding them.
+      this.#production = ctx.id.name?.startsWith('production:') ?? (env.PRODUCTIONS ?? '').trim() !== ''
+      this.#store.keepsBases = this.#production
       const link = this.#units.get()
       this.#store.linkAs(link && { projectId: link.project, unit: link.unit })
       // After a restart: what was written before it and not yet sent goes at once.
@@ -754,13 +759,7 @@ export class Workspace extends DurableObject<Env> {
       this.#commits.run(() =>
         this.#wrote(
           this.#client(token, (unit) => ({
-            outcome: this.#received(
-              this.#syncProject(project),
-              id,
-              leaf,
-              bytes,
-              this.#store.keepsBases ? unit : undefined,
-            ),
+            outcome: this.#received(this.#syncProject(project), id, leaf, bytes, this.#production ? unit : undefined),
           })),
         ),
       )
@@ -774,7 +773,7 @@ export class Workspace extends DurableObject<Env> {
   #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array, sender?: string) {
     const body = bytes && this.#logs.checkedVersion(id, bytes)
     const outcome = this.#transaction(() => this.#store.receive(projectId, id, leaf, body, sender))
-    if (outcome !== 'known' && this.#store.keepsBases) this.#mergeVersions(projectId, id)
+    if (outcome !== 'known' && this.#production) this.#mergeVersions(projectId, id)
     return outcome
   }
 
@@ -782,11 +781,12 @@ export class Workspace extends DurableObject<Env> {
    * Two live versions of a log written from the version kept as its base (their newest common
    * ancestor, and no other: an older one would undo what came between), merged three ways
    * (src/shared/three-way.ts). Left in conflict when they contradict, are too large to parse whole,
-   * or the merge is no valid log: a merge that cannot be made is never the receive's failure.
+   * are two units' (only the production's operator chooses between units), or the merge is no
+   * valid log: a merge that cannot be made is never the receive's failure.
    */
   #mergeVersions(projectId: string, id: string) {
     const leaves = this.#store.leaves(projectId, id)
-    if (leaves.length !== 2 || leaves.some((held) => held.deleted)) return
+    if (leaves.length !== 2 || leaves.some((held) => held.deleted) || leaves[0]!.owner !== leaves[1]!.owner) return
     const base = this.#store.baseRevision(projectId, id)
     if (base === undefined || newestCommon(leaves[0]!, leaves[1]!) !== base || !this.#store.mergeable(projectId, id))
       return
@@ -823,7 +823,7 @@ export class Workspace extends DurableObject<Env> {
         throw conflict('Another project was loaded while the production was asked: link again')
       this.#transaction(() => {
         this.#units.link(projectId, link.url, link.project, link.unit, link.token)
-        this.#store.linkAs({ projectId, unit: link.unit })
+        this.#store.linkAs({ projectId, unit: link.unit }, { claim: true })
       })
       this.#syncSoon(0)
       this.#changes.changed()

@@ -593,19 +593,23 @@ export class Store {
    */
   #linked: { project: number; unit: string } | undefined
 
-  /** The linked project and unit (undefined: not linked); the project's logs no unit owns become the unit's. */
-  linkAs(link: { projectId: string; unit: string } | undefined) {
+  /**
+   * The linked project and unit (undefined: not linked). `claim`, when the link is made: the
+   * project's logs no unit owns become the unit's (they were written on this cart). Not on every
+   * start: by then the project holds the production office's days too, which no unit owns.
+   */
+  linkAs(link: { projectId: string; unit: string } | undefined, { claim = false } = {}) {
     if (!link) return (this.#linked = undefined)
     const project = this.#requireKeyOf(link.projectId)
     this.#linked = { project, unit: link.unit }
-    this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
+    if (claim) this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
   }
 
   /**
    * On a cart, the unit other than its own that owns a live version among `leaves`: the cart may
    * neither write over nor resolve such a log (its production refuses both).
    */
-  #ownedElsewhere(project: number, leaves: Leaf[]): string | undefined {
+  #ownedElsewhere(project: number, leaves: Versions): string | undefined {
     const unit = this.#unitIn(project)
     return unit === undefined ? undefined : otherOwner(unit, leaves)
   }
@@ -615,6 +619,10 @@ export class Store {
     return this.#linked?.project === project ? this.#linked.unit : undefined
   }
 
+  /**
+   * On a cart, 403 unless its unit may write the log: a write replaces the version served alone,
+   * so that version's owner decides (a resolution replaces every version: #ownedElsewhere).
+   */
   #requireOwned(project: number, id: string, leaves?: Array<Leaf & { winner: boolean }>) {
     const unit = this.#unitIn(project)
     if (unit === undefined) return
@@ -700,7 +708,7 @@ export class Store {
     if (!after) return 'known'
     const why = implausible(leaves, incoming)
     if (why) throw invalid([{ prop: 'rev', message: why }])
-    if (sender !== undefined) ownedBy(sender, incoming, after.replaced)
+    if (sender !== undefined) requireSendersOwn(sender, incoming, leaves, after.replaced)
     const seq = this.#nextRevision()
     const before = leaves.find((leaf) => leaf.winner)
     const winner = winnerOf(after.kept)!
@@ -1039,7 +1047,7 @@ export class Store {
    */
   versions(projectId: string, id: string) {
     const project = this.#keyOf(projectId)
-    if (project === undefined) return { versions: [], keptHere: false }
+    if (project === undefined) return { versions: [], keptHere: true }
     const rows = this.sql
       .exec<{ rev: string; deleted: number; winner: number; summary: string | null; owner: string | null }>(
         `SELECT v.rev, v.deleted, v.winner, v.owner,
@@ -1057,13 +1065,7 @@ export class Store {
       owner,
       summary,
     }))
-    const leaves = versions.map(({ rev, deleted, owner }) => ({
-      rev,
-      deleted,
-      ancestors: [],
-      ...(owner !== null && { owner }),
-    }))
-    return { versions, keptHere: this.#ownedElsewhere(project, leaves) === undefined }
+    return { versions, keptHere: this.#ownedElsewhere(project, versions) === undefined }
   }
 
   /** How many logs of a project changed after `since` in the feed. */
@@ -1124,19 +1126,28 @@ export class Store {
 
 /**
  * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner,
- * and replaces no live version of a day another unit owns. A version beside another unit's (two
- * units logging one day unseen) is a conflict, not a refusal: the production's operator decides.
+ * replaces no live version of a day another unit owns, and, kept beside one, is the unit's own
+ * with a history of its own (two units logging one day unseen: a conflict the production's
+ * operator decides), never one written from the other unit's day (an edit of it by another way).
  */
-function ownedBy(unit: string, incoming: Leaf, replaced: Leaf[]) {
+function requireSendersOwn(unit: string, incoming: Leaf, leaves: Leaf[], replaced: Leaf[]) {
   if (incoming.owner !== undefined && incoming.owner !== unit)
-    throw forbidden(`This cart is linked as ${unit}: it sends its own unit's days, not ${incoming.owner}'s`)
+    throw forbidden(`Approved as ${unit}: it sends versions of its own days, not ${incoming.owner}'s`)
   const other = otherOwner(unit, replaced)
   if (other !== undefined) throw ownedElsewhere(other)
+  for (const leaf of leaves) {
+    if (leaf.deleted || leaf.owner === undefined || leaf.owner === unit) continue
+    const theirs = new Set([leaf.rev, ...leaf.ancestors])
+    if (incoming.owner !== unit || incoming.ancestors.some((rev) => theirs.has(rev))) throw ownedElsewhere(leaf.owner)
+  }
 }
 
+/** Versions of a log as far as who owns them goes (`owner` null or absent: none). */
+type Versions = Array<{ deleted: boolean; owner?: string | null | undefined }>
+
 /** The owner of a live version among `leaves` that is neither `unit` nor none. */
-const otherOwner = (unit: string, leaves: Leaf[]) =>
-  leaves.find((leaf) => !leaf.deleted && leaf.owner !== undefined && leaf.owner !== unit)?.owner
+const otherOwner = (unit: string, leaves: Versions) =>
+  leaves.find((leaf) => !leaf.deleted && typeof leaf.owner === 'string' && leaf.owner !== unit)?.owner ?? undefined
 
 const ownedElsewhere = (owner: string) => forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
 

@@ -325,12 +325,12 @@ describe('two carts and their production', () => {
         expect(await page.locator('#units .link h3').textContent()).toBe(`Linked to ${PRODUCTION_URL} as Main unit`)
         const mark = page.locator('#days .day-conflict')
         await mark.waitFor()
-        expect(await mark.textContent()).toBe('2 versions: keep one under Production')
+        expect(await mark.textContent()).toBe('2 versions: see Production')
         const card = page.locator('#units .card.conflict')
         await card.waitFor()
         expect(await card.locator('h3').textContent()).toBe('D005: 2 versions')
         expect(await card.locator('.meta').textContent()).toBe(
-          "Written without seeing each other, a version another unit's: the production's operator keeps one.",
+          "Written without seeing each other; one version is another unit's, so the production's operator keeps one.",
         )
         expect((await card.locator('.version').allTextContents()).sort()).toEqual([
           expect.stringMatching(/^Main unit's · Main · day 5 · /),

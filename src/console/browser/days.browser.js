@@ -236,7 +236,7 @@ export function daysSection() {
     if (versions)
       title.append(
         ' ',
-        el('a', { class: 'day-conflict', href: '#units', text: versions + ' versions: keep one under Production' }),
+        el('a', { class: 'day-conflict', href: '#units', text: versions + ' versions: see Production' }),
       )
     $('.day-parts', node).textContent = partsLine(row).join(' · ')
     const chips = $('.chips', node)

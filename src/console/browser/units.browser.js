@@ -178,7 +178,7 @@ export function unitsSection() {
           class: 'meta',
           text: conflict.keptHere
             ? 'Written without seeing each other. Keep one; the others go on every unit.'
-            : "Written without seeing each other, a version another unit's: the production's operator keeps one.",
+            : "Written without seeing each other; one version is another unit's, so the production's operator keeps one.",
         }),
         el('ul', { class: 'versions' }, versions),
       ),
