@@ -70,7 +70,7 @@ const SECTIONS = [
   {
     id: 'units',
     title: 'Production',
-    hint: 'Each unit’s cart shares its days with the production: linked, this cart sends its days and receives the other units’ in the background, and works the same without a network. A day written twice without either side seeing the other waits here until one version is kept: here, or in the production’s console when another unit wrote one.',
+    hint: 'Each unit’s cart shares its days with the production: a linked cart sends its days and receives the other units’ in the background, and works the same without a network. A day written twice without either side seeing the other waits here until one version is kept: here, or in the production’s console when another unit wrote one.',
     empty: '',
   },
   {
