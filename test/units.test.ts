@@ -463,51 +463,97 @@ describe('a deployment holding productions', () => {
       (await deployed(`/productions/feature/log/${id}`, { headers: { 'x-api-token': main } })).text
     expect(await served('D020')).toBe(text)
 
-    // Main unit writes over its own day. Second unit's version written from Main's first one is an
-    // edit of Main's day by another way, and one naming no owner beside it would make it no one's.
+    // Main unit writes over its own day; beside it, Second unit's cart sends only versions of its own.
     const edited = JSON.stringify({ ...makeLog('D020', 2), notes: 'Main unit, reshoot' })
     const mainEdit = `/sync/logs/D020?rev=${rev(2, 'e')}&ancestors=${rev(1, 'a')}&owner=Main%20unit`
     expect(await as(main, mainEdit, edited)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
-    const fromMains = await as(
-      second,
-      `/sync/logs/D020?rev=${rev(3, 'f')}&ancestors=${rev(1, 'a')}&owner=Second%20unit`,
-      JSON.stringify({ ...makeLog('D020', 2), unit: 'Second' }),
-    )
-    expect(fromMains).toMatchObject({
+    const ownerless = await as(second, `/sync/logs/D020?rev=${rev(3, 'f')}&ancestors=${rev(1, 'a')}`, text)
+    expect(ownerless).toMatchObject({
       status: 403,
-      text: JSON.stringify({ error: "Log belongs to Main unit: it is written on that unit's cart" }),
+      text: JSON.stringify({
+        error: "Log has a version of Main unit's: beside it, Second unit sends versions of its own",
+      }),
     })
-    expect((await as(second, `/sync/logs/D020?rev=${rev(3, 'f')}&ancestors=`, text)).status).toBe(403)
     expect(await served('D020')).toBe(edited)
 
-    // Its own first version of the same day, written unseen, is kept beside: a conflict, never merged.
+    // Its own version, even one written from Main's first (the version the production merged
+    // Main's edit against), is kept beside as a conflict, and never merged into Main's day.
+    const theirs = JSON.stringify({ ...makeLog('D020', 2), unit: 'Second' })
     const beside = await as(
       second,
-      `/sync/logs/D020?rev=${rev(1, 'd')}&ancestors=&owner=Second%20unit`,
-      JSON.stringify({ ...makeLog('D020', 2), unit: 'Second' }),
+      `/sync/logs/D020?rev=${rev(3, 'f')}&ancestors=${rev(1, 'a')}&owner=Second%20unit`,
+      theirs,
     )
-    expect(beside).toMatchObject({ status: 200, text: '{"outcome":"conflict"}' })
-    const listed = await deployed('/productions/feature/approve/conflicts', { headers: key })
-    expect(JSON.parse(listed.text).conflicts).toMatchObject([
+    expect(beside).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    const conflicts = async () =>
+      JSON.parse((await deployed('/productions/feature/approve/conflicts', { headers: key })).text).conflicts
+    expect(await conflicts()).toMatchObject([
       {
         id: 'D020',
         keptHere: true,
         versions: [
-          { rev: rev(2, 'e'), served: true, owner: 'Main unit' },
-          { rev: rev(1, 'd'), served: false, owner: 'Second unit' },
+          { rev: rev(3, 'f'), served: true, owner: 'Second unit' },
+          { rev: rev(2, 'e'), served: false, owner: 'Main unit' },
         ],
       },
     ])
-    expect(await served('D020')).toBe(edited)
+    expect(await served('D020')).toBe(theirs)
 
-    // A unit deletes its own day; another may log one under the id again, as its own.
+    // The production's operator keeps Main's; Second's cart, which had gone on writing its own
+    // version meanwhile, sends that: a conflict again for the operator, not a refusal.
+    const kept = await deployed('/productions/feature/approve/conflicts/D020', {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({ keep: rev(2, 'e') }),
+    })
+    expect(kept.status).toBe(200)
+    expect(await served('D020')).toBe(edited)
+    const later = `/sync/logs/D020?rev=${rev(5, 'a')}&ancestors=${rev(4, 'a')},${rev(3, 'f')},${rev(1, 'a')}&owner=Second%20unit`
+    expect(await as(second, later, theirs)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    expect((await conflicts())[0].versions).toHaveLength(2)
+
+    // A unit deletes its own day; another may log one under the id again, as its own, and so may
+    // the first unit, unseen: a conflict. A deletion kept beside its unit's live version is not
+    // another unit's to replace.
     const day22 = JSON.stringify(makeLog('D022', 1))
     expect((await as(main, `/sync/logs/D022?rev=${rev(1, 'b')}&ancestors=&owner=Main%20unit`, day22)).status).toBe(200)
     const deleted = `/sync/logs/D022?rev=${rev(2, 'b')}&ancestors=${rev(1, 'b')}&deleted=true&owner=Main%20unit`
     expect(await as(main, deleted)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
-    const again = `/sync/logs/D022?rev=${rev(3, 'c')}&ancestors=${rev(2, 'b')},${rev(1, 'b')}&owner=Second%20unit`
-    expect(await as(second, again, day22)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    const again = (digit: string, owner: string) =>
+      `/sync/logs/D022?rev=${rev(3, digit)}&ancestors=${rev(2, 'b')},${rev(1, 'b')}&owner=${encodeURIComponent(owner)}`
+    expect(await as(second, again('c', 'Second unit'), day22)).toMatchObject({
+      status: 200,
+      text: '{"outcome":"winner"}',
+    })
+    expect(await as(main, again('d', 'Main unit'), day22)).toMatchObject({ status: 200 })
     expect(await served('D022')).toBe(day22)
+    const day23 = JSON.stringify(makeLog('D023', 1))
+    expect((await as(main, `/sync/logs/D023?rev=${rev(1, 'c')}&ancestors=&owner=Main%20unit`, day23)).status).toBe(200)
+    const gone = `/sync/logs/D023?rev=${rev(2, 'c')}&ancestors=${rev(1, 'c')}&deleted=true&owner=Main%20unit`
+    const alsoEdited = `/sync/logs/D023?rev=${rev(2, 'd')}&ancestors=${rev(1, 'c')}&owner=Main%20unit`
+    expect((await as(main, alsoEdited, day23)).status).toBe(200)
+    expect(await as(main, gone)).toMatchObject({ status: 200, text: '{"outcome":"conflict"}' })
+    const overDeletion = `/sync/logs/D023?rev=${rev(3, 'e')}&ancestors=${rev(2, 'c')},${rev(1, 'c')}&owner=Second%20unit`
+    expect(await as(second, overDeletion, day23)).toMatchObject({
+      status: 403,
+      text: JSON.stringify({ error: "Log belongs to Main unit: it is written on that unit's cart" }),
+    })
+
+    // A day the production office logged is no unit's: a cart edits it as it is, and claims it not.
+    const office = await productionToken('Production office')
+    const day24 = makeLog('D024', 1)
+    expect((await as(office, '/log', JSON.stringify(day24))).status).toBe(201)
+    const [officeLeaf] = (await feed()).changes.find((change) => change.id === 'D024')!.leaves
+    const edit24 = (owner?: string) =>
+      `/sync/logs/D024?rev=${rev(2, 'f')}&ancestors=${officeLeaf!.rev}` +
+      (owner ? `&owner=${encodeURIComponent(owner)}` : '')
+    const notes = JSON.stringify({ ...day24, notes: 'Main unit was here' })
+    expect(await as(main, edit24('Main unit'), notes)).toMatchObject({
+      status: 403,
+      text: JSON.stringify({ error: 'Log belongs to no unit: Main unit sends it with no owner' }),
+    })
+    expect(await as(main, edit24(), notes)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
+    expect(await served('D024')).toBe(notes)
   })
 
   it('serves each production under its path with its own workspace, and nothing else', async () => {
@@ -660,9 +706,31 @@ describe('a round, against a production that refuses or waits', () => {
       const office = { rev: rev(1, 'e'), ancestors: [], deleted: false }
       const keys = { id: 'D002', day: 2, date: '2026-03-02' }
       store.receive('p1', 'D002', office, { keys, json: utf8(JSON.stringify(makeLog('D002', 1))), summary: '{}' })
-      // The object starts again: linked as before, and the office's day stays no unit's.
+      // The object starts again: linked as before, and the office's day stays no unit's; so it
+      // does when the cart unlinks and links again.
       store.linkAs({ projectId: 'p1', unit: 'Main unit' })
       expect([ownerOf('D001'), ownerOf('D002')]).toEqual(['Main unit', null])
+      store.linkAs(undefined)
+      store.linkAs({ projectId: 'p1', unit: 'Main unit' }, { claim: true })
+      expect([ownerOf('D001'), ownerOf('D002')]).toEqual(['Main unit', null])
+
+      // The office's day served beside Second unit's version of the same id: this cart's edit
+      // would be no unit's beside another unit's, which its production refuses; refused here first.
+      const json = utf8(JSON.stringify(makeLog('D003', 1)))
+      const d003 = { keys: { id: 'D003', day: 3, date: '2026-03-03' }, json, summary: '{}' }
+      store.receive('p1', 'D003', { rev: rev(1, 'a'), ancestors: [], deleted: false, owner: 'Second unit' }, d003)
+      store.receive('p1', 'D003', { rev: rev(1, 'f'), ancestors: [], deleted: false }, d003)
+      expect(store.versions('p1', 'D003').versions.map(({ served, owner }) => [served, owner])).toEqual([
+        [true, null],
+        [false, 'Second unit'],
+      ])
+      const refused = "Log belongs to Second unit: it is written on that unit's cart"
+      expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
+      // Unlinked, the cart still writes as the unit it linked as: the production would refuse the rest.
+      store.linkAs(undefined)
+      expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
+      log('D004')
+      expect(ownerOf('D004')).toBe('Main unit')
     })
   })
 

@@ -681,7 +681,7 @@ export const ROUTES = {
       'Checked as POST /log checks a log and kept as sent. `outcome`: `known` (this service has it or what ' +
       'replaced it), `winner` (the log as served now), `conflict` (kept beside the log until the operator resolves it). ' +
       'On a production the sender is the unit its token was approved as: 403 for a version naming another owner, ' +
-      "replacing another unit's day, or written from it.",
+      "replacing another unit's day, not the sender's own beside another unit's, or claiming a day no unit owns.",
     tag: 'Units',
     who: 'application',
     query: {

@@ -23,7 +23,8 @@ export type Range = {
   findings?: Map<string, Checked>
   /**
    * How many versions of each day are kept (two or more: in conflict, docs/units.md), asked once
-   * for the range, so a message's body and its PDFs say the same; 1 where absent.
+   * for the range, so a message's body and its clips PDF say the same; 1 where absent. (The data
+   * report's column reads them with the days' check counts.)
    */
   versions?: () => Promise<Map<string, number>>
 }

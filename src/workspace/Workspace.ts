@@ -90,11 +90,6 @@ export class Workspace extends DurableObject<Env> {
   #approvals!: Approvals
   #windows!: SendWindows
   #units!: UnitLink
-  /**
-   * Whether this object is a production (http/productions.ts): it merges what units and its own
-   * applications wrote from one version, and holds each cart to its own unit's days.
-   */
-  #production = false
   /** When the next sync round is due, as this object set it (undefined: not set since it started). */
   #roundAt: number | undefined
   readonly #changes = new Changes()
@@ -132,9 +127,8 @@ export class Workspace extends DurableObject<Env> {
       })
       this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
       this.#units = new UnitLink(ctx.storage.sql, this.#store)
-      // The object of a production's name, on a deployment holding them.
-      this.#production = ctx.id.name?.startsWith('production:') ?? (env.PRODUCTIONS ?? '').trim() !== ''
-      this.#store.keepsBases = this.#production
+      // The object of a production's name (http/productions.ts), on a deployment holding them.
+      this.#store.production = ctx.id.name?.startsWith('production:') ?? (env.PRODUCTIONS ?? '').trim() !== ''
       const link = this.#units.get()
       this.#store.linkAs(link && { projectId: link.project, unit: link.unit })
       // After a restart: what was written before it and not yet sent goes at once.
@@ -759,7 +753,9 @@ export class Workspace extends DurableObject<Env> {
       this.#commits.run(() =>
         this.#wrote(
           this.#client(token, (unit) => ({
-            outcome: this.#received(this.#syncProject(project), id, leaf, bytes, this.#production ? unit : undefined),
+            outcome: this.#received(this.#syncProject(project), id, leaf, bytes, {
+              ...(this.#store.production && { unit }),
+            }),
           })),
         ),
       )
@@ -767,13 +763,14 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /**
-   * Into project `projectId`, the active one (its custom schemas check the version). A production
-   * merges two versions written from the one it kept where they cannot contradict.
+   * Into project `projectId`, the active one (its custom schemas check the version); `sent` as
+   * Store.receive takes it. A production merges two versions written from the one it kept where
+   * they cannot contradict.
    */
-  #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array, sender?: string) {
+  #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array, sent?: { unit?: string }) {
     const body = bytes && this.#logs.checkedVersion(id, bytes)
-    const outcome = this.#transaction(() => this.#store.receive(projectId, id, leaf, body, sender))
-    if (outcome !== 'known' && this.#production) this.#mergeVersions(projectId, id)
+    const outcome = this.#transaction(() => this.#store.receive(projectId, id, leaf, body, sent))
+    if (outcome !== 'known' && this.#store.production) this.#mergeVersions(projectId, id)
     return outcome
   }
 

@@ -463,7 +463,7 @@ export class Store {
     if (previousId !== log.id) this.deleteLog(projectId, previousId)
     else {
       const leaves = this.#leafRows(project, previousId)
-      this.#requireOwned(project, previousId, leaves)
+      this.#requireOwned(project, leaves)
       // The version a write replaces is the base of what is written from it, while it is the
       // log's one version: in conflict, the versions have other bases.
       if (leaves.length === 1) this.#keepBase(project, previousId, leaves[0]!.rev)
@@ -564,7 +564,7 @@ export class Store {
     const project = this.#keyOf(projectId)
     if (project === undefined) return false
     const leaves = this.#leafRows(project, id)
-    this.#requireOwned(project, id, leaves)
+    this.#requireOwned(project, leaves)
     if (leaves.length > 1) throw conflict('Log has versions in conflict: resolve them first')
     const removed = this.#removeRow(project, id)
     if (removed) {
@@ -595,38 +595,58 @@ export class Store {
 
   /**
    * The linked project and unit (undefined: not linked). `claim`, when the link is made: the
-   * project's logs no unit owns become the unit's (they were written on this cart). Not on every
-   * start: by then the project holds the production office's days too, which no unit owns.
+   * first time the project links, its logs no unit owns become the unit's (they were written on
+   * this cart). Not on a start, nor on linking again: by then the project holds the production
+   * office's days too, which no unit owns (the production refuses a claim of one).
    */
   linkAs(link: { projectId: string; unit: string } | undefined, { claim = false } = {}) {
     if (!link) return (this.#linked = undefined)
     const project = this.#requireKeyOf(link.projectId)
     this.#linked = { project, unit: link.unit }
-    if (claim) this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
+    if (!claim || this.#claimedBy(project) !== undefined) return
+    this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
+    this.setMeta(`units.claimed.${project}`, link.unit)
+    this.#claimed.set(project, link.unit)
+  }
+
+  /** Per project, the unit its days were claimed for when it first linked (null: never linked). */
+  readonly #claimed = new Map<number, string | null>()
+
+  #claimedBy(project: number): string | undefined {
+    let unit = this.#claimed.get(project)
+    if (unit === undefined) this.#claimed.set(project, (unit = this.getMeta(`units.claimed.${project}`) ?? null))
+    return unit ?? undefined
   }
 
   /**
    * On a cart, the unit other than its own that owns a live version among `leaves`: the cart may
    * neither write over nor resolve such a log (its production refuses both).
    */
-  #ownedElsewhere(project: number, leaves: Versions): string | undefined {
+  #ownedElsewhere(project: number, leaves: Owned): string | undefined {
     const unit = this.#unitIn(project)
     return unit === undefined ? undefined : otherOwner(unit, leaves)
   }
 
-  /** The unit a new log of `project` is owned by: the linked unit in the linked project, else none. */
+  /**
+   * The unit a new log of `project` is owned by, and whose days alone this cart writes there: the
+   * linked unit in the linked project; unlinked, the unit the project first linked as (what it
+   * wrote of other units' days would be refused once linked again); none on a production.
+   */
   #unitIn(project: number): string | undefined {
-    return this.#linked?.project === project ? this.#linked.unit : undefined
+    if (this.production) return undefined
+    return this.#linked?.project === project ? this.#linked.unit : this.#claimedBy(project)
   }
 
   /**
-   * On a cart, 403 unless its unit may write the log: a write replaces the version served alone,
-   * so that version's owner decides (a resolution replaces every version: #ownedElsewhere).
+   * On a cart, 403 unless its unit may write the log, as its production will take it: a write
+   * replaces the version served alone, which must be the unit's or no unit's, and one of no unit's
+   * (it stays so) may not be written beside another unit's (a resolution replaces every version:
+   * #ownedElsewhere).
    */
-  #requireOwned(project: number, id: string, leaves?: Array<Leaf & { winner: boolean }>) {
+  #requireOwned(project: number, leaves: Array<Leaf & { winner: boolean }>) {
     const unit = this.#unitIn(project)
     if (unit === undefined) return
-    const owner = (leaves ?? this.#leafRows(project, id)).find((leaf) => leaf.winner && !leaf.deleted)?.owner
+    const owner = leaves.find((leaf) => leaf.winner && !leaf.deleted)?.owner ?? otherOwner(unit, leaves)
     if (owner !== undefined && owner !== unit) throw ownedElsewhere(owner)
   }
 
@@ -687,15 +707,16 @@ export class Store {
    * A revision written elsewhere (another unit's cart, or the production). `body` is the log as
    * sent, its keys and summary; none for a tombstone. Answers what became of it: `known` (this
    * store has it or something that replaced it), `winner` (the log as served now), `conflict`
-   * (kept beside the winner). `sender`: the unit that sent it, when it must be that unit's own
-   * version (403 otherwise: one naming another owner, or replacing a day another unit owns).
+   * (kept beside the winner). `sent`: it came in a request (POST /sync/logs), not from the
+   * production a cart pulls from, and on a production `unit` sent it, which must send its own
+   * days' versions alone (requireSendersOwn).
    */
   receive(
     projectId: string,
     id: string,
     incoming: Leaf,
     body?: { keys: LogKeys; json: Uint8Array; summary: string },
-    sender?: string,
+    sent?: { unit?: string | undefined },
   ): 'known' | 'winner' | 'conflict' {
     const project = this.#requireKeyOf(projectId)
     // A log stored before revisions were kept gets its first one now, so its row is a leaf too.
@@ -706,9 +727,9 @@ export class Store {
     }
     const after = received(leaves, incoming)
     if (!after) return 'known'
-    const why = implausible(leaves, incoming)
+    const why = implausible(leaves, incoming, sent !== undefined)
     if (why) throw invalid([{ prop: 'rev', message: why }])
-    if (sender !== undefined) requireSendersOwn(sender, incoming, leaves, after.replaced)
+    if (sent?.unit !== undefined) requireSendersOwn(sent.unit, incoming, leaves, after.replaced)
     const seq = this.#nextRevision()
     const before = leaves.find((leaf) => leaf.winner)
     const winner = winnerOf(after.kept)!
@@ -942,12 +963,15 @@ export class Store {
     return leaf
   }
 
-  /** Whether this store keeps the version before each write to merge against: a production's does. */
-  keepsBases = false
+  /**
+   * Whether this is a production's store: it keeps the version before each write to merge
+   * against, and holds each cart to its own unit's days (requireSendersOwn).
+   */
+  production = false
 
   /** The log's row as the base of the versions written from revision `rev` (a production's alone). */
   #keepBase(project: number, id: string, rev: string) {
-    if (!this.keepsBases) return
+    if (!this.production) return
     this.#dropBase(project, id)
     // A log past MERGED_PIECES is never parsed whole, so never merged: no base kept for it.
     const pieces = this.sql.exec<{ pieces: number }>(
@@ -971,7 +995,7 @@ export class Store {
   }
 
   #dropBase(project: number, id: string) {
-    if (this.keepsBases) this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
+    if (this.production) this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
   }
 
   /** The revision of the version a log's last write replaced, kept on a production. */
@@ -1125,29 +1149,36 @@ export class Store {
 }
 
 /**
- * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner,
- * replaces no live version of a day another unit owns, and, kept beside one, is the unit's own
- * with a history of its own (two units logging one day unseen: a conflict the production's
- * operator decides), never one written from the other unit's day (an edit of it by another way).
+ * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner;
+ * it replaces no version of a day another unit owns (nor that unit's deletion of it while a
+ * version of that unit lives on beside: the operator decides between them);
+ * beside another unit's version it is the unit's own (two units logging one day unseen: a
+ * conflict, never merged, that the production's operator decides); and it claims no day no unit
+ * owns (the office's), unless it keeps the unit's own version over the office's.
  */
 function requireSendersOwn(unit: string, incoming: Leaf, leaves: Leaf[], replaced: Leaf[]) {
   if (incoming.owner !== undefined && incoming.owner !== unit)
     throw forbidden(`Approved as ${unit}: it sends versions of its own days, not ${incoming.owner}'s`)
-  const other = otherOwner(unit, replaced)
-  if (other !== undefined) throw ownedElsewhere(other)
-  for (const leaf of leaves) {
-    if (leaf.deleted || leaf.owner === undefined || leaf.owner === unit) continue
-    const theirs = new Set([leaf.rev, ...leaf.ancestors])
-    if (incoming.owner !== unit || incoming.ancestors.some((rev) => theirs.has(rev))) throw ownedElsewhere(leaf.owner)
-  }
+  const livesOn = (owner: string) => leaves.some((leaf) => !leaf.deleted && leaf.owner === owner)
+  const over = replaced.find(
+    (leaf) => leaf.owner !== undefined && leaf.owner !== unit && (!leaf.deleted || livesOn(leaf.owner)),
+  )
+  if (over) throw ownedElsewhere(over.owner!)
+  const kept = leaves.filter((leaf) => !replaced.includes(leaf))
+  const beside = otherOwner(unit, kept)
+  if (beside !== undefined && incoming.owner !== unit)
+    throw forbidden(`Log has a version of ${beside}'s: beside it, ${unit} sends versions of its own`)
+  const claims = (leaf: Leaf) => !leaf.deleted && leaf.owner === undefined
+  if (incoming.owner === unit && replaced.some(claims) && !replaced.some((leaf) => leaf.owner === unit))
+    throw forbidden(`Log belongs to no unit: ${unit} sends it with no owner`)
 }
 
 /** Versions of a log as far as who owns them goes (`owner` null or absent: none). */
-type Versions = Array<{ deleted: boolean; owner?: string | null | undefined }>
+type Owned = Array<{ deleted: boolean; owner?: string | null | undefined }>
 
 /** The owner of a live version among `leaves` that is neither `unit` nor none. */
-const otherOwner = (unit: string, leaves: Versions) =>
-  leaves.find((leaf) => !leaf.deleted && typeof leaf.owner === 'string' && leaf.owner !== unit)?.owner ?? undefined
+const otherOwner = (unit: string, leaves: Owned) =>
+  leaves.find((leaf) => !leaf.deleted && leaf.owner != null && leaf.owner !== unit)?.owner ?? undefined
 
 const ownedElsewhere = (owner: string) => forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
 
