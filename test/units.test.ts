@@ -467,13 +467,6 @@ describe('a deployment holding productions', () => {
     const edited = JSON.stringify({ ...makeLog('D020', 2), notes: 'Main unit, reshoot' })
     const mainEdit = `/sync/logs/D020?rev=${rev(2, 'e')}&ancestors=${rev(1, 'a')}&owner=Main%20unit`
     expect(await as(main, mainEdit, edited)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
-    const ownerless = await as(second, `/sync/logs/D020?rev=${rev(3, 'f')}&ancestors=${rev(1, 'a')}`, text)
-    expect(ownerless).toMatchObject({
-      status: 403,
-      text: JSON.stringify({
-        error: "Log has a version of Main unit's: beside it, Second unit sends versions of its own",
-      }),
-    })
     expect(await served('D020')).toBe(edited)
 
     // Its own version, even one written from Main's first (the version the production merged
@@ -539,19 +532,13 @@ describe('a deployment holding productions', () => {
       text: JSON.stringify({ error: "Log belongs to Main unit: it is written on that unit's cart" }),
     })
 
-    // A day the production office logged is no unit's: a cart edits it as it is, and claims it not.
+    // A day the production office logged is no unit's: a cart edits it as it is.
     const office = await productionToken('Production office')
     const day24 = makeLog('D024', 1)
     expect((await as(office, '/log', JSON.stringify(day24))).status).toBe(201)
     const [officeLeaf] = (await feed()).changes.find((change) => change.id === 'D024')!.leaves
-    const edit24 = (owner?: string) =>
-      `/sync/logs/D024?rev=${rev(2, 'f')}&ancestors=${officeLeaf!.rev}` +
-      (owner ? `&owner=${encodeURIComponent(owner)}` : '')
+    const edit24 = () => `/sync/logs/D024?rev=${rev(2, 'f')}&ancestors=${officeLeaf!.rev}`
     const notes = JSON.stringify({ ...day24, notes: 'Main unit was here' })
-    expect(await as(main, edit24('Main unit'), notes)).toMatchObject({
-      status: 403,
-      text: JSON.stringify({ error: 'Log belongs to no unit: Main unit sends it with no owner' }),
-    })
     expect(await as(main, edit24(), notes)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
     expect(await served('D024')).toBe(notes)
   })
@@ -618,6 +605,7 @@ describe('a round, against a production that refuses or waits', () => {
       const production = {
         refuse: new Set<string>(),
         hold: undefined as Promise<void> | undefined,
+        holds: (id: string, rev: string) => held.set(id, rev),
         sent: [] as string[],
         changes: () => Promise.resolve({ changes: [], last: 0 }),
         missing: (logs: Map<string, string[]>) =>
@@ -639,7 +627,12 @@ describe('a round, against a production that refuses or waits', () => {
   type RoundSetup = {
     store: Store
     units: UnitLink
-    production: Production & { refuse: Set<string>; hold: Promise<void> | undefined; sent: string[] }
+    production: Production & {
+      refuse: Set<string>
+      hold: Promise<void> | undefined
+      holds: (id: string, rev: string) => void
+      sent: string[]
+    }
     log: (id: string) => void
   }
   const receive = () => {
@@ -666,6 +659,10 @@ describe('a round, against a production that refuses or waits', () => {
       log('D003')
       expect(await units.round(production, receive)).toBe(true)
       expect(units.status('p1')).toMatchObject({ refused: [{ id: 'D001' }] })
+      // The production holds it by now (say, its own unit sent it): set aside no longer.
+      production.holds('D001', (units.status('p1') as { refused: Array<{ rev: string }> }).refused[0]!.rev)
+      expect(await units.round(production, receive)).toBe(true)
+      expect(units.status('p1')).toMatchObject({ refused: [], error: null })
     })
   })
 
@@ -693,6 +690,11 @@ describe('a round, against a production that refuses or waits', () => {
       )
       expect(store.versions('p1', 'D001').versions).toHaveLength(2)
       expect(store.resolve('p1', 'D002', office.rev)).toMatchObject({ rev: expect.stringMatching(/^2-/) })
+      // Second unit deleted a day this cart logged too: keeping the deletion is this cart's act.
+      log('D009')
+      const deletion = { rev: rev(1, 'e'), ancestors: [], deleted: true, owner: 'Second unit' }
+      expect(store.receive('p1', 'D009', deletion)).toBe('conflict')
+      expect(store.resolve('p1', 'D009', deletion.rev)).toMatchObject({ deleted: true, owner: 'Main unit' })
       expect(store.versions('p1', 'D002').versions).toEqual([expect.objectContaining({ served: true, owner: null })])
     })
   })
@@ -714,23 +716,22 @@ describe('a round, against a production that refuses or waits', () => {
       store.linkAs({ projectId: 'p1', unit: 'Main unit' }, { claim: true })
       expect([ownerOf('D001'), ownerOf('D002')]).toEqual(['Main unit', null])
 
-      // The office's day served beside Second unit's version of the same id: this cart's edit
-      // would be no unit's beside another unit's, which its production refuses; refused here first.
+      // Second unit's day: not this cart's to write, linked or not (its production would refuse
+      // what an unlinked cart wrote of it, and the cart would stay apart from the others).
       const json = utf8(JSON.stringify(makeLog('D003', 1)))
       const d003 = { keys: { id: 'D003', day: 3, date: '2026-03-03' }, json, summary: '{}' }
       store.receive('p1', 'D003', { rev: rev(1, 'a'), ancestors: [], deleted: false, owner: 'Second unit' }, d003)
-      store.receive('p1', 'D003', { rev: rev(1, 'f'), ancestors: [], deleted: false }, d003)
-      expect(store.versions('p1', 'D003').versions.map(({ served, owner }) => [served, owner])).toEqual([
-        [true, null],
-        [false, 'Second unit'],
-      ])
       const refused = "Log belongs to Second unit: it is written on that unit's cart"
       expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
-      // Unlinked, the cart still writes as the unit it linked as: the production would refuse the rest.
       store.linkAs(undefined)
       expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
       log('D004')
       expect(ownerOf('D004')).toBe('Main unit')
+      // Linked again under another name, it writes as that one, linked or not.
+      store.linkAs({ projectId: 'p1', unit: 'Main' }, { claim: true })
+      store.linkAs(undefined)
+      log('D005')
+      expect([ownerOf('D004'), ownerOf('D005')]).toEqual(['Main unit', 'Main'])
     })
   })
 

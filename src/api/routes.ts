@@ -680,8 +680,8 @@ export const ROUTES = {
     description:
       'Checked as POST /log checks a log and kept as sent. `outcome`: `known` (this service has it or what ' +
       'replaced it), `winner` (the log as served now), `conflict` (kept beside the log until the operator resolves it). ' +
-      'On a production the sender is the unit its token was approved as: 403 for a version naming another owner, ' +
-      "replacing another unit's day, not the sender's own beside another unit's, or claiming a day no unit owns.",
+      'On a production the sender is the unit its token was approved as: 403 for a version ' +
+      "naming another owner or replacing another unit's day; beside another unit's version it is a conflict, never merged.",
     tag: 'Units',
     who: 'application',
     query: {

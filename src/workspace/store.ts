@@ -594,28 +594,34 @@ export class Store {
   #linked: { project: number; unit: string } | undefined
 
   /**
-   * The linked project and unit (undefined: not linked). `claim`, when the link is made: the
-   * first time the project links, its logs no unit owns become the unit's (they were written on
-   * this cart). Not on a start, nor on linking again: by then the project holds the production
-   * office's days too, which no unit owns (the production refuses a claim of one).
+   * The linked project and unit (undefined: not linked), remembered for the project: unlinked, the
+   * cart goes on writing it as that unit. `claim`, when the link is made: the first time the
+   * project links, its logs no unit owns become the unit's (they were written on this cart). Not
+   * on a start, nor on linking again: by then the project holds the production office's days too.
    */
   linkAs(link: { projectId: string; unit: string } | undefined, { claim = false } = {}) {
     if (!link) return (this.#linked = undefined)
     const project = this.#requireKeyOf(link.projectId)
     this.#linked = { project, unit: link.unit }
-    if (!claim || this.#claimedBy(project) !== undefined) return
-    this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
-    this.setMeta(`units.claimed.${project}`, link.unit)
-    this.#claimed.set(project, link.unit)
+    if (this.#lastUnit(project) !== link.unit) this.#remember(project, 'unit', link.unit)
+    if (this.getMeta(`units.claimed.${project}`) !== undefined) return
+    // A link from before claims were recorded claimed its days when it was made.
+    if (claim) this.sql.exec('UPDATE log_leaves SET owner = ? WHERE project = ? AND owner IS NULL', link.unit, project)
+    this.#remember(project, 'claimed', link.unit)
   }
 
-  /** Per project, the unit its days were claimed for when it first linked (null: never linked). */
-  readonly #claimed = new Map<number, string | null>()
+  /** Per project, the unit it was last linked as (null: never linked). */
+  readonly #units = new Map<number, string | null>()
 
-  #claimedBy(project: number): string | undefined {
-    let unit = this.#claimed.get(project)
-    if (unit === undefined) this.#claimed.set(project, (unit = this.getMeta(`units.claimed.${project}`) ?? null))
+  #lastUnit(project: number): string | undefined {
+    let unit = this.#units.get(project)
+    if (unit === undefined) this.#units.set(project, (unit = this.getMeta(`units.unit.${project}`) ?? null))
     return unit ?? undefined
+  }
+
+  #remember(project: number, what: 'unit' | 'claimed', unit: string) {
+    this.setMeta(`units.${what}.${project}`, unit)
+    if (what === 'unit') this.#units.set(project, unit)
   }
 
   /**
@@ -629,24 +635,23 @@ export class Store {
 
   /**
    * The unit a new log of `project` is owned by, and whose days alone this cart writes there: the
-   * linked unit in the linked project; unlinked, the unit the project first linked as (what it
+   * linked unit in the linked project; unlinked, the unit the project was last linked as (what it
    * wrote of other units' days would be refused once linked again); none on a production.
    */
   #unitIn(project: number): string | undefined {
     if (this.production) return undefined
-    return this.#linked?.project === project ? this.#linked.unit : this.#claimedBy(project)
+    return this.#linked?.project === project ? this.#linked.unit : this.#lastUnit(project)
   }
 
   /**
    * On a cart, 403 unless its unit may write the log, as its production will take it: a write
-   * replaces the version served alone, which must be the unit's or no unit's, and one of no unit's
-   * (it stays so) may not be written beside another unit's (a resolution replaces every version:
-   * #ownedElsewhere).
+   * replaces the version served alone, which must be the unit's or no unit's (a resolution
+   * replaces every version: #ownedElsewhere).
    */
   #requireOwned(project: number, leaves: Array<Leaf & { winner: boolean }>) {
     const unit = this.#unitIn(project)
     if (unit === undefined) return
-    const owner = leaves.find((leaf) => leaf.winner && !leaf.deleted)?.owner ?? otherOwner(unit, leaves)
+    const owner = leaves.find((leaf) => leaf.winner && !leaf.deleted)?.owner
     if (owner !== undefined && owner !== unit) throw ownedElsewhere(owner)
   }
 
@@ -942,14 +947,17 @@ export class Store {
     const kept = leaves.find((leaf) => leaf.rev === keep)
     if (!kept) throw notFound('Revision')
     if (leaves.length < 2) throw conflict('Log has no versions in conflict')
-    const owner = this.#ownedElsewhere(project, leaves)
-    if (owner !== undefined)
-      throw forbidden(`A version of this log belongs to ${owner}: the production's operator keeps one`)
+    const other = this.#ownedElsewhere(project, leaves)
+    if (other !== undefined)
+      throw forbidden(`A version of this log belongs to ${other}: the production's operator keeps one`)
+    // A deletion kept on a cart is the cart's act (another unit's deletion it may keep, but not
+    // send as that unit's); elsewhere the kept version's owner stays.
+    const owner = kept.deleted ? (this.#unitIn(project) ?? kept.owner) : kept.owner
     const leaf = {
       rev: nextRevision(leaves).rev,
       ancestors: ancestorsOf(leaves),
       deleted: kept.deleted,
-      ...(kept.owner !== undefined && { owner: kept.owner }),
+      ...(owner !== undefined && { owner }),
     }
     const seq = this.#nextRevision()
     const before = leaves.find((held) => held.winner)
@@ -1149,12 +1157,11 @@ export class Store {
 }
 
 /**
- * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner;
- * it replaces no version of a day another unit owns (nor that unit's deletion of it while a
- * version of that unit lives on beside: the operator decides between them);
- * beside another unit's version it is the unit's own (two units logging one day unseen: a
- * conflict, never merged, that the production's operator decides); and it claims no day no unit
- * owns (the office's), unless it keeps the unit's own version over the office's.
+ * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner,
+ * and replaces no version of a day another unit owns (nor that unit's deletion of it while a
+ * version of that unit lives on beside: the operator decides between them). Anything else is
+ * kept by the revision rules: beside another unit's version, a conflict for the production's
+ * operator, never merged (Workspace #mergeVersions).
  */
 function requireSendersOwn(unit: string, incoming: Leaf, leaves: Leaf[], replaced: Leaf[]) {
   if (incoming.owner !== undefined && incoming.owner !== unit)
@@ -1164,13 +1171,6 @@ function requireSendersOwn(unit: string, incoming: Leaf, leaves: Leaf[], replace
     (leaf) => leaf.owner !== undefined && leaf.owner !== unit && (!leaf.deleted || livesOn(leaf.owner)),
   )
   if (over) throw ownedElsewhere(over.owner!)
-  const kept = leaves.filter((leaf) => !replaced.includes(leaf))
-  const beside = otherOwner(unit, kept)
-  if (beside !== undefined && incoming.owner !== unit)
-    throw forbidden(`Log has a version of ${beside}'s: beside it, ${unit} sends versions of its own`)
-  const claims = (leaf: Leaf) => !leaf.deleted && leaf.owner === undefined
-  if (incoming.owner === unit && replaced.some(claims) && !replaced.some((leaf) => leaf.owner === unit))
-    throw forbidden(`Log belongs to no unit: ${unit} sends it with no owner`)
 }
 
 /** Versions of a log as far as who owns them goes (`owner` null or absent: none). */

@@ -176,6 +176,7 @@ export class UnitLink {
       // What was just taken moved this store's feed on: asked about once (the production has it
       // all), so nothing counts as waiting to go that the production holds.
       await this.#push(link, production)
+      await this.#settleRefusals(link, production)
       this.#update(link, 'synced_at = ?, error = NULL, failures = 0', new Date().toISOString())
       return true
     } catch (err) {
@@ -223,6 +224,27 @@ export class UnitLink {
         }
       if (!this.#update(link, 'pushed = ?', last)) return
       link.pushed = last
+    }
+  }
+
+  /**
+   * Versions the production refused that it holds by now (their own unit sent them, or what
+   * replaced them): set aside no longer. A day refused to this cart, another unit's, is not
+   * written here again, so nothing else would end its refusal.
+   */
+  async #settleRefusals(link: LinkRow, production: Production) {
+    const refused = this.sql
+      .exec<{ id: string; rev: string }>("SELECT id, rev FROM unit_refused WHERE way = 'push' ORDER BY id")
+      .toArray()
+    for (let start = 0; start < refused.length; start += PAGE) {
+      const page = refused.slice(start, start + PAGE)
+      const asked = new Map<string, string[]>()
+      for (const { id, rev } of page) asked.set(id, [...(asked.get(id) ?? []), rev])
+      const missing = await production.missing(asked)
+      if (this.get()?.token !== link.token) return
+      for (const { id, rev } of page)
+        if (!missing.get(id)?.includes(rev))
+          this.sql.exec("DELETE FROM unit_refused WHERE id = ? AND rev = ? AND way = 'push'", id, rev)
     }
   }
 
