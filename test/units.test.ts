@@ -337,12 +337,12 @@ describe('a deployment holding productions', () => {
   }
   const key = { 'x-operator-key': OPERATOR_KEY }
 
-  /** An application's token in production `feature`, approved by its operator. */
-  async function productionToken(appName: string) {
+  /** An application's token in production `feature` (`unit`: a unit's cart's), approved by its operator. */
+  async function productionToken(appName: string, unit = false) {
     const asked = deployed('/productions/feature/auth', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ appName }),
+      body: JSON.stringify({ appName, ...(unit && { unit }) }),
     })
     for (let i = 0; i < 200; i++) {
       const { requests } = JSON.parse((await deployed('/productions/feature/approve/requests', { headers: key })).text)
@@ -418,7 +418,8 @@ describe('a deployment holding productions', () => {
   })
 
   it('takes from each cart its own unit’s days and new versions beside others’, never over them', async () => {
-    const [main, second] = [await productionToken('Main unit'), await productionToken('Second unit')]
+    const [main, second] = [await productionToken('Main unit', true), await productionToken('Second unit', true)]
+    const office = await productionToken('Production office')
     const as = (token: string, path: string, body?: string) =>
       deployed(`/productions/feature${path}`, {
         method: 'POST',
@@ -429,7 +430,26 @@ describe('a deployment holding productions', () => {
       JSON.parse(
         (await deployed('/productions/feature/sync/changes', { headers: { 'x-api-token': main } })).text,
       ) as Feed
-    expect((await as(main, '/project/create', JSON.stringify({ project_name: 'Feature' }))).status).toBe(201)
+    // A unit's cart gives the production its project when it has none, and does nothing else but sync.
+    const created = JSON.stringify({ project_name: 'Feature' })
+    expect((await as(main, '/project/create', created)).status).toBe(201)
+    expect(await as(second, '/project/create', created)).toMatchObject({
+      status: 409,
+      text: JSON.stringify({ error: 'This production has its project: carts link to it' }),
+    })
+    const onlySyncs = {
+      status: 403,
+      text: JSON.stringify({ error: "Main unit is a unit's cart: here it syncs, and does nothing else" }),
+    }
+    expect(await as(main, '/log', JSON.stringify(makeLog('D019', 1)))).toMatchObject(onlySyncs)
+    const asMain = { headers: { 'x-api-token': main } }
+    expect(await deployed('/productions/feature/logs', asMain)).toMatchObject(onlySyncs)
+    const listed = JSON.parse((await deployed('/productions/feature/approve/tokens', { headers: key })).text)
+    expect(listed.tokens.map((t: { appName: string; unit?: true }) => [t.appName, t.unit])).toEqual([
+      ['Main unit', true],
+      ['Second unit', true],
+      ['Production office', undefined],
+    ])
     const text = JSON.stringify(makeLog('D020', 2))
     const first = `/sync/logs/D020?rev=${rev(1, 'a')}&ancestors=&owner=Main%20unit`
     expect(await as(main, first, text)).toMatchObject({ status: 200, text: '{"outcome":"winner"}' })
@@ -460,7 +480,7 @@ describe('a deployment holding productions', () => {
     expect(claimed.status).toBe(403)
     expect(await feed()).toEqual(before)
     const served = async (id: string) =>
-      (await deployed(`/productions/feature/log/${id}`, { headers: { 'x-api-token': main } })).text
+      (await deployed(`/productions/feature/log/${id}`, { headers: { 'x-api-token': office } })).text
     expect(await served('D020')).toBe(text)
 
     // Main unit writes over its own day; beside it, Second unit's cart sends only versions of its own.
@@ -533,7 +553,6 @@ describe('a deployment holding productions', () => {
     })
 
     // A day the production office logged is no unit's: a cart edits it as it is.
-    const office = await productionToken('Production office')
     const day24 = makeLog('D024', 1)
     expect((await as(office, '/log', JSON.stringify(day24))).status).toBe(201)
     const [officeLeaf] = (await feed()).changes.find((change) => change.id === 'D024')!.leaves

@@ -114,10 +114,12 @@ const RequestSchema = v.object({
   lastAskedAt: text,
   attempts: count,
   expiresAt: text,
+  unit: v.optional(v.literal(true)),
 })
 const ApprovedTokenSchema = v.object({
   id: text,
   appName: text,
+  unit: v.optional(v.literal(true)),
   mixedScripts: v.array(text),
   createdAt: text,
   lastUsedAt: v.nullable(text),

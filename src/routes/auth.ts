@@ -8,7 +8,7 @@ import { workspace } from '../workspace/client'
  * approves (200 {token}), denies (403) or lets it expire (408).
  */
 export async function requestToken(request: IRequest, env: Env) {
-  const { appName, code } = parseOrThrow(AuthRequestSchema, await readObject(request, OPEN_BODY_BYTES))
+  const { appName, code, unit } = parseOrThrow(AuthRequestSchema, await readObject(request, OPEN_BODY_BYTES))
   const userAgent = userAgentOf(request)
   const ws = workspace(env)
   const id = crypto.randomUUID()
@@ -17,7 +17,7 @@ export async function requestToken(request: IRequest, env: Env) {
   const withdraw = () => void ws.withdrawAccess(id).catch(() => {})
   request.signal?.addEventListener('abort', withdraw)
   try {
-    return await ws.requestAccess({ appName, code, userAgent }, id)
+    return await ws.requestAccess({ appName, code, userAgent, ...(unit && { unit }) }, id)
   } finally {
     request.signal?.removeEventListener('abort', withdraw)
   }

@@ -23,6 +23,8 @@ export const AuthRequestSchema = v.object({
       v.regex(/^[A-Z0-9](?:-?[A-Z0-9]){3,11}$/, 'must be 4 to 12 letters or digits, dashes between them allowed'),
     ),
   ),
+  /** `true` from a unit's cart linking to a production (docs/units.md): its token only syncs there. */
+  unit: v.optional(v.boolean('must be true or false')),
 })
 
 const VolumeName = v.pipe(

@@ -15,13 +15,13 @@ import { hex } from '@scure/base'
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
 import { isEnabled } from '../schemas/settings'
-import { Problem, conflict, notFound } from '../shared/problem'
+import { Problem, conflict, forbidden, notFound } from '../shared/problem'
 import { sha256Sync } from '../shared/secrets'
 import { namesTag, tagOf, weakTagOf } from '../shared/etag'
 import { bytesOf, bytesOrStream, concatBytes, utf8Bytes, utf8Text } from '../shared/utf8'
 import { mergedVersions } from '../shared/three-way'
 import { membersOf } from '../large-logs/scan'
-import { type AccessAsk, Approvals, Tokens } from './access'
+import { type AccessAsk, Approvals, type Caller, Tokens } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
 import { Logs, type DayRange, type LogBody } from './logs'
@@ -139,7 +139,18 @@ export class Workspace extends DurableObject<Env> {
   // ---- projects and settings (API token)
 
   createProject(token: string, projectName: string) {
-    return this.#moved(this.#client(token, () => this.#projects.create(projectName)))
+    return this.#moved(
+      this.#client(
+        token,
+        ({ unit }) => {
+          // A unit's cart gives a production its project when it has none (workspace/production.ts).
+          if (unit && this.#store.production && this.#projects.active)
+            throw conflict('This production has its project: carts link to it')
+          return this.#projects.create(projectName)
+        },
+        true,
+      ),
+    )
   }
 
   loadProject(token: string, path: string) {
@@ -151,7 +162,7 @@ export class Workspace extends DurableObject<Env> {
   }
 
   projectDetails(token: string) {
-    return this.#client(token, () => this.#projects.details())
+    return this.#client(token, () => this.#projects.details(), true)
   }
 
   settings(token: string) {
@@ -177,9 +188,12 @@ export class Workspace extends DurableObject<Env> {
     return this.#projects.active !== undefined
   }
 
-  /** Whether the token is one the operator approved: asked before a large body is read. */
+  /**
+   * Whether the token is one the operator approved: asked before a large body is read. What the
+   * token may do with it (a unit's cart, on a production, only sync) is the call's own check.
+   */
   checkToken(token: string) {
-    return this.#client(token, () => {})
+    return this.#client(token, () => {}, true)
   }
 
   // ---- logs (API token); writes committed in groups
@@ -272,7 +286,7 @@ export class Workspace extends DurableObject<Env> {
         this.#wrote(
           answer(() => {
             const members = membersOf(bytes)
-            this.#tokens.verify(token)
+            this.#caller(token)
             return this.#logs.patch(id, members)
           }),
         ),
@@ -711,30 +725,38 @@ export class Workspace extends DurableObject<Env> {
 
   /** The project's logs changed after `since` (the feed's place), each with its leaves. */
   syncChanges(token: string, project: string | undefined, since: number, limit: number) {
-    return this.#client(token, () => this.#store.changes(this.#syncProject(project), since, limit))
+    return this.#client(token, () => this.#store.changes(this.#syncProject(project), since, limit), true)
   }
 
   /** Of the revisions named per log, those this store has neither received nor seen replaced. */
   syncMissing(token: string, project: string | undefined, logs: Array<{ id: string; revs: string[] }>) {
-    return this.#client(token, () => {
-      const projectId = this.#syncProject(project)
-      const missing = logs.flatMap(({ id, revs }) => {
-        const leaves = this.#store.leaves(projectId, id)
-        const unknown = revs.filter((rev) => !knows(leaves, rev))
-        return unknown.length ? [{ id, revs: unknown }] : []
-      })
-      return { missing }
-    })
+    return this.#client(
+      token,
+      () => {
+        const projectId = this.#syncProject(project)
+        const missing = logs.flatMap(({ id, revs }) => {
+          const leaves = this.#store.leaves(projectId, id)
+          const unknown = revs.filter((rev) => !knows(leaves, rev))
+          return unknown.length ? [{ id, revs: unknown }] : []
+        })
+        return { missing }
+      },
+      true,
+    )
   }
 
   /** One version of a log as stored, the winner or one in conflict (404 for a tombstone or none). */
   syncVersion(token: string, project: string | undefined, id: string, rev: string): LogBody | Problem {
-    return this.#client(token, () => {
-      const projectId = this.#syncProject(project)
-      const leaf = this.#store.leaves(projectId, id).find((held) => held.rev === rev)
-      if (!leaf || leaf.deleted) throw notFound('Revision')
-      return bytesOrStream(this.#store.versionPieces(projectId, id, leaf))
-    })
+    return this.#client(
+      token,
+      () => {
+        const projectId = this.#syncProject(project)
+        const leaf = this.#store.leaves(projectId, id).find((held) => held.rev === rev)
+        if (!leaf || leaf.deleted) throw notFound('Revision')
+        return bytesOrStream(this.#store.versionPieces(projectId, id, leaf))
+      },
+      true,
+    )
   }
 
   /**
@@ -752,11 +774,15 @@ export class Workspace extends DurableObject<Env> {
     const work = (bytes?: Uint8Array) =>
       this.#commits.run(() =>
         this.#wrote(
-          this.#client(token, (unit) => ({
-            outcome: this.#received(this.#syncProject(project), id, leaf, bytes, {
-              ...(this.#store.production && { unit }),
+          this.#client(
+            token,
+            ({ appName }) => ({
+              outcome: this.#received(this.#syncProject(project), id, leaf, bytes, {
+                ...(this.#store.production && { unit: appName }),
+              }),
             }),
-          })),
+            true,
+          ),
         ),
       )
     return json === undefined ? work() : withBytes(json, work)
@@ -875,7 +901,7 @@ export class Workspace extends DurableObject<Env> {
 
   /** GET /sync/status: the link, last sync, what waits to go, the last error, conflicts. */
   syncStatus(token: string): SyncStatus | Problem {
-    return this.#client(token, () => this.#units.status(this.#projects.active?.row.id))
+    return this.#client(token, () => this.#units.status(this.#projects.active?.row.id), true)
   }
 
   operatorSyncStatus(): SyncStatus {
@@ -929,18 +955,33 @@ export class Workspace extends DurableObject<Env> {
 
   // ---- the caller's token
 
-  /** Token check and work in one synchronous step: no await, so no other request in between. */
-  #client<T>(token: string, work: (appName: string) => T): T | Problem {
-    return answer(() => work(this.#tokens.verify(token)))
+  /**
+   * Token check and work in one synchronous step: no await, so no other request in between.
+   * `syncs`: the call is one a unit's cart makes to its production (#caller).
+   */
+  #client<T>(token: string, work: (caller: Caller) => T, syncs = false): T | Problem {
+    return answer(() => work(this.#caller(token, syncs)))
   }
 
   /** A request body's own mistakes answer first, before the token is looked at, as for every endpoint. */
   #clientWithBody<T>(token: string, text: string, work: (body: Record<string, unknown>) => T): T | Problem {
     return answer(() => {
       const body = parseObject(text)
-      this.#tokens.verify(token)
+      this.#caller(token)
       return work(body)
     })
+  }
+
+  /**
+   * Who the token is (401 unless approved). On a production a unit's cart's token syncs and does
+   * nothing else: its unit's days go through POST /sync/logs, which holds it to them, never
+   * through the routes the production office's applications write with.
+   */
+  #caller(token: string, syncs = false): Caller {
+    const caller = this.#tokens.verify(token)
+    if (caller.unit && this.#store.production && !syncs)
+      throw forbidden(`${caller.appName} is a unit's cart: here it syncs, and does nothing else`)
+    return caller
   }
 }
 

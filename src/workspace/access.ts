@@ -24,11 +24,14 @@ type TokenRecord = {
   usedAt: number
   persistedUseAt: number
   secret?: string
+  /** Asked for by a unit's cart (docs/units.md). */
+  unit: boolean
 }
 
-const recordOf = (row: TokenRow, digest: Uint8Array): TokenRecord => ({
+const recordOf = (row: TokenRow, digest: Uint8Array, unit: boolean): TokenRecord => ({
   row,
   digest,
+  unit,
   expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity,
   usedAt: row.last_used_at ? Date.parse(row.last_used_at) : 0,
   persistedUseAt: 0,
@@ -37,10 +40,15 @@ const recordOf = (row: TokenRow, digest: Uint8Array): TokenRecord => ({
 export type ConnectedApp = {
   id: string
   appName: string
+  /** A unit's cart: on a production it only syncs. */
+  unit?: true
   mixedScripts: string[]
   createdAt: string
   lastUsedAt: string | null
 }
+
+/** Who a token is: the name it was approved under, and whether a unit's cart asked for it. */
+export type Caller = { appName: string; unit: boolean }
 
 /** Approved applications. Only SHA-256 digests of secrets are stored; the raw token leaves once. */
 export class Tokens {
@@ -50,10 +58,11 @@ export class Tokens {
     private readonly store: Store,
     private readonly ttlDays: number | undefined,
   ) {
-    for (const row of store.tokens()) this.#byId.set(row.id, recordOf(row, hex.decode(row.digest)))
+    const units = store.unitTokens()
+    for (const row of store.tokens()) this.#byId.set(row.id, recordOf(row, hex.decode(row.digest), units.has(row.id)))
   }
 
-  async issue(appName: string): Promise<string> {
+  async issue(appName: string, unit = false): Promise<string> {
     const id = randomHex(8)
     const secret = base64urlnopad.encode(crypto.getRandomValues(new Uint8Array(32)))
     const digest = new Uint8Array(await sha256(secret))
@@ -67,16 +76,17 @@ export class Tokens {
       expires_at: this.ttlDays ? new Date(now.getTime() + this.ttlDays * 86_400_000).toISOString() : null,
     }
     this.store.insertToken(row)
-    this.#byId.set(id, recordOf(row, digest))
+    if (unit) this.store.insertUnitToken(id)
+    this.#byId.set(id, recordOf(row, digest, unit))
     return `mls_${id}_${secret}`
   }
 
   /**
    * Throws 401 unless the token is one the operator approved and has not revoked; answers the
-   * name it was approved under. Synchronous, on every request: nothing can revoke the token
-   * between the lookup and the answer.
+   * name it was approved under, and whether a unit's cart asked for it. Synchronous, on every
+   * request: nothing can revoke the token between the lookup and the answer.
    */
-  verify(token: string | null | undefined): string {
+  verify(token: string | null | undefined): Caller {
     const match = token ? TOKEN.exec(token) : null
     const record = match ? this.#byId.get(match[1]!) : undefined
     const secret = match?.[2] ?? ''
@@ -96,13 +106,14 @@ export class Tokens {
       record.row.last_used_at = new Date(now).toISOString()
       this.store.touchToken(record.row.id, record.row.last_used_at)
     }
-    return record.row.app_name
+    return { appName: record.row.app_name, unit: record.unit }
   }
 
   list(): ConnectedApp[] {
-    return [...this.#byId.values()].map(({ row, usedAt }) => ({
+    return [...this.#byId.values()].map(({ row, usedAt, unit }) => ({
       id: row.id,
       appName: row.app_name,
+      ...(unit && { unit: true as const }),
       mixedScripts: mixedScripts(row.app_name),
       createdAt: row.created_at,
       lastUsedAt: usedAt ? new Date(usedAt).toISOString() : null,
@@ -124,6 +135,8 @@ export type AccessAsk = {
   code?: string
   /** The User-Agent header, as sent. */
   userAgent?: string
+  /** Asked by a unit's cart linking to this production (docs/units.md). */
+  unit?: boolean
 }
 
 /**
@@ -141,6 +154,8 @@ export type PendingRequest = {
   lastAskedAt: string
   attempts: number
   expiresAt: string
+  /** Asked by a unit's cart: its token will only sync, on a production. */
+  unit?: true
 }
 type Outcome = { token: string } | { failure: Problem }
 /** The HTTP request holding a card: the one the token goes to. */
@@ -183,7 +198,7 @@ export class Approvals {
     // Refusals reject rather than throw: the workspace answers a Problem it gets from the promise.
     if (this.#byRequest.has(requestId) || this.#cards.has(requestId))
       return Promise.reject(conflict('Request already exists'))
-    const key = ask.code === undefined ? undefined : `${ask.appName}\u0000${ask.code}`
+    const key = ask.code === undefined ? undefined : `${ask.appName}\u0000${ask.code}\u0000${ask.unit === true}`
     const card = key === undefined ? undefined : this.#byKey.get(key)
     if (!card && this.#cards.size >= this.options.limit) return Promise.reject(tooManyWaiting(this.options.limit))
     const now = Date.now()
@@ -213,6 +228,7 @@ export class Approvals {
           code: ask.code ?? null,
           userAgent: ask.userAgent ?? null,
           mixedScripts: mixedScripts(ask.appName),
+          ...(ask.unit && { unit: true as const }),
           createdAt: at,
           lastAskedAt: at,
           attempts: 1,
@@ -229,12 +245,13 @@ export class Approvals {
 
   list(): PendingRequest[] {
     return [...this.#cards.values()].map(
-      ({ id, appName, code, userAgent, mixedScripts, createdAt, lastAskedAt, attempts, expiresAt }) => ({
+      ({ id, appName, code, userAgent, mixedScripts, unit, createdAt, lastAskedAt, attempts, expiresAt }) => ({
         id,
         appName,
         code,
         userAgent,
         mixedScripts,
+        ...(unit && { unit }),
         createdAt,
         lastAskedAt,
         attempts,
@@ -253,7 +270,7 @@ export class Approvals {
     // Take it down before the await below, so a second decision in the meantime sees it decided.
     this.#remove(card, decision === 'approve' ? 'approved' : 'denied')
     if (decision === 'deny') card.held.settle({ failure: forbidden('access not approved') })
-    else card.held.settle({ token: await this.tokens.issue(card.appName) })
+    else card.held.settle({ token: await this.tokens.issue(card.appName, card.unit === true) })
     // Announced once the token is listed too: the console shows the request leave and the app arrive.
     this.options.changed()
   }

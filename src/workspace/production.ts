@@ -55,7 +55,7 @@ async function parsed(response: Response): Promise<Answer> {
 export async function askProduction(url: string, unit: string, code: string, signal: AbortSignal): Promise<string> {
   const response = await call(url, 'POST', '/auth', {
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ appName: unit, code }),
+    body: JSON.stringify({ appName: unit, code, unit: true }),
     signal,
   })
   const { body } = await parsed(response)

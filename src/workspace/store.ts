@@ -139,6 +139,8 @@ const SCHEMA = `
     last_used_at TEXT,
     expires_at TEXT
   );
+  -- The tokens a unit's cart asked for (docs/units.md): on a production they only sync.
+  CREATE TABLE IF NOT EXISTS unit_tokens (id TEXT PRIMARY KEY);
 `
 
 /**
@@ -1152,7 +1154,22 @@ export class Store {
   }
 
   deleteToken(id: string): boolean {
+    this.sql.exec('DELETE FROM unit_tokens WHERE id = ?', id)
     return this.sql.exec('DELETE FROM tokens WHERE id = ?', id).rowsWritten > 0
+  }
+
+  /** Marks a token as a unit's cart's. */
+  insertUnitToken(id: string) {
+    this.sql.exec('INSERT INTO unit_tokens (id) VALUES (?)', id)
+  }
+
+  unitTokens(): Set<string> {
+    return new Set(
+      this.sql
+        .exec<{ id: string }>('SELECT id FROM unit_tokens')
+        .toArray()
+        .map((row) => row.id),
+    )
   }
 }
 

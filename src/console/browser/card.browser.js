@@ -46,7 +46,7 @@ export function card({ kind, heading, above = [], meta, below = [], aside, actio
  * `below`), then `aside`, .actions, and `question` (an action asked first).
  * @param {object} parts
  * @param {'request' | 'app'} parts.kind
- * @param {{appName: string, mixedScripts: string[]}} parts.app
+ * @param {{appName: string, mixedScripts: string[], unit?: true}} parts.app
  * @param {Child[][]} parts.meta
  * @param {Child[]} [parts.above]
  * @param {Child[]} [parts.below]
@@ -57,6 +57,19 @@ export function card({ kind, heading, above = [], meta, below = [], aside, actio
  * @returns {HTMLLIElement}
  */
 export function applicationCard({ kind, app, above, meta, below, aside, actions, actionsClass, question }) {
-  const heading = el('h3', { class: 'app-name' }, nameNodes(app.appName), mixedScriptsMark(app.mixedScripts))
+  const heading = el(
+    'h3',
+    { class: 'app-name' },
+    nameNodes(app.appName),
+    mixedScriptsMark(app.mixedScripts),
+    // A unit's cart linking to this production: its token syncs that unit's days and nothing else.
+    app.unit
+      ? el('span', {
+          class: 'unit-cart',
+          title: 'It syncs its unit’s days here, and nothing else',
+          text: 'unit’s cart',
+        })
+      : null,
+  )
   return card({ kind, heading, above, meta, below, aside, actions, actionsClass, extra: question })
 }

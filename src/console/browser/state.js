@@ -15,6 +15,7 @@
  * @property {string | null} code The code the application shows, when it shows one.
  * @property {string | null} userAgent
  * @property {string[]} mixedScripts The scripts its name mixes, when more than one.
+ * @property {true} [unit] Asked by a unit's cart: on a production its token only syncs.
  * @property {string} createdAt
  * @property {string} lastAskedAt
  * @property {number} attempts
@@ -26,6 +27,7 @@
  * @typedef {object} ApprovedApp
  * @property {string} id
  * @property {string} appName
+ * @property {true} [unit]
  * @property {string[]} mixedScripts
  * @property {string} createdAt
  * @property {string | null} lastUsedAt
