@@ -51,8 +51,8 @@ export const rangeOf = (ws: WorkspaceClient, projectId: string, settings: Settin
   let versions: Promise<Map<string, number>> | undefined
   const versionsOf = async () => {
     const ids = summaries.map((s) => s.id)
-    const cached = await ws.cachedChecks(projectId, ids)
-    return new Map(ids.map((id, i) => [id, cached[i]!.versions]))
+    const counts = await ws.logVersions(projectId, ids)
+    return new Map(ids.map((id, i) => [id, counts[i]!]))
   }
   return {
     summaries,

@@ -92,6 +92,12 @@ export const winnerOf = (leaves: Leaf[]): Leaf | undefined =>
   leaves.reduce<Leaf | undefined>((best, leaf) => (best === undefined || beats(leaf, best) ? leaf : best), undefined)
 
 /** Whether a replica holding `leaves` has `rev` or something that replaced it. */
+/** The newest revision both versions replace: the one they were both written from. */
+export function newestCommon(a: Leaf, b: Leaf): string | undefined {
+  const theirs = new Set(b.ancestors)
+  return a.ancestors.filter((rev) => theirs.has(rev)).sort(newestFirst)[0]
+}
+
 export const knows = (leaves: Leaf[], rev: string) =>
   leaves.some((leaf) => leaf.rev === rev || leaf.ancestors.includes(rev))
 

@@ -29,7 +29,7 @@ import { Projects } from './projects'
 import { Store } from './store'
 import { UnitLink, type SyncStatus } from './units'
 import { productionAt } from './production'
-import { knows, type Leaf } from '../shared/revisions'
+import { knows, newestCommon, type Leaf } from '../shared/revisions'
 import {
   SendWindows,
   listingOf,
@@ -437,6 +437,11 @@ export class Workspace extends DurableObject<Env> {
     }))
   }
 
+  /** How many versions of each log are kept, for a report or a message drawn from them. */
+  logVersions(projectId: string, ids: string[]): number[] {
+    return this.#versionsOf(projectId, ids)
+  }
+
   /** Caches a log's check counts, unless it was written again since `revision`. */
   cacheChecks(projectId: string, id: string, revision: number, checks: string) {
     this.#store.cacheChecks(projectId, id, revision, checks)
@@ -761,8 +766,8 @@ export class Workspace extends DurableObject<Env> {
 
   /**
    * A version another unit wrote, checked as a new log is, then taken as the revision rules say.
-   * On a production the sender is a cart, known by the unit its token was approved as: it sends
-   * versions of its own unit's days and of days no unit owns, never another unit's.
+   * On a production the sender is a cart, known by the unit its token was approved as: it may
+   * not write over another unit's days (Store.receive).
    */
   syncReceive(
     token: string,
@@ -992,12 +997,6 @@ export type LogRead = {
 }
 
 const NOT_ACTIVE = 'The linked project is not the active one: load it to sync'
-
-/** The newest revision both versions replace: the one they were both written from. */
-function newestCommon(a: Leaf, b: Leaf): string | undefined {
-  const theirs = new Set(b.ancestors)
-  return a.ancestors.filter((rev) => theirs.has(rev)).sort((x, y) => Number.parseInt(y, 10) - Number.parseInt(x, 10))[0]
-}
 
 /** A local write goes to the production this soon: writes in a burst go in one round. */
 const SYNC_AFTER_WRITE_MS = 1000

@@ -715,8 +715,8 @@ export class Store {
    * sent, its keys and summary; none for a tombstone. Answers what became of it: `known` (this
    * store has it or something that replaced it), `winner` (the log as served now), `conflict`
    * (kept beside the winner). `sent`: it came in a request (POST /sync/logs), not from the
-   * production a cart pulls from, and on a production `unit` sent it, which must send its own
-   * days' versions alone (requireSendersOwn).
+   * production a cart pulls from, and on a production `unit` sent it, which may not write over
+   * another unit's days (requireSendersOwn).
    */
   receive(
     projectId: string,

@@ -84,7 +84,8 @@ export class UnitLink {
     private readonly sql: SqlStorage,
     private readonly store: Store,
   ) {
-    // Versions set aside, with why: named in the status until the log is written again.
+    // Versions set aside, with why: named in the status until the log is written again, or the
+    // production holds them.
     sql.exec(`CREATE TABLE IF NOT EXISTS unit_refused (
       id TEXT NOT NULL,
       rev TEXT NOT NULL,
