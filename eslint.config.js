@@ -1,6 +1,6 @@
 // Lint rules the compiler does not check: which folder of src/ may use which. The layers, top to
 // bottom: index.ts and router.ts → routes → flows, openapi → api → mail, reports, http →
-// workspace, checks → import, large-logs → summary → schemas, console → shared. A folder uses only
+// workspace, checks → import, large-logs → summary → copies → schemas, console → shared. A folder uses only
 // those below it (and mail uses reports); client/, for applications, calls the routes api/ declares.
 // A layer is told by where a file is, not by how an import is written: eslint-plugin-boundaries
 // resolves each import to its file, so '../../workspace/client' from two folders down is caught as
@@ -17,23 +17,44 @@ const LARGE_LOG = 'large-logs'
 /** A layer of src/: its `folder` (or, for index and router, its one file) may use itself and `uses`. */
 const layer = (folder, uses, why) => ({ folder, uses, why })
 
-const BELOW_ROUTES = ['flows', 'openapi', 'api', 'mail', 'reports', 'http', 'workspace', 'checks', 'import', LARGE_LOG]
+const BELOW_ROUTES = [
+  'flows',
+  'openapi',
+  'api',
+  'mail',
+  'reports',
+  'http',
+  'workspace',
+  'checks',
+  'import',
+  LARGE_LOG,
+  'copies',
+]
 const BOTTOM = ['summary', 'schemas', 'console', 'shared']
 
 const LAYERS = [
   layer('shared', [], 'shared/ is the bottom layer: it uses nothing else of the service'),
   layer('schemas', ['shared'], 'schemas/ use only shared/'),
   layer('console', ['shared'], 'console/ uses only shared/'),
-  layer('summary', ['schemas', 'shared'], 'a summary is computed from a log alone: schemas/ and shared/ only'),
+  layer(
+    'copies',
+    ['shared'],
+    'copies/ is the one account of a day’s copies, their states and words: shared/ only, so every surface above can say them',
+  ),
+  layer(
+    'summary',
+    ['copies', 'schemas', 'shared'],
+    'a summary is computed from a log alone: copies/, schemas/ and shared/ only',
+  ),
   layer(
     LARGE_LOG,
-    ['summary', 'schemas', 'shared'],
-    `${LARGE_LOG}/ checks a log from its bytes alone: schemas/, summary/ and shared/ only`,
+    ['summary', 'copies', 'schemas', 'shared'],
+    `${LARGE_LOG}/ checks a log from its bytes alone: schemas/, summary/, copies/ and shared/ only`,
   ),
   layer(
     'checks',
-    [LARGE_LOG, 'summary', 'schemas', 'shared'],
-    `checks/ tell what a log holds from the log alone: ${LARGE_LOG}/, summary/, schemas/ and shared/ only`,
+    [LARGE_LOG, 'summary', 'copies', 'schemas', 'shared'],
+    `checks/ tell what a log holds from the log alone: ${LARGE_LOG}/, summary/, copies/, schemas/ and shared/ only`,
   ),
   layer(
     'import',
@@ -42,7 +63,7 @@ const LAYERS = [
   ),
   layer(
     'workspace',
-    ['import', LARGE_LOG, 'summary', 'schemas', 'shared'],
+    ['import', LARGE_LOG, 'summary', 'copies', 'schemas', 'shared'],
     'the workspace serves no HTTP and knows nothing of mail, reports or the console: it throws Problems (shared/problem.ts); a cart reaches its production as a client (workspace/production.ts)',
   ),
   layer(
@@ -50,28 +71,28 @@ const LAYERS = [
     ['schemas', 'shared'],
     'http/ turns requests into values and Problems into answers; it calls nothing of the workspace',
   ),
-  layer('reports', ['checks', LARGE_LOG, 'summary', 'schemas', 'shared'], 'reports draw what they are given'),
+  layer('reports', ['checks', LARGE_LOG, 'summary', 'copies', 'schemas', 'shared'], 'reports draw what they are given'),
   layer(
     'mail',
-    ['reports', 'workspace', 'checks', LARGE_LOG, 'summary', 'schemas', 'shared'],
+    ['reports', 'workspace', 'checks', LARGE_LOG, 'summary', 'copies', 'schemas', 'shared'],
     'mail composes and sends; routes call it',
   ),
   layer(
     'api',
-    ['mail', 'schemas', 'shared'],
+    ['mail', 'copies', 'schemas', 'shared'],
     'api/ declares the routes: their paths, schemas and answer shapes, nothing that runs them',
   ),
   layer('openapi', ['api', 'mail', 'schemas', 'shared'], 'openapi/ renders the declared routes as the contract'),
   layer(
     'flows',
-    ['mail', 'reports', 'http', 'workspace', 'checks', LARGE_LOG, 'summary', 'schemas', 'shared'],
+    ['mail', 'reports', 'http', 'workspace', 'checks', LARGE_LOG, 'summary', 'copies', 'schemas', 'shared'],
     'flows/ are what routes share: the token before a large body, the days of a report, a send window as it reads now',
   ),
   layer('routes', [...BELOW_ROUTES, ...BOTTOM], 'routes are called by the router'),
   layer(
     'client',
-    ['api', 'schemas', 'shared'],
-    'the client runs in applications: it calls the routes api/ declares, typed by their schemas and shapes',
+    ['api', 'import', 'copies', 'schemas', 'shared'],
+    'the client runs in applications: it calls the routes api/ declares, typed by their schemas and shapes, and gives the one vocabulary of copies and the reading of a manifest',
   ),
   // Last, as a folder's files belong to the first layer that matches: the files of src/ itself.
   layer('src', ['routes', ...BELOW_ROUTES, ...BOTTOM], 'index.ts and router.ts call routes and what is below them'),

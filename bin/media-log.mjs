@@ -4,13 +4,19 @@
  *
  *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
  *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--json]
- *   media-log checks D012 [--json]
+ *   media-log checks D012 [--all] [--json]
+ *   media-log volume rename D012 OLD NEW   |   media-log volume remove D012 NAME
  *   media-log link <production URL> --unit NAME   |   media-log unlink   |   media-log sync [--json]
  *
  * `link`, `unlink` and `sync` are the operator's (bin/units.mjs, docs/units.md): they carry the
  * operator key of this project's .dev.vars (or MEDIA_LOG_OPERATOR_KEY). `link` waits while the
  * production's operator approves the unit; `sync` exits 1 while the last round failed or a log's
  * versions are in conflict.
+ *
+ * `checks` says the day's findings as lines (a kind and volume each, the first clips named; --all
+ * every finding) and each volume's copies, in the service's words: the console, the reports and
+ * the e-mail say the same. `volume` renames a volume of a day or takes it off (a report that named
+ * the wrong one); the checks follow.
  *
  * `verify` reads the day's copies on a drive back and records what it found (bin/verify.mjs,
  * docs/verify.md; its exit status is its own: 0 all matched, 1 a mismatch or a clip missing).
@@ -45,13 +51,14 @@ import { basename, dirname, join, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MediaLogError } from 'media-log-service/client'
 import { connectedClient, contacted, serviceUrl } from './service.mjs'
-import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
+import { Failure, Progress, count, print, printJson, shown, warn } from './terminal.mjs'
 import { OPEN_FLAGS, mountedVolume, walk } from './walk.mjs'
 
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
   media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--json]
-  media-log checks ID [--json]
+  media-log checks ID [--all] [--json]
+  media-log volume rename ID OLD NEW | media-log volume remove ID NAME
   media-log link <production URL> --unit NAME [--json]
   media-log unlink
   media-log sync [--json]
@@ -95,6 +102,7 @@ async function main(argv) {
   // Loaded when asked for: its digests (hash-wasm, worker threads) are no other command's concern.
   if (command === 'verify') return (await import('./verify.mjs')).verifyFolders(rest, values, USAGE)
   if (command === 'checks') return printChecks(rest, values)
+  if (command === 'volume') return changeVolume(rest, values)
   if (command === 'link') return (await import('./units.mjs')).link(rest, values, USAGE)
   if (command === 'unlink') return (await import('./units.mjs')).unlink(rest, values, USAGE)
   if (command === 'sync') return (await import('./units.mjs')).syncStatus(rest, values, USAGE)
@@ -135,7 +143,9 @@ async function importFolders(folders, options) {
         name,
         content: bytes.toString('base64'),
         encoding: 'base64',
-        ...(volume && { volume }),
+        // A manifest is on the volume it describes; a transfer report (CSV, ALE) names its own
+        // volumes, and is given one only by --volume, never by the folder it lies in.
+        ...(volume && (isManifest(name) || options.volume) && { volume }),
       })),
       ...(options.kind && { kind: options.kind }),
       ...(day !== undefined && { day }),
@@ -147,21 +157,27 @@ async function importFolders(folders, options) {
   }
   progress.done()
   // The day as it now stands, at a glance: the checks say whether every copy is good.
-  const { summary } = answers.length ? await client.checks(options.log) : { summary: undefined }
+  const { summary, copies = [] } = answers.length ? await client.checks(options.log) : { summary: undefined }
   const unread = skipped.length + answers.reduce((n, a) => n + a.unreadable.length, 0)
   const status = unread || summary?.errors ? 1 : 0
-  if (options.json) return printJson({ log: options.log, answers, skipped, summary }, status)
+  if (options.json) return printJson({ log: options.log, answers, skipped, summary, copies }, status)
   report(options.log, answers, skipped)
   print(volumesFound(folders, found, answers).join('\n'))
   if (summary)
     print(
-      `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info` +
-        (summary.errors + summary.warnings + summary.info
-          ? ` (media-log checks ${shown(options.log)} lists them)`
-          : ''),
+      [
+        ...copies.map(copyLine),
+        `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info` +
+          (summary.errors + summary.warnings + summary.info
+            ? ` (media-log checks ${shown(options.log)} lists them)`
+            : ''),
+      ].join('\n'),
     )
   return status
 }
+
+/** An MHL of either kind, and an ASC MHL history's chain: files that lie on the volume they describe. */
+const isManifest = (name) => /\.mhl$|(^|[\\/])ascmhl_chain\.xml$/i.test(name)
 
 /**
  * The files of a folder tree worth sending: ASC MHL histories, classic manifests, ALEs, and the
@@ -385,19 +401,56 @@ function report(id, answers, skipped) {
 
 // ---- checks
 
+/**
+ * A volume's copies as the service words them (the one account, docs/checks.md), its mark first.
+ * @param {{part: string, volume: string, held: number, clips: number, mark: string, words: string}} c
+ */
+const copyLine = (c) =>
+  `  ${shown(c.mark)} ${c.part === 'sound' ? 'sound ' : ''}${shown(c.volume)} ${c.held}/${c.clips}: ${shown(c.words)}`
+
 /** @param {string[]} ids */
 async function printChecks([id], options) {
   if (!id) throw new Failure(`checks needs a log id\n${USAGE}`)
   const client = await connectedClient(serviceUrl(options.url))
-  const { checks, summary, copies } = await client.checks(id)
+  const { checks, summary, groups, copies } = await client.checks(id)
   const status = summary.errors ? 1 : 0
-  if (options.json) return printJson({ checks, summary, copies }, status)
+  if (options.json) return printJson({ checks, summary, groups, copies }, status)
   const lines = [
     `${shown(id)}: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info`,
-    ...checks.map((f) => `  ${shown(f.severity).padEnd(7)} ${shown(f.kind).padEnd(22)} ${shown(f.message)}`),
-    ...copies.map((c) => `  copies  ${c.part === 'sound' ? 'sound ' : ''}${shown(c.volume)}: ${copyWords(c)}`),
+    // A line per kind and volume, the first clips named; --all lists every finding, each on its line.
+    ...(options.all
+      ? checks.map((f) => `  ${shown(f.severity).padEnd(7)} ${shown(f.kind).padEnd(22)} ${shown(f.message)}`)
+      : groups.map((g) => `  ${shown(g.severity).padEnd(7)} ${shown(g.words)}`)),
+    ...(copies.length ? ['copies:'] : []),
+    ...copies.map(copyLine),
   ]
   return print(lines.join('\n'), status)
+}
+
+// ---- volume
+
+/**
+ * `volume rename ID OLD NEW`, `volume remove ID NAME`: a volume of a day renamed, or taken off the
+ * day, and the day's copies as they stand after.
+ * @param {string[]} args
+ */
+async function changeVolume([action, id, volume, name], options) {
+  if (!id || !volume || (action === 'rename' ? !name : action !== 'remove'))
+    throw new Failure(`volume rename ID OLD NEW, or volume remove ID NAME\n${USAGE}`)
+  const client = await connectedClient(serviceUrl(options.url))
+  const done = action === 'rename' ? await client.renameVolume(id, volume, name) : await client.removeVolume(id, volume)
+  const { summary, copies } = await client.checks(id)
+  if (options.json) return printJson({ ...done, summary, copies }, 0)
+  print(
+    [
+      action === 'rename'
+        ? `${shown(id)}: ${shown(volume)} is ${shown(name)} now (${count(done.copies, 'copy')})`
+        : `${shown(id)}: ${shown(volume)} taken off the day (${count(done.copies, 'copy')})`,
+      ...copies.map(copyLine),
+      `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info`,
+    ].join('\n'),
+  )
+  return 0
 }
 
 /** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. */

@@ -45,21 +45,3 @@ export class Progress {
     this.#shown = false
   }
 }
-
-/**
- * A volume's copies in words, promising only what is known: "verified" only for copies read back
- * and compared; a checksum from when the file was copied is "recorded".
- * @param {{clips: number, verified: number, recorded: number, noChecksum: number, failed: number, missing: number}} c
- */
-export function copyWords(c) {
-  const held = c.clips - c.missing
-  return [
-    `${held}/${c.clips} clips`,
-    c.verified && `${c.verified} verified`,
-    c.recorded && `${c.recorded} ${c.recorded === 1 ? 'checksum' : 'checksums'} recorded, not read back`,
-    c.noChecksum && `${c.noChecksum} without a checksum`,
-    c.failed && `${c.failed} failed verification`,
-  ]
-    .filter(Boolean)
-    .join(', ')
-}

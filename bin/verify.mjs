@@ -1,6 +1,8 @@
 // `media-log verify <folder…> --log ID`: a day's copies read back from a drive and compared with
-// the checksums the log recorded, the outcome recorded in the log as an ASC MHL generation would
-// record it (each file `verified` or `failed`, when, and by what tool), through the import.
+// the checksums the log recorded, the outcome recorded in the log through POST /log/{id}/read-back:
+// each clip `verified`, `failed` or `missing` (not found on the drive), when, and by what tool. A
+// sequence that differs is compared frame by frame with the drive's own ASC MHL history, where it
+// has one, to name the frames changed or missing.
 //
 // The files of the log's clips are found on the volume by the rules an import makes clips by
 // (clipOfFile); each is read front to back and hashed with the algorithm of the hash the log has
@@ -10,18 +12,27 @@
 // with Ctrl-C goes on where it stopped, unless --again.
 import { createHash, randomInt } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { hostname } from 'node:os'
-import { basename, join, relative, resolve, sep } from 'node:path'
-import { MediaLogError, clipKeys, clipOfFile, digestOf, framesDigest } from 'media-log-service/client'
+import { readFile, readdir, stat } from 'node:fs/promises'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import {
+  MediaLogError,
+  STATE_WORDS,
+  clipKeys,
+  clipOfFile,
+  digestOf,
+  framesDigest,
+  readManifest,
+} from 'media-log-service/client'
 import { DigestPool, computable } from './digests.mjs'
 import { APP_NAME, configFolder, connectedClient, serviceUrl } from './service.mjs'
-import { Failure, Progress, copyWords, count, print, printJson, shown, warn } from './terminal.mjs'
+import { Failure, Progress, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
-/** Manifest entries a request carries: some 250 bytes each, 5 MB a request; a sequence is never split. */
-const ENTRIES_PER_REQUEST = 20_000
+/** Clips a read-back request carries, as POST /log/{id}/read-back takes them. */
+const CLIPS_PER_REQUEST = 20_000
+/** Frames of a sequence a read-back names; the counts say how many in all. */
+const FRAMES_NAMED = 5
 /** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
 const FIRST_ALGORITHM = 'xxh64'
 
@@ -37,7 +48,7 @@ const FIRST_ALGORITHM = 'xxh64'
  *   folders: string[],
  *   read: {files: number, bytes: number, seconds: number, resumed: number},
  *   verified: string[],
- *   failed: Array<{clip: string, algorithm: string, found: string, recorded: string, against: string}>,
+ *   failed: Array<{clip: string, algorithm: string, found: string, recorded: string, against: string, frames?: FramesFound}>,
  *   recorded: Array<{clip: string, algorithm: string}>,
  *   missing: Array<{part: string, clip: string}>,
  *   unreadable: Array<{clip: string, path: string, reason: string}>,
@@ -45,6 +56,9 @@ const FIRST_ALGORITHM = 'xxh64'
  *   unknown: string[],
  *   unknownElsewhere: number,
  * }} Outcome  what a volume's run found, as --json gives it
+ * @typedef {{changed: string[], missing: string[], changed_count: number, missing_count: number, named: boolean}} FramesFound
+ *   a sequence's frames that differ or are missing; `named` false when the drive holds no
+ *   checksum of each frame (only the frames digest): then only frames missing by count or number are known
  */
 
 export async function verifyFolders(folders, options, usage) {
@@ -103,7 +117,7 @@ async function verifyWith(pool, volumes, share, options) {
       recorded.files
         ? `recorded in ${options.log}: ${count(recorded.clips, 'clip')} (${count(recorded.files, 'file')}) as read back`
         : `nothing recorded in ${options.log}`,
-      ...ours.map((c) => `  copies  ${c.part === 'sound' ? 'sound ' : ''}${c.volume}: ${copyWords(c)}`),
+      ...ours.map((c) => `  copies  ${c.part === 'sound' ? 'sound ' : ''}${c.volume}: ${c.words}`),
     ].join('\n'),
   )
   return status
@@ -236,16 +250,110 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
       outcome.verified.push(clip.clip)
     } else {
       unit.action = 'failed'
-      outcome.failed.push({
+      const failed = {
         clip: clip.clip,
         algorithm,
         found: foundValue,
         recorded: expected.value,
         against: expected.against,
-      })
+      }
+      if (expected.frames) {
+        failed.frames = await badFrames(unit, algorithm, digests, clip, volume)
+        unit.frames = failed.frames
+      }
+      outcome.failed.push(failed)
     }
+    unit.found = expected?.frames || (!expected && unit.sequence) ? found : `${algorithm}:${foundValue}`
   }
   return { outcome, resume, units: chosen.filter((c) => c.unit.action).map((c) => c.unit) }
+}
+
+/**
+ * Which frames of a sequence that read back different are not as they were copied: each frame's
+ * digest against the one the drive's own ASC MHL history recorded (the `ascmhl/` folder of the
+ * sequence's folder or one above it, up to the folder given), and the frames it lists that are not
+ * on the drive. Without such a history, only frames missing are known: by the frame count the log
+ * recorded, and by gaps in the frames' numbers.
+ * @returns {Promise<FramesFound>}
+ */
+async function badFrames(unit, algorithm, digests, clip, volume) {
+  const recorded = await frameChecksums(unit, algorithm)
+  const changed = []
+  const missing = []
+  if (recorded) {
+    const found = new Map(
+      unit.files.map((f, i) => [basename(f.name).normalize('NFC'), canonical(algorithm, digests[i])]),
+    )
+    for (const [name, value] of recorded) {
+      const now = found.get(name)
+      if (now === undefined) missing.push(name)
+      else if (now !== value) changed.push(name)
+    }
+  } else {
+    missing.push(...gapsInFrames(unit.files.map((f) => basename(f.name))))
+    const copy = clip.copies.find((c) => c?.volume === volume)
+    const expected = typeof copy?.files === 'number' ? copy.files : undefined
+    const beyond = expected !== undefined ? expected - unit.files.length - missing.length : 0
+    if (beyond > 0) missing.push(...Array.from({ length: beyond }, () => ''))
+  }
+  const names = (list) => list.filter(Boolean).slice(0, FRAMES_NAMED)
+  return {
+    changed: names(changed.sort()),
+    missing: names(missing.sort()),
+    changed_count: changed.length,
+    missing_count: missing.length,
+    named: recorded !== undefined,
+  }
+}
+
+/**
+ * The checksum of each frame of a sequence as the drive's ASC MHL history recorded it last, by the
+ * frame's name; undefined when no history on the drive lists the sequence's frames.
+ * @returns {Promise<Map<string, string> | undefined>}
+ */
+async function frameChecksums(unit, algorithm) {
+  const folder = dirname(unit.files[0].name)
+  for (let at = folder; ; at = dirname(at)) {
+    const history = join(at, 'ascmhl')
+    const generations = (await readdir(history).catch(() => []))
+      .filter((name) => /^\d+_.*\.mhl$/i.test(name))
+      .sort((a, b) => Number(a.split('_')[0]) - Number(b.split('_')[0]))
+    const recorded = new Map()
+    for (const generation of generations) {
+      let manifest
+      try {
+        manifest = readManifest(await readFile(join(history, generation), 'utf8'))
+      } catch {
+        continue
+      }
+      for (const file of manifest.files) {
+        const path = resolve(at, file.path)
+        if (dirname(path) !== folder) continue
+        const hash = file.hashes.find(
+          (h) => (digestOf(`${h.algorithm}:${h.value}`)?.algorithm ?? h.algorithm) === algorithm,
+        )
+        if (hash) recorded.set(basename(path).normalize('NFC'), canonical(algorithm, hash.value))
+      }
+    }
+    if (recorded.size) return recorded
+    if (at === unit.root || dirname(at) === at || !at.startsWith(unit.root)) return undefined
+  }
+}
+
+/** Frames missing inside a run of numbered frames (`A002C001.0000004.ari` between …3 and …5). */
+function gapsInFrames(names) {
+  const numbered = names
+    .map((name) => /^(.*?)(\d+)(\.[^.]+)$/.exec(name))
+    .filter(Boolean)
+    .map((m) => ({ prefix: m[1], digits: m[2].length, n: Number(m[2]), ext: m[3] }))
+  if (!numbered.length) return []
+  numbered.sort((a, b) => a.n - b.n)
+  const { prefix, digits, ext } = numbered[0]
+  const have = new Set(numbered.map((f) => f.n))
+  const gaps = []
+  for (let n = numbered[0].n; n <= numbered[numbered.length - 1].n; n++)
+    if (!have.has(n)) gaps.push(`${prefix}${String(n).padStart(digits, '0')}${ext}`)
+  return gaps
 }
 
 /**
@@ -548,87 +656,54 @@ class ResumeFile {
 /** A time as ASC MHL writes it: ISO 8601 to the second, in UTC. */
 const isoDate = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 
-/** Characters XML 1.0 cannot hold at all: a name with one cannot be written in a manifest. */
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/
-const escaped = (text) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c])
-
 /**
- * The outcome recorded in the log: per volume, the files read back as an ASC MHL generation says
- * them (each hash with its `action` and `hashdate`, the generation's `creatorinfo/tool` this
- * command), sent to the import in requests of at most ENTRIES_PER_REQUEST files, a sequence whole.
+ * The outcome recorded in the log: per volume, each clip read back (verified, failed, or its
+ * first checksum), and each the log has on the volume that was not found, in requests of at most
+ * CLIPS_PER_REQUEST clips (POST /log/{id}/read-back). When: a clip's last file read; by: this command.
  */
 async function record(client, log, runs) {
   const recorded = { clips: 0, files: 0 }
+  const tool = `${APP_NAME} ${VERSION}`
+  const now = isoDate(new Date())
   for (const { outcome, units } of runs) {
-    const fit = units.filter((unit) => !unit.files.some((f) => NOT_XML.test(f.volumePath)))
-    for (const unit of units)
-      if (!fit.includes(unit)) {
-        // Read, but its outcome cannot be recorded: said once, as not read back.
-        for (const list of [outcome.verified, outcome.failed, outcome.recorded]) {
-          const at = list.findIndex((entry) => (entry.clip ?? entry) === unit.logClip)
-          if (at >= 0) list.splice(at, 1)
-        }
-        outcome.unreadable.push({
-          clip: unit.logClip,
-          path: unit.files[0].rel,
-          reason: 'its name cannot be written in a manifest',
-        })
-      }
-    let batch = []
-    let entries = 0
-    const send = async () => {
-      const content = generation(batch)
-      const name = `${outcome.volume}/ascmhl/${APP_NAME}_verify_${isoDate(new Date()).replace(/[-:]/g, '')}.mhl`
-      // A generation the service cannot read is refused whole (400): the command stops, its reads kept.
-      await client.importFiles(log, { files: [{ name, content, volume: outcome.volume }] })
-      recorded.clips += batch.length
-      recorded.files += entries
-      batch = []
-      entries = 0
+    const entries = units.map((unit) => ({
+      part: unit.part,
+      clip: unit.logClip,
+      found: unit.action,
+      hash: unit.found,
+      hashdate: unit.files.reduce((latest, f) => (f.hashdate && f.hashdate > latest ? f.hashdate : latest), '') || now,
+      ...(unit.sequence && { files: unit.files.length }),
+      ...(unit.frames && { bad_frames: withoutNamed(unit.frames) }),
+    }))
+    for (const m of outcome.missing) entries.push({ part: m.part, clip: m.clip, found: 'missing', hashdate: now })
+    const files = units.reduce((n, unit) => n + unit.files.length, 0)
+    for (let at = 0; at < entries.length; at += CLIPS_PER_REQUEST) {
+      // A read-back the service cannot take is refused whole (400): the command stops, its reads kept.
+      await client.readBack(log, { volume: outcome.volume, tool, clips: entries.slice(at, at + CLIPS_PER_REQUEST) })
     }
-    for (const unit of fit) {
-      if (entries && entries + unit.files.length > ENTRIES_PER_REQUEST) await send()
-      batch.push(unit)
-      entries += unit.files.length
-    }
-    if (batch.length) await send()
+    recorded.clips += units.length
+    recorded.files += files
   }
   return recorded
 }
 
-/** An ASC MHL generation (version 2.0) of the units' files, in the volume's paths. */
-function generation(units) {
-  const hashes = units.flatMap((unit) =>
-    unit.files.map(
-      (file, i) =>
-        `    <hash>\n      <path size="${file.readSize ?? file.size}">${escaped(file.volumePath)}</path>\n` +
-        `      <${unit.algorithm} action="${unit.action}" hashdate="${file.hashdate}">${unit.digests[i]}</${unit.algorithm}>\n    </hash>`,
-    ),
-  )
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0">
-  <creatorinfo>
-    <creationdate>${isoDate(new Date())}</creationdate>
-    <hostname>${escaped(hostname())}</hostname>
-    <tool version="${VERSION}">${APP_NAME}</tool>
-  </creatorinfo>
-  <processinfo>
-    <process>in-place</process>
-  </processinfo>
-  <hashes>
-${hashes.join('\n')}
-  </hashes>
-</hashlist>
-`
-}
+/** A sequence's bad frames as the read-back records them (whether they could be named is the run's to say). */
+const withoutNamed = ({ changed, missing, changed_count, missing_count }) => ({
+  changed,
+  missing,
+  changed_count,
+  missing_count,
+})
 
-/** A volume's outcome in lines: what was read, then each clip that was not verified, and why. */
+/**
+ * A volume's outcome in lines: what was read, then each clip that was not verified and why, each
+ * labelled with its state in the service's words (the typed client's STATE_WORDS).
+ */
 function said(outcome, log) {
   const { volume, read } = outcome
   const took = read.seconds < 60 ? `${read.seconds.toFixed(1)} s` : clock(read.seconds)
   const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
-  const row = (label, text) => `  ${label.padEnd(13)} ${text}`
+  const row = (label, text) => `  ${label}: ${text}`
   const against = (f) => f.against.replace(/^\S+, /, '')
   if (
     !read.files &&
@@ -641,12 +716,13 @@ function said(outcome, log) {
   return [
     `${volume}: ${count(read.files, 'file')} read back, ${sizeOf(read.bytes)} in ${took}${rate}` +
       (read.resumed ? `, ${read.resumed} read by the run before` : ''),
-    ...(outcome.verified.length ? [row('verified', count(outcome.verified.length, 'clip'))] : []),
-    ...outcome.failed.map((f) =>
-      row('FAILED', `${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${against(f)}`),
-    ),
+    ...(outcome.verified.length ? [row(STATE_WORDS.verified.label, count(outcome.verified.length, 'clip'))] : []),
+    ...outcome.failed.map((f) => row(STATE_WORDS.failed.label.toUpperCase(), failedWords(f, against(f)))),
     ...outcome.missing.map((m) =>
-      row('MISSING', `${m.clip}: the log has a copy on ${volume}; no file of it in ${outcome.folders.join(', ')}`),
+      row(
+        STATE_WORDS['not-found'].label.toUpperCase(),
+        `${m.clip}: the log has a copy on ${volume}; no file of it in ${outcome.folders.join(', ')}`,
+      ),
     ),
     ...outcome.unreadable.map((u) => row('NOT READ', `${u.clip}: ${u.path}: ${u.reason}`)),
     ...outcome.uncompared.map((u) => row('NOT COMPARED', `${u.clip}: ${u.reason}`)),
@@ -658,4 +734,24 @@ function said(outcome, log) {
       ? [`  ${count(outcome.unknownElsewhere, 'other clip')} in folders without ${log}'s clips (other days')`]
       : []),
   ]
+}
+
+/**
+ * A clip read back different, in words: a file's digest found and recorded; a sequence's frames
+ * that changed or are missing, its digest called what it is (the frames digest).
+ */
+function failedWords(f, against) {
+  if (!f.frames) return `${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${against}`
+  const { changed, missing, changed_count, missing_count, named } = f.frames
+  const listed = (names, n) => {
+    const more = n - names.length
+    return names.length ? ` (${names.join(', ')}${more > 0 ? `, and ${more} more` : ''})` : ''
+  }
+  const frames = [
+    changed_count ? `${count(changed_count, 'frame')} changed${listed(changed, changed_count)}` : '',
+    missing_count ? `${count(missing_count, 'frame')} missing${listed(missing, missing_count)}` : '',
+  ].filter(Boolean)
+  const digest = `the frames digest (${f.algorithm} of each frame) differs from the one ${against}`
+  if (named) return `${f.clip}: ${frames.join(', ') || digest}`
+  return `${f.clip}: ${digest}${frames.length ? `; ${frames.join(', ')}` : ''}; no checksum of each frame on this drive to name a changed frame`
 }

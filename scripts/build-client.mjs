@@ -24,6 +24,9 @@ if (!process.argv.includes('--types-only'))
     bundle: true,
     format: 'esm',
     platform: 'neutral',
+    // A neutral build resolves no package's entry point by itself: saxes (the manifest reader's XML
+    // parser) names its own by `main`.
+    mainFields: ['module', 'main'],
     target: 'es2022',
     logLevel: 'warning',
   })

@@ -6,6 +6,7 @@ import { JsonAnswer, withStandardHeaders } from './http/headers'
 import { routedTo } from './http/productions'
 import { requestToken } from './routes/auth'
 import * as checks from './routes/checks'
+import * as copies from './routes/copies'
 import * as days from './routes/days'
 import * as operatorConsole from './routes/console'
 import * as logs from './routes/logs'
@@ -34,6 +35,10 @@ const HANDLERS: Record<RouteName, Handler> = {
   listLogs: logs.listLogs,
   // what offload tools and cameras wrote (MHL, ASC MHL, ALE, transfer reports), merged into a day's log
   importFiles,
+  // a day's copies apart from its log: what a read-back found, a volume renamed or taken off the day
+  readBack: copies.readBack,
+  renameVolume: copies.renameVolume,
+  removeVolume: copies.removeVolume,
   // what the logs promise, computed: copies and hashes, numbering, proxies, sound (one day, or a range)
   logChecks: checks.logChecks,
   rangeChecks: checks.rangeChecks,
@@ -85,6 +90,8 @@ const HANDLERS: Record<RouteName, Handler> = {
   // and the PDF of a day or a range
   listDays: days.listDays,
   getDay: days.getDay,
+  renameDayVolume: copies.renameDayVolume,
+  removeDayVolume: copies.removeDayVolume,
   dayPdf: reports.dayPdf,
   rangeOfDaysPdf: reports.rangeOfDaysPdf,
   // units: a cart's link to its production, and the versions of logs they exchange

@@ -61,7 +61,7 @@ describe('GET /log/{id}/checks and GET /checks', () => {
       part: 'ocf',
       clip: 'A001C002_240101_R1AB',
       volume: 'RAID_A',
-      message: 'A001C002_240101_R1AB is not on RAID_A',
+      message: 'A001C002_240101_R1AB on RAID_A: missing',
     }
     const answer = await call('GET', '/log/D001/checks', { token })
     expect(answer.status).toBe(200)
@@ -87,12 +87,64 @@ describe('GET /log/{id}/checks and GET /checks', () => {
         info: 2,
         kinds: { 'copy-missing': 1, 'no-sound': 1, 'sound-without-clip': 1 },
       },
-      // Every copy in one of three states: none was read back, each has its checksum recorded.
+      groups: [
+        {
+          kind: 'copy-missing',
+          severity: 'error',
+          title: 'Missing copies',
+          volume: 'RAID_A',
+          part: 'ocf',
+          count: 1,
+          words: 'Missing copies — RAID_A: 1 clip (A001C002_240101_R1AB)',
+        },
+        {
+          kind: 'no-sound',
+          severity: 'info',
+          title: 'Camera clips without sound',
+          count: 1,
+          words: 'Camera clips without sound: 1 clip (A001C004_240101_R1AB)',
+        },
+        {
+          kind: 'sound-without-clip',
+          severity: 'info',
+          title: 'Sound without a camera clip',
+          count: 1,
+          words: 'Sound without a camera clip: 1 clip (S004.wav)',
+        },
+      ],
+      // Each copy in one state of the one account: none was read back; a checksum matches another
+      // volume's, or is only recorded where the clip has no other copy to compare with.
       copies: [
-        { part: 'ocf', volume: 'SSD_01', clips: 4, verified: 0, recorded: 4, noChecksum: 0, failed: 0, missing: 0 },
-        { part: 'ocf', volume: 'RAID_A', clips: 4, verified: 0, recorded: 3, noChecksum: 0, failed: 0, missing: 1 },
-        { part: 'sound', volume: 'SSD_01', clips: 4, verified: 0, recorded: 4, noChecksum: 0, failed: 0, missing: 0 },
-        { part: 'sound', volume: 'RAID_A', clips: 4, verified: 0, recorded: 4, noChecksum: 0, failed: 0, missing: 0 },
+        {
+          part: 'ocf',
+          volume: 'SSD_01',
+          clips: 4,
+          held: 4,
+          states: { recorded: 1, match: 3 },
+          verdict: 'ok',
+          mark: '✓',
+          words: '4 clips: 1 checksum recorded (not read back), 3 checksums match (not read back)',
+        },
+        {
+          part: 'ocf',
+          volume: 'RAID_A',
+          clips: 4,
+          held: 3,
+          states: { missing: 1, match: 3 },
+          verdict: 'error',
+          mark: '✕',
+          words: '4 clips: 1 missing, 3 checksums match (not read back)',
+        },
+        ...['SSD_01', 'RAID_A'].map((volume) => ({
+          part: 'sound',
+          volume,
+          clips: 4,
+          held: 4,
+          states: { match: 4 },
+          verdict: 'ok',
+          mark: '✓',
+          words: '4 clips, checksums match (not read back)',
+        })),
       ],
     })
 
@@ -101,6 +153,7 @@ describe('GET /log/{id}/checks and GET /checks', () => {
     expect(unmatched).toEqual({
       checks: [copyMissing],
       summary: { errors: 1, warnings: 0, info: 0, kinds: { 'copy-missing': 1 } },
+      groups: [answer.body.groups[0]],
       copies: answer.body.copies,
     })
     // A copy read back (an ASC MHL `verified` action), one without a checksum, one that failed.
@@ -114,8 +167,28 @@ describe('GET /log/{id}/checks and GET /checks', () => {
     ]
     expect((await call('PATCH', '/log/D001', { token, body: { ocf: day.ocf } })).status).toBe(200)
     expect((await call('GET', '/log/D001/checks', { token })).body.copies.slice(0, 2)).toEqual([
-      { part: 'ocf', volume: 'SSD_01', clips: 4, verified: 1, recorded: 2, noChecksum: 0, failed: 1, missing: 0 },
-      { part: 'ocf', volume: 'RAID_A', clips: 4, verified: 0, recorded: 2, noChecksum: 1, failed: 0, missing: 1 },
+      {
+        part: 'ocf',
+        volume: 'SSD_01',
+        clips: 4,
+        held: 4,
+        states: { failed: 1, recorded: 1, match: 1, verified: 1 },
+        verdict: 'error',
+        mark: '✕',
+        words:
+          '4 clips: 1 read back and different, 1 checksum recorded (not read back), 1 checksum matches (not read back), 1 verified (read back)',
+      },
+      {
+        part: 'ocf',
+        volume: 'RAID_A',
+        clips: 4,
+        held: 3,
+        states: { missing: 1, 'no-checksum': 1, recorded: 1, match: 1 },
+        verdict: 'error',
+        mark: '✕',
+        words:
+          '4 clips: 1 missing, 1 without a checksum, 1 checksum recorded (not read back), 1 checksum matches (not read back)',
+      },
     ])
   })
 
@@ -138,15 +211,24 @@ describe('GET /log/{id}/checks and GET /checks', () => {
       part,
       volume,
       clips: 6,
-      verified: 0,
-      recorded: 6,
-      noChecksum: 0,
-      failed: 0,
-      missing: 0,
+      held: 6,
+      states: { match: 6 },
+      verdict: 'ok',
+      mark: '✓',
+      words: '6 clips, checksums match (not read back)',
     })
     expect(all.body).toEqual({
       checks: [gap],
       summary: { errors: 0, warnings: 1, info: 0, kinds: { 'reel-gap': 1 } },
+      groups: [
+        {
+          kind: 'reel-gap',
+          severity: 'warning',
+          title: 'Reels never logged',
+          count: 1,
+          words: 'Reels never logged: A002 was never logged between A001 (log D001) and A003 (log D002)',
+        },
+      ],
       copies: [copies('ocf', 'SSD_01'), copies('ocf', 'RAID_A'), copies('sound', 'SSD_01'), copies('sound', 'RAID_A')],
       days: [
         { log: 'D001', day: 1, date: '2024-01-01', summary: none },

@@ -560,6 +560,8 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'GET /approve/days/:id': ['/approve/days/D001'],
       'GET /approve/days/:id/pdf/:presetId': ['/approve/days/D001/pdf/DAILY'],
       'GET /approve/days/pdf/:presetId': ['/approve/days/pdf/DAILY'],
+      'PATCH /approve/days/:id/volumes/:volume': ['/approve/days/D001/volumes/RAID', { name: 'THIEF' }],
+      'DELETE /approve/days/:id/volumes/:volume': ['/approve/days/D001/volumes/RAID'],
       'POST /approve/windows': ['/approve/windows', { logId: 'D001' }],
       'GET /approve/link': ['/approve/link'],
       'POST /approve/link': ['/approve/link', { url: 'https://media-log.example.com/productions/x', unit: 'Thief' }],

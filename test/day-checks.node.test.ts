@@ -6,7 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkDay } from '../src/checks/day'
-import { compareHashes } from '../src/checks/hashes'
+import { compareHashes } from '../src/shared/digests'
 import { checkRange } from '../src/checks/range'
 import { lazyLog } from '../src/large-logs/read'
 import { summarize } from '../src/summary/summary'
@@ -32,7 +32,7 @@ describe('checks of one day', () => {
         part: 'ocf',
         clip: 'A001C003_240101_R1AB',
         volume: 'RAID_A',
-        message: 'A001C003_240101_R1AB is not on RAID_A',
+        message: 'A001C003_240101_R1AB on RAID_A: missing',
       },
     ])
   })
@@ -57,25 +57,34 @@ describe('checks of one day', () => {
         part: 'ocf',
         clip: 'A001C002_240101_R1AB',
         volume: 'RAID_A',
-        message: 'A001C002_240101_R1AB on RAID_A has no hash: not verified',
+        message: 'A001C002_240101_R1AB on RAID_A: no checksum',
       },
     ])
   })
 
-  it('hash-mismatch: two copies of one algorithm that disagree', async () => {
+  it('hash-mismatch: two copies of one algorithm that disagree are both in doubt', async () => {
     const day = cleanDay()
     ocfClips(day)[0]!.copies = [
       { volume: 'SSD_01', hash: `xxh64:${hex16(1)}` },
       { volume: 'RAID_A', hash: `xxh64:${hex16(99)}` },
     ]
+    // Neither agrees with anything: nobody can say which is the camera's file.
     expect(await check(day)).toEqual([
       {
         kind: 'hash-mismatch',
         severity: 'error',
         part: 'ocf',
         clip: 'A001C001_240101_R1AB',
+        volume: 'SSD_01',
+        message: `A001C001_240101_R1AB on SSD_01: checksum differs (xxh64:${hex16(1)}) from RAID_A’s (xxh64:${hex16(99)})`,
+      },
+      {
+        kind: 'hash-mismatch',
+        severity: 'error',
+        part: 'ocf',
+        clip: 'A001C001_240101_R1AB',
         volume: 'RAID_A',
-        message: `A001C001_240101_R1AB: the hash on RAID_A (xxh64:${hex16(99)}) differs from SSD_01's (xxh64:${hex16(1)})`,
+        message: `A001C001_240101_R1AB on RAID_A: checksum differs (xxh64:${hex16(99)}) from SSD_01’s (xxh64:${hex16(1)})`,
       },
     ])
   })
@@ -322,7 +331,7 @@ describe('checks bounded by the day, whatever it holds', () => {
         part: 'ocf',
         clip: 'A001C001_240101_R1AB',
         volume: 'V9999',
-        message: `A001C001_240101_R1AB: the hash on V9999 (xxh64:${hex16(2)}) differs from V0's (xxh64:${hex16(1)})`,
+        message: `A001C001_240101_R1AB on V9999: checksum differs (xxh64:${hex16(2)}) from V0’s (xxh64:${hex16(1)})`,
       },
     ])
     expect(findings.filter((f) => f.kind === 'copy-missing')).toHaveLength(1000)

@@ -36,6 +36,18 @@ const day = (id = 'D001', dayNumber = 1, date = '2024-01-01') => ({
   version: 1,
 })
 
+const MARK = { ok: '✓', warning: '!', error: '✕' } as const
+
+/** A volume's chip as the service words it (src/copies/words.ts). */
+const chip = (
+  volume: string,
+  held: number,
+  clips: number,
+  verdict: keyof typeof MARK,
+  words: string,
+  part: 'ocf' | 'sound' | null = 'ocf',
+) => ({ ...(part && { part }), volume, held, clips, verdict, mark: MARK[verdict], words })
+
 const row = (overrides: Record<string, unknown> = {}) => ({
   id: 'D001',
   written: expect.stringMatching(/^\d+$/),
@@ -47,8 +59,8 @@ const row = (overrides: Record<string, unknown> = {}) => ({
   sound: null,
   proxy: null,
   copies: [
-    { part: 'ocf', volume: 'RAID', present: 3, expected: 3, failed: 0, noHash: 0, verified: 0 },
-    { part: 'ocf', volume: 'SHUTTLE', present: 2, expected: 3, failed: 0, noHash: 1, verified: 0 },
+    chip('RAID', 3, 3, 'ok', '3 clips: 2 checksums recorded (not read back), 1 checksum matches (not read back)'),
+    chip('SHUTTLE', 2, 3, 'error', '3 clips: 1 missing, 1 without a checksum, 1 checksum matches (not read back)'),
   ],
   checks: { errors: 1, warnings: 1, info: 0 },
   ...overrides,
@@ -118,8 +130,8 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
           clips: 1,
           ocf: { files: 1, size: 100 },
           copies: [
-            { part: 'ocf', volume: 'RAID', present: 1, expected: 1, failed: 0, noHash: 0, verified: 0 },
-            { part: 'ocf', volume: 'SHUTTLE', present: 1, expected: 1, failed: 0, noHash: 0, verified: 0 },
+            chip('RAID', 1, 1, 'ok', '1 clip, checksums match (not read back)'),
+            chip('SHUTTLE', 1, 1, 'ok', '1 clip, checksums match (not read back)'),
           ],
           checks: { errors: 0, warnings: 0, info: 0 },
         }),
@@ -139,39 +151,53 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
           kind: 'copy-missing',
           title: 'Missing copies',
           severity: 'error',
+          volume: 'SHUTTLE',
+          part: 'ocf',
           count: 1,
+          words: 'Missing copies — SHUTTLE: 1 clip (B001C001_240101_R2CD)',
           findings: [
             {
               part: 'ocf',
               clip: 'B001C001_240101_R2CD',
               volume: 'SHUTTLE',
-              message: 'B001C001_240101_R2CD is not on SHUTTLE',
+              message: 'B001C001_240101_R2CD on SHUTTLE: missing',
             },
           ],
         },
         {
           kind: 'not-verified',
-          title: 'Copies without a hash (not verified)',
+          title: 'Copies without a checksum',
           severity: 'warning',
+          volume: 'SHUTTLE',
+          part: 'ocf',
           count: 1,
+          words: 'Copies without a checksum — SHUTTLE: 1 clip (A001C002_240101_R1AB)',
           findings: [
             {
               part: 'ocf',
               clip: 'A001C002_240101_R1AB',
               volume: 'SHUTTLE',
-              message: 'A001C002_240101_R1AB on SHUTTLE has no hash: not verified',
+              message: 'A001C002_240101_R1AB on SHUTTLE: no checksum',
             },
           ],
         },
       ],
+      // Each reel's clips on each volume, in the words of the day's chips.
       copies: [
         {
           part: 'ocf',
           reel: 'A001',
           clips: 2,
           volumes: [
-            { volume: 'RAID', present: 2, failed: 0, noHash: 0, missing: 0 },
-            { volume: 'SHUTTLE', present: 2, failed: 0, noHash: 1, missing: 0 },
+            chip(
+              'RAID',
+              2,
+              2,
+              'ok',
+              '2 clips: 1 checksum recorded (not read back), 1 checksum matches (not read back)',
+              null,
+            ),
+            chip('SHUTTLE', 2, 2, 'warning', '2 clips: 1 without a checksum, 1 checksum matches (not read back)', null),
           ],
         },
         {
@@ -179,8 +205,8 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
           reel: 'B001',
           clips: 1,
           volumes: [
-            { volume: 'RAID', present: 1, failed: 0, noHash: 0, missing: 0 },
-            { volume: 'SHUTTLE', present: 0, failed: 0, noHash: 0, missing: 1 },
+            chip('RAID', 1, 1, 'ok', '1 clip, checksums recorded (not read back)', null),
+            chip('SHUTTLE', 0, 1, 'error', '1 clip, all missing', null),
           ],
         },
       ],
@@ -217,8 +243,8 @@ describe('GET /approve/days and /approve/days/{id}: the console’s Days view', 
     expect(await version(v)).not.toBe(v)
     expect((await operator('GET', '/approve/days')).body.days[0].written).not.toBe(written)
     expect((await operator('GET', '/approve/days')).body.days[0].copies).toEqual([
-      { part: 'ocf', volume: 'RAID', present: 3, expected: 3, failed: 0, noHash: 0, verified: 0 },
-      { part: 'ocf', volume: 'SHUTTLE', present: 0, expected: 3, failed: 0, noHash: 0, verified: 0 },
+      chip('RAID', 3, 3, 'ok', '3 clips, checksums recorded (not read back)'),
+      chip('SHUTTLE', 0, 3, 'error', '3 clips, all missing'),
     ])
     v = await version()
     expect((await call('POST', '/log', { token: 'nope', body: day('D002', 2) })).status).toBe(401)

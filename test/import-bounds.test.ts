@@ -14,7 +14,7 @@ const oneColumnAle = (rows: number, prefix = 'X') =>
   ale({ columns: ['Name'], rows: Array.from({ length: rows }, (_, i) => [`${prefix}${i}`]) })
 
 describe('an import is bounded by its request', () => {
-  it('lists 100 notes and counts the rest, however many rows name no clip', async () => {
+  it('sums its notes up a line per file, lists 100 of them in detail and counts the rest, however many rows name no clip', async () => {
     const { token } = await withProject()
     expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
     // Long names, once each: the answer must not carry a name for every row.
@@ -23,9 +23,16 @@ describe('an import is bounded by its request', () => {
     const answer = await importInto(token, 'D001', { files })
     expect(answer.status).toBe(200)
     expect(answer.body.unreadable).toEqual([])
-    expect(answer.body.notes).toHaveLength(101)
-    expect(answer.body.notes[0]).toEqual({ name: long(0), message: 'line 11: no camera clip F0_0 in the log' })
-    expect(answer.body.notes[100]).toEqual({ message: 'and 14,900 more notes like these' })
+    // A line per file: each camera list's 5,000 clips counted, the first five named.
+    expect(answer.body.notes).toEqual(
+      [0, 1, 2].map((i) => ({
+        name: long(i),
+        message: `5,000 clips kept as the camera's list, on no volume yet (F${i}_0, F${i}_1, F${i}_2, F${i}_3, F${i}_4, and 4,995 more): the checks name each until a copy of it comes`,
+      })),
+    )
+    expect(answer.body.noteDetail).toHaveLength(101)
+    expect(answer.body.noteDetail[0]).toEqual({ name: long(0), message: 'line 11: no camera clip F0_0 in the log' })
+    expect(answer.body.noteDetail[100]).toEqual({ message: 'and 14,900 more notes like these' })
     expect(JSON.stringify(answer.body).length).toBeLessThan(150_000)
   })
 
@@ -42,7 +49,14 @@ describe('an import is bounded by its request', () => {
         reason: 'more rows than the 50,000 left of the 200,000 one import reads: send it in an import of its own',
       },
     ])
-    expect(answer.body.notes.at(-1)).toEqual({ message: 'and 149,900 more notes like these' })
+    expect(answer.body.notes).toEqual([
+      {
+        name: 'A.ale',
+        message:
+          "150,000 clips kept as the camera's list, on no volume yet (R0_0, R0_1, R0_2, R0_3, R0_4, and 149,995 more): the checks name each until a copy of it comes",
+      },
+    ])
+    expect(answer.body.noteDetail.at(-1)).toEqual({ message: 'and 149,900 more notes like these' })
   })
 
   it('takes a valid manifest of 100,000 clips with five hashes each', { tags: 'slow' }, async () => {

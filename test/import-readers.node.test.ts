@@ -4,6 +4,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readAle } from '../src/import/ale'
+import { Notes } from '../src/import/notes'
 import { clipsOf, type CopiedFile } from '../src/import/clips'
 import { readManifest } from '../src/import/mhl'
 import { c4Of, readImport } from '../src/import/read'
@@ -250,7 +251,8 @@ describe('ALE', () => {
         ['B001C003', 'V', '10:02:00:99x', '', '', '', '', '', ''],
       ],
     })
-    expect(readAle(text)).toEqual({
+    const said = new Notes()
+    expect(readAle(text, undefined, (note) => said.add(note))).toEqual({
       rows: [
         {
           line: 11,
@@ -269,9 +271,9 @@ describe('ALE', () => {
         { line: 12, names: ['B001C002'], fields: { tc_start: '10:01:00:00', sensor_fps: 48, fps: 23.976 } },
         { line: 13, names: ['B001C003'], fields: { fps: 23.976 } },
       ],
-      notes: ['line 13: Start "10:02:00:99x" is not a timecode HH:MM:SS:FF'],
-      unlisted: 0,
     })
+    expect(said.list()).toEqual([{ message: 'line 13: Start "10:02:00:99x" is not a timecode HH:MM:SS:FF' }])
+    expect(said.summed()).toEqual([{ message: '1 value not read (line 13: Start "10:02:00:99x")' }])
   })
 
   it('refuses a file past 1,000 columns or 200,000 rows, and lists 100 notes', () => {
@@ -282,10 +284,18 @@ describe('ALE', () => {
       'more than 200,000 rows, what one import reads: split it',
     )
     expect(readAle(ale({ columns: ['Name'], rows: rows(200_000) })).rows).toHaveLength(200_000)
-    const { notes, unlisted } = readAle(ale({ columns: ['Name', 'Start'], rows: rows(150, 'noon') }))
-    expect(notes).toHaveLength(100)
-    expect(notes[0]).toBe('line 11: Start "noon" is not a timecode HH:MM:SS:FF')
-    expect(unlisted).toBe(50)
+    const said = new Notes()
+    readAle(ale({ columns: ['Name', 'Start'], rows: rows(150, 'noon') }), undefined, (note) => said.add(note))
+    expect(said.listed).toHaveLength(100)
+    expect(said.list()[0]).toEqual({ message: 'line 11: Start "noon" is not a timecode HH:MM:SS:FF' })
+    expect(said.unlisted).toBe(50)
+    // Summed up: one line for the 150, the first five named.
+    expect(said.summed()).toEqual([
+      {
+        message:
+          '150 values not read (line 11: Start "noon", line 12: Start "noon", line 13: Start "noon", line 14: Start "noon", line 15: Start "noon", and 145 more)',
+      },
+    ])
   })
 
   it('refuses a file without Column and Data sections, or without a name column', () => {

@@ -58,6 +58,10 @@ describe('POST /log/{id}/import', () => {
         { name: ascmhl('SHUTTLE_A', 1), message: '1 file that is not media left out (a sidecar)' },
         { name: ascmhl('SHUTTLE_B', 1), message: '1 file that is not media left out (a sidecar)' },
       ],
+      noteDetail: [
+        { name: ascmhl('SHUTTLE_A', 1), message: '1 file that is not media left out (a sidecar)' },
+        { name: ascmhl('SHUTTLE_B', 1), message: '1 file that is not media left out (a sidecar)' },
+      ],
     })
 
     const log = (await call('GET', '/log/D012', { token })).body
@@ -108,7 +112,9 @@ describe('POST /log/{id}/import', () => {
         part: 'ocf',
         clip: CARD.clips[2],
         volume: 'SHUTTLE_B',
-        message: `${CARD.clips[2]} on SHUTTLE_B failed verification (xxh64:0000000000000bad)`,
+        tool: 'offload 1.0',
+        hashdate: '2025-06-14T18:30:00+02:00',
+        message: `${CARD.clips[2]} on SHUTTLE_B: read back and different (offload 1.0, 2025-06-14T18:30:00+02:00): found xxh64:0000000000000bad`,
       },
       {
         kind: 'not-in-camera-list',

@@ -106,11 +106,10 @@ const DAY1_SUMMARY = [
   'Day 1 — 2024-01-01 · Main Unit',
   '  OCF:          3 files · 3.70 GB · duration 00:03:00:00',
   '  Reels:        A001',
-  '  OCF copies:   SSD_01: 3/3 clips, 3 with checksum',
-  '                RAID_A: 3/3 clips',
-  // Computed from the copies: RAID_A's copies carry no hash.
-  '  Verification: SSD_01: checksums recorded, not read back',
-  '                RAID_A: 3 clips without a checksum',
+  // Each volume in the one account's words; the verdict names what is wrong: RAID_A's copies carry no hash.
+  '  OCF copies:   SSD_01: 3 clips, checksums recorded (not read back)',
+  '                RAID_A: 3 clips, none with a checksum',
+  '  Verification: RAID_A: 3 clips without a checksum',
   '  Checks:       nothing else found',
 ].join('\n')
 
@@ -145,17 +144,8 @@ describe('POST /open-email-window', () => {
         errors: 0,
         warnings: 3,
         info: 0,
-        kinds: [{ kind: 'not-verified', title: 'Copies without a hash (not verified)', severity: 'warning', count: 3 }],
-        days: [
-          {
-            title: 'Day 1 — 2024-01-01',
-            lines: [
-              'SSD_01: checksums recorded, not read back',
-              'RAID_A: 3 clips without a checksum',
-              'nothing else found',
-            ],
-          },
-        ],
+        kinds: [{ kind: 'not-verified', title: 'Copies without a checksum', severity: 'warning', count: 3 }],
+        days: [{ title: 'Day 1 — 2024-01-01', lines: ['RAID_A: 3 clips without a checksum', 'nothing else found'] }],
       },
       fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
       version: expect.any(String),
@@ -196,7 +186,9 @@ describe('POST /open-email-window', () => {
       '<p style="margin:0 0 12px">Look &lt;b&gt;here&lt;/b&gt; &amp; &quot;there&quot;<br>\nsecond line</p>\n<p style="margin:0 0 12px">next paragraph</p>',
     )
     expect(html).toContain('>Day 1 — 2024-01-01 · Main Unit</h2>')
-    expect(html).toContain('>SSD_01: 3/3 clips, 3 with checksum<br>RAID_A: 3/3 clips</td>')
+    expect(html).toContain(
+      '>SSD_01: 3 clips, checksums recorded (not read back)<br>RAID_A: 3 clips, none with a checksum</td>',
+    )
     expect(html).not.toContain('<b>')
   })
 
@@ -213,40 +205,41 @@ describe('POST /open-email-window', () => {
           'Day 1 — 2024-01-01 · Main Unit',
           '  OCF:                3 files · 3.70 GB · duration 00:03:00:00',
           '  Reels:              A001',
-          '  OCF copies:         SSD_01: 3/3 clips, 3 with checksum',
-          '                      RAID_A: 3/3 clips',
-          '  Verification:       SSD_01: checksums recorded, not read back',
-          '                      RAID_A: 3 clips without a checksum',
+          '  OCF copies:         SSD_01: 3 clips, checksums recorded (not read back)',
+          '                      RAID_A: 3 clips, none with a checksum',
+          '  Verification:       RAID_A: 3 clips without a checksum',
           '  Checks:             nothing else found',
           '',
           'Day 2 — 2024-01-02 · Main Unit',
           '  OCF:                2 files · 2.47 GB · duration 00:02:00:00',
           '  Reels:              A002–A003, B001',
-          '  OCF copies:         SSD_01: 2/2 clips, 1 with checksum',
-          '                      RAID_A: 1/2 clips',
+          // The day plans SSD_01 alone: RAID_A is a copy beyond the plan, owing nothing it does not hold.
+          '  OCF copies:         SSD_01: 2 clips: 1 without a checksum, 1 checksum recorded (not read back)',
+          '                      RAID_A: 1 clip, none with a checksum',
           '  Verification:       SSD_01: 1 clip without a checksum',
-          '                      RAID_A: 1 clip missing, 1 clip without a checksum',
+          '                      RAID_A: 1 clip without a checksum',
           '  Proxy:              1 file · 120.00 MB',
           '  Sound:              1 file · 5.00 MB',
-          '  Sound copies:       SSD_01: 1/1 clips, 1 with checksum',
+          '  Sound copies:       SSD_01: 1 clip, checksums recorded (not read back)',
           '  Sound verification: 1 copy, checksums recorded (not read back)',
-          '  Checks:             Clips without a proxy: 2',
-          '                      Proxies without a camera clip: 1',
+          '  Checks:             Clips without a proxy: 2 clips (A001C004_240101_R1AB, A001C005_240101_R1AB)',
+          '                      Proxies without a camera clip: 1 clip (P001)',
           '',
           'Total — Days 1–2 — 2024-01-01 – 2024-01-02',
           '  OCF:                5 files · 6.17 GB · duration 00:05:00:00',
           '  Reels:              A001–A003, B001',
-          '  OCF copies:         SSD_01: 5/5 clips, 4 with checksum',
-          '                      RAID_A: 4/5 clips',
+          '  OCF copies:         SSD_01: 5 clips: 1 without a checksum, 4 checksums recorded (not read back)',
+          '                      RAID_A: 4 clips, none with a checksum',
           '  Verification:       SSD_01: 1 clip without a checksum',
-          '                      RAID_A: 1 clip missing, 4 clips without a checksum',
+          '                      RAID_A: 4 clips without a checksum',
           '  Proxy:              1 file · 120.00 MB',
           '  Sound:              1 file · 5.00 MB',
           // The total shows the sound copies as it shows the OCF copies.
-          '  Sound copies:       SSD_01: 1/1 clips, 1 with checksum',
+          '  Sound copies:       SSD_01: 1 clip, checksums recorded (not read back)',
           '  Sound verification: 1 copy, checksums recorded (not read back)',
-          '  Checks:             Clips without a proxy: 2',
-          '                      Proxies without a camera clip: 1',
+          // Over several days, each clip named with its day.
+          '  Checks:             Clips without a proxy: 2 clips (A001C004_240101_R1AB (D002), A001C005_240101_R1AB (D002))',
+          '                      Proxies without a camera clip: 1 clip (P001 (D002))',
         ].join('\n') +
         '\n',
     )
@@ -277,18 +270,26 @@ describe('POST /open-email-window', () => {
     expect((await call('PATCH', '/log/D001', { token, body: both })).status).toBe(200)
     const verified = (await openWindow(token)).preview.text
     expect(verified).toContain('  Verification: 2 copies, all verified (read back)')
-    expect(verified).toContain('  OCF copies:   SSD_01: 2/2 clips, 2 with checksum, 2 read back')
+    expect(verified).toContain('  OCF copies:   SSD_01: 2 clips, all verified (read back)')
     const raidOnly = { ocf: { ...day.ocf, clips: [readBack(1, ['RAID_A']), readBack(2, ['RAID_A'])] } }
     expect((await call('PATCH', '/log/D001', { token, body: raidOnly })).status).toBe(200)
+    // Nothing wrong, not every copy read back: the copies say which volume was.
     expect((await openWindow(token)).preview.text).toContain(
-      ['  Verification: SSD_01: checksums recorded, not read back', '                RAID_A: verified'].join('\n'),
+      [
+        '  OCF copies:   SSD_01: 2 clips, checksums match (not read back)',
+        '                RAID_A: 2 clips, all verified (read back)',
+        '  Verification: 2 copies: nothing missing or different; not every copy read back',
+      ].join('\n'),
     )
     const bad = { ocf: { ...day.ocf, clips: [hashed(1), hashed(2, 'xxh64:00000000deadbeef')] } }
     expect((await call('PATCH', '/log/D001', { token, body: bad })).status).toBe(200)
+    // Two copies that disagree: neither can be taken for the camera's file.
     expect((await openWindow(token)).preview.text).toContain(
       [
-        '  Verification: SSD_01: checksums recorded, not read back',
-        '                RAID_A: 1 clip whose hash disagrees',
+        '  OCF copies:   SSD_01: 2 clips: 1 whose checksum differs from another copy’s, 1 checksum matches (not read back)',
+        '                RAID_A: 2 clips: 1 whose checksum differs from another copy’s, 1 checksum matches (not read back)',
+        '  Verification: SSD_01: 1 clip whose checksum differs from another copy’s',
+        '                RAID_A: 1 clip whose checksum differs from another copy’s',
       ].join('\n'),
     )
   })
@@ -1062,16 +1063,12 @@ const LOST_A_COPY = {
   info: 0,
   kinds: [
     { kind: 'copy-missing', title: 'Missing copies', severity: 'error', count: 1 },
-    { kind: 'not-verified', title: 'Copies without a hash (not verified)', severity: 'warning', count: 2 },
+    { kind: 'not-verified', title: 'Copies without a checksum', severity: 'warning', count: 2 },
   ],
   days: [
     {
       title: 'Day 1 — 2024-01-01',
-      lines: [
-        'SSD_01: checksums recorded, not read back',
-        'RAID_A: 1 clip missing, 2 clips without a checksum',
-        'nothing else found',
-      ],
+      lines: ['RAID_A: 1 clip missing, 2 clips without a checksum', 'nothing else found'],
     },
   ],
 }
@@ -1090,7 +1087,10 @@ describe('a send window follows its logs', () => {
     const { body } = await op('GET', `/approve/windows/${opened.id}`)
     expect(body.window).toEqual({
       ...opened,
-      preview: { html: expect.stringContaining('RAID_A: 2/3 clips'), text: expect.any(String) },
+      preview: {
+        html: expect.stringContaining('RAID_A: 3 clips: 1 missing, 2 without a checksum'),
+        text: expect.any(String),
+      },
       checks: LOST_A_COPY,
       fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
       version: expect.any(String),
@@ -1098,7 +1098,7 @@ describe('a send window follows its logs', () => {
       mailto: expect.any(String),
     })
     expect(body.window.preview.text).toContain(
-      '  Verification: SSD_01: checksums recorded, not read back\n                RAID_A: 1 clip missing',
+      '  OCF copies:   SSD_01: 3 clips, checksums recorded (not read back)\n                RAID_A: 3 clips: 1 missing, 2 without a checksum\n  Verification: RAID_A: 1 clip missing',
     )
     expect(body.window.fingerprint).not.toBe(opened.fingerprint)
     expect(body.window.version).not.toBe(opened.version)

@@ -164,7 +164,7 @@ describe('storage', () => {
         .toArray(),
     }))
     expect(layout).toEqual({
-      schema: '5',
+      schema: '6',
       rows: [
         { path: 'projects/First Unit', id: 'D001' },
         { path: 'projects/First Unit', id: 'D002' },

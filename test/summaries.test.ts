@@ -82,9 +82,9 @@ describe('summaries kept beside the logs', () => {
       (_: Workspace, state) =>
         state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema'").one().value,
     )
-    expect(schema).toBe('5')
+    expect(schema).toBe('6')
   })
-  it('are made again for a store of schema 4, whose summaries did not count the copies read back', async () => {
+  it('are made again for a store of schema 5, whose summaries counted checksums, not the states of copies', async () => {
     const { token } = await withProject()
     const day = makeLog('D001', 0, {
       ocf: {
@@ -99,20 +99,29 @@ describe('summaries kept beside the logs', () => {
       },
     })
     expect((await call('POST', '/log', { token, body: day })).status).toBe(201)
-    expect((await storedSummaries()).D001.copies).toEqual([
-      { volume: 'RAID', copied: 1, total: 1, hashed: 1, verified: 1 },
-    ])
+    expect((await storedSummaries()).D001.copies).toEqual([{ volume: 'RAID', clips: 1, states: { verified: 1 } }])
     await runInDurableObject(stub(), (_: Workspace, state) => {
-      // A schema-4 summary: the copy counted as hashed, nothing said of reading it back.
-      const stale = { ...summarize(day as never), copies: [{ volume: 'RAID', copied: 1, total: 1, hashed: 1 }] }
-      state.storage.sql.exec('UPDATE logs SET summary = ?', JSON.stringify(stale))
-      state.storage.sql.exec("UPDATE meta SET value = '4' WHERE key = 'schema'")
+      // A schema-5 summary: checksums counted, no state of each copy; check counts of its kinds.
+      const stale = {
+        ...summarize(day as never),
+        copies: [{ volume: 'RAID', copied: 1, total: 1, hashed: 1, verified: 1 }],
+      }
+      state.storage.sql.exec('UPDATE logs SET summary = ?, checks = ?', JSON.stringify(stale), '{"kinds":{}}')
+      state.storage.sql.exec("UPDATE meta SET value = '5' WHERE key = 'schema'")
     })
     await abortAllDurableObjects()
     expect(await storedSummaries()).toEqual({ D001: null })
     const days = await call('GET', '/approve/days', { headers: { 'x-operator-key': OPERATOR_KEY } })
     expect(days.body.days[0].copies).toEqual([
-      { part: 'ocf', volume: 'RAID', present: 1, expected: 1, failed: 0, noHash: 0, verified: 1 },
+      {
+        part: 'ocf',
+        volume: 'RAID',
+        held: 1,
+        clips: 1,
+        verdict: 'ok',
+        mark: '✓',
+        words: '1 clip, all verified (read back)',
+      },
     ])
     expect(await storedSummaries()).toEqual({ D001: summarize(day as never) })
   })

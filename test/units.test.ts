@@ -164,11 +164,7 @@ describe('versions written elsewhere', () => {
       days: [
         {
           title: 'Day 1 — 2024-01-01',
-          lines: [
-            'SSD_01: checksums recorded, not read back',
-            'RAID_A: 2 clips without a checksum',
-            `${KIND_TITLES['versions-in-conflict']}: 1`,
-          ],
+          lines: ['RAID_A: 2 clips without a checksum', `${KIND_TITLES['versions-in-conflict']}: ${finding.message}`],
         },
       ],
     })

@@ -21,6 +21,8 @@ import {
   LoadProjectSchema,
   ResolveSchema,
   OpenEmailWindowSchema,
+  ReadBackSchema,
+  VolumeRenameSchema,
   SignInSchema,
   SyncChangesQuerySchema,
   SyncLeafQuerySchema,
@@ -161,8 +163,65 @@ export const ROUTES = {
         files: [{ name: '/Volumes/SHUTTLE_A/D001/A001.mhl', format: 'mhl', volume: 'SHUTTLE_A', clips: 1 }],
         unreadable: [],
         notes: [],
+        noteDetail: [],
       },
     },
+  },
+  readBack: {
+    method: 'post',
+    path: '/log/{id}/read-back',
+    summary: 'Record what a read-back of one volume found of the day’s clips (what media-log verify sends)',
+    description: [
+      'Each clip as found on `volume`: `verified` (read and hashed again, equal to the checksum it was copied',
+      'with), `failed` (different: `hash` the digest found; the checksum it was copied with is kept as the copy’s',
+      '`original`), `missing` (no file of it on the volume), `original` (no checksum anywhere: the one computed',
+      'is its first). `hash` is a labelled digest (a sequence’s `xxh64-frames:`), `bad_frames` the frames of a',
+      'sequence found different or missing. The copy keeps `action`, `hashdate` and `tool`; the checks and every',
+      'surface take its state from them (docs/checks.md). Clips the log does not have are in `unknown`.',
+    ].join(' '),
+    tag: 'Logs',
+    who: 'application',
+    body: ReadBackSchema,
+    ok: [200, shapes.EditAnswerSchema],
+    errors: [400, 401, 404, 413, 415],
+    example: {
+      request: {
+        volume: 'SHUTTLE_A',
+        tool: 'media-log 0.1.0',
+        clips: [
+          {
+            part: 'ocf',
+            clip: 'A001C001_240301_R1AB',
+            found: 'verified',
+            hash: 'xxh64:7c3f9a1e5b2d8064',
+            hashdate: '2024-03-01T22:14:05Z',
+          },
+        ],
+      },
+      response: { success: true, copies: 1, unknown: [] },
+    },
+  },
+  renameVolume: {
+    method: 'patch',
+    path: '/log/{id}/volumes/{volume}',
+    summary: 'Rename a volume of a day: every clip’s copy on it, the day’s copies lists',
+    description:
+      'For a volume a report named wrong. Refused (400) where the new name already holds a copy of one of the same clips: remove one of the two first.',
+    tag: 'Logs',
+    who: 'application',
+    body: VolumeRenameSchema,
+    ok: [200, shapes.EditAnswerSchema],
+    errors: [400, 401, 404, 415],
+    example: { request: { name: 'areca' }, response: { success: true, copies: 39, unknown: [] } },
+  },
+  removeVolume: {
+    method: 'delete',
+    path: '/log/{id}/volumes/{volume}',
+    summary: 'Take a volume off a day: every clip’s copy on it, and it from the day’s copies lists',
+    tag: 'Logs',
+    who: 'application',
+    ok: [200, shapes.EditAnswerSchema],
+    errors: [400, 401, 404],
   },
   listLogs: {
     method: 'get',
@@ -570,10 +629,9 @@ export const ROUTES = {
     summary: "The active project's days: parts, each volume's copies, check counts; the presets to use on them",
     description:
       'One row per log in log order (none with no project loaded). `written` changes with every write ' +
-      'of the log. `copies` has a line per volume and ' +
-      'part: `present` of `expected` clips, `failed` of those failed verification, `noHash` carry no hash, ' +
-      '`verified` were read back and found equal (the others carry the hash recorded when they were copied). ' +
-      '`presets`: the PDF and e-mail presets of the project, disabled ones included (`enabled` says which).',
+      'of the log. `copies` has a chip per volume and part, in the one account of the day’s copies ' +
+      '(docs/checks.md): `held` of the `clips` it owes, the `verdict` of its worst state, its `mark` and its ' +
+      '`words`. `presets`: the PDF and e-mail presets of the project, disabled ones included (`enabled` says which).',
     tag: 'Operator',
     who: 'operator',
     ok: [200, shapes.DayListSchema],
@@ -585,9 +643,9 @@ export const ROUTES = {
     path: '/approve/days/{id}',
     summary: 'One day: its findings naming the clips, and its copies by reel and volume',
     description:
-      '`checks`: the findings by kind, most serious first; `count` is how many of a kind there are, ' +
-      'of which `findings` lists up to 100. `copies`: a line per part and reel (clips without a reel ' +
-      'under `""`), a cell per volume of the day.',
+      '`checks`: the findings as lines, a kind (and volume) each, most serious first: `words` the line, ' +
+      '`count` how many there are, of which `findings` lists up to 200. `copies`: a line per part and reel ' +
+      '(clips without a reel under `""`), a cell per volume of the day, each as a chip is.',
     tag: 'Operator',
     who: 'operator',
     ok: [200, shapes.DayDetailSchema],
@@ -602,6 +660,27 @@ export const ROUTES = {
     tag: 'Operator',
     who: 'operator',
     ok: [200, 'application/pdf'],
+    errors: [400, 401, 403, 404],
+  },
+  renameDayVolume: {
+    method: 'patch',
+    path: '/approve/days/{id}/volumes/{volume}',
+    summary: 'Rename a volume of a day, from the console',
+    description: 'What `PATCH /log/{id}/volumes/{volume}` does for an application.',
+    tag: 'Operator',
+    who: 'operator',
+    body: VolumeRenameSchema,
+    ok: [200, shapes.EditAnswerSchema],
+    errors: [400, 401, 403, 404, 415],
+  },
+  removeDayVolume: {
+    method: 'delete',
+    path: '/approve/days/{id}/volumes/{volume}',
+    summary: 'Take a volume off a day, from the console',
+    description: 'What `DELETE /log/{id}/volumes/{volume}` does for an application.',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.EditAnswerSchema],
     errors: [400, 401, 403, 404],
   },
   rangeOfDaysPdf: {

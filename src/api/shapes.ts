@@ -4,6 +4,7 @@
  * every answer it gets to them.
  */
 import * as v from 'valibot'
+import { COPY_STATES } from '../copies/states'
 import { LogSchema } from '../schemas/log'
 import { SettingsSchema } from '../schemas/settings'
 
@@ -59,6 +60,8 @@ const FindingSchema = v.object({
   clip: v.optional(text),
   volume: v.optional(text),
   reel: v.optional(text),
+  tool: v.optional(text),
+  hashdate: v.optional(text),
   message: text,
 })
 
@@ -68,36 +71,51 @@ const FindingsSummarySchema = v.object({ ...Counts, kinds: v.record(text, count)
 const Unlisted = v.optional(v.record(text, count))
 
 /**
- * Each volume's copies in the three states a copy's checksum can be in: `verified` (read back and
- * found equal), `recorded` (a checksum from when it was copied, not read back), `noChecksum`;
- * besides them `failed` verification and `missing`, of `clips` the volume owes (over a range, of
- * the `days` it was used on when fewer than the range's).
+ * Each volume's copies in the one account (docs/checks.md): of the `clips` it owes (over a range,
+ * of the `days` it was used on when fewer than the range's), how many are in each state, how many
+ * it holds as far as anyone knows, its verdict (the worst state's severity), and all of it in words.
  */
-const CopyStatesSchema = v.array(
+const CopyLinesSchema = v.array(
   v.object({
     part: v.picklist(['ocf', 'sound']),
     volume: text,
     clips: count,
-    verified: count,
-    recorded: count,
-    noChecksum: count,
-    failed: count,
-    missing: count,
+    held: count,
+    states: v.object(Object.fromEntries(COPY_STATES.map((state) => [state, v.optional(count)]))),
+    otherFailed: v.optional(count),
     days: v.optional(count),
+    verdict: v.picklist(['ok', 'warning', 'error']),
+    mark: text,
+    words: text,
+  }),
+)
+
+/** The findings as lines: a kind and volume each, how many, the first clips named (checks/groups.ts). */
+const FindingGroupsSchema = v.array(
+  v.object({
+    kind: text,
+    severity: v.picklist(['error', 'warning', 'info']),
+    title: text,
+    volume: v.optional(text),
+    part: v.optional(v.picklist(['ocf', 'sound'])),
+    count,
+    words: text,
   }),
 )
 
 export const DayChecksSchema = v.object({
   checks: v.array(FindingSchema),
   summary: FindingsSummarySchema,
-  copies: CopyStatesSchema,
+  groups: FindingGroupsSchema,
+  copies: CopyLinesSchema,
   unlisted: Unlisted,
 })
 
 export const RangeChecksSchema = v.object({
   checks: v.array(FindingSchema),
   summary: FindingsSummarySchema,
-  copies: CopyStatesSchema,
+  groups: FindingGroupsSchema,
+  copies: CopyLinesSchema,
   days: v.array(v.object({ log: text, day: count, date: text, summary: FindingsSummarySchema })),
   unlisted: Unlisted,
 })
@@ -135,6 +153,9 @@ export const LiveStateSchema = v.looseObject({ version: count })
 
 const ClipRef = { part: v.picklist(['ocf', 'sound']), clip: text }
 
+/** A read-back recorded, a volume renamed or removed: the copies it changed, clips the log has not. */
+export const EditAnswerSchema = v.object({ success: v.literal(true), copies: count, unknown: v.array(text) })
+
 /** POST /log/{id}/import: what the files gave the log, and what they could not. */
 export const ImportAnswerSchema = v.object({
   success: v.literal(true),
@@ -150,11 +171,26 @@ export const ImportAnswerSchema = v.object({
     }),
   ),
   unreadable: v.array(v.object({ name: text, reason: text })),
+  /** A line per file and kind of note, summed up (`31 clips kept as the camera's list…`). */
   notes: v.array(v.object({ name: v.optional(text), message: text })),
+  /** Each note as it was found, listed to 100 and the rest counted. */
+  noteDetail: v.array(v.object({ name: v.optional(text), message: text })),
 })
 
-const PartMedia = v.nullable(v.object({ files: count, size: count }))
+const PartMedia = v.nullable(
+  v.object({ files: count, size: count, unknownSizes: v.optional(count), unknown: v.optional(text) }),
+)
 const CopyPart = v.picklist(['ocf', 'sound'])
+
+/** A volume's copies as a chip shows them (src/copies/words.ts chipOf). */
+const ChipShape = {
+  volume: text,
+  held: count,
+  clips: count,
+  verdict: v.picklist(['ok', 'warning', 'error']),
+  mark: text,
+  words: text,
+}
 
 /** A day as the console's Days view lists it (GET /approve/days). */
 const DayRowSchema = v.object({
@@ -168,17 +204,7 @@ const DayRowSchema = v.object({
   ocf: PartMedia,
   sound: PartMedia,
   proxy: PartMedia,
-  copies: v.array(
-    v.object({
-      part: CopyPart,
-      volume: text,
-      present: count,
-      expected: count,
-      failed: count,
-      noHash: count,
-      verified: count,
-    }),
-  ),
+  copies: v.array(v.object({ part: CopyPart, ...ChipShape })),
   checks: v.object(Counts),
 })
 
@@ -203,7 +229,10 @@ export const DayDetailSchema = v.object({
       kind: text,
       title: text,
       severity: v.picklist(['error', 'warning', 'info']),
+      volume: v.optional(text),
+      part: v.optional(CopyPart),
       count,
+      words: text,
       findings: v.array(
         v.object({
           part: v.optional(CopyPart),
@@ -220,7 +249,7 @@ export const DayDetailSchema = v.object({
       part: CopyPart,
       reel: text,
       clips: count,
-      volumes: v.array(v.object({ volume: text, present: count, failed: count, noHash: count, missing: count })),
+      volumes: v.array(v.object(ChipShape)),
     }),
   ),
 })

@@ -6,8 +6,9 @@
  */
 import type { LazyLog } from '../large-logs/read'
 import { Findings, finding, type Checked, type Finding } from './findings'
-import { compareHashes } from './hashes'
-import { digestOf } from '../shared/digests'
+import { compareHashes } from '../shared/digests'
+import { copiesOf, plannedVolumes, type Copy } from '../copies/account'
+import { STATE_WORDS } from '../copies/states'
 import { cameraClipOf, gapsIn, missingIn, reelName } from './names'
 import { clipKeys, nameKey } from '../shared/clip-names'
 import { SoundMatch } from './sound'
@@ -17,14 +18,13 @@ export type DayCheckOptions = {
   matchSound: boolean
 }
 
-type Copy = { volume?: unknown; hash?: unknown; action?: unknown; duplicates?: unknown; doubt?: unknown }
-
 /** A file of a volume that is the clip by name, as an import recorded it (src/import/read.ts). */
 type Source = { path: string; size: unknown; hash: unknown }
 
 type CopyAbout = { part: 'ocf' | 'sound'; clip: string; volume: string }
 
-type ClipCopy = { volume: string; hash: string | undefined; failed: boolean; duplicates?: Source[]; doubt?: string }
+/** What an import said of a copy besides its checksum: other files of its name, a history in doubt. */
+type CopyNotes = { duplicates?: Source[]; doubt?: string }
 
 /**
  * What the checks need of a clip, taken in one pass over its list: a large log's lists are parsed
@@ -34,8 +34,13 @@ type ClipCopy = { volume: string; hash: string | undefined; failed: boolean; dup
 export type Clip = {
   name: string
   size: unknown
+  /** No report stated its size: `size: 0` stands for unknown (docs/log.md). */
+  sizeUnknown: boolean
   reel: unknown
-  copies: Map<string, ClipCopy>
+  /** Its copies in their states (src/copies/account.ts), by volume. */
+  copies: Map<string, Copy>
+  /** Per volume, where an import noted something of the copy. */
+  notes?: Map<string, CopyNotes>
   timing: { tc_start?: unknown; tc_end?: unknown; duration?: unknown; fps?: unknown }
 }
 
@@ -45,13 +50,17 @@ function taken(clips: Iterable<Record<string, unknown>>): Clip[] {
   const records: Clip[] = []
   for (const clip of clips) {
     const { tc_start, tc_end, duration, fps } = clip
-    records.push({
+    const record: Clip = {
       name: nameOf(clip),
       size: clip.size,
+      sizeUnknown: clip.size_unknown === true,
       reel: clip.reel,
       copies: copiesOf(clip.copies),
       timing: { tc_start, tc_end, duration, fps },
-    })
+    }
+    const notes = notesOf(clip.copies)
+    if (notes) record.notes = notes
+    records.push(record)
   }
   return records
 }
@@ -81,6 +90,7 @@ export async function checkRead({ log, ocf, sound, proxy }: ReadDay, options: Da
   const found = new Findings()
   checkCopies('ocf', ocf, log.ocf?.copies, found)
   checkCopies('sound', sound, log.sound?.copies, found)
+  checkOtherFiles((log as { other_files?: unknown }).other_files, found)
   checkSizes('OCF', log.ocf?.size, ocf, found)
   checkSizes('Sound', log.sound?.size, sound, found)
   checkSizes('Proxies', log.proxy?.size, proxy, found)
@@ -95,9 +105,11 @@ export async function checkRead({ log, ocf, sound, proxy }: ReadDay, options: Da
 }
 
 /**
- * Per clip and volume: a copy on every volume the day names (its `copies`, or else every volume
- * any clip is on), each with a hash, and the hashes agreeing where they can be compared. Linear in
- * a clip's copies: one clip on 10,000 volumes once held the service 14 s.
+ * Per clip and volume, the copy's state (src/copies/account.ts) as a finding where it is not a good
+ * one: missing where the day plans the volume (its `copies`, or else every volume any clip is on),
+ * not found or different on read-back, a checksum that differs from another copy's, none at all.
+ * A volume's findings of each kind are its count of that state: the checks and the summaries'
+ * counts are one account.
  */
 function checkCopies(
   part: 'ocf' | 'sound',
@@ -105,23 +117,91 @@ function checkCopies(
   listed: readonly string[] | undefined,
   found: Findings,
 ) {
-  const volumes = new Set<string>(listed?.length ? listed : [])
-  if (!volumes.size) for (const clip of clips) for (const volume of clip.copies.keys()) volumes.add(volume)
-  countMissing(part, clips, volumes, found)
-  for (const { name, copies } of clips) {
-    const hashed: Array<{ volume: string; hash: string }> = []
-    for (const { volume, hash, failed, duplicates, doubt } of copies.values()) {
-      const about = { part, clip: name, volume }
-      if (failed)
-        found.add(
-          finding('verification-failed', `${name} on ${volume} failed verification${hash ? ` (${hash})` : ''}`, about),
-        )
-      else if (hash) hashed.push({ volume, hash })
-      else found.add(finding('not-verified', `${name} on ${volume} has no hash: not verified`, about))
-      if (duplicates) found.add(duplicatesFinding(name, volume, duplicates, about))
-      if (doubt) found.add(finding('copy-in-doubt', `${name} on ${volume}: ${doubt}`, about))
+  const held = new Set<string>()
+  if (!listed?.length) for (const clip of clips) for (const volume of clip.copies.keys()) held.add(volume)
+  countMissing(part, clips, plannedVolumes(listed, held), found)
+  for (const { name, copies, notes } of clips) {
+    // Checksums that cannot be compared are said of each copy after the first with one: a pair is one finding.
+    let hashed = 0
+    for (const copy of copies.values()) {
+      const about = { part, clip: name, volume: copy.volume }
+      if (copy.comparable !== undefined) hashed++
+      const said = copyFinding(name, copy, hashed, about)
+      if (said) found.add(said)
+      const noted = notes?.get(copy.volume)
+      if (noted?.duplicates) found.add(duplicatesFinding(name, copy.volume, noted.duplicates, about))
+      if (noted?.doubt) found.add(finding('copy-in-doubt', `${name} on ${copy.volume}: ${noted.doubt}`, about))
     }
-    compareCopies(part, name, hashed, found)
+  }
+}
+
+/** ` (media-log 0.1.0, 2026-11-26T21:04:00Z)`: who found a copy so, and when, where the log says. */
+const factsOf = ({ tool, hashdate }: Copy) => {
+  const facts = [tool, hashdate].filter(Boolean)
+  return facts.length ? ` (${facts.join(', ')})` : ''
+}
+
+/** `2 frames changed (A002C001.0000012.ari, …), 1 missing (…)`: a sequence's read-back, frame by frame. */
+function framesWords(copy: Copy): string {
+  const frames = copy.frames
+  if (!frames) return ''
+  const part = (names: string[], n: number, what: string) => {
+    if (!n) return []
+    const more = n - names.length
+    const list = names.length ? ` (${names.join(', ')}${more ? `, and ${more.toLocaleString('en-US')} more` : ''})` : ''
+    return [`${n.toLocaleString('en-US')} ${n === 1 ? 'frame' : 'frames'} ${what}${list}`]
+  }
+  const said = [
+    ...part(frames.changed, frames.changed_count, 'changed'),
+    ...part(frames.missing, frames.missing_count, 'missing'),
+  ]
+  return said.length ? `: ${said.join(', ')}` : ''
+}
+
+/** A copy's state as a finding, where it is one to report. */
+function copyFinding(
+  name: string,
+  copy: Copy,
+  hashed: number,
+  about: CopyAbout & { volume: string },
+): Finding | undefined {
+  const { volume } = copy
+  const label = STATE_WORDS[copy.state].label
+  const facts = { ...(copy.tool && { tool: copy.tool }), ...(copy.hashdate && { hashdate: copy.hashdate }) }
+  switch (copy.state) {
+    case 'failed': {
+      const found = copy.hash ? `: found ${copy.hash}${copy.original ? `, copied with ${copy.original}` : ''}` : ''
+      return finding(
+        'verification-failed',
+        `${name} on ${volume}: ${label}${factsOf(copy)}${framesWords(copy) || found}`,
+        {
+          ...about,
+          ...facts,
+        },
+      )
+    }
+    case 'not-found':
+      return finding('copy-not-found', `${name} on ${volume}: ${label}${factsOf(copy)}${framesWords(copy)}`, {
+        ...about,
+        ...facts,
+      })
+    case 'differ':
+      return finding(
+        'hash-mismatch',
+        `${name} on ${volume}: ${label} (${copy.hash}) from ${copy.against!.volume}’s (${copy.against!.hash})`,
+        about,
+      )
+    case 'no-checksum':
+      return finding('not-verified', `${name} on ${volume}: ${label}`, about)
+    default:
+      // A checksum no other copy's can be compared with, where others have one: nothing agrees or differs.
+      if (hashed > 1 && copy.comparable === false)
+        return finding(
+          'hash-not-comparable',
+          `${name} on ${volume}: its checksum (${copy.hash}) cannot be compared with the other copies’ (another algorithm, or none the service knows)`,
+          about,
+        )
+      return undefined
   }
 }
 
@@ -144,69 +224,12 @@ function countMissing(part: 'ocf' | 'sound', clips: readonly Clip[], volumes: Re
     for (const volume of volumes)
       if (
         !copies.has(volume) &&
-        !found.list(finding('copy-missing', `${name} is not on ${volume}`, { part, clip: name, volume }))
+        !found.list(
+          finding('copy-missing', `${name} on ${volume}: ${STATE_WORDS.missing.label}`, { part, clip: name, volume }),
+        )
       )
         return
 }
-
-/**
- * Each copy against the first earlier copy it can be compared with (compareHashes): one bad copy
- * is one finding, not one for every copy after it too. Earlier copies are looked up by what makes
- * two hashes comparable (the algorithm of a digest, the text of an unlabelled hash) instead of
- * tried one by one.
- */
-function compareCopies(
-  part: 'ocf' | 'sound',
-  name: string,
-  hashed: ReadonlyArray<{ volume: string; hash: string }>,
-  found: Findings,
-) {
-  const byAlgorithm = new Map<string, number>()
-  const byText = new Map<string, number>()
-  const digestByValue = new Map<string, number>()
-  const plainByText = new Map<string, number>()
-  hashed.forEach(({ volume, hash }, j) => {
-    const digest = digestOf(hash)
-    const text = hash.trim()
-    const value = hash.slice(hash.indexOf(':') + 1).trim()
-    if (j > 0) {
-      const earlier = digest
-        ? first(byText.get(text), byAlgorithm.get(digest.algorithm), plainByText.get(value))
-        : first(byText.get(text), digestByValue.get(text))
-      if (earlier === undefined) {
-        const one = hashed[0]!
-        found.add(
-          finding(
-            'hash-not-comparable',
-            `${name}: the hashes on ${one.volume} (${one.hash}) and ${volume} (${hash}) cannot be compared`,
-            { part, clip: name, volume },
-          ),
-        )
-      } else if (compareHashes(hashed[earlier]!.hash, hash) === 'disagree') {
-        const a = hashed[earlier]!
-        found.add(
-          finding('hash-mismatch', `${name}: the hash on ${volume} (${hash}) differs from ${a.volume}'s (${a.hash})`, {
-            part,
-            clip: name,
-            volume,
-          }),
-        )
-      }
-    }
-    if (!byText.has(text)) byText.set(text, j)
-    if (digest) {
-      if (!byAlgorithm.has(digest.algorithm)) byAlgorithm.set(digest.algorithm, j)
-      if (!digestByValue.has(value)) digestByValue.set(value, j)
-    } else if (!plainByText.has(text)) plainByText.set(text, j)
-  })
-}
-
-/** The least of the places given. */
-const first = (...at: Array<number | undefined>) =>
-  at.reduce<number | undefined>(
-    (least, i) => (i !== undefined && (least === undefined || i < least) ? i : least),
-    undefined,
-  )
 
 /** A clip that is several files of one volume: the same file copied twice, or different files. */
 function duplicatesFinding(name: string, volume: string, duplicates: Source[], about: CopyAbout): Finding {
@@ -229,23 +252,20 @@ function duplicatesFinding(name: string, volume: string, duplicates: Source[], a
   )
 }
 
-/**
- * A clip's copies with a volume, one per volume (the first), hash `null` or empty as none. A copy
- * whose `action` is `failed` (ASC MHL: hashed again and found different) never counts as verified.
- */
-function copiesOf(copies: unknown): Clip['copies'] {
-  const byVolume: Clip['copies'] = new Map()
-  if (!Array.isArray(copies)) return byVolume
-  for (const copy of copies as Copy[]) {
-    if (typeof copy?.volume !== 'string' || byVolume.has(copy.volume)) continue
-    const hash = typeof copy.hash === 'string' && copy.hash.trim() ? copy.hash : undefined
-    const read: ClipCopy = { volume: copy.volume, hash, failed: copy.action === 'failed' }
+/** Per volume, what an import noted of a clip's copy (duplicates, doubt); undefined when nothing. */
+function notesOf(copies: unknown): Map<string, CopyNotes> | undefined {
+  if (!Array.isArray(copies)) return undefined
+  let notes: Map<string, CopyNotes> | undefined
+  for (const copy of copies as Array<{ volume?: unknown; duplicates?: unknown; doubt?: unknown } | null>) {
+    if (typeof copy?.volume !== 'string' || (copy.duplicates === undefined && copy.doubt === undefined)) continue
+    if (notes?.has(copy.volume)) continue
+    const noted: CopyNotes = {}
     const duplicates = sourcesOf(copy.duplicates)
-    if (duplicates) read.duplicates = duplicates
-    if (typeof copy.doubt === 'string' && copy.doubt) read.doubt = copy.doubt
-    byVolume.set(copy.volume, read)
+    if (duplicates) noted.duplicates = duplicates
+    if (typeof copy.doubt === 'string' && copy.doubt) noted.doubt = copy.doubt
+    if (noted.duplicates || noted.doubt) (notes ??= new Map()).set(copy.volume, noted)
   }
-  return byVolume
+  return notes
 }
 
 /** An import's `duplicates`, where there are at least two files with a path each. */
@@ -255,10 +275,17 @@ function sourcesOf(duplicates: unknown): Source[] | undefined {
   return sources.length >= 2 ? sources : undefined
 }
 
-/** Zero-byte clips, and a day's size that is not the sum of its clips'. */
+/**
+ * Zero-byte clips, clips whose size no report stated (never said to be 0 bytes), and a day's size
+ * that is not the sum of its clips' (the known ones).
+ */
 function checkSizes(label: string, total: number | undefined, clips: readonly Clip[], found: Findings) {
   let sum = 0
-  for (const { name, size } of clips) {
+  for (const { name, size, sizeUnknown } of clips) {
+    if (sizeUnknown) {
+      found.add(finding('size-unknown', `${name}: size unknown (no report stated it)`, { clip: name }))
+      continue
+    }
     if (typeof size !== 'number') continue
     sum += size
     if (size === 0) found.add(finding('zero-size', `${name} is 0 bytes`, { clip: name }))
@@ -267,6 +294,25 @@ function checkSizes(label: string, total: number | undefined, clips: readonly Cl
     found.add(
       finding('size-mismatch', `${label}: the day's size (${total} bytes) is not the sum of its clips' (${sum} bytes)`),
     )
+}
+
+/**
+ * Files that are not media (sidecars, a camera's XML) whose read-back failed, as the day's reports
+ * recorded them (`other_files`, kept by the import when a report records a failure of one).
+ */
+function checkOtherFiles(others: unknown, found: Findings) {
+  if (!Array.isArray(others)) return
+  for (const file of others as Array<Record<string, unknown> | null>) {
+    if (file?.action !== 'failed' || typeof file.volume !== 'string' || typeof file.path !== 'string') continue
+    const facts = [file.tool, file.hashdate].filter((f): f is string => typeof f === 'string' && f !== '')
+    found.add(
+      finding(
+        'other-file-failed',
+        `${file.path} on ${file.volume}: not media (a sidecar), ${STATE_WORDS.failed.label}${facts.length ? ` (${facts.join(', ')})` : ''}`,
+        { volume: file.volume },
+      ),
+    )
+  }
 }
 
 /** Clip names given twice, and numbers missing in a camera reel's run of clips. */

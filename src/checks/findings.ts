@@ -7,6 +7,8 @@ const KINDS = {
   'versions-in-conflict': 'error',
   'hash-mismatch': 'error',
   'verification-failed': 'error',
+  'copy-not-found': 'error',
+  'other-file-failed': 'error',
   'name-collision': 'error',
   'copy-missing': 'error',
   'recorded-not-copied': 'error',
@@ -22,6 +24,7 @@ const KINDS = {
   'no-proxy': 'warning',
   'proxy-without-clip': 'warning',
   'size-mismatch': 'warning',
+  'size-unknown': 'warning',
   'hash-not-comparable': 'info',
   'no-sound': 'info',
   'sound-without-clip': 'info',
@@ -31,15 +34,17 @@ export type Kind = keyof typeof KINDS
 
 /** Each kind as a heading over its findings (reports, e-mail). */
 export const KIND_TITLES: Record<Kind, string> = {
-  'versions-in-conflict': 'Days two units wrote without seeing each other',
-  'hash-mismatch': 'Hashes that disagree',
-  'verification-failed': 'Copies that failed verification',
+  'versions-in-conflict': 'Days in conflict',
+  'hash-mismatch': 'Copies whose checksum differs from another copy’s',
+  'verification-failed': 'Copies read back and different',
+  'copy-not-found': 'Copies not found on read-back',
+  'other-file-failed': 'Files that are not media (sidecars) read back and different',
   'name-collision': 'Different files under one clip name',
   'copy-missing': 'Missing copies',
   'recorded-not-copied': 'Clips recorded (camera list) but on no volume',
   'zero-size': 'Zero-byte clips',
   'duplicate-clip': 'Clips listed twice',
-  'not-verified': 'Copies without a hash (not verified)',
+  'not-verified': 'Copies without a checksum',
   'copy-in-doubt': 'Copies whose manifests disagree',
   'copy-repeated': 'Clips on one volume twice',
   'not-in-camera-list': 'Clips on a volume but in no camera list of their reel',
@@ -49,20 +54,10 @@ export const KIND_TITLES: Record<Kind, string> = {
   'no-proxy': 'Clips without a proxy',
   'proxy-without-clip': 'Proxies without a camera clip',
   'size-mismatch': 'Totals that are not the sum of their clips',
-  'hash-not-comparable': 'Hashes that cannot be compared',
+  'size-unknown': 'Clips of unknown size (no report stated it)',
+  'hash-not-comparable': 'Checksums that cannot be compared',
   'no-sound': 'Camera clips without sound',
   'sound-without-clip': 'Sound without a camera clip',
-}
-
-/** A kind's findings together, in the order `ordered` gives them. */
-export function byKind(findings: readonly Finding[]): Array<{ kind: Kind; severity: Severity; findings: Finding[] }> {
-  const groups = new Map<Kind, Finding[]>()
-  for (const f of findings) {
-    const group = groups.get(f.kind)
-    if (group) group.push(f)
-    else groups.set(f.kind, [f])
-  }
-  return [...groups].map(([kind, list]) => ({ kind, severity: KINDS[kind], findings: list }))
 }
 
 /**
@@ -77,6 +72,9 @@ export type Finding = {
   clip?: string
   volume?: string
   reel?: string
+  /** Of a copy read back: by what tool, and when (docs/checks.md). */
+  tool?: string
+  hashdate?: string
   message: string
 }
 

@@ -12,7 +12,7 @@
 import type * as v from 'valibot'
 import { ROUTES, type Route, type RouteName } from '../api/routes'
 import type { LogSchema } from '../schemas/log'
-import type { ImportSchema } from '../schemas/requests'
+import type { ImportSchema, ReadBackSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
 
 /**
@@ -23,12 +23,17 @@ import type { SettingsSchema } from '../schemas/settings'
 export { clipOfFile, type FileClip } from '../shared/clip-files'
 export { clipKeys } from '../shared/clip-names'
 export { digestOf, framesDigest, type Digest } from '../shared/digests'
+/** An ASC MHL generation read as the import reads it: `media-log verify` names a sequence's frames by it. */
+export { readManifest } from '../import/mhl'
+/** The words a copy's state is said in (the one vocabulary of docs/checks.md). */
+export { STATE_WORDS, type CopyState } from '../copies/states'
 
 export type LogInput = v.InferInput<typeof LogSchema>
 export type LogOutput = v.InferOutput<typeof LogSchema>
 export type SettingsInput = v.InferInput<typeof SettingsSchema>
 export type Settings = v.InferOutput<typeof SettingsSchema>
 export type ImportInput = v.InferInput<typeof ImportSchema>
+export type ReadBackInput = v.InferInput<typeof ReadBackSchema>
 /** What a route answers: its declared shape, a PDF's bytes, or the text of a file or page. */
 type AnswerOf<N extends RouteName> = (typeof ROUTES)[N]['ok'][1] extends infer S extends v.GenericSchema
   ? v.InferOutput<S>
@@ -158,6 +163,12 @@ export class MediaLogClient {
   deleteLog = (id: string) => this.route('deleteLog', { id })
   /** MHL, ASC MHL, ALE and transfer reports merged into log `id` (made when new): what was added, changed, unread. */
   importFiles = (id: string, files: ImportInput) => this.route('importFiles', { id }, files)
+  /** What a read-back of one volume found of log `id`'s clips (`media-log verify` sends this). */
+  readBack = (id: string, found: ReadBackInput) => this.route('readBack', { id }, found)
+  /** A volume of log `id` renamed: every clip's copy on it. */
+  renameVolume = (id: string, volume: string, name: string) => this.route('renameVolume', { id, volume }, { name })
+  /** A volume taken off log `id`. */
+  removeVolume = (id: string, volume: string) => this.route('removeVolume', { id, volume })
 
   // ---- checks, reports, e-mail
 

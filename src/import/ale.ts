@@ -7,7 +7,7 @@
  * and a column this service has no field for is passed over.
  */
 import { framesOf } from '../schemas/timecode'
-import { LISTED_NOTES } from './notes'
+import type { Note } from './notes'
 import { UnreadableFile } from './text'
 
 /** Log fields an ALE column fills; `name` and `source_file` find the clip. */
@@ -61,8 +61,10 @@ const NUMBERS = new Set(['sensor_fps', 'wb'])
 /** One data row: the names that find its clip, and the log fields it gives. */
 export type AleRow = { line: number; names: string[]; fields: Record<string, string | number> }
 
-/** `notes`: what was passed over, one line each, listed to a limit; `unlisted` counts the rest. */
-type Ale = { rows: AleRow[]; notes: string[]; unlisted: number }
+type Ale = { rows: AleRow[] }
+
+/** Where a reader says what it passed over, a note at a time (import/notes.ts sums and bounds them). */
+export type NoteSink = (note: Omit<Note, 'name'>) => void
 
 const keyOf = (column: string) => column.toLowerCase().replace(/[^a-z0-9]/g, '')
 
@@ -87,16 +89,13 @@ export type ReadAle = Ale & { table?: Table }
 /** A report's columns and its rows' cells, each row with its line number. */
 export type Table = { columns: string[]; rows: Array<{ line: number; cells: string[] }> }
 
-export function readAle(text: string, rowsLeft = MAX_ALE_ROWS): ReadAle {
+export function readAle(text: string, rowsLeft = MAX_ALE_ROWS, note: NoteSink = () => {}): ReadAle {
   let section: Section = 'start'
   const header = new Map<string, string>()
   let columns: string[] | undefined
   let fields: AleFields | undefined
   let table: Table | undefined
   let fps = NaN
-  const notes: string[] = []
-  let unlisted = 0
-  const note = (message: string) => (notes.length < LISTED_NOTES ? notes.push(message) : unlisted++)
   const rows: AleRow[] = []
   for (const [n, line] of linesOf(text)) {
     const word = line.trim().toLowerCase()
@@ -129,7 +128,7 @@ export function readAle(text: string, rowsLeft = MAX_ALE_ROWS): ReadAle {
   }
   if (section !== 'data' || !columns)
     throw new UnreadableFile('not an ALE: no "Column" section followed by a "Data" section')
-  return table ? { rows, notes, unlisted, table } : { rows, notes, unlisted }
+  return table ? { rows, table } : { rows }
 }
 
 /** Columns that name a file's path (on the volume it was copied to). */
@@ -165,7 +164,7 @@ export class AleFields {
   }
 
   /** A row's names and fields; undefined (with a note where `noted`) when it names no clip. */
-  row(line: number, cells: readonly string[], note: (message: string) => void, fps = NaN, noted = true) {
+  row(line: number, cells: readonly string[], note: NoteSink, fps = NaN, noted = true) {
     const row: AleRow = { line, names: [], fields: {} }
     cells.forEach((cell, c) => {
       const field = this.#fields[c]
@@ -173,7 +172,12 @@ export class AleFields {
       if (!field || !value) return
       if (field === 'name' || field === 'source_file') return row.names.push(value)
       const read = fieldValue(field, value)
-      if (read === undefined) note(`line ${line}: ${this.columns[c]} "${value}" is not ${what(field)}`)
+      if (read === undefined)
+        note({
+          message: `line ${line}: ${this.columns[c]} "${value}" is not ${what(field)}`,
+          kind: 'not-a-value',
+          item: `line ${line}: ${this.columns[c]} "${value.slice(0, 40)}"`,
+        })
       else row.fields[field] = read
     })
     if (!row.names.length)
@@ -184,7 +188,7 @@ export class AleFields {
       }
     if (row.fields.fps === undefined && fps > 0 && fps <= 1000) row.fields.fps = fps
     if (row.names.length) return row
-    if (noted) note(`line ${line}: no clip name`)
+    if (noted) note({ message: `line ${line}: no clip name`, kind: 'no-clip-name', item: `line ${line}` })
     return undefined
   }
 }

@@ -40,9 +40,25 @@ export type ImportedClip = {
   part: Part
   clip: string
   path: string
+  /** Its bytes; 0 with `sizeUnknown` where no manifest or report stated them (a YoYotta ALE has no size column). */
   size: number
+  sizeUnknown?: true
   copy: ImportedCopy
   hashes: string[]
+}
+
+/**
+ * A file of a volume that is not media (a sidecar, a camera's XML) whose manifest records a
+ * read-back of it: kept beside the clips when it failed (docs/log.md `other_files`), so that a
+ * failure is never dropped with the file.
+ */
+export type OtherFile = {
+  volume: string
+  path: string
+  hash: string | null
+  action: 'verified' | 'failed'
+  hashdate?: string
+  tool?: string
 }
 
 /** A file of a manifest with its folder resolved, and what the generations after it said. */
@@ -86,17 +102,29 @@ export async function clipsOf(
   folders: ReadonlyMap<string, HashEntry[]>,
   volume: string,
   kind?: Part,
-): Promise<{ clips: ImportedClip[]; other: number; proxies: number }> {
+): Promise<{ clips: ImportedClip[]; other: number; others: OtherFile[]; proxies: number }> {
   const sequences = new Map<string, { part: Part; clip: string; folder: string; files: CopiedFile[] }>()
   const clips: ImportedClip[] = []
   const perFolder = new Map<string, number>()
   let other = 0
+  const others: OtherFile[] = []
   let proxies = 0
   for (const file of files) perFolder.set(file.folder, (perFolder.get(file.folder) ?? 0) + 1)
   for (const file of files) {
     const found = clipOfFile(file.folder, file.name, kind)
-    if (!found) other++
-    else if (found === 'proxy') proxies++
+    if (!found) {
+      other++
+      const { action, hashdate, tool } = stampOf([file])
+      if (action === 'failed' || action === 'verified')
+        others.push({
+          volume,
+          path: file.path,
+          hash: hashesInOrder(file.hashes)[0] ?? null,
+          action,
+          ...(hashdate && { hashdate }),
+          ...(tool && { tool }),
+        })
+    } else if (found === 'proxy') proxies++
     else if (found.sequence) {
       const sequence = sequences.get(found.sequence)
       if (sequence) sequence.files.push(file)
@@ -104,7 +132,8 @@ export async function clipsOf(
     } else {
       const hashes = hashesInOrder(file.hashes)
       const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, ...stampOf([file]) }
-      clips.push({ part: found.part, clip: found.clip, path: file.path, size: file.size ?? 0, copy, hashes })
+      const size = file.size === undefined ? { size: 0, sizeUnknown: true as const } : { size: file.size }
+      clips.push({ part: found.part, clip: found.clip, path: file.path, ...size, copy, hashes })
     }
   }
   for (const { part, clip, folder, files: frames } of sequences.values()) {
@@ -119,9 +148,19 @@ export async function clipsOf(
     ]
     const copy: ImportedCopy = { volume, hash: hashes[0] ?? null, files: frames.length, ...stampOf(frames) }
     const size = frames.reduce((sum, f) => sum + (f.size ?? 0), 0)
-    clips.push({ part, clip, path: folder, size, copy, hashes })
+    // One frame of unknown size makes the whole sequence's size unknown.
+    const unknown = frames.some((f) => f.size === undefined)
+    clips.push({
+      part,
+      clip,
+      path: folder,
+      size: unknown ? 0 : size,
+      ...(unknown && { sizeUnknown: true }),
+      copy,
+      hashes,
+    })
   }
-  return { clips, other, proxies }
+  return { clips, other, others, proxies }
 }
 
 /**

@@ -7,7 +7,7 @@
 import { clipKeys, nameKey, sequenceOf } from '../shared/clip-names'
 import { digestOf } from '../shared/digests'
 import { invalid, type IssueDetail } from '../shared/problem'
-import { clipNameOf, lastSegment, type ImportedCopy, type Part } from './clips'
+import { clipNameOf, lastSegment, type ImportedCopy, type OtherFile, type Part } from './clips'
 import type { AleRow } from './ale'
 import { Notes, type Note } from './notes'
 import type { SentClip, SentDay } from './transfer'
@@ -21,6 +21,8 @@ export type MergeOutcome = {
   changed: ClipChange[]
   notes: Note[]
   unlisted: number
+  /** The notes summed up, a line per file and kind (notes.ts). */
+  said: Note[]
 }
 
 type Clip = Record<string, unknown> & { clip: string; copies?: unknown }
@@ -32,7 +34,7 @@ export type ImportKeys = { id: string; day?: number; date?: string }
 export function mergeImport(stored: Log | undefined, imported: SentDay, keys: ImportKeys) {
   const log: Log = stored ? { ...stored } : newLog(imported, keys)
   const notes = new Notes()
-  const outcome: MergeOutcome = { created: !stored, added: [], changed: [], notes: notes.listed, unlisted: 0 }
+  const outcome: MergeOutcome = { created: !stored, added: [], changed: [], notes: notes.listed, unlisted: 0, said: [] }
   const changes = new Map<Clip, { ref: ClipRef; fields: Set<string> }>()
   const changed = (clip: Clip, ref: ClipRef, field: string) => {
     const entry = changes.get(clip) ?? { ref, fields: new Set<string>() }
@@ -53,14 +55,23 @@ export function mergeImport(stored: Log | undefined, imported: SentDay, keys: Im
   for (const found of imported.clips) {
     const part = parts[found.part]
     const existing = part.find(found.clip)
-    const clip = existing ?? part.add({ clip: found.clip, size: found.size, copies: [] })
+    const clip =
+      existing ??
+      part.add({ clip: found.clip, size: found.size, ...(found.sizeUnknown && { size_unknown: true }), copies: [] })
     // A clip the log had is named as the log names it (`A001C001`, not `a001c001.mov`).
     const ref = { part: found.part, clip: clip.clip }
     if (!existing) {
       outcome.added.push(ref)
       if (found.part === 'ocf') newClips.push(clip)
-    } else if (found.copy.action !== 'failed' && found.size && clip.size !== found.size) {
+    } else if (
+      !found.sizeUnknown &&
+      found.copy.action !== 'failed' &&
+      found.size &&
+      (clip.size !== found.size || clip.size_unknown === true)
+    ) {
+      // A report that states the size fills in one no report stated before.
       clip.size = found.size
+      delete clip.size_unknown
       changed(clip, ref, 'size')
     }
     if (mergeCopy(clip, found)) changed(clip, ref, 'copies')
@@ -81,7 +92,12 @@ export function mergeImport(stored: Log | undefined, imported: SentDay, keys: Im
       const entry = transfer ? undefined : recorded.entryFor(row, lastSegment(file))
       if (!clip) {
         if (entry) recorded.hold(entry, row.fields)
-        notes.add({ name: file, message: `line ${row.line}: no camera clip ${row.names[0]} in the log` })
+        notes.add({
+          name: file,
+          message: `line ${row.line}: no camera clip ${row.names[0]} in the log`,
+          kind: entry ? 'camera-list' : 'no-camera-clip',
+          item: row.names[0]!,
+        })
         continue
       }
       if (entry) recorded.held(entry)
@@ -92,6 +108,9 @@ export function mergeImport(stored: Log | undefined, imported: SentDay, keys: Im
       }
     }
   outcome.unlisted = notes.unlisted
+  outcome.said = notes.summed()
+
+  const others = mergeOthers(log, imported.others)
 
   let totals = false
   for (const part of Object.values(parts)) totals = part.close() || totals
@@ -99,7 +118,7 @@ export function mergeImport(stored: Log | undefined, imported: SentDay, keys: Im
   const added = new Set(outcome.added.map((ref) => `${ref.part}\u0000${ref.clip}`))
   for (const { ref, fields } of changes.values())
     if (!added.has(`${ref.part}\u0000${ref.clip}`)) outcome.changed.push({ ...ref, fields: [...fields] })
-  const written = !stored || rekeyed || totals || listed || changes.size > 0 || outcome.added.length > 0
+  const written = !stored || rekeyed || totals || listed || others || changes.size > 0 || outcome.added.length > 0
   return { log, outcome, written }
 }
 
@@ -120,6 +139,33 @@ function dayOfId(id: string): number | undefined {
   const m = /(\d{1,3})$/.exec(id.trim())
   const n = m ? Number(m[1]) : NaN
   return n >= 1 && n <= 999 ? n : undefined
+}
+
+/**
+ * The files that are not media (sidecars) a manifest records a read-back of, as the log keeps them
+ * (`other_files`): one that failed is added, and one already there takes the latest word on it (a
+ * later generation that verified it). Whether the list changed.
+ */
+function mergeOthers(log: Log, others: readonly OtherFile[] | undefined): boolean {
+  if (!others?.length) return false
+  const list = Array.isArray(log.other_files) ? [...(log.other_files as Array<Record<string, unknown>>)] : []
+  const at = new Map<string, number>()
+  list.forEach((file, i) => at.set(`${String(file?.volume)}\u0000${String(file?.path)}`, i))
+  let changed = false
+  for (const file of others) {
+    const key = `${file.volume}\u0000${file.path}`
+    const i = at.get(key)
+    if (i === undefined) {
+      if (file.action !== 'failed') continue
+      at.set(key, list.push({ ...file }) - 1)
+      changed = true
+    } else if (JSON.stringify(list[i]) !== JSON.stringify(file)) {
+      list[i] = { ...file }
+      changed = true
+    }
+  }
+  if (changed) log.other_files = list
+  return changed
 }
 
 /** Puts the volume's copy on the clip; whether that changed anything. */

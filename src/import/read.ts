@@ -13,9 +13,17 @@ import { AleFields, MAX_ALE_ROWS, readAle, type AleRow, type Table } from './ale
 import { readCsv } from './csv'
 import { STILL_LIST, isStillList, lookOf } from './look'
 import { isTransferReport, reportCopies, type ReportCopies } from './report'
-import { clipsOf, lastSegment, worstAction, type CopiedFile, type ImportedClip, type Part } from './clips'
+import {
+  clipsOf,
+  lastSegment,
+  worstAction,
+  type CopiedFile,
+  type ImportedClip,
+  type OtherFile,
+  type Part,
+} from './clips'
 import { dateOf, readChain, readManifest, type Action, type ChainLink, type HashEntry, type Manifest } from './mhl'
-import { LISTED_NOTES, Notes } from './notes'
+import { Notes } from './notes'
 import { UnreadableFile, decodeText } from './text'
 
 export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
@@ -27,8 +35,17 @@ export type ImportOptions = { volume?: string; kind?: Part }
  */
 type AleFile = { file: string; rows: AleRow[]; transfer?: true }
 
-/** What the files give a log: clips with one volume's copy each, ALE rows, the day's date. */
-export type ImportedDay = { clips: ImportedClip[]; metadata: AleFile[]; date?: string }
+/**
+ * What the files give a log: clips with one volume's copy each, ALE rows, the day's date, and the
+ * files that are not media whose read-back a manifest records (`others`).
+ */
+export type ImportedDay = { clips: ImportedClip[]; metadata: AleFile[]; others: OtherFile[]; date?: string }
+
+/**
+ * Files that are not media an import keeps the read-back of: a sidecar beside each clip of a
+ * 100,000-file manifest would otherwise be as many entries again.
+ */
+const MAX_OTHERS = 10_000
 
 type FileRead = {
   name: string
@@ -72,6 +89,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
   const manifests: ReadManifest[] = []
   const metadata: AleFile[] = []
   const reports: ReadReport[] = []
+  const others: OtherFile[] = []
   let listed = 0
   let rowsLeft = MAX_ALE_ROWS
   let sinceTurn = 0
@@ -105,13 +123,12 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
           notes.add({ name: file.name, message: `${what} left out` })
         }
       } else if (base.toLowerCase().endsWith('.ale')) {
-        const ale = readAle(decodeText(file.bytes).text, rowsLeft)
+        // The file's notes are kept apart until it is read: a file found unreadable says only why.
+        const said = new Notes()
+        const ale = readAle(decodeText(file.bytes).text, rowsLeft, (note) => said.add({ ...note, name: file.name }))
         rowsLeft -= ale.table ? ale.table.rows.length : ale.rows.length
         if (!ale.table && isStillList(ale.rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
-        notes.addAll(
-          ale.notes.map((message) => ({ name: file.name, message })),
-          ale.unlisted,
-        )
+        notes.take(said)
         if (ale.table) reports.push(report(file, 'ale-transfer', ale.table, ale.rows, options))
         else {
           metadata.push({ file: file.name, rows: ale.rows })
@@ -123,18 +140,13 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         const transfer = isTransferReport(table.columns)
         const fields = new AleFields(table.columns)
         const rows: AleRow[] = []
-        const said: string[] = []
-        let unsaid = 0
-        const note = (message: string) => (said.length < LISTED_NOTES ? said.push(message) : unsaid++)
+        const said = new Notes()
         for (const { line, cells } of table.rows) {
-          const row = fields.row(line, cells, note, NaN, !transfer)
+          const row = fields.row(line, cells, (note) => said.add({ ...note, name: file.name }), NaN, !transfer)
           if (row) rows.push(row)
         }
         if (!transfer && isStillList(rows.map((row) => row.names[0]!))) throw new UnreadableFile(STILL_LIST)
-        notes.addAll(
-          said.map((message) => ({ name: file.name, message })),
-          unsaid,
-        )
+        notes.take(said)
         if (transfer) reports.push(report(file, 'csv-transfer', table, rows, options))
         else {
           metadata.push({ file: file.name, rows })
@@ -155,7 +167,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
     const history = historyOf(group, chains.get(folder))
     for (const message of history.doubts) notes.add({ name: group.at(-1)!.file.name, message })
     const { files, folders } = latestOf(group, folder, history.ordered)
-    const { clips: found, other, proxies } = await clipsOf(files, folders, volume, options.kind)
+    const { clips: found, other, others: kept, proxies } = await clipsOf(files, folders, volume, options.kind)
     for (const clip of found) {
       if (history.doubts.length) clip.copy.doubt = history.doubts.join('; ')
       clips.push(clip)
@@ -170,14 +182,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         name,
         message: `${proxies === 1 ? '1 file' : `${proxies} files`} in a proxy folder left out: the log's proxies come from the application that makes them`,
       })
-    if (other)
-      notes.add({
-        name,
-        message:
-          other === 1
-            ? '1 file that is not media left out (a sidecar)'
-            : `${other} files that are not media left out (sidecars)`,
-      })
+    keepOthers(name, other, kept, others, notes)
   }
   for (const { file, format, copies, rows } of reports) {
     if (!copies.volumes.size && format === 'ale-transfer') {
@@ -211,7 +216,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         const file = { ...f, folder: folderOf(f.path), name: lastSegment(f.path) }
         return action ? { ...file, action } : file
       })
-      const { clips: found, other, proxies } = await clipsOf(copied, new Map(), volume, options.kind)
+      const { clips: found, other, others: kept, proxies } = await clipsOf(copied, new Map(), volume, options.kind)
       clips.push(...found)
       read.push({ name: file.name, format, volume, clips: found.length })
       if (proxies)
@@ -219,20 +224,37 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
           name: file.name,
           message: `${proxies === 1 ? '1 file' : `${proxies} files`} in a proxy folder left out`,
         })
-      if (other)
-        notes.add({
-          name: file.name,
-          message:
-            other === 1
-              ? '1 file that is not media left out (a sidecar)'
-              : `${other} files that are not media left out (sidecars)`,
-        })
+      keepOthers(file.name, other, kept, others, notes)
     }
   }
   const dates = checked.flatMap(({ manifest }) => (manifest.created ? [manifest.created.slice(0, 10)] : []))
   const date = dates.filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()[0]
-  const day: ImportedDay = { clips: oneFilePerName(clips, notes), metadata, ...(date && { date }) }
+  const day: ImportedDay = { clips: oneFilePerName(clips, notes), metadata, others, ...(date && { date }) }
   return { day, files: read, unreadable, notes }
+}
+
+/**
+ * The files of a manifest that are not media: those whose read-back it records are kept (a
+ * failure among them is a finding of the day, never dropped with the file), the rest left out, and
+ * both said: `Sidecar.txt on file_server: not media (a sidecar), read back and different`.
+ */
+function keepOthers(name: string, other: number, read: OtherFile[], others: OtherFile[], notes: Notes) {
+  const failed = read.filter((f) => f.action === 'failed')
+  for (const file of failed)
+    notes.add({
+      name,
+      message: `${file.path} on ${file.volume}: not media (a sidecar), read back and different: the day's checks name it`,
+    })
+  for (const file of read) if (others.length < MAX_OTHERS) others.push(file)
+  const left = other - failed.length
+  if (left)
+    notes.add({
+      name,
+      message:
+        left === 1
+          ? '1 file that is not media left out (a sidecar)'
+          : `${left} files that are not media left out (sidecars)`,
+    })
 }
 
 /** A transfer report's copies; a row's volume, else the file's, else the body's. */

@@ -4,8 +4,11 @@
  * path and destination) and YoYotta and Silverstack into CSV. Columns are known by their names,
  * without regard to case, spaces or underscores: the file's path (`Path`, `File Path`,
  * `Destination Path`) or name (`File Name`, `Source File`, `Name`), its volume (`Volume`,
- * `Destination`, `Destination Volume`; else the volume its path names), its size in bytes (`Size`,
- * `File Size`), and a column per digest (ale.ts hashColumn).
+ * `Destination`, `Destination Volume`, YoYotta's `Media`; else the volume its path names), the
+ * folder its path is under (YoYotta's `Base`, `/Volumes/areca/…`), its size in bytes (`Size`, `File
+ * Size`), and a column per digest (ale.ts hashColumn). A report names its volumes itself: the
+ * folder it lies in is never one (only the body's `volume`, which `media-log import --volume` sends,
+ * stands in for rows that name none).
  *
  * Byte order of xxHash64, as the tools' public documentation gives it:
  * - YoYotta's manual, "Verification" (yoyotta.com/help/verify.html): YoYotta hashes with
@@ -41,7 +44,12 @@ const VOLUMES = new Set([
   'drive',
   'targetvolume',
   'copyvolume',
+  'backupdestination',
+  'media',
+  'medianame',
 ])
+/** The folder a row's relative path is under, on its volume: YoYotta's `Base`. */
+const BASES = new Set(['base', 'basefolder', 'basepath', 'destinationfolder', 'destinationbase'])
 const SIZES = new Set(['size', 'filesize', 'sizebytes', 'filesizebytes', 'bytes', 'sizeinbytes'])
 const SOURCE_HASH = /^(source|src)/
 
@@ -51,6 +59,7 @@ type Columns = {
   sourcePath?: number
   name?: number
   volume?: number
+  base?: number
   size?: number
   hashes: Array<{ at: number; algorithm: string; source: boolean }>
 }
@@ -66,11 +75,13 @@ function columnsOf(columns: readonly string[]): Columns {
   const keys = columns.map(keyOf)
   const name = NAMES.map((n) => keys.indexOf(n)).find((at) => at >= 0)
   const volume = first(VOLUMES)
+  const base = first(BASES)
   const size = first(SIZES)
   if (path !== undefined) found.path = path
   if (sourcePath !== undefined) found.sourcePath = sourcePath
   if (name !== undefined) found.name = name
   if (volume !== undefined) found.volume = volume
+  if (base !== undefined) found.base = base
   if (size !== undefined) found.size = size
   columns.forEach((column, at) => {
     const algorithm = hashColumn(column)
@@ -109,7 +120,11 @@ export function reportCopies(
   for (const { cells } of table.rows) {
     const cell = (i: number | undefined) => (i === undefined ? '' : (cells[i]?.trim() ?? ''))
     const name = cell(at.name).replace(/\\/g, '/')
+    const base = cell(at.base).replace(/\\/g, '/').replace(/\/+$/, '')
     let path = cell(at.path).replace(/\\/g, '/')
+    // A path under the row's base folder: the file's place on the volume is the two together.
+    if (base && path && !path.startsWith('/') && !/^[A-Za-z]:\//.test(path))
+      path = `${base}/${path.replace(/^\.?\//, '')}`
     const source = cell(at.sourcePath).replace(/\\/g, '/')
     const fileName = name.slice(name.lastIndexOf('/') + 1)
     // A destination path that is the file's folder: the file is in it.
@@ -120,6 +135,7 @@ export function reportCopies(
     const onVolume =
       (destination.includes('/') ? volumeOf(`${destination.replace(/\/+$/, '')}/`) : destination) ||
       (path ? volumeOf(path) : undefined) ||
+      (base ? volumeOf(`${base}/`) : undefined) ||
       volume
     if (!onVolume) {
       noVolume++

@@ -13,7 +13,7 @@ import type { ImportedDay } from './read'
 const A_PIECE = 1000
 
 /** The day's JSON, a piece at a time; each piece is made when it is asked for. */
-export function* dayPieces({ clips, metadata, date }: ImportedDay): Generator<Uint8Array> {
+export function* dayPieces({ clips, metadata, others, date }: ImportedDay): Generator<Uint8Array> {
   yield utf8Bytes(`{"date":${JSON.stringify(date ?? null)},"metadata":[`)
   for (const [i, { file, rows, transfer }] of metadata.entries()) {
     const kind = transfer ? ',"transfer":true' : ''
@@ -21,6 +21,8 @@ export function* dayPieces({ clips, metadata, date }: ImportedDay): Generator<Ui
     yield* listPieces(rows, (row) => row)
     yield utf8Bytes(']}')
   }
+  yield utf8Bytes('],"others":[')
+  yield* listPieces(others, (file) => file)
   yield utf8Bytes('],"clips":[')
   yield* listPieces(clips, sent)
   yield utf8Bytes(']}')
@@ -34,17 +36,25 @@ function* listPieces<T>(list: readonly T[], shape: (item: T) => unknown): Genera
 }
 
 /** What the merge needs of a clip: not the path it was read from. */
-const sent = ({ part, clip, size, copy, hashes }: ImportedClip) => ({ part, clip, size, copy, hashes })
+const sent = ({ part, clip, size, sizeUnknown, copy, hashes }: ImportedClip) => ({
+  part,
+  clip,
+  size,
+  ...(sizeUnknown && { sizeUnknown }),
+  copy,
+  hashes,
+})
 
 export type SentClip = ReturnType<typeof sent>
 export type SentDay = Omit<ImportedDay, 'clips'> & { clips: SentClip[] }
 
 /** The day the worker sent (only this service's worker calls the workspace). */
 export function dayOf(bytes: Uint8Array): SentDay {
-  const { date, metadata, clips } = JSON.parse(bodyText(bytes)) as {
+  const { date, metadata, others, clips } = JSON.parse(bodyText(bytes)) as {
     date: string | null
     metadata: SentDay['metadata']
+    others: SentDay['others']
     clips: SentClip[]
   }
-  return date === null ? { metadata, clips } : { metadata, clips, date }
+  return date === null ? { metadata, others, clips } : { metadata, others, clips, date }
 }

@@ -1,6 +1,8 @@
-import { KIND_TITLES, type FindingsSummary, type Kind, type VolumeFindings } from '../checks/findings'
+import type { Finding, FindingsSummary, Kind, VolumeFindings } from '../checks/findings'
+import { groupsOf } from '../checks/groups'
 import type { RangeChecks } from '../checks/range'
-import { formatBytes, formatCount, mergeReels } from '../reports/model'
+import { verificationLines, volumeWords } from '../copies/words'
+import { formatBytes, mergeReels } from '../reports/model'
 import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
 import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 
@@ -39,16 +41,20 @@ export type DayFigures = {
   checks?: string[]
 }
 
-/** Clips a volume holds out of the day's clips, and how many of those copies carry a checksum. */
+/** A volume's copies in the one account's states (src/copies/account.ts). */
 export type VolumeCopies = VolumeCount
 
-/** The kinds that are about copies: the verification lines say them; the checks line the rest. */
+/**
+ * The kinds that are a copy's state (src/copies/states.ts): the copies and verification lines say
+ * them, from the same counts; the checks lines say the rest.
+ */
 const COPY_KINDS: ReadonlySet<Kind> = new Set<Kind>([
   'copy-missing',
+  'copy-not-found',
   'not-verified',
   'verification-failed',
+  'other-file-failed',
   'hash-mismatch',
-  'hash-not-comparable',
 ])
 
 export function figuresOf(
@@ -59,8 +65,14 @@ export function figuresOf(
 ): MailFigures {
   const ordered = [...summaries].sort(inLogOrder)
   // Findings of no one day (reel gaps) go with the total, or with the day when there is one.
-  const checksOf = (id?: string): DayChecks | undefined =>
-    !checks || id === undefined || ordered.length === 1 ? checks : checks.days.find((d) => d.log === id)
+  const checksOf = (id?: string): DayChecks | undefined => {
+    if (!checks) return undefined
+    const findings = checks.checks
+    if (id === undefined || ordered.length === 1) return { ...checks, findings }
+    const day = checks.days.find((d) => d.log === id)
+    // A day's own lines need not name the day.
+    return day && { ...day, findings: findings.filter((f) => f.log === id).map(({ log: _, ...f }) => f) }
+  }
   const days = ordered.map((s): DayFigures => ({
     log: s.id,
     title: dayTitle(s),
@@ -80,73 +92,24 @@ export function figuresOf(
   return { projectName, days, total, findings: { errors, warnings, info, kinds } }
 }
 
-/** What the lines below need of a day's checks (or the range's): counts by kind and by volume. */
-type DayChecks = { summary: FindingsSummary; volumes: VolumeFindings[] }
+/** What the lines below need of a day's checks (or the range's): counts by kind and volume, the findings listed. */
+type DayChecks = { summary: FindingsSummary; volumes: VolumeFindings[]; findings: Finding[] }
 
-const NOTHING_FOUND: DayChecks = { summary: { errors: 0, warnings: 0, info: 0, kinds: {} }, volumes: [] }
-
-const VERIFIED = 'verified'
-const RECORDED = 'checksums recorded, not read back'
+const NOTHING_FOUND: DayChecks = { summary: { errors: 0, warnings: 0, info: 0, kinds: {} }, volumes: [], findings: [] }
 
 /**
- * What a volume's hashed copies promise. Only a copy read back and compared (an ASC MHL `verified`
- * action) is verified; a checksum recorded at copy time says nothing of the
- * copy as it is now.
+ * The verification of a day's copies in the one account's words (src/copies/words.ts): "2 copies,
+ * all verified (read back)", or each volume with what is wrong; then the checks' other findings, a
+ * line a kind with the first clips named (checks/groups.ts). Drawn from the counts, which are
+ * whole, not from the findings listed, which stop at a limit.
  */
-function stateOf(hashed: number, verified: number): string {
-  if (!hashed) return ''
-  if (verified >= hashed) return VERIFIED
-  if (verified) return `${formatCount(verified)} verified, ${formatCount(hashed - verified)} checksums recorded only`
-  return RECORDED
-}
-
-/**
- * The verification of a day's copies as computed: "2 copies, all verified", or per volume what
- * is missing, not verified or disagrees; then the other findings, a line per kind. Drawn from the
- * counts, which are whole, not from the findings listed, which stop at a limit.
- */
-function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], { summary, volumes }: DayChecks) {
-  const clips = (n: number) => `${formatCount(n)} ${n === 1 ? 'clip' : 'clips'}`
-  const verification = (counts: VolumeCount[], part: 'ocf' | 'sound') => {
-    const perVolume = (kind: Kind) => {
-      const found = new Map<string, number>()
-      for (const v of volumes)
-        if (v.kind === kind && v.part === part) found.set(v.volume, (found.get(v.volume) ?? 0) + v.count)
-      return found
-    }
-    const disagreeing = perVolume('hash-mismatch')
-    const failed = perVolume('verification-failed')
-    const incomparable = [...perVolume('hash-not-comparable').values()].reduce((sum, n) => sum + n, 0)
-    const lines = counts.map(({ volume, copied, total, hashed, verified = 0 }) => ({
-      volume,
-      problems: [
-        total > copied && `${clips(total - copied)} missing`,
-        copied > hashed && `${clips(copied - hashed)} without a checksum`,
-        failed.has(volume) && `${clips(failed.get(volume)!)} failed verification`,
-        disagreeing.has(volume) && `${clips(disagreeing.get(volume)!)} whose hash disagrees`,
-      ].filter(Boolean),
-      state: stateOf(hashed, verified),
-    }))
-    const copies = `${counts.length} ${counts.length === 1 ? 'copy' : 'copies'}`
-    let words: string[]
-    if (lines.some((v) => v.problems.length))
-      // A volume with a problem is named for it; the others say what their checksums promise.
-      words = lines.map(({ volume, problems, state }) => `${volume}: ${problems.length ? problems.join(', ') : state}`)
-    else if (lines.every((v) => v.state === VERIFIED)) words = [`${copies}, all verified (read back)`]
-    else if (lines.every((v) => v.state === RECORDED))
-      // Hashes of one algorithm that agree across volumes (else the checks said so) match.
-      words = [`${copies}, checksums ${counts.length > 1 && !incomparable ? 'match' : 'recorded'} (not read back)`]
-    else words = lines.map(({ volume, state }) => `${volume}: ${state}`)
-    if (incomparable)
-      words.push(`${formatCount(incomparable)} ${incomparable === 1 ? 'hash' : 'hashes'} could not be compared`)
-    return words
-  }
-  const others = (Object.keys(KIND_TITLES) as Kind[])
-    .filter((kind) => !COPY_KINDS.has(kind) && summary.kinds[kind])
-    .map((kind) => `${KIND_TITLES[kind]}: ${formatCount(summary.kinds[kind]!)}`)
+function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], checks: DayChecks) {
+  const others = groupsOf(checks)
+    .filter((group) => !COPY_KINDS.has(group.kind))
+    .map((group) => group.words)
   return {
-    ...(copies.length && { verification: verification(copies, 'ocf') }),
-    ...(soundCopies.length && { soundVerification: verification(soundCopies, 'sound') }),
+    ...(copies.length && { verification: verificationLines(copies) }),
+    ...(soundCopies.length && { soundVerification: verificationLines(soundCopies) }),
     checks: others.length ? others : ['nothing else found'],
   }
 }
@@ -171,11 +134,5 @@ function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigur
 
 export const formatSize = formatBytes
 
-export function describeCopies(copies: VolumeCopies[]): string[] {
-  return copies.map(({ volume, copied, total, hashed, days, verified }) => {
-    if (!total) return volume
-    const on = days ? ` on ${days} ${days === 1 ? 'day' : 'days'}` : ''
-    const read = verified ? `, ${verified} read back` : ''
-    return `${volume}: ${copied}/${total} clips${on}${hashed ? `, ${hashed} with checksum` : ''}${read}`
-  })
-}
+/** Each volume's copies in words: `SSD_01: 12 clips, all verified (read back)`. */
+export const describeCopies = (copies: VolumeCopies[]): string[] => copies.map((c) => `${c.volume}: ${volumeWords(c)}`)

@@ -1,9 +1,9 @@
 /** The parts of a report page above and between tables: title, info lines, summary cards, copies. */
-import { ACCENT, CARD, FAINT, GOOD, INK, MUTED, RULE, WARN } from './canvas'
+import { ACCENT, BAD, CARD, FAINT, GOOD, INK, MUTED, RULE, WARN } from './canvas'
 import type { ReportDocument, RunningHeader } from './document'
 import { printable } from './fonts'
-import { copyStates, type VolumeCount } from '../summary/summary'
-import { formatCount } from './model'
+import { chipOf } from '../copies/words'
+import type { VolumeCount } from '../summary/summary'
 import { clip, wrap } from './text'
 
 export type Title = { project: string; title: string; subtitle: string; report: string; label: string; unit: string }
@@ -102,8 +102,10 @@ export function cards(report: ReportDocument, list: Card[]) {
 }
 
 /**
- * Copies per volume as chips, `SSD_01: 120/120 clips`, green when complete, amber when not: clips
- * missing, copies that failed verification, or copies without a hash (not verified).
+ * Copies per volume as chips in the one account's words (src/copies/words.ts), `SSD_01: 120 clips,
+ * all verified (read back) ✓`: green with ✓ when nothing is wrong or wanting, amber with ! for a
+ * warning (copies without a checksum), red with ✕ for an error (missing, not found or different on
+ * read-back, a checksum that differs).
  */
 export function copiesLine(report: ReportDocument, label: string, counts: VolumeCount[]) {
   if (!counts.length) return
@@ -116,46 +118,35 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
   canvas.text(regular, 6.5, MUTED, report.left, report.y + 10, labelRun)
   let x = start
   for (const c of counts) {
-    // A copy without a hash cannot be verified: the volume is not done, whatever its count says.
-    // Only a copy read back and compared is verified; the others carry the checksum recorded when
-    // they were copied, which says nothing of the copy as it is now.
-    const { failed, noChecksum: unverified, verified } = copyStates(c)
-    const complete = c.total > 0 && c.copied === c.total && !failed && !unverified
-    // "verified" alone only when every copy on the volume was; else how many were.
-    const readBack = !c.hashed
-      ? ''
-      : verified >= c.copied
-        ? ', verified'
-        : verified
-          ? `, ${formatCount(verified)} verified`
-          : ', checksums recorded'
-    const status =
-      c.total === 0
-        ? ''
-        : `${formatCount(c.copied)}/${formatCount(c.total)} clips` +
-          (c.days ? ` on ${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'}` : '') +
-          (failed ? `, ${formatCount(failed)} failed verification` : '') +
-          (unverified ? `, ${formatCount(unverified)} without a checksum` : '') +
-          readBack
+    const chip = chipOf(c)
     const name = clip(bold, printable(c.volume), size, report.contentWidth * 0.4)
-    const text = regular.run(status ? `: ${status}` : '')
-    const mark = regular.run(complete ? '✓' : c.total ? '!' : '')
-    const w = 8 + name.width * size + text.width * size + (mark.hex ? 4 + mark.width * size : 0) + 8
+    const room = report.right - start - 24 - name.width * size
+    const text = clip(regular, printable(`: ${chip.words}`), size, Math.max(room, 60))
+    const mark = regular.run(chip.mark)
+    const w = 8 + name.width * size + text.width * size + 4 + mark.width * size + 8
     if (x + w > report.right && x > start) {
       x = start
       report.y += height + 4
     }
-    canvas.rect(x, report.y, w, height, complete ? '0.91 0.96 0.92' : c.total ? '0.995 0.95 0.87' : CARD)
+    const [fill, ink] = CHIP_COLOURS[chip.verdict]
+    canvas.rect(x, report.y, w, height, fill)
     let at = x + 8
     canvas.text(bold, size, INK, at, report.y + 10.5, name)
     at += name.width * size
     canvas.text(regular, size, INK, at, report.y + 10.5, text)
     at += text.width * size + 4
-    if (mark.hex) canvas.text(bold, size, complete ? GOOD : WARN, at, report.y + 10.5, mark)
+    canvas.text(bold, size, ink, at, report.y + 10.5, mark)
     x += w + 6
   }
   report.y += height + 8
 }
+
+/** A chip's fill and mark by its verdict. */
+const CHIP_COLOURS = {
+  ok: ['0.91 0.96 0.92', GOOD],
+  warning: ['0.995 0.95 0.87', WARN],
+  error: ['0.99 0.90 0.90', BAD],
+} as const
 
 /** A section title over a table, kept on the page together with the table's first rows. */
 export async function heading(report: ReportDocument, title: string, detail: string) {

@@ -8,7 +8,8 @@ import type { Settings } from '../schemas/settings'
 import { dayTitle } from '../shared/log-order'
 import { weekdayOf } from '../shared/tags'
 import { cards, copiesLine, heading, infoGrid, note, runningHeader, titleBlock, type Card } from './blocks'
-import { clipColumns, volumesOf } from './columns'
+import { clipColumns, sizeOf, volumesOf } from './columns'
+import { sizeWords } from '../copies/words'
 import type { ReportDocument } from './document'
 import { unitOf, type Duration, type LogSummary, type Media } from '../summary/summary'
 import { formatBytes, formatFps, mergeReels, plural, textOf } from './model'
@@ -16,9 +17,19 @@ import { drawTable, type Column } from './table'
 
 export type ReportContext = { settings: Settings; label: string; columns: readonly string[] | undefined }
 
+/** A part's size: what its clips' known sizes add up to, and how many sizes are unknown. */
+const mediaSize = (media: Media | undefined, clips = Infinity) =>
+  media ? sizeWords(formatBytes(media.size), media.unknownSizes, clips) : formatBytes(0)
+
 const mediaCard = (label: string, media: Media | undefined, noun: string): Card =>
   media
-    ? { label, value: formatBytes(media.size), detail: plural(media.files, noun) }
+    ? media.unknownSizes
+      ? {
+          label,
+          value: media.unknownSizes >= media.files ? mediaSize(media, media.files) : formatBytes(media.size),
+          detail: `${plural(media.files, noun)} · ${plural(media.unknownSizes, 'size')} unknown`,
+        }
+      : { label, value: formatBytes(media.size), detail: plural(media.files, noun) }
     : { label, value: '—', detail: `no ${noun}s` }
 
 /** The cards under a report's title: duration, OCF, proxies, sound and merged reel ranges. */
@@ -66,7 +77,7 @@ const SOUND_COLUMNS: Column<SoundClip>[] = [
   { label: 'Clip', wrap: true, min: 92, value: (c) => textOf(c.clip) },
   { label: 'TC In', value: (c) => textOf(c.tc_start) },
   { label: 'TC Out', value: (c) => textOf(c.tc_end) },
-  { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
+  { label: 'Size', align: 'right', value: sizeOf },
   { label: 'Copies', wrap: true, value: (c) => volumesOf(c.copies) },
 ]
 
@@ -75,7 +86,7 @@ const PROXY_COLUMNS: Column<ProxyClip>[] = [
   { label: 'Format', value: (c) => textOf(c.format) },
   { label: 'Codec', wrap: true, value: (c) => textOf(c.codec) },
   { label: 'Resolution', value: (c) => textOf(c.resolution) },
-  { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') },
+  { label: 'Size', align: 'right', value: sizeOf },
 ]
 
 /**
@@ -137,19 +148,19 @@ export async function clipsReport(report: ReportDocument, project: string, days:
     if (found) await checksBlock(report, found, any)
 
     if (clips.length) {
-      await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${formatBytes(s.ocf?.size ?? 0)}`)
+      await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${mediaSize(s.ocf, clips.length)}`)
       await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips, {
         marked: (c) => marked('ocf', c.clip),
       })
       report.y += 14
     }
     if (sound.length) {
-      await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${formatBytes(s.sound?.size ?? 0)}`)
+      await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${mediaSize(s.sound, sound.length)}`)
       await drawTable(report, SOUND_COLUMNS, sound, { marked: (c) => marked('sound', c.clip) })
       report.y += 14
     }
     if (proxies.length) {
-      await heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${formatBytes(s.proxy?.size ?? 0)}`)
+      await heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${mediaSize(s.proxy, proxies.length)}`)
       await drawTable(report, PROXY_COLUMNS, proxies)
       report.y += 14
     }

@@ -1,4 +1,6 @@
 /** The clip table's columns: the built-in clip fields and `custom:<schema id>.<key_name>` fields. */
+import { copiesOf } from '../copies/account'
+import { CLIP_WORDS, STATE_WORDS } from '../copies/states'
 import type { LogOutput, OcfClip } from '../schemas/log'
 import { CLIP_COLUMNS, type Settings } from '../schemas/settings'
 import { clipDuration } from '../summary/summary'
@@ -12,17 +14,20 @@ type BuiltIn = (typeof CLIP_COLUMNS)[number]
 
 const text = (key: keyof OcfClip) => (clip: OcfClip) => textOf(clip[key])
 
-/** A clip's volumes, one each, a copy that failed verification (ASC MHL) marked so. */
+/**
+ * A clip's volumes, one each, with its copy's state in the one account's words where it is more
+ * than a checksum recorded or matching (`SHUTTLE_B (not found on read-back)`, `RAID_A (verified)`).
+ */
 export const volumesOf = (copies: unknown) =>
-  Array.isArray(copies)
-    ? [
-        ...new Set(
-          (copies as Array<{ volume?: unknown; action?: unknown }>).flatMap((c) =>
-            typeof c?.volume === 'string' ? [c.action === 'failed' ? `${c.volume} (failed)` : c.volume] : [],
-          ),
-        ),
-      ].join(', ')
-    : ''
+  [...copiesOf(copies).values()]
+    .map(({ volume, state }) =>
+      state === 'recorded' || state === 'match' ? volume : `${volume} (${STATE_WORDS[state].label})`,
+    )
+    .join(', ')
+
+/** A clip's size as a report prints it: `unknown` where no report stated it, never `0 B`. */
+export const sizeOf = (clip: { size?: unknown; size_unknown?: unknown }) =>
+  clip.size_unknown === true ? CLIP_WORDS.unknown : typeof clip.size === 'number' ? formatBytes(clip.size) : ''
 
 function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {
   switch (name) {
@@ -43,7 +48,7 @@ function builtIn(name: BuiltIn, fps: number): Column<OcfClip> {
     case 'sensor_fps':
       return { label: 'Sensor FPS', align: 'right', value: text('sensor_fps') }
     case 'size':
-      return { label: 'Size', align: 'right', value: (c) => (typeof c.size === 'number' ? formatBytes(c.size) : '') }
+      return { label: 'Size', align: 'right', value: sizeOf }
     case 'camera_model':
       return { label: 'Camera', wrap: true, value: text('camera_model') }
     case 'reel':

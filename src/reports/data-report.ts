@@ -7,6 +7,7 @@ import { infoPairs, summaryCards, type ReportContext } from './clips-report'
 import type { ReportDocument } from './document'
 import { total, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 import { formatBytes, formatCount, mergeReels } from './model'
+import { chipOf, problemWords, sizeWords } from '../copies/words'
 import { drawTable, type Column } from './table'
 import type { Counts } from '../checks/findings'
 
@@ -29,15 +30,16 @@ type Row = Record<
 >
 
 const files = (m: Media | undefined) => (m ? formatCount(m.files) : '—')
-const size = (m: Media | undefined) => (m ? formatBytes(m.size) : '—')
+const size = (m: Media | undefined) => (m ? sizeWords(formatBytes(m.size), m.unknownSizes, m.files) : '—')
+/** Each volume as its chip says it, short: `SHUTTLE_C 2/3 ✕ (1 not found on read-back)`. */
 const copies = (counts: VolumeCount[]) =>
   counts
     .map((c) => {
-      const notes = [
-        c.days ? `${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'}` : '',
-        c.failed ? `${formatCount(c.failed)} failed` : '',
-      ].filter(Boolean)
-      return `${c.volume} ${formatCount(c.copied)}/${formatCount(c.total)}${notes.length ? ` (${notes.join(', ')})` : ''}`
+      const { held, clips, mark } = chipOf(c)
+      const notes = [c.days ? `${formatCount(c.days)} ${c.days === 1 ? 'day' : 'days'}` : '', problemWords(c)].filter(
+        Boolean,
+      )
+      return `${c.volume} ${formatCount(held)}/${formatCount(clips)} ${mark}${notes.length ? ` (${notes.join(', ')})` : ''}`
     })
     .join(', ')
 

@@ -1,12 +1,14 @@
 import type { IRequest } from 'itty-router'
 import { checkDay } from '../checks/day'
 import { unlistedOf, withConflict, type Checked } from '../checks/findings'
+import { groupsOf } from '../checks/groups'
+import { chipOf } from '../copies/words'
 import { checkRange } from '../checks/range'
 import { computedJson } from '../http/conditional'
 import { apiToken } from '../http/guards'
 import { ChecksQuerySchema, parseOrThrow } from '../schemas/requests'
 import { logIdOf } from '../http/params'
-import { copyStates, total, type LogSummary, type VolumeCount } from '../summary/summary'
+import { total, type LogSummary, type VolumeCount } from '../summary/summary'
 import { logReader, workspace } from '../workspace/client'
 
 /** The checks of one day: run here in the worker, its log read like a report reads it. */
@@ -16,9 +18,9 @@ export async function logChecks(request: IRequest, env: Env) {
   const ws = workspace(env)
   const { projectId, matchSound, summaries, versions, etag } = await ws.checkPlan(token, { logIds: [id] })
   return computedJson(request, etag, async () => {
-    const checked = await checkDay(await logReader(ws, projectId)(id), { matchSound })
-    const { findings, summary } = withConflict(checked, versions[0]!)
-    return withUnlisted({ checks: findings, summary, copies: copyLines(summaries[0]!) })
+    const checked = withConflict(await checkDay(await logReader(ws, projectId)(id), { matchSound }), versions[0]!)
+    const { findings, summary } = checked
+    return withUnlisted({ checks: findings, summary, groups: groupLines(checked), copies: copyLines(summaries[0]!) })
   })
 }
 
@@ -33,13 +35,14 @@ export async function rangeChecks(request: IRequest, env: Env) {
   })
   return computedJson(request, etag, async () => {
     const read = logReader(ws, projectId)
-    const { checks, summary, days } = await checkRange(
+    const { checks, summary, volumes, days } = await checkRange(
       summaries.map((summary, i) => ({ summary, log: () => read(summary.id), versions: versions[i]! })),
       { matchSound },
     )
     return withUnlisted({
       checks,
       summary,
+      groups: groupLines({ findings: checks, summary, volumes }),
       copies: copyLines(total(summaries)),
       days: days.map(({ log, day, date, summary }) => ({ log, day, date, summary })),
     })
@@ -47,19 +50,31 @@ export async function rangeChecks(request: IRequest, env: Env) {
 }
 
 /**
- * The copies of a day or a range in the three states of their checksums, a line per part and
- * volume: from the stored summaries, which count them as the logs are written.
+ * The copies of a day or a range, a line per part and volume, in the one account's states and
+ * words: from the stored summaries, which count them as the logs are written.
  */
 function copyLines({ copies, soundCopies }: Pick<LogSummary, 'copies' | 'soundCopies'>) {
-  const line = (part: 'ocf' | 'sound') => (count: VolumeCount) => ({
-    part,
-    volume: count.volume,
-    clips: count.total,
-    ...copyStates(count),
-    ...(count.days !== undefined && { days: count.days }),
-  })
+  const line = (part: 'ocf' | 'sound') => (count: VolumeCount) => {
+    const { held, verdict, mark, words } = chipOf(count)
+    return {
+      part,
+      volume: count.volume,
+      clips: count.clips,
+      held,
+      states: count.states,
+      ...(count.otherFailed && { otherFailed: count.otherFailed }),
+      ...(count.days !== undefined && { days: count.days }),
+      verdict,
+      mark,
+      words,
+    }
+  }
   return [...copies.map(line('ocf')), ...soundCopies.map(line('sound'))]
 }
+
+/** The findings as lines, without the findings each keeps (the answer lists them all under `checks`). */
+const groupLines = (checked: Pick<Checked, 'findings' | 'summary' | 'volumes'>) =>
+  groupsOf(checked).map(({ findings: _, ...group }) => group)
 
 /**
  * An answer's findings are listed to a limit per kind (LISTED_PER_KIND); where one kind has more,

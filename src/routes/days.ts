@@ -5,48 +5,39 @@
  */
 import type { IRequest } from 'itty-router'
 import { readDay, checkRead, type Clip, type ReadDay } from '../checks/day'
-import { KIND_TITLES, byKind, withConflict, type Counts } from '../checks/findings'
+import { withConflict, type Counts } from '../checks/findings'
+import { groupsOf } from '../checks/groups'
+import { VolumeTally, plannedVolumes } from '../copies/account'
+import { chipOf, unknownSizeWords } from '../copies/words'
 import { computedJson } from '../http/conditional'
 import { logIdOf } from '../http/params'
 import { tagOf } from '../shared/etag'
 import { dayChecks } from '../flows/range'
 import { isEnabled, reportOf, type Settings } from '../schemas/settings'
-import { copyStates, unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
+import { unitOf, type LogSummary, type Media, type VolumeCount } from '../summary/summary'
 import { logReader, workspace, type WorkspaceClient } from '../workspace/client'
 
-/** Findings of one kind a day's detail lists; `count` says how many there are in all. */
-const DETAIL_PER_KIND = 100
+/** Findings of one group a day's detail lists; `count` says how many there are in all. */
+const DETAIL_PER_GROUP = 200
 
 type Part = 'ocf' | 'sound'
 
 /**
- * One volume's copies of one part of a day: how many of the day's clips it holds, and how well:
- * `failed` verification, `noHash` (nothing to compare), `verified` (read back and found equal).
+ * One volume's copies of one part of a day, as the console draws its chip: clips held of those
+ * owed, the verdict and its mark, and the words (src/copies/words.ts): the console says what it is
+ * given and derives nothing.
  */
-type VolumeChip = {
-  part: Part
-  volume: string
-  present: number
-  expected: number
-  failed: number
-  noHash: number
-  verified: number
-}
+const chip = (part: Part, count: VolumeCount) => ({ part, ...chipOf(count) })
 
-const chip = (part: Part, count: VolumeCount): VolumeChip => {
-  const { failed, noChecksum, verified } = copyStates(count)
-  return {
-    part,
-    volume: count.volume,
-    present: count.copied,
-    expected: count.total,
-    failed,
-    noHash: noChecksum,
-    verified,
-  }
-}
-
-const media = (m: Media | undefined) => (m ? { files: m.files, size: m.size } : null)
+/** A part's files and known sizes; clips of unknown size counted, and said in the account's words. */
+const media = (m: Media | undefined) =>
+  m
+    ? {
+        files: m.files,
+        size: m.size,
+        ...(m.unknownSizes && { unknownSizes: m.unknownSizes, unknown: unknownSizeWords(m.unknownSizes) }),
+      }
+    : null
 
 /**
  * A day's row: what its stored summary says, and its check counts. `written` changes with every
@@ -106,17 +97,14 @@ export async function getDay(request: IRequest, env: Env) {
 type DayPlan = Awaited<ReturnType<WorkspaceClient['dayPlan']>>
 
 async function dayDetail({ settings, summary, revision, versions }: DayPlan, read: ReadDay) {
-  const checked = await checkRead(read, { matchSound: settings.match_sound !== false })
-  const { findings, summary: found } = withConflict(checked, versions)
+  const checked = withConflict(await checkRead(read, { matchSound: settings.match_sound !== false }), versions)
+  const { summary: found } = checked
   const counts = { errors: found.errors, warnings: found.warnings, info: found.info }
   return {
     day: rowOf(summary, settings, counts, revision),
-    checks: byKind(findings).map(({ kind, severity, findings }) => ({
-      kind,
-      title: KIND_TITLES[kind],
-      severity,
-      count: found.kinds[kind] ?? findings.length,
-      findings: findings.slice(0, DETAIL_PER_KIND).map(({ part, clip, volume, reel, message }) => ({
+    checks: groupsOf(checked).map(({ findings, ...group }) => ({
+      ...group,
+      findings: findings.slice(0, DETAIL_PER_GROUP).map(({ part, clip, volume, reel, message }) => ({
         ...(part && { part }),
         ...(clip !== undefined && { clip }),
         ...(volume !== undefined && { volume }),
@@ -124,40 +112,42 @@ async function dayDetail({ settings, summary, revision, versions }: DayPlan, rea
         message,
       })),
     })),
-    copies: [...reelCopies('ocf', read.ocf, summary.copies), ...reelCopies('sound', read.sound, summary.soundCopies)],
+    copies: [
+      ...reelCopies('ocf', read.ocf, summary.copies, read.log.ocf?.copies),
+      ...reelCopies('sound', read.sound, summary.soundCopies, read.log.sound?.copies),
+    ],
   }
 }
 
-/** A reel's copies on one volume: clips present (failed and without a hash among them), missing. */
-type Cell = { volume: string; present: number; failed: number; noHash: number; missing: number }
-
 /**
  * The copies of a part's clips, a line per reel (clips without one together, reel ""), a cell per
- * volume of the day in the summary's order.
+ * volume of the day in the summary's order, each the account of that reel's clips on the volume:
+ * a volume the day plans owes every clip of each reel.
  */
-function reelCopies(part: Part, clips: readonly Clip[], volumes: readonly VolumeCount[]) {
-  const reels = new Map<string, { clips: number; cells: Map<string, Cell> }>()
+function reelCopies(part: Part, clips: readonly Clip[], volumes: readonly VolumeCount[], listed?: readonly string[]) {
+  const held = new Set<string>()
+  if (!listed?.length) for (const clip of clips) for (const volume of clip.copies.keys()) held.add(volume)
+  const planned = plannedVolumes(listed, held)
+  const order = volumes.map((v) => v.volume)
+  const reels = new Map<string, VolumeTally>()
   for (const clip of clips) {
     const reel = typeof clip.reel === 'string' ? clip.reel : ''
-    let line = reels.get(reel)
-    if (!line) {
-      const cells = new Map<string, Cell>()
-      for (const { volume } of volumes) cells.set(volume, { volume, present: 0, failed: 0, noHash: 0, missing: 0 })
-      reels.set(reel, (line = { clips: 0, cells }))
-    }
-    line.clips++
-    for (const { volume, hash, failed } of clip.copies.values()) {
-      const cell = line.cells.get(volume)
-      if (!cell) continue
-      cell.present++
-      if (failed) cell.failed++
-      else if (!hash) cell.noHash++
-    }
+    let tally = reels.get(reel)
+    if (!tally) reels.set(reel, (tally = new VolumeTally()))
+    tally.add(clip.copies)
   }
-  return [...reels].map(([reel, { clips, cells }]) => ({
-    part,
-    reel,
-    clips,
-    volumes: [...cells.values()].map((cell) => ({ ...cell, missing: clips - cell.present })),
-  }))
+  return [...reels].map(([reel, tally]) => {
+    const cells = new Map(tally.counts(order, planned).map((count) => [count.volume, count]))
+    return {
+      part,
+      reel,
+      clips: tally.clips,
+      volumes: order.map((volume) => {
+        const count = cells.get(volume)
+        return count
+          ? chipOf(count)
+          : { volume, held: 0, clips: 0, verdict: 'ok' as const, mark: '', words: 'none of this reel' }
+      }),
+    }
+  })
 }

@@ -30,6 +30,11 @@ export async function importFiles(request: IRequest, env: Env) {
   // One value up to RPC's limit (a stream costs a turn a MiB), a stream past it.
   const day = bytesOrStream(dayPieces(read.day), RPC_VALUE_BYTES)
   const outcome = await ws.importLog(token, day, { id, ...keys })
+  // A line per file and kind of note (the files', then the merge's), and each note as found.
+  const notes = [
+    ...read.notes.summed(),
+    ...outcome.said.map(({ name, message }) => (name === undefined ? { message } : { name, message })),
+  ]
   read.notes.addAll(outcome.notes, outcome.unlisted)
   const answer = {
     success: true,
@@ -38,7 +43,8 @@ export async function importFiles(request: IRequest, env: Env) {
     changed: outcome.changed,
     files: read.files,
     unreadable: read.unreadable,
-    notes: read.notes.list(),
+    notes,
+    noteDetail: read.notes.list(),
   }
   return jsonAnswer(JSON.stringify(answer), outcome.created ? 201 : 200)
 }

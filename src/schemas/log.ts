@@ -70,10 +70,17 @@ const CopySchema = looseObject(
 )
 const Copies = v.array(CopySchema, 'must be an array of copies')
 
+/**
+ * A clip whose size no report stated: `size` 0 (the seed requires a number, and Daytalog's schema
+ * too), and this, so that nothing takes the 0 for the clip's size (docs/log.md).
+ */
+const SizeUnknown = v.optional(v.literal(true, 'must be true, or left out'))
+
 const OcfClipSchema = looseObject(
   {
     clip: Text,
     size: Size,
+    size_unknown: SizeUnknown,
     copies: Copies,
     tc_start: v.optional(TimecodeSchema),
     tc_end: v.optional(TimecodeSchema),
@@ -99,6 +106,7 @@ const SoundClipSchema = looseObject(
   {
     clip: Text,
     size: Size,
+    size_unknown: SizeUnknown,
     copies: Copies,
     tc_start: v.optional(TimecodeSchema),
     tc_end: v.optional(TimecodeSchema),
@@ -181,11 +189,23 @@ function clipFrameIssues(clip: unknown, path: string): IssueDetail[] {
   return details
 }
 
+/** A size stated beside `size_unknown`: one of them is wrong. */
+function sizeIssues(clip: unknown, path: string): IssueDetail[] {
+  const { size, size_unknown } = (clip ?? {}) as { size?: unknown; size_unknown?: unknown }
+  if (size_unknown !== true || typeof size !== 'number' || size === 0) return []
+  return [{ prop: `${path}.size_unknown`, message: `is true while size says ${size} bytes: leave it out, or size 0` }]
+}
+
 function frameIssues(log: unknown): IssueDetail[] {
-  const clips = (log as { ocf?: { clips?: unknown } })?.ocf?.clips
-  if (!Array.isArray(clips)) return []
   const details: IssueDetail[] = []
-  clips.forEach((clip, i) => append(details, clipFrameIssues(clip, `ocf.clips.${i}`)))
+  for (const part of ['ocf', 'sound'] as const) {
+    const clips = (log as Record<string, { clips?: unknown } | undefined>)?.[part]?.clips
+    if (!Array.isArray(clips)) continue
+    clips.forEach((clip, i) => {
+      if (part === 'ocf') append(details, clipFrameIssues(clip, `ocf.clips.${i}`))
+      append(details, sizeIssues(clip, `${part}.clips.${i}`))
+    })
+  }
   return details
 }
 
@@ -199,6 +219,7 @@ export function checkClip(part: keyof typeof CLIP_SCHEMAS, clip: unknown, path: 
   const result = v.safeParse(CLIP_SCHEMAS[part], clip)
   const details = result.success ? [] : toDetails(result.issues, path)
   if (part === 'ocf') append(details, clipFrameIssues(clip, path))
+  if (part !== 'proxy') append(details, sizeIssues(clip, path))
   return details
 }
 

@@ -75,11 +75,14 @@ const isCopy = (x: unknown) =>
 const hasCopies = (clip: Fields) => isListOf(clip.copies, isCopy)
 
 const isOptionalText = (x: unknown) => x === undefined || typeof x === 'string'
+// `size_unknown`: true, and only beside a size of 0 (sizeIssues' rule).
+const sizeUnknownOk = (clip: Fields) =>
+  clip.size_unknown === undefined || (clip.size_unknown === true && clip.size === 0)
 // sensor_fps and wb: a string (the document) or a number (the reference application).
 const isOptionalTextOrNumber = (x: unknown) => x === undefined || typeof x === 'string' || typeof x === 'number'
 
 function isOcfClip(x: unknown) {
-  if (!isObject(x) || typeof x.clip !== 'string' || !isCount(x.size) || !hasCopies(x)) return false
+  if (!isObject(x) || typeof x.clip !== 'string' || !isCount(x.size) || !hasCopies(x) || !sizeUnknownOk(x)) return false
   // Named one by one: a loop over key names would make every read a dictionary lookup.
   if (
     !isOptionalText(x.camera_model) ||
@@ -114,6 +117,7 @@ const isSoundClip = (x: unknown) =>
   typeof x.clip === 'string' &&
   isCount(x.size) &&
   hasCopies(x) &&
+  sizeUnknownOk(x) &&
   optional(x.tc_start, isTimecode) &&
   optional(x.tc_end, isTimecode)
 

@@ -4,6 +4,7 @@ import { toDetails } from './issues'
 import { DayNumber, IsoDate, LogIdSchema } from './log'
 import { ProjectNameSchema } from './settings'
 import { ANCESTORS_KEPT, REVISION } from '../shared/revisions'
+import { digestOf } from '../shared/digests'
 
 export const AuthRequestSchema = v.object({
   appName: v.pipe(
@@ -104,6 +105,70 @@ export const ImportSchema = v.object({
   day: v.optional(DayNumber),
   date: v.optional(IsoDate),
 })
+
+/** Frames of a sequence a read-back names (the first few; the counts say how many in all). */
+const FrameNames = v.pipe(
+  v.array(v.pipe(v.string('must be a string'), v.maxLength(255, 'must be at most 255 characters'))),
+  v.maxLength(5, 'must name at most 5 frames: the count says how many'),
+)
+const FrameCount = v.pipe(v.number('must be a number'), v.safeInteger('must be a whole number'), v.minValue(0))
+
+/** A labelled digest of a known algorithm (`xxh64:…`, `md5:…`, `xxh64-frames:…`), as a read-back computes it. */
+const Digest = v.pipe(
+  v.string('must be a string'),
+  v.check(
+    (hash) => digestOf(hash) !== undefined && hash.includes(':'),
+    'must be a labelled digest: xxh64:<16 hex digits>, md5:…, xxh64-frames:<64 hex digits>',
+  ),
+)
+
+const ReadBackClipSchema = v.pipe(
+  v.object({
+    part: v.picklist(['ocf', 'sound'], 'must be "ocf" or "sound"'),
+    clip: v.pipe(
+      v.string('must be a string'),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(255, 'must be at most 255 characters'),
+    ),
+    found: v.picklist(
+      ['verified', 'failed', 'missing', 'original'],
+      'must be "verified", "failed", "missing" or "original"',
+    ),
+    hash: v.optional(Digest),
+    hashdate: v.pipe(
+      v.string('must be a string'),
+      v.isoTimestamp('must be a date and time, ISO 8601 (2026-11-26T21:04:00Z)'),
+    ),
+    files: v.optional(v.pipe(FrameCount, v.minValue(1, 'must be at least 1'))),
+    bad_frames: v.optional(
+      v.object({ changed: FrameNames, missing: FrameNames, changed_count: FrameCount, missing_count: FrameCount }),
+    ),
+  }),
+  v.forward(
+    v.check((c) => c.found === 'missing' || c.hash !== undefined, 'is required: the digest computed on read-back'),
+    ['hash'],
+  ),
+)
+
+/** `POST /log/{id}/read-back`: what a read-back of one volume found of the day's clips. */
+export const ReadBackSchema = v.object({
+  volume: VolumeName,
+  tool: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(100, 'must be at most 100 characters'),
+    ),
+  ),
+  clips: v.pipe(
+    v.array(ReadBackClipSchema, 'must be an array of clips'),
+    v.minLength(1, 'must hold at least one clip'),
+    v.maxLength(20_000, 'must hold at most 20000 clips: send the rest in another request'),
+  ),
+})
+
+/** `PATCH /log/{id}/volumes/{volume}`: the volume's new name. */
+export const VolumeRenameSchema = v.object({ name: VolumeName })
 
 /** One end of a range of days: a day number (1–999) or a date `YYYY-MM-DD`, as a query gives it. */
 const DayOrDate = v.union(

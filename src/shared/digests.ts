@@ -1,6 +1,6 @@
 /**
  * A copy's hash read as the digest it names: `algorithm:value` where it is labelled (labels and
- * forms: src/checks/hashes.ts), the algorithm one name for all its spellings (`xxhash64be` is
+ * forms: docs/checks.md), the algorithm one name for all its spellings (`xxhash64be` is
  * `xxh64`), the value one form (hex in lower case, classic MHL's little-endian XXH64 turned round).
  * The checks compare digests in this form; an import writes a sequence's frames in it.
  */
@@ -109,4 +109,25 @@ export function hashFormProblem(hash: string): string | undefined {
   if (frames) return `must be 64 hexadecimal digits after ${written}`
   if (algorithm === 'c4') return `must be a C4 ID after ${written} (c4 and 88 Base58 digits)`
   return `must be ${HEX_DIGITS[algorithm]} hexadecimal digits after ${written}`
+}
+
+/**
+ * Whether two copies' hashes agree. Only digests of one algorithm, written the same way, can be
+ * compared: a hash labelled `algorithm:value`, or unlabelled where its form proves the algorithm (40
+ * hex digits are SHA-1, a 90-character `c4…` is a C4 ID). Anything else agrees when the strings are
+ * equal and "cannot compare" otherwise, never "disagree": MD5 and XXH128 both write 32 hex digits,
+ * and XXH64 is written in two byte orders. A `-frames` digest compares with its own kind only.
+ */
+export function compareHashes(a: string, b: string): 'agree' | 'disagree' | 'cannot compare' {
+  const x = digestOf(a)
+  const y = digestOf(b)
+  if (x && y) {
+    if (x.algorithm !== y.algorithm) return 'cannot compare'
+    return x.value === y.value ? 'agree' : 'disagree'
+  }
+  // An unlabelled string: the same text is the same digest, whatever made it.
+  if (a.trim() === b.trim()) return 'agree'
+  if (x && !y && a.slice(a.indexOf(':') + 1).trim() === b.trim()) return 'agree'
+  if (y && !x && b.slice(b.indexOf(':') + 1).trim() === a.trim()) return 'agree'
+  return 'cannot compare'
 }

@@ -4,6 +4,7 @@
  * once, when a log is written, and stored beside it: a report or an e-mail over every day of a
  * project reads these, never the days' clips (SPEC §4).
  */
+import { VolumeTally, addCounts, copiesOf, type VolumeCount } from '../copies/account'
 import type { LogOutput } from '../schemas/log'
 import { framesPerSecond, framesToTimecode, timecodeToFrames } from '../schemas/timecode'
 
@@ -59,41 +60,10 @@ function durationText(seconds: number, fps: number) {
   return framesToTimecode(Math.round(seconds * framesPerSecond(fps)), fps)
 }
 
-/**
- * Clips a volume holds out of `total`, and how many of those copies carry a hash; `failed` (left
- * out when none) the copies hashed again and found different (ASC MHL), which `hashed` leaves out;
- * `verified` (left out when none), of the hashed ones, those read back and found equal (an ASC MHL
- * `verified` action). A hash alone was recorded when the file was copied: it says nothing of the
- * copy as it is now.
- * `days`, in a range's totals only, when the volume was used on fewer days than the range has:
- * it then owes the clips of those days alone (a shuttle rotates; completeness is per day).
- */
-export type VolumeCount = {
-  volume: string
-  copied: number
-  total: number
-  hashed: number
-  failed?: number
-  verified?: number
-  days?: number
-}
+export type { VolumeCount }
 
-/**
- * A volume's copies in the three states of their checksums (read back and `verified`, `recorded`
- * at copy time only, `noChecksum`), beside those that `failed` verification and the clips `missing`:
- * the one reading of a VolumeCount the checks, the console and the reports share.
- */
-export function copyStates({ copied, total, hashed, failed = 0, verified = 0 }: VolumeCount) {
-  return {
-    verified,
-    recorded: hashed - verified,
-    noChecksum: Math.max(0, copied - hashed - failed),
-    failed,
-    missing: Math.max(0, total - copied),
-  }
-}
-
-export type Media = { files: number; size: number }
+/** `unknownSizes`: clips whose size no report stated (docs/log.md), which `size` leaves out; left out when none. */
+export type Media = { files: number; size: number; unknownSizes?: number }
 
 /** A log's summary as stored beside it. `unit` is the log's own; the project's stands in when read. */
 export type LogSummary = {
@@ -115,23 +85,13 @@ export type LogSummary = {
   soundCopies: VolumeCount[]
 }
 
-type Tally = { copied: number; hashed: number; failed: number; verified: number }
-
-const volumeCount = (volume: string, { copied, hashed, failed, verified }: Tally, total: number): VolumeCount => ({
-  volume,
-  copied,
-  total,
-  hashed,
-  ...(failed && { failed }),
-  ...(verified && { verified }),
-})
-
 /** What the clips of one part (ocf, sound, proxy) add up to, taken one clip at a time. */
 class ClipTotals {
   count = 0
   size = 0
-  /** Clips held by each volume, in the order clips first name them; a clip counts once per volume. */
-  readonly volumes = new Map<string, Tally>()
+  unknownSizes = 0
+  /** Each volume's copies by state (src/copies/account.ts). */
+  readonly volumes = new VolumeTally()
   readonly reels = new Set<string>()
   readonly #rates = new Map<number, number>()
   /** The rate most clips run at; the first to lead keeps a tie. */
@@ -141,36 +101,12 @@ class ClipTotals {
   seconds = 0
   readonly #unrated: TimedClip[] = []
 
-  add(clip: Record<string, unknown>) {
+  add(clip: Record<string, unknown>, copies = true) {
     this.count++
     if (typeof clip.size === 'number') this.size += clip.size
+    if (clip.size_unknown === true) this.unknownSizes++
     if (typeof clip.reel === 'string' && clip.reel) this.reels.add(clip.reel)
-    const copies = clip.copies
-    if (Array.isArray(copies)) {
-      // Most clips have two or three copies, looked through faster than hashed; a clip with many
-      // (10,000 volumes once took seconds to sum up) is counted through a set.
-      const seen = copies.length > 8 ? new Set<string>() : undefined
-      for (let i = 0; i < copies.length; i++) {
-        const { volume, hash, action } = (copies[i] ?? {}) as { volume?: unknown; hash?: unknown; action?: unknown }
-        if (typeof volume !== 'string') continue
-        if (seen) {
-          if (seen.has(volume)) continue
-          seen.add(volume)
-        } else {
-          let before = false
-          for (let j = 0; j < i && !before; j++) before = (copies[j] as { volume?: unknown })?.volume === volume
-          if (before) continue
-        }
-        const count = this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0, verified: 0 }
-        count.copied++
-        if (action === 'failed') count.failed++
-        else if (typeof hash === 'string' && hash) {
-          count.hashed++
-          if (action === 'verified') count.verified++
-        }
-        this.volumes.set(volume, count)
-      }
-    }
+    if (copies) this.volumes.add(copiesOf(clip.copies))
     const rate = clip.fps
     if (typeof rate === 'number' && rate > 0) {
       const n = (this.#rates.get(rate) ?? 0) + 1
@@ -197,13 +133,9 @@ class ClipTotals {
     return seconds
   }
 
-  /** Volumes the log lists first, then the others as clips name them; each out of every clip. */
+  /** Volumes the log lists first, then the others as clips name them. */
   volumeCounts(listed: readonly string[] = []): VolumeCount[] {
-    const counts = new Map<string, Tally>()
-    for (const volume of listed)
-      counts.set(volume, this.volumes.get(volume) ?? { copied: 0, hashed: 0, failed: 0, verified: 0 })
-    for (const [volume, count] of this.volumes) if (!counts.has(volume)) counts.set(volume, count)
-    return [...counts].map(([volume, tally]) => volumeCount(volume, tally, this.count))
+    return this.volumes.counts(listed)
   }
 }
 
@@ -212,7 +144,25 @@ type MediaSection = { files?: number; size?: number; clips?: unknown[] }
 
 function media(part: MediaSection | undefined, totals: ClipTotals): Media | undefined {
   if (!part) return undefined
-  return { files: part.files ?? (part.clips ? totals.count : 0), size: part.size ?? totals.size }
+  const counted = { files: part.files ?? (part.clips ? totals.count : 0), size: part.size ?? totals.size }
+  return totals.unknownSizes ? { ...counted, unknownSizes: totals.unknownSizes } : counted
+}
+
+/**
+ * Files of a day that are not media (sidecars) whose read-back failed, per volume (`other_files`,
+ * docs/log.md): no clip holds them, so they are counted beside the camera files' volumes.
+ */
+function withOtherFiles(counts: VolumeCount[], others: unknown): VolumeCount[] {
+  if (!Array.isArray(others)) return counts
+  const failed = new Map<string, number>()
+  for (const file of others as Array<{ volume?: unknown; action?: unknown } | null>)
+    if (typeof file?.volume === 'string' && file.action === 'failed')
+      failed.set(file.volume, (failed.get(file.volume) ?? 0) + 1)
+  if (!failed.size) return counts
+  const result = counts.map((c) => (failed.has(c.volume) ? { ...c, otherFailed: failed.get(c.volume)! } : c))
+  for (const [volume, n] of failed)
+    if (!counts.some((c) => c.volume === volume)) result.push({ volume, clips: 0, states: {}, otherFailed: n })
+  return result
 }
 
 /**
@@ -223,7 +173,8 @@ export class Summing {
   readonly #parts = { ocf: new ClipTotals(), sound: new ClipTotals(), proxy: new ClipTotals() }
 
   addClip(part: 'ocf' | 'sound' | 'proxy', clip: Record<string, unknown>) {
-    this.#parts[part].add(clip)
+    // Proxies are made on set, not copied: their copies are no copies of the day's.
+    this.#parts[part].add(clip, part !== 'proxy')
   }
 
   of(log: LogOutput): LogSummary {
@@ -256,7 +207,7 @@ export class Summing {
     if (ocfMedia) summary.ocf = ocfMedia
     if (proxyMedia) summary.proxy = proxyMedia
     if (soundMedia) summary.sound = soundMedia
-    summary.copies = ocf.volumeCounts(log.ocf?.copies)
+    summary.copies = withOtherFiles(ocf.volumeCounts(log.ocf?.copies), (log as { other_files?: unknown }).other_files)
     summary.soundCopies = sound.volumeCounts(log.sound?.copies)
     if (sound.count) summary.soundClips = sound.count
     return summary
@@ -277,9 +228,10 @@ export const unitOf = (summary: LogSummary, projectUnit: string | undefined) => 
 export function total(summaries: readonly LogSummary[]) {
   const add = (pick: (s: LogSummary) => Media | undefined): Media | undefined => {
     const parts = summaries.map(pick).filter((m): m is Media => !!m)
-    return parts.length
-      ? { files: parts.reduce((n, m) => n + m.files, 0), size: parts.reduce((n, m) => n + m.size, 0) }
-      : undefined
+    if (!parts.length) return undefined
+    const sum: Media = { files: parts.reduce((n, m) => n + m.files, 0), size: parts.reduce((n, m) => n + m.size, 0) }
+    const unknown = parts.reduce((n, m) => n + (m.unknownSizes ?? 0), 0)
+    return unknown ? { ...sum, unknownSizes: unknown } : sum
   }
   const timed = summaries.filter((s) => s.duration)
   const fps = commonFps(timed.map((s) => ({ fps: s.fps })))
@@ -304,7 +256,7 @@ export function total(summaries: readonly LogSummary[]) {
  * with clips on no volume at all is owed by every volume: nothing of it is backed up.
  */
 function rangeCopies(days: ReadonlyArray<{ counts: readonly VolumeCount[]; clips: number }>): VolumeCount[] {
-  const volumes = new Map<string, Tally & { total: number; days: number }>()
+  const volumes = new Map<string, VolumeCount & { days: number }>()
   let uncopied = 0
   // The days a volume could have been used on: a day of no clips is none.
   let copyDays = 0
@@ -315,18 +267,16 @@ function rangeCopies(days: ReadonlyArray<{ counts: readonly VolumeCount[]; clips
       uncopied += clips
     }
     for (const c of counts) {
-      const sum = volumes.get(c.volume) ?? { copied: 0, hashed: 0, failed: 0, verified: 0, total: 0, days: 0 }
-      sum.copied += c.copied
-      sum.hashed += c.hashed
-      sum.failed += c.failed ?? 0
-      sum.verified += c.verified ?? 0
-      sum.total += c.total
+      const sum = volumes.get(c.volume) ?? { volume: c.volume, clips: 0, states: {}, days: 0 }
+      sum.clips += c.clips
+      addCounts(sum.states, c.states)
+      if (c.otherFailed) sum.otherFailed = (sum.otherFailed ?? 0) + c.otherFailed
       sum.days++
       volumes.set(c.volume, sum)
     }
   }
-  return [...volumes].map(([volume, sum]) => ({
-    ...volumeCount(volume, sum, sum.total + uncopied),
-    ...(sum.days < copyDays && { days: sum.days }),
-  }))
+  return [...volumes.values()].map(({ days, ...sum }) => {
+    if (uncopied) sum.states.missing = (sum.states.missing ?? 0) + uncopied
+    return { ...sum, clips: sum.clips + uncopied, ...(days < copyDays && { days }) }
+  })
 }

@@ -48,6 +48,7 @@ import type { PdfPreset, Settings } from '../schemas/settings'
 import type { ImportKeys } from '../import/merge'
 import { dayOf } from '../import/transfer'
 import type { LogSummary } from '../summary/summary'
+import type { LogEdit } from '../copies/edits'
 
 /** What a report needs besides its logs' clips, which the worker reads one log at a time (storedLog). */
 export type ReportPlan = {
@@ -302,6 +303,16 @@ export class Workspace extends DurableObject<Env> {
     return withBytes(day, (bytes) =>
       this.#commits.run(() => this.#wrote(this.#client(token, () => this.#logs.import(dayOf(bytes), keys)))),
     )
+  }
+
+  /** What a read-back found, or a volume renamed or taken off a day (copies/edits.ts). */
+  editLog(token: string, id: string, edit: LogEdit) {
+    return this.#commits.run(() => this.#wrote(this.#client(token, () => this.#logs.edit(id, edit))))
+  }
+
+  /** As editLog, for the operator's console (the worker has checked the operator's session). */
+  operatorEditLog(id: string, edit: LogEdit) {
+    return this.#commits.run(() => this.#wrote(answer(() => this.#logs.edit(id, edit))))
   }
 
   deleteLog(token: string, id: string) {

@@ -14,6 +14,7 @@ import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
 import { mergedLog, membersOfObject } from '../large-logs/merge'
 import type { Member } from '../large-logs/scan'
 import { mergeImport, type ImportKeys, type MergeOutcome } from '../import/merge'
+import { editLog, type EditOutcome, type LogEdit } from '../copies/edits'
 import type { SentDay } from '../import/transfer'
 import type { ActiveProject, Projects } from './projects'
 import { partsOf, type Store } from './store'
@@ -144,6 +145,17 @@ export class Logs {
     const stored = this.#storedIfAny(projectId, keys.id)
     const { log, outcome, written } = mergeImport(stored === undefined ? undefined : parsed(stored), imported, keys)
     if (written) this.#write(active, log, stored === undefined ? undefined : keys.id)
+    return outcome
+  }
+
+  /**
+   * A change to a log's copies (copies/edits.ts): what a read-back found, a volume renamed or taken
+   * off the day. Written as an import is; nothing when nothing changed.
+   */
+  edit(id: string, edit: LogEdit): EditOutcome {
+    const projectId = this.projects.requireForLogs()
+    const { log, outcome, written } = editLog(parsed(this.#stored(projectId, id)), edit)
+    if (written) this.#write(this.projects.active!, log, id)
     return outcome
   }
 

@@ -75,7 +75,7 @@ const logPiecesTable = (name: string) => `
   );`
 
 /** The layout this code reads and writes, kept in meta as `schema`. */
-const SCHEMA_VERSION = '5'
+const SCHEMA_VERSION = '6'
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -203,6 +203,12 @@ export class Store {
     // Schema 5's summaries count the copies read back (`verified`): an older store's are made
     // again when first asked, rather than read as "none verified".
     if (version === '2' || version === '3' || version === '4') sql.exec('UPDATE logs SET summary = NULL')
+    // Schema 6's summaries count each volume's copies by state, and its checks have kinds the
+    // older counts lack (src/copies/): both are made again when first asked, and unsent windows
+    // draw their figures again.
+    if (version === '4' || version === '5') sql.exec('UPDATE logs SET summary = NULL, checks = NULL')
+    if (version !== undefined && version !== SCHEMA_VERSION && this.#hasTable('send_windows'))
+      sql.exec("UPDATE send_windows SET summary_source = NULL WHERE status IN ('draft', 'failed')")
     sql.exec(SCHEMA)
     if (version !== SCHEMA_VERSION) this.setMeta('schema', SCHEMA_VERSION)
     // A changes feed is read from a sequence number on: no write may take one below a number

@@ -107,37 +107,21 @@ function size(bytes) {
 /** @param {number} n @param {string} one @param {string} many */
 const plural = (n, one, many) => countFormat.format(n) + ' ' + (n === 1 ? one : many)
 
-/** Whether a volume holds every clip of the day, each verified. @param {VolumeChip} c */
-const complete = (c) => c.present === c.expected && c.failed === 0 && c.noHash === 0
+/** The chip's colour by the verdict the service gave. */
+const STATE = { ok: 'ok', warning: 'warn', error: 'bad' }
 
-/** What a chip stands for, in words (its title and its label for a screen reader). @param {VolumeChip} c */
-function chipWords(c) {
-  const words = [
-    (c.part === 'sound' ? 'Sound copies on ' : 'Copies on ') + c.volume + ': ' + c.present + ' of ' + c.expected,
-  ]
-  if (c.expected > c.present) words.push(countFormat.format(c.expected - c.present) + ' missing')
-  if (c.failed) words.push(countFormat.format(c.failed) + ' failed verification')
-  if (c.noHash) words.push(countFormat.format(c.noHash) + ' without a checksum')
-  const hashed = c.present - c.failed - c.noHash
-  // A checksum recorded at copy time is not a read-back: only `verified` copies were compared since.
-  if (c.verified && c.verified === hashed) words.push('all verified (read back)')
-  else if (c.verified) words.push(countFormat.format(c.verified) + ' verified (read back)')
-  else if (hashed) words.push('checksums recorded, not read back')
-  return words.join(', ')
-}
-
-/** `RAID 412/412 ✓`, `SHUTTLE 409/412 !`; a sound volume marked ♪. @param {VolumeChip} c */
+/** `RAID 412/412 ✓`, `SHUTTLE 409/412 ✕`; a sound volume marked ♪; the service's words as its title. @param {VolumeChip} c */
 function chip(c) {
-  const state = c.failed || c.present < c.expected ? 'bad' : c.noHash ? 'warn' : 'ok'
+  const words = (c.part === 'sound' ? 'Sound copies on ' : 'Copies on ') + c.volume + ': ' + c.words
   return el(
     'li',
-    { class: 'chip', 'data-state': state, title: chipWords(c), 'aria-label': chipWords(c) },
+    { class: 'chip', 'data-state': STATE[c.verdict], title: words, 'aria-label': words },
     c.part === 'sound' ? el('span', { class: 'chip-part', 'aria-hidden': 'true', text: '♪' }) : null,
     el('span', { class: 'chip-volume', text: c.volume }),
     ' ',
-    el('span', { class: 'chip-count', text: c.present + '/' + c.expected }),
+    el('span', { class: 'chip-count', text: c.held + '/' + c.clips }),
     ' ',
-    el('span', { class: 'chip-mark', 'aria-hidden': 'true', text: complete(c) ? '✓' : '!' }),
+    el('span', { class: 'chip-mark', 'aria-hidden': 'true', text: c.mark }),
   )
 }
 
@@ -153,13 +137,17 @@ function checkWords(counts) {
   return parts.length ? parts.join(' · ') : 'Checks clear'
 }
 
+/** A part's size, and the clips of unknown size as the service words them. @param {NonNullable<import('./state.js').PartMedia>} m */
+const sizeOf = (m) =>
+  m.unknown ? (m.unknownSizes === m.files ? m.unknown : size(m.size) + ' + ' + m.unknown) : size(m.size)
+
 /** The parts of a day in a line: "412 clips · OCF 1.2 TB · Sound 96 files, 4 GB · Proxy 38 GB". @param {DayRow} row */
 function partsLine(row) {
   /** @type {string[]} */
   const parts = [plural(row.clips, 'clip', 'clips')]
-  if (row.ocf) parts.push('OCF ' + size(row.ocf.size))
-  if (row.sound) parts.push('Sound ' + plural(row.sound.files, 'file', 'files') + ', ' + size(row.sound.size))
-  if (row.proxy) parts.push('Proxy ' + plural(row.proxy.files, 'file', 'files') + ', ' + size(row.proxy.size))
+  if (row.ocf) parts.push('OCF ' + sizeOf(row.ocf))
+  if (row.sound) parts.push('Sound ' + plural(row.sound.files, 'file', 'files') + ', ' + sizeOf(row.sound))
+  if (row.proxy) parts.push('Proxy ' + plural(row.proxy.files, 'file', 'files') + ', ' + sizeOf(row.proxy))
   return parts
 }
 
@@ -426,7 +414,11 @@ function rangeBar() {
   }
 }
 
-/** A day's detail: findings by kind, most serious first, then copies by reel and volume. @param {DayDetail} detail */
+/**
+ * A day's detail: its findings as the service words them, a line per kind and volume (the first
+ * clips named), each opening on the findings it lists; then copies by reel and volume.
+ * @param {DayDetail} detail
+ */
 function detailNodes(detail) {
   /** @type {Node[]} */
   const nodes = []
@@ -439,28 +431,33 @@ function detailNodes(detail) {
         'section',
         { class: 'finding-group', 'data-severity': group.severity, 'aria-label': group.title },
         el(
-          'h5',
+          'p',
           { class: 'finding-title' },
           el('span', { class: 'severity', text: group.severity === 'info' ? 'note' : group.severity }),
           ' ',
-          group.title,
-          ' ',
-          el('span', { class: 'finding-count', text: '(' + countFormat.format(group.count) + ')' }),
+          el('span', { class: 'finding-words', text: group.words }),
         ),
-        el(
-          'ul',
-          { class: 'findings' },
-          group.findings.map((f) =>
-            el(
-              'li',
-              null,
-              f.clip ? el('code', { class: 'clip', text: f.clip }) : null,
-              f.clip ? ' ' : null,
-              el('span', { class: 'finding-message', text: f.clip ? withoutClip(f.message, f.clip) : f.message }),
-            ),
-          ),
-          more > 0 ? el('li', { class: 'more', text: 'and ' + countFormat.format(more) + ' more' }) : null,
-        ),
+        group.findings.length > 1 || (group.findings.length === 1 && more > 0)
+          ? el(
+              'details',
+              { class: 'finding-list' },
+              el('summary', { text: 'Each of them' }),
+              el(
+                'ul',
+                { class: 'findings' },
+                group.findings.map((f) =>
+                  el(
+                    'li',
+                    null,
+                    f.clip ? el('code', { class: 'clip', text: f.clip }) : null,
+                    f.clip ? ' ' : null,
+                    el('span', { class: 'finding-message', text: f.clip ? withoutClip(f.message, f.clip) : f.message }),
+                  ),
+                ),
+                more > 0 ? el('li', { class: 'more', text: 'and ' + countFormat.format(more) + ' more' }) : null,
+              ),
+            )
+          : null,
       ),
     )
   }
@@ -508,7 +505,7 @@ function copiesTable(detail) {
             { 'data-part': line.part },
             el('th', { scope: 'row', text: reelName(line.part, line.reel) }),
             el('td', { class: 'num', text: countFormat.format(line.clips) }),
-            columns.map((v) => cellOf(byVolume.get(v), line.clips)),
+            columns.map((v) => cellOf(byVolume.get(v))),
           )
         }),
       ),
@@ -519,18 +516,13 @@ function copiesTable(detail) {
 /** A line's name: its reel (♪ before a sound reel), or what its clips are without one. @param {'ocf' | 'sound'} part @param {string} reel */
 const reelName = (part, reel) => (part === 'sound' ? '♪ ' + (reel || 'Sound') : reel || 'No reel')
 
-/** "12/12 ✓", "10/12 · 2 missing", or "—" where the volume holds none of this part. @param {ReelCell | undefined} c @param {number} clips */
-function cellOf(c, clips) {
-  if (!c) return el('td', { class: 'cell', 'data-state': 'none', text: '—' })
-  const state = c.failed || c.missing ? 'bad' : c.noHash ? 'warn' : 'ok'
-  const notes = []
-  if (c.missing) notes.push(countFormat.format(c.missing) + ' missing')
-  if (c.failed) notes.push(countFormat.format(c.failed) + ' failed')
-  if (c.noHash) notes.push(countFormat.format(c.noHash) + ' no hash')
+/** `12/12 ✓`, `10/12 ✕` and the service's words where something is wrong; "—" where the volume holds none of this part. @param {ReelCell | undefined} c */
+function cellOf(c) {
+  if (!c || !c.clips) return el('td', { class: 'cell', 'data-state': 'none', text: '—' })
   return el(
     'td',
-    { class: 'cell', 'data-state': state },
-    el('span', { class: 'cell-count', text: c.present + '/' + clips + (state === 'ok' ? ' ✓' : '') }),
-    notes.length ? el('span', { class: 'cell-notes', text: notes.join(', ') }) : null,
+    { class: 'cell', 'data-state': STATE[c.verdict], title: c.words },
+    el('span', { class: 'cell-count', text: c.held + '/' + c.clips + ' ' + c.mark }),
+    c.verdict !== 'ok' ? el('span', { class: 'cell-notes', text: c.words }) : null,
   )
 }

@@ -107,20 +107,23 @@
  */
 
 /**
- * One volume's copies of a day's camera clips (`ocf`) or sound: `present` of `expected` clips,
- * `failed` of those failed verification, `noHash` carry no hash, `verified` were read back and
- * found equal (the others carry the hash recorded when they were copied).
+ * One volume's copies of a day's camera clips (`ocf`) or sound, as the service words them (the one
+ * account, docs/checks.md): `held` of the `clips` it owes, the verdict of its worst state, the mark
+ * of that verdict, and everything in words. The page says these; it derives none of them.
  * @typedef {object} VolumeChip
  * @property {'ocf' | 'sound'} part
  * @property {string} volume
- * @property {number} present
- * @property {number} expected
- * @property {number} failed
- * @property {number} noHash
- * @property {number} verified
+ * @property {number} held
+ * @property {number} clips
+ * @property {'ok' | 'warning' | 'error'} verdict
+ * @property {string} mark
+ * @property {string} words
  */
 
-/** @typedef {{files: number, size: number} | null} PartMedia */
+/**
+ * A part's files and the sizes known; `unknown` says how many clips' sizes no report stated, in words.
+ * @typedef {{files: number, size: number, unknownSizes?: number, unknown?: string} | null} PartMedia
+ */
 /** @typedef {{errors: number, warnings: number, info: number}} CheckCounts */
 
 /**
@@ -152,22 +155,26 @@
  */
 
 /**
- * One kind of a day's findings: `count` in all, of which `findings` lists the first.
+ * A line of a day's findings: a kind (and a volume), `count` in all, `words` the line the service
+ * says (the first clips named), and the findings it lists for whoever opens it.
  * @typedef {object} DayFindings
  * @property {string} kind
  * @property {string} title
  * @property {'error' | 'warning' | 'info'} severity
+ * @property {string} [volume]
  * @property {number} count
+ * @property {string} words
  * @property {Array<{part?: 'ocf' | 'sound', clip?: string, volume?: string, reel?: string, message: string}>} findings
  */
 
 /**
- * A reel's copies on one volume (GET /approve/days/{id} `copies`).
- * @typedef {{volume: string, present: number, failed: number, noHash: number, missing: number}} ReelCell
+ * A reel's copies on one volume (GET /approve/days/{id} `copies`), as a chip is: held of owed, the
+ * verdict, its mark and words.
+ * @typedef {{volume: string, held: number, clips: number, verdict: 'ok' | 'warning' | 'error', mark: string, words: string}} ReelCell
  */
 
 /**
- * GET /approve/days/{id}: the day's row, its findings by kind (most serious first), its copies by
+ * GET /approve/days/{id}: the day's row, its findings as lines (most serious first), its copies by
  * part and reel.
  * @typedef {object} DayDetail
  * @property {DayRow} day
