@@ -51,7 +51,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MediaLogError } from 'media-log-service/client'
 import { connectedClient, contacted, serviceUrl } from './service.mjs'
-import { Failure, Progress, count, print, printJson, shown, warn } from './terminal.mjs'
+import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { OPEN_FLAGS, mountedVolume, walk } from './walk.mjs'
 
 const USAGE = `usage:
@@ -400,13 +400,6 @@ function report(id, answers, skipped) {
 }
 
 // ---- checks
-
-/**
- * A volume's copies as the service words them (the one account, docs/checks.md), its mark first.
- * @param {{part: string, volume: string, held: number, clips: number, mark: string, words: string}} c
- */
-const copyLine = (c) =>
-  `  ${shown(c.mark)} ${c.part === 'sound' ? 'sound ' : ''}${shown(c.volume)} ${c.held}/${c.clips}: ${shown(c.words)}`
 
 /** @param {string[]} ids */
 async function printChecks([id], options) {

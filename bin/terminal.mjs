@@ -45,3 +45,11 @@ export class Progress {
     this.#shown = false
   }
 }
+
+/**
+ * A volume's copies as the service words them (the one account, docs/checks.md), its mark first:
+ * `  ✕ SHUTTLE_C 2/3: 3 clips: 1 not found on read-back, 2 verified (read back)`.
+ * @param {{part: string, volume: string, held: number, clips: number, mark: string, words: string}} c
+ */
+export const copyLine = (c) =>
+  `  ${shown(c.mark)} ${c.part === 'sound' ? 'sound ' : ''}${shown(c.volume)} ${c.held}/${c.clips}: ${shown(c.words)}`

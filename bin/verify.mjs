@@ -25,7 +25,7 @@ import {
 } from 'media-log-service/client'
 import { DigestPool, computable } from './digests.mjs'
 import { APP_NAME, configFolder, connectedClient, serviceUrl } from './service.mjs'
-import { Failure, Progress, count, print, printJson, shown, warn } from './terminal.mjs'
+import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
 
 const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
@@ -114,10 +114,11 @@ async function verifyWith(pool, volumes, share, options) {
   print(outcomes.flatMap((o) => said(o, options.log)).join('\n'))
   print(
     [
-      recorded.files
-        ? `recorded in ${options.log}: ${count(recorded.clips, 'clip')} (${count(recorded.files, 'file')}) as read back`
+      recorded.files || recorded.missing
+        ? `recorded in ${options.log}: ${count(recorded.clips, 'clip')} (${count(recorded.files, 'file')}) as read back` +
+          (recorded.missing ? `, ${count(recorded.missing, 'clip')} as ${STATE_WORDS['not-found'].label}` : '')
         : `nothing recorded in ${options.log}`,
-      ...ours.map((c) => `  copies  ${c.part === 'sound' ? 'sound ' : ''}${c.volume}: ${c.words}`),
+      ...(ours.length ? ['copies:', ...ours.map(copyLine)] : []),
     ].join('\n'),
   )
   return status
@@ -662,7 +663,7 @@ const isoDate = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
  * CLIPS_PER_REQUEST clips (POST /log/{id}/read-back). When: a clip's last file read; by: this command.
  */
 async function record(client, log, runs) {
-  const recorded = { clips: 0, files: 0 }
+  const recorded = { clips: 0, files: 0, missing: 0 }
   const tool = `${APP_NAME} ${VERSION}`
   const now = isoDate(new Date())
   for (const { outcome, units } of runs) {
@@ -683,6 +684,7 @@ async function record(client, log, runs) {
     }
     recorded.clips += units.length
     recorded.files += files
+    recorded.missing += outcome.missing.length
   }
   return recorded
 }

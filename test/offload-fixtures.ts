@@ -319,3 +319,79 @@ export async function framesDigest(frames: Array<[name: string, hex: string]>, a
   const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lines)))
   return `${algorithm}-frames:${Array.from(sum, (b) => b.toString(16).padStart(2, '0')).join('')}`
 }
+
+/**
+ * A transfer ALE with the columns YoYotta's carry (Path, Name, Reel, Start, Duration, End,
+ * Resolution, Codec, MD5, xxHash): a row a copied file, its destination path, and no size column.
+ * The order and names of the columns are as such reports were seen; the rows are this fixture's.
+ */
+export function yoyottaAle(files: ReportedFile[]): string {
+  const name = (path: string) => path.slice(path.lastIndexOf('/') + 1)
+  return ale({
+    columns: ['Path', 'Name', 'Reel', 'Start', 'Duration', 'End', 'Resolution', 'Codec', 'MD5', 'xxHash'],
+    rows: files.map((f, i) => [
+      f.path,
+      name(f.path),
+      'A002',
+      `14:0${i}:00:00`,
+      '00:00:30:00',
+      `14:0${i}:30:00`,
+      '4608x3164',
+      'ARRIRAW',
+      f.md5.toUpperCase(),
+      f.xxh64,
+    ]),
+  })
+}
+
+/**
+ * A transfer CSV as YoYotta writes its reports: the destination's name in `Media`, the folder the
+ * job copied into in `Base` (`/Volumes/areca/…`), each file's `Path` under it, its size and
+ * digests. The column names are those of the reports seen; the rows are this fixture's.
+ */
+export function yoyottaCsv(files: ReportedFile[], volume: string, base: string): string {
+  const lines = [
+    ['Media', 'Base', 'Path', 'Name', 'Size', 'MD5', 'xxHash64be'].join(','),
+    ...files.map((f) => {
+      const under = f.path.slice(f.path.indexOf('/D012/') + 1)
+      return [volume, base, under, under.slice(under.lastIndexOf('/') + 1), String(f.size), f.md5, f.xxh64].join(',')
+    }),
+  ]
+  return `${lines.join('\r\n')}\r\n`
+}
+
+/**
+ * The ASC's public scenario 04 (github.com/ascmitc/mhl, examples/scenarios/Output/scenario_04): a
+ * card's folder sealed on a travel drive (generation 1: two clips and `Sidecar.txt`), copied to a
+ * file server, where generation 2 verifies the two clips and records the sidecar's read-back as
+ * `failed`, its content altered on the way. Written here as manifests of the sample's paths,
+ * sizes, digests and times; the chain file is left out, as the import does not need it.
+ */
+export function scenario04(): Array<{ path: string; content: string; volume: string }> {
+  const clips = [
+    { path: 'Clips/A002C006_141024_R2EC.mov', size: 5, xxh64: '0ea03b369a463d9d' },
+    { path: 'Clips/A002C007_141024_R2EC.mov', size: 4, xxh64: '7680e5f98f4a80fd' },
+  ]
+  const first = ascManifest({
+    created: '2020-01-16T09:15:00+00:00',
+    process: 'in-place',
+    entries: [
+      ...clips.map((c) => ({ path: c.path, size: c.size, hashes: { xxh64: c.xxh64 } })),
+      { path: 'Sidecar.txt', size: 58, hashes: { xxh64: '3ab5a4166b9bde44' } },
+    ],
+  })
+  const second = ascManifest({
+    created: '2020-01-17T14:30:00+00:00',
+    process: 'in-place',
+    entries: [
+      ...clips.map((c) => ({ path: c.path, size: c.size, hashes: { xxh64: c.xxh64 }, action: 'verified' as const })),
+      { path: 'Sidecar.txt', size: 60, hashes: { xxh64: '70d2cf31aaa3eac4' }, action: 'failed' as const },
+    ],
+  })
+  const history = (volume: string) => `${volume}/A002R2EC/ascmhl`
+  return [
+    { path: `${history('travel_01')}/0001_A002R2EC_2020-01-16_091500.mhl`, content: first, volume: 'travel_01' },
+    { path: `${history('file_server')}/0001_A002R2EC_2020-01-16_091500.mhl`, content: first, volume: 'file_server' },
+    { path: `${history('file_server')}/0002_A002R2EC_2020-01-17_143000.mhl`, content: second, volume: 'file_server' },
+  ]
+}

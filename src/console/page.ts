@@ -62,7 +62,7 @@ const SECTIONS = [
   {
     id: 'days',
     title: 'Days',
-    hint: 'Each shooting day of the active project as its log reads now: clips and sizes, each volume’s copies (✓ when every clip is there with a hash), and what the checks found. Open a day to see its findings and its copies by reel, download its reports or prepare its e-mail; pick several days for a wrap report.',
+    hint: 'Each shooting day of the active project as its log reads now: clips and sizes, each volume’s copies (✓ when nothing is wrong or wanting, ✕ when a clip is missing, not found or different; the words say which), and what the checks found. Open a day to see its findings and its copies by reel, download its reports or prepare its e-mail; pick several days for a wrap report.',
     tools: true,
     empty:
       'No day is logged in the active project yet. When an application posts a day’s log, it appears here within a second.',

@@ -179,9 +179,9 @@ function mergeCopy(clip: Clip, found: SentClip): boolean {
   }
   const before = copies[at]!
   const reference = typeof before.original === 'string' ? before.original : before.hash
-  // A copy read back (verified, or failed) keeps that record when an import brings only what was
-  // known before: the checksum it was copied with, and no reading of its own (the offload's
-  // manifest imported again, after `media-log verify`).
+  // A copy read back (verified, failed, or not found) keeps that record when an import brings
+  // only what was known before: the checksum it was copied with, and no reading of its own (the
+  // offload's manifest imported again, after `media-log verify`).
   if (readBack(before.action) && !readBack(copy.action) && sameDigest(copy.hash, reference)) return false
   const next: Record<string, unknown> = { ...before, ...copy }
   // What a copy's manifests said last time and no longer say goes with them.
@@ -196,7 +196,8 @@ function mergeCopy(clip: Clip, found: SentClip): boolean {
   return true
 }
 
-const readBack = (action: unknown) => action === 'verified' || action === 'failed'
+/** What a read-back found (an ASC MHL generation, `media-log verify`): verified, different, or not there. */
+const readBack = (action: unknown) => action === 'verified' || action === 'failed' || action === 'missing'
 
 /** Whether two hashes name one digest (`xxhash64:` little-endian and `xxh64:` alike). */
 function sameDigest(a: unknown, b: unknown): boolean {

@@ -112,33 +112,40 @@ export function copiesLine(report: ReportDocument, label: string, counts: Volume
   const { canvas, fonts } = report
   const { regular, bold } = fonts
   const size = 8
-  const height = 15
+  const lineHeight = 10.5
   const labelRun = regular.run(label.toUpperCase())
   const start = report.left + Math.max(60, labelRun.width * 6.5 + 10)
+  const row = report.right - start
   canvas.text(regular, 6.5, MUTED, report.left, report.y + 10, labelRun)
   let x = start
+  let rowHeight = 0
   for (const c of counts) {
     const chip = chipOf(c)
-    const name = clip(bold, printable(c.volume), size, report.contentWidth * 0.4)
-    const room = report.right - start - 24 - name.width * size
-    const text = clip(regular, printable(`: ${chip.words}`), size, Math.max(room, 60))
-    const mark = regular.run(chip.mark)
-    const w = 8 + name.width * size + text.width * size + 4 + mark.width * size + 8
+    const name = clip(bold, printable(c.volume), size, row * 0.4)
+    const mark = bold.run(chip.mark)
+    // The words whole, never cut: a chip too wide for what is left of the row starts a row, and
+    // one too wide for a row wraps its words inside it.
+    const fixed = 8 + name.width * size + 4 + mark.width * size + 8
+    const words = wrap(regular, printable(`: ${chip.words}`), size, row - fixed, 6)
+    const w = fixed + Math.max(...words.map((line) => line.width * size))
+    const height = 15 + (words.length - 1) * lineHeight
     if (x + w > report.right && x > start) {
       x = start
-      report.y += height + 4
+      report.y += rowHeight + 4
+      rowHeight = 0
     }
     const [fill, ink] = CHIP_COLOURS[chip.verdict]
     canvas.rect(x, report.y, w, height, fill)
     let at = x + 8
     canvas.text(bold, size, INK, at, report.y + 10.5, name)
     at += name.width * size
-    canvas.text(regular, size, INK, at, report.y + 10.5, text)
-    at += text.width * size + 4
-    canvas.text(bold, size, ink, at, report.y + 10.5, mark)
+    words.forEach((line, i) => canvas.text(regular, size, INK, at, report.y + 10.5 + i * lineHeight, line))
+    const last = words.at(-1)!
+    canvas.text(bold, size, ink, at + last.width * size + 4, report.y + 10.5 + (words.length - 1) * lineHeight, mark)
     x += w + 6
+    rowHeight = Math.max(rowHeight, height)
   }
-  report.y += height + 8
+  report.y += rowHeight + 8
 }
 
 /** A chip's fill and mark by its verdict. */

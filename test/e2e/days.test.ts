@@ -131,14 +131,15 @@ describe('the Days view', () => {
     const detail = card.locator('.day-detail')
     await detail.locator('table.copies').waitFor()
     expect(await card.locator('.day-toggle').getAttribute('aria-expanded')).toBe('true')
+    // A line per kind and volume in the service's words, the clip named.
     expect(await detail.locator('.finding-group').allInnerTexts()).toEqual([
-      'WARNING Copies without a hash (not verified) (1)\nS1T001 on SHUTTLE has no hash: not verified',
+      'WARNING Copies without a checksum — SHUTTLE (sound): 1 clip (S1T001)',
     ])
     expect(await detail.locator('tbody tr').allInnerTexts()).toEqual([
       'A001\t8\t8/8 ✓\t8/8 ✓',
       'A002\t8\t8/8 ✓\t8/8 ✓',
       'A003\t4\t4/4 ✓\t4/4 ✓',
-      '♪ Sound\t1\t1/1 ✓\t1/1\n1 no hash',
+      '♪ Sound\t1\t1/1 ✓\t1/1 !\n1 clip, none with a checksum',
     ])
     await shoot(page, 'opened')
     await page.keyboard.press('Enter')
@@ -153,19 +154,29 @@ describe('the Days view', () => {
     expect(answer.status).toBe(200)
     const card = page.locator('#days-list > li[data-key="D001"]')
     await expect.poll(() => card.locator('.chip').first().innerText(), { timeout: 3000 }).toBe('RAID 20/20 ✓')
-    await expect.poll(() => card.locator('.chip').nth(1).innerText(), { timeout: 3000 }).toBe('SHUTTLE 17/20 !')
+    await expect.poll(() => card.locator('.chip').nth(1).innerText(), { timeout: 3000 }).toBe('SHUTTLE 17/20 ✕')
+    expect(await card.locator('.chip').nth(1).getAttribute('title')).toBe(
+      'Copies on SHUTTLE: 20 clips: 3 missing, 17 checksums match (not read back)',
+    )
     expect(await card.locator('.day-status').innerText()).toBe('3 errors · 1 warning')
     expect(await card.locator('.day-status').getAttribute('data-state')).toBe('errors')
     const missing = card.locator('.finding-group[data-severity="error"]')
     await expect
       .poll(() => missing.innerText(), { timeout: 3000 })
       .toBe(
-        'ERROR Missing copies (3)\n' +
-          'A003C002_240101_R1AB is not on SHUTTLE\n' +
-          'A003C003_240101_R1AB is not on SHUTTLE\n' +
-          'A003C004_240101_R1AB is not on SHUTTLE',
+        'ERROR Missing copies — SHUTTLE: 3 clips (A003C002_240101_R1AB, A003C003_240101_R1AB, A003C004_240101_R1AB)\n\n' +
+          'Each of them',
       )
-    expect(await card.locator('tbody tr').nth(2).innerText()).toBe('A003\t4\t4/4 ✓\t1/4\n3 missing')
+    // Each of them, on demand.
+    await missing.locator('summary').click()
+    expect(await missing.locator('.findings li').allInnerTexts()).toEqual([
+      'A003C002_240101_R1AB on SHUTTLE: missing',
+      'A003C003_240101_R1AB on SHUTTLE: missing',
+      'A003C004_240101_R1AB on SHUTTLE: missing',
+    ])
+    expect(await card.locator('tbody tr').nth(2).innerText()).toBe(
+      'A003\t4\t4/4 ✓\t1/4 ✕\n4 clips: 3 missing, 1 checksum matches (not read back)',
+    )
     await shoot(page, 'missing')
   })
 
@@ -197,7 +208,7 @@ describe('the Days view', () => {
     expect(text).toContain('Café Noir')
     expect(text).toContain('Day 1 — 2024-01-01')
     // The day as it reads now: the patch's three missing copies are named and their rows marked.
-    expect(text).toMatch(/Missing copies: 3/)
+    expect(text).toMatch(/Missing copies — SHUTTLE: 3 clips/)
     expect(text.split('\n').filter((line) => /^\s*✕\s+A003C00[234]/.test(line))).toHaveLength(3)
   })
 

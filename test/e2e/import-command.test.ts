@@ -145,14 +145,21 @@ describe('media-log import', () => {
   it('media-log checks prints the failed verification and exits 1', async () => {
     const { status, stdout } = await run(['checks', 'D012'])
     expect(status).toBe(1)
+    // A line per kind and volume, then each volume in the words every surface says.
     expect(stdout.split('\n')).toEqual([
       'D012: 1 error, 1 warning, 0 info',
-      `  error   verification-failed    ${CARD.clips[2]} on SHUTTLE_B failed verification (xxh64:0000000000000bad)`,
-      `  warning not-in-camera-list     ${CARD.sequence} is on SHUTTLE_A, SHUTTLE_B but in no camera list of reel A002`,
-      // Each volume's copies: the manifests recorded a read-back, one of which failed.
-      '  copies  SHUTTLE_A: 4/4 clips, 4 verified',
-      '  copies  SHUTTLE_B: 4/4 clips, 3 verified, 1 failed verification',
+      `  error   Copies read back and different — SHUTTLE_B: 1 clip (${CARD.clips[2]})`,
+      `  warning Clips on a volume but in no camera list of their reel: 1 clip (${CARD.sequence})`,
+      'copies:',
+      '  ✓ SHUTTLE_A 4/4: 4 clips, all verified (read back)',
+      '  ✕ SHUTTLE_B 4/4: 4 clips: 1 read back and different, 3 verified (read back)',
       '',
+    ])
+    // --all: every finding, each in full.
+    const all = await run(['checks', 'D012', '--all'])
+    expect(all.stdout.split('\n').slice(1, 3)).toEqual([
+      `  error   verification-failed    ${CARD.clips[2]} on SHUTTLE_B: read back and different (offload 1.0, 2025-06-14T18:30:00+02:00): found xxh64:0000000000000bad`,
+      `  warning not-in-camera-list     ${CARD.sequence} is on SHUTTLE_A, SHUTTLE_B but in no camera list of reel A002`,
     ])
   })
 
@@ -160,23 +167,24 @@ describe('media-log import', () => {
     const pdf = await app.generatePdf({ presetId: 'DAILY', logId: 'D012' })
     const file = join(dir, pdf.data.filename)
     writeFileSync(file, Buffer.from(pdf.data.base64, 'base64'))
-    const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])
+    const { stdout: layout } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])
+    const text = layout.replace(/\s+/g, ' ')
     for (const clip of [...CARD.clips, CARD.sequence]) expect(text).toContain(clip)
     // Both volumes' manifests record a read-back (ASC MHL `verified`): the chips say so, and how many.
-    expect(text).toContain('SHUTTLE_A: 4/4 clips, verified ✓')
-    expect(text).toContain('SHUTTLE_B: 4/4 clips, 1 failed verification, 3 verified !')
+    expect(text).toContain('SHUTTLE_A: 4 clips, all verified (read back) ✓')
+    expect(text).toContain('SHUTTLE_B: 4 clips: 1 read back and different, 3 verified (read back) ✕')
+    expect(text).toContain(`✕ Copies read back and different — SHUTTLE_B: 1 clip (${CARD.clips[2]})`)
     expect(text).toMatch(
-      new RegExp(`✕ Copies that failed verification: 1\\s+${CARD.clips[2]} on SHUTTLE_B failed verification`),
+      new RegExp(`${CARD.clips[2]} .* SHUTTLE_A \\(verified\\), SHUTTLE_B \\(read back and different\\)`),
     )
-    expect(text).toMatch(new RegExp(`${CARD.clips[2]} .* SHUTTLE_A, SHUTTLE_B \\(failed\\)`))
   })
 
   it('the data report counts the failed copy', async () => {
     const pdf = await app.generatePdf({ presetId: 'DATAR', logId: 'D012' })
     const file = join(dir, pdf.data.filename)
     writeFileSync(file, Buffer.from(pdf.data.base64, 'base64'))
-    const { stdout: text } = await promisify(execFile)('pdftotext', ['-layout', file, '-'])
-    expect(text).toMatch(/SHUTTLE_A 4\/4, SHUTTLE_B 4\/4 \(1 failed\)/)
+    const { stdout: text } = await promisify(execFile)('pdftotext', ['-raw', file, '-'])
+    expect(text.replace(/\s+/g, ' ')).toContain('SHUTTLE_A 4/4 ✓, SHUTTLE_B 4/4 ✕ (1 clip read back and different)')
   })
 
   it('says what is wrong when a folder does not exist or --log is missing, exit 2', async () => {

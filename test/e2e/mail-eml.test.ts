@@ -155,7 +155,7 @@ describe('send window, end to end', () => {
     expect(text).toContain('Café Noir')
     expect(text).toContain('A001C003_240101_R1AB')
     // The day's checks, in the message's PDF and in its body alike.
-    expect(text).toMatch(/!\s+Copies without a hash \(not verified\): 3\s+RAID_A: 3 clips/)
+    expect(text).toMatch(/!\s+Copies without a checksum — RAID_A: 3 clips/)
     expect(parsed.text).toContain('RAID_A: 3 clips without a checksum')
   })
 
@@ -170,7 +170,9 @@ describe('send window, end to end', () => {
       const shown = await page.innerText('body')
       expect(shown).toContain('Grüße vom Set,')
       expect(shown).toContain('Day 1 — 2024-01-01 · Main Unit')
-      expect(shown).toMatch(/SSD_01: 3\/3 clips, 3 with checksum\s+RAID_A: 3\/3 clips/)
+      expect(shown).toMatch(
+        /SSD_01: 3 clips, checksums recorded \(not read back\)\s+RAID_A: 3 clips, none with a checksum/,
+      )
     } finally {
       await browser.close()
     }

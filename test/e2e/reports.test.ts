@@ -194,10 +194,12 @@ describe('clips report, read back with poppler', () => {
     expect(all).toContain('24.60 GB')
     expect(all).toContain('A001–A003, B001')
     // Hashes recorded at copy time, none read back: the chip says no more than that.
-    expect(all).toContain('SSD_01: 20/20 clips, checksums recorded ✓')
-    // A copy without a hash cannot be verified: its volume's chip says so and is not green.
-    expect(all).toContain('RAID_A: 18/20 clips, 18 without a checksum !')
-    expect(all).toContain('SOUND COPIES SSD_01: 1/1 clips, 1 without a checksum !')
+    expect(all).toContain('SSD_01: 20 clips, checksums recorded (not read back) ✓')
+    // Clips missing make the chip red; a copy without a hash cannot be verified, and says so.
+    expect(all).toContain('RAID_A: 20 clips: 2 missing, 18 without a checksum ✕')
+    expect(all).toContain('SOUND COPIES SSD_01: 1 clip, none with a checksum !')
+    // Each clip's Copies cell names its copy's state where it is more than a checksum recorded.
+    expect(all).toContain('ARRIRAW SSD_01, RAID_A (no checksum)')
     for (const c of clips) expect(all).toContain(c.clip as string)
     expect(all).toContain('S001_T01.wav')
     expect(all).toContain('ProRes 422 Proxy')
@@ -205,12 +207,13 @@ describe('clips report, read back with poppler', () => {
     // The day's checks, after its cards: RAID_A misses clips 3 and 13 and hashes none of its
     // copies, the sound's one copy has no hash, one clip of 20 has a proxy.
     expect(all).toContain('Checks 2 errors · 38 warnings')
-    // Each volume's clips by name, the first six, then how many more.
-    expect(all).toContain('Missing copies: 2 RAID_A: 2 clips (A001C0003_240101_R1AB, A003C0013_240101_R1AB)')
+    // A line per kind and volume, the clips by name, the first five, then how many more: the words
+    // of the console, the e-mail and media-log checks.
+    expect(all).toContain('✕ Missing copies — RAID_A: 2 clips (A001C0003_240101_R1AB, A003C0013_240101_R1AB)')
     expect(all).toMatch(
-      /Copies without a hash \(not verified\): 19 RAID_A: 18 clips \(A001C0001_240101_R1AB, (A\w+, ){5}and 12 more\) · SSD_01: 1 clip \(S001_\s?T01\.wav\)/,
+      /! Copies without a checksum — RAID_A: 18 clips \(A001C0001_240101_R1AB, (A\w+, ){4}and 13 more\) ! Copies without a checksum — SSD_01 \(sound\): 1 clip \(S001_\s?T01\.wav\)/,
     )
-    expect(all).toMatch(/Clips without a proxy: 19 A001C0002_240101_R1AB has no proxy · .* · and 15 more/)
+    expect(all).toMatch(/! Clips without a proxy: 19 clips \(A001C0002_240101_R1AB, (A\w+, ){4}and 14 more\)/)
     // The rows of the two clips with an error carry the mark (drawn in the margin, before the row);
     // a clip with warnings only does not.
     expect(all).toContain('Clips with an error are marked ✕ in the tables below.')
@@ -246,12 +249,10 @@ describe('clips report, read back with poppler', () => {
     const tableAt = all.indexOf('Camera clips')
     const table = all.slice(tableAt)
     for (const c of clips) expect(table.split(c.clip as string).length - 1, c.clip as string).toBe(1)
-    expect(collapse(all.slice(0, tableAt))).toMatch(
-      /Missing copies: 100 RAID_A: 100 clips \(\w+(, \w+){5}, and 94 more\)/,
-    )
+    expect(collapse(all.slice(0, tableAt))).toMatch(/Missing copies — RAID_A: 100 clips \(\w+(, \w+){4}, and 95 more\)/)
     expect(all).toContain('1.23 TB')
     expect(all).toContain('16:40:00:00')
-    expect(all).toContain('RAID_A: 900/1,000 clips')
+    expect(collapse(all)).toContain('RAID_A: 1,000 clips: 100 missing, 900 without a checksum ✕')
   })
 
   it('says rows are marked only when one is: an error about a clip with no row marks none', async () => {
@@ -476,15 +477,16 @@ describe('data report, read back with poppler', () => {
     expect(all).toContain('Days 1–3 — 2024-01-01 – 2024-01-03')
     const rows = all.split('\n')
     const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
+    // Each volume short, as its chip: held of owed, its mark, and what is wrong.
     expect(row(/^\s*1\s+2024-01-01/)).toBe(
-      ' 1 2024-01-01 Main Unit 01:40:00:00 100 123.00 GB — — — — A001–A003, B001 SSD_01 100/100, RAID_A 90/100',
+      ' 1 2024-01-01 Main Unit 01:40:00:00 100 123.00 GB — — — — A001–A003, B001 SSD_01 100/100 ✓, RAID_A 90/100 ✕ (10 clips missing, 90 clips without a checksum)',
     )
     expect(row(/^\s*2\s+2024-01-02/)).toBe(
-      ' 2 2024-01-02 Main Unit 00:40:00:00 40 49.20 GB — — 12 2.00 GB A001–A003, B001 SSD_01 40/40, RAID_A 36/40',
+      ' 2 2024-01-02 Main Unit 00:40:00:00 40 49.20 GB — — 12 2.00 GB A001–A003, B001 SSD_01 40/40 ✓, RAID_A 36/40 ✕ (4 clips missing, 36 clips without a checksum)',
     )
     expect(row(/^\s*3\s+2024-01-03/)).toBe(' 3 2024-01-03 Main Unit 00:07:00:00 7 9.00 GB — — — — C001 —')
     expect(row(/^\s*Total\s/)).toBe(
-      ' Total 2024-01-01 – 2024-01-03 Main Unit 02:27:00:00 147 181.20 GB — — 12 2.00 GB A001–A003, B001, C001 SSD_01 140/140, RAID_A 126/140',
+      ' Total 2024-01-01 – 2024-01-03 Main Unit 02:27:00:00 147 181.20 GB — — 12 2.00 GB A001–A003, B001, C001 SSD_01 140/140 ✓, RAID_A 126/140 ✕ (14 clips missing, 126 clips without a checksum)',
     )
     expect(expectPageNumbers(file)).toBe(text.length)
     expect(info(file).Subject).toBe('Data report')
@@ -514,17 +516,20 @@ describe('data report, read back with poppler', () => {
     const file = write(await renderReport({ settings: settings(), preset: preset('data-report'), logs }))
     const all = collapse(pages(file).join('\n'))
     // Across the range each volume owes the clips of its own days: no warning for the rotation.
-    expect(all).toContain('RAID_A: 24/24 clips, verified ✓')
-    expect(all).toContain('SHUTTLE_1: 16/16 clips on 2 days, checksums recorded ✓')
-    expect(all).toContain('SHUTTLE_2: 7/8 clips on 1 day, checksums recorded !')
-    expect(all).toContain('SOUND COPIES SND_RAID: 3/3 clips, 3 without a checksum !')
+    expect(all).toContain('RAID_A: 24 clips, all verified (read back) ✓')
+    expect(all).toContain('SHUTTLE_1: 16 clips on 2 days, checksums match (not read back) ✓')
+    expect(all).toContain('SHUTTLE_2: 8 clips on 1 day: 1 missing, 7 checksums match (not read back) ✕')
+    expect(all).toContain('SOUND COPIES SND_RAID: 3 clips, none with a checksum !')
     const rows = pages(file).join('\n').split('\n')
     const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
     expect(row(/^\s*Day\s/)).toMatch(/ OCF copies Sound copies$/)
-    expect(row(/^\s*2\s+2024-01-02/)).toMatch(/ RAID_A 8\/8, SHUTTLE_2 7\/8 SND_RAID 1\/1$/)
-    expect(row(/^\s*Total\s/)).toMatch(
-      / RAID_A 24\/24, SHUTTLE_1 16\/16 \(2 days\), SHUTTLE_2 7\/8 \(1 day\) SND_RAID 3\/3$/,
+    expect(row(/^\s*2\s+2024-01-02/)).toMatch(
+      / RAID_A 8\/8 ✓, SHUTTLE_2 7\/8 ✕ \(1 clip missing\) SND_RAID 1\/1 ! \(1 clip without a checksum\)$/,
     )
+    expect(all).toContain(
+      'Total 2024-01-01 – 2024-01-03 Main Unit 00:24:00:00 24 29.52 GB — — 3 0B A001–A003, B001 RAID_A 24/24 ✓, SHUTTLE_1 16/16 ✓ (2 days),',
+    )
+    expect(all).toContain('SHUTTLE_2 7/8 ✕ (1 day, 1 clip missing)')
     // The day e-mail's total says the same.
     const { figuresOf, describeCopies } = await import('../../src/mail/figures')
     const { total } = figuresOf(
@@ -533,11 +538,11 @@ describe('data report, read back with poppler', () => {
       logs.map((l) => summarize(l)),
     )
     expect(describeCopies(total!.copies)).toEqual([
-      'RAID_A: 24/24 clips, 24 with checksum, 24 read back',
-      'SHUTTLE_1: 16/16 clips on 2 days, 16 with checksum',
-      'SHUTTLE_2: 7/8 clips on 1 day, 7 with checksum',
+      'RAID_A: 24 clips, all verified (read back)',
+      'SHUTTLE_1: 16 clips on 2 days, checksums match (not read back)',
+      'SHUTTLE_2: 8 clips on 1 day: 1 missing, 7 checksums match (not read back)',
     ])
-    expect(describeCopies(total!.soundCopies)).toEqual(['SND_RAID: 3/3 clips'])
+    expect(describeCopies(total!.soundCopies)).toEqual(['SND_RAID: 3 clips, none with a checksum'])
   })
 
   it('holds every volume to a day whose clips went to no volume: nothing of that day is backed up', async () => {
@@ -552,11 +557,13 @@ describe('data report, read back with poppler', () => {
     // Day 3's 100 clips are logged, on no volume, and its log names none.
     const uncopied = { id: 'D003', day: 3, date: '2024-01-03', ocf: { clips: clipsOf(100, () => ({ copies: [] })) } }
     const days = [copied('D001', 1), copied('D002', 2), uncopied as never].map((log) => summarize(log))
-    expect(total(days).copies).toEqual([{ volume: 'RAID_A', copied: 20, total: 120, hashed: 0, days: 2 }])
+    expect(total(days).copies).toEqual([
+      { volume: 'RAID_A', clips: 120, states: { 'no-checksum': 20, missing: 100 }, days: 2 },
+    ])
     // A day of figures only (no clips listed) owes nothing.
     const figures = summarize({ id: 'D004', day: 4, date: '2024-01-04', ocf: { files: 7, size: 1 } } as never)
     expect(total([...days.slice(0, 2), figures]).copies).toEqual([
-      { volume: 'RAID_A', copied: 20, total: 20, hashed: 0 },
+      { volume: 'RAID_A', clips: 20, states: { 'no-checksum': 20 } },
     ])
   })
 

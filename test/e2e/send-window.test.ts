@@ -313,7 +313,6 @@ describe('send window with a provider', () => {
     expect(await card3.locator('.checks-title').textContent()).toBe('Checks: 1 error')
     expect(await card3.locator('.window-checks').getAttribute('data-state')).toBe('errors')
     expect(await card3.locator('.checks-lines li').allTextContents()).toEqual([
-      'SSD_01: checksums recorded, not read back',
       'RAID_A: 1 clip missing',
       'nothing else found',
     ])
@@ -333,7 +332,7 @@ describe('send window with a provider', () => {
     await question.getByRole('button', { name: 'Send anyway' }).click()
     await card3.locator('.status', { hasText: /^Sent \d\d:\d\d$/ }).waitFor()
     expect(received.length).toBe(sent + 1)
-    expect(received.at(-1)!.body.text).toContain('Verification: SSD_01: checksums recorded, not read back')
+    expect(received.at(-1)!.body.text).toContain('Verification: RAID_A: 1 clip missing')
   })
 
   it('keeps the windows across a reload, and Close takes a sent one away', async () => {
@@ -422,10 +421,11 @@ describe('a send window that follows its day', () => {
     expect((await call('PATCH', '/log/D004', { token, body: patched })).status).toBe(200)
     await card4.locator('.window-checks[data-state="errors"]').waitFor({ timeout: 5000 })
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true)
-    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 2 errors')
+    // Two copies that disagree are both in doubt: an error on each volume.
+    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 3 errors')
     expect(await card4.locator('.checks-lines li').allTextContents()).toEqual([
-      'SSD_01: checksums recorded, not read back',
-      'RAID_A: 1 clip missing, 1 clip whose hash disagrees',
+      'SSD_01: 1 clip whose checksum differs from another copy’s',
+      'RAID_A: 1 clip missing, 1 clip whose checksum differs from another copy’s',
       'nothing else found',
     ])
     expect(await card4.locator('.window-updated-text').textContent()).toBe(
@@ -433,7 +433,7 @@ describe('a send window that follows its day', () => {
     )
     await card4
       .frameLocator('iframe.preview-frame')
-      .getByText('RAID_A: 1 clip missing, 1 clip whose hash disagrees')
+      .getByText('RAID_A: 1 clip missing, 1 clip whose checksum differs from another copy’s')
       .waitFor()
     await shoot(page, '6-updated-red')
 
@@ -442,7 +442,7 @@ describe('a send window that follows its day', () => {
     const question = card4.getByRole('group', { name: 'Confirm sending despite errors' })
     await question.waitFor()
     expect(await question.locator('p').textContent()).toBe(
-      'The checks of these days found 2 errors: Hashes that disagree (1), Missing copies (1). Send this e-mail anyway?',
+      'The checks of these days found 3 errors: Copies whose checksum differs from another copy’s (2), Missing copies (1). Send this e-mail anyway?',
     )
     await question.getByRole('button', { name: 'Not yet' }).click()
     await question.waitFor({ state: 'hidden' })
@@ -456,7 +456,7 @@ describe('a send window that follows its day', () => {
     expect(stale.body.error).toBe(
       'The e-mail changed since it was shown: nothing was sent. Look at it again, then send it.',
     )
-    expect(stale.body.window).toMatchObject({ id: opened.id, status: 'draft', checks: { errors: 2 } })
+    expect(stale.body.window).toMatchObject({ id: opened.id, status: 'draft', checks: { errors: 3 } })
     expect(received.length).toBe(sent)
     expect(env.dialogs).toEqual([])
   })
@@ -488,7 +488,7 @@ describe('a send window that follows its day', () => {
         : both(),
     )
     expect((await call('PATCH', '/log/D004', { token, body: fixed })).status).toBe(200)
-    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 2 errors')
+    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 3 errors')
 
     const sent = received.length
     await card4.getByRole('button', { name: 'Send', exact: true }).click()
@@ -496,9 +496,9 @@ describe('a send window that follows its day', () => {
     const again = card4.getByRole('group', { name: 'Confirm sending the changed e-mail' })
     await again.waitFor()
     expect(await again.locator('p').textContent()).toBe(
-      'This e-mail changed since you looked at it, so nothing was sent. The checks now find 1 error: Hashes that disagree (1). Send this version anyway?',
+      'This e-mail changed since you looked at it, so nothing was sent. The checks now find 2 errors: Copies whose checksum differs from another copy’s (2). Send this version anyway?',
     )
-    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 1 error')
+    expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 2 errors')
     expect(await card4.locator('.window-updated-text').textContent()).toBe(
       'Updated: the day changed since you last looked at this e-mail.',
     )
@@ -510,7 +510,7 @@ describe('a send window that follows its day', () => {
     expect(received.length).toBe(sent + 1)
     const [stored] = (await windows()).filter((w) => w.logIds[0] === 'D004')
     expect(received.at(-1)!.body.text).toBe(stored.preview.text)
-    expect(received.at(-1)!.body.text).toContain('RAID_A: 1 clip whose hash disagrees')
+    expect(received.at(-1)!.body.text).toContain('RAID_A: 1 clip whose checksum differs from another copy’s')
     expect(received.at(-1)!.body.text).not.toContain('missing')
     await page.unroute(statePolls)
     for (const resume of held) await resume().catch(() => {})

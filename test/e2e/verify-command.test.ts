@@ -19,7 +19,7 @@ import {
   closeSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createXXHash64, xxhash64 } from 'hash-wasm'
 import { MediaLogClient, MediaLogOperator, approvedClient } from 'media-log-service/client'
@@ -166,14 +166,16 @@ describe('media-log verify', () => {
     const lines = verified.stdout.split('\n')
     expect(lines[0]).toMatch(/^SHUTTLE_01: 11 files read back, 7 MB in \d+\.\d s \(\d+ (MB|GB|kB)\/s\)$/)
     expect(lines.slice(1)).toEqual([
-      '  verified      6 clips',
+      '  verified: 6 clips',
       expect.stringMatching(/^SHUTTLE_02: 11 files read back, 7 MB in/),
-      '  verified      6 clips',
+      '  verified: 6 clips',
       'recorded in D013: 12 clips (22 files) as read back',
-      '  copies  SHUTTLE_01: 5/5 clips, 5 verified',
-      '  copies  SHUTTLE_02: 5/5 clips, 5 verified',
-      '  copies  sound SHUTTLE_01: 1/1 clips, 1 verified',
-      '  copies  sound SHUTTLE_02: 1/1 clips, 1 verified',
+      // Each volume in the service's words, as media-log checks, the console and the e-mail say it.
+      'copies:',
+      '  ✓ SHUTTLE_01 5/5: 5 clips, all verified (read back)',
+      '  ✓ SHUTTLE_02 5/5: 5 clips, all verified (read back)',
+      '  ✓ sound SHUTTLE_01 1/1: 1 clip, all verified (read back)',
+      '  ✓ sound SHUTTLE_02 1/1: 1 clip, all verified (read back)',
       '',
     ])
     expect(await emailVerification('D013', preset!.id)).toEqual([
@@ -240,15 +242,16 @@ describe('media-log verify', () => {
       const lines = verified.stdout.split('\n')
       expect(lines[0]).toMatch(/^SHUTTLE_01: 12 files read back, 1\.1 GB in \d+\.\d s \(\d+ (MB|GB)\/s\)$/)
       expect(lines.slice(1)).toEqual([
-        '  verified      6 clips',
-        `  FAILED        A001C003_261126_R1AB: md5 ${found} read back, ${recorded} recorded`,
-        `  MISSING       A001C006_261126_R1AB: the log has a copy on SHUTTLE_01; no file of it in ${drive}`,
-        '  not in D012   D012/A001/A001C009_261126_R1AB.mov',
+        '  verified: 6 clips',
+        `  READ BACK AND DIFFERENT: A001C003_261126_R1AB: md5 ${found} read back, ${recorded} recorded`,
+        `  NOT FOUND ON READ-BACK: A001C006_261126_R1AB: the log has a copy on SHUTTLE_01; no file of it in ${drive}`,
+        '  not in D012: D012/A001/A001C009_261126_R1AB.mov',
         "  1 other clip in folders without D012's clips (other days')",
-        'recorded in D012: 7 clips (12 files) as read back',
-        // The log still has the deleted clip's copy: what a drive lost is said, not erased from the day.
-        '  copies  SHUTTLE_01: 7/7 clips, 5 verified, 1 checksum recorded, not read back, 1 failed verification',
-        '  copies  sound SHUTTLE_01: 1/1 clips, 1 verified',
+        'recorded in D012: 7 clips (12 files) as read back, 1 clip as not found on read-back',
+        // The clip the drive lost is a fact of the day: the volume is not verified, and says why.
+        'copies:',
+        '  ✕ SHUTTLE_01 6/7: 7 clips: 1 not found on read-back, 1 read back and different, 5 verified (read back)',
+        '  ✓ sound SHUTTLE_01 1/1: 1 clip, all verified (read back)',
         '',
       ])
       const copies = await copiesOn('D012', 'SHUTTLE_01')
@@ -258,12 +261,17 @@ describe('media-log verify', () => {
         hash: `md5:${found}`,
         tool: 'media-log 0.1.0',
       })
-      expect(copies[GONE.replace('.mov', '')]).toMatchObject({ action: 'original' })
+      expect(copies[GONE.replace('.mov', '')]).toMatchObject({
+        action: 'missing',
+        hash: expect.stringMatching(/^xxh64:/),
+        tool: 'media-log 0.1.0',
+      })
       expect(copies[LARGE.replace('.mov', '')]).toMatchObject({ action: 'verified' })
       const { checks } = await app.checks('D012')
       expect(checks.filter((f) => f.kind === 'verification-failed').map((f) => f.message)).toEqual([
         expect.stringContaining('A001C003_261126_R1AB'),
       ])
+      expect(checks.filter((f) => f.kind === 'copy-not-found').map((f) => f.clip)).toEqual(['A001C006_261126_R1AB'])
     })
 
     it('compares a failed copy again with the checksum it was copied with, and says so in JSON too', async () => {
@@ -312,27 +320,27 @@ describe('media-log verify', () => {
             unknownElsewhere: 1,
           },
         ],
-        recorded: { clips: 7, files: 12 },
+        recorded: { clips: 7, files: 12, missing: 1 },
         copies: [
           {
             part: 'ocf',
             volume: 'SHUTTLE_01',
             clips: 7,
-            verified: 5,
-            recorded: 1,
-            noChecksum: 0,
-            failed: 1,
-            missing: 0,
+            held: 6,
+            states: { 'not-found': 1, failed: 1, verified: 5 },
+            verdict: 'error',
+            mark: '✕',
+            words: '7 clips: 1 not found on read-back, 1 read back and different, 5 verified (read back)',
           },
           {
             part: 'sound',
             volume: 'SHUTTLE_01',
             clips: 1,
-            verified: 1,
-            recorded: 0,
-            noChecksum: 0,
-            failed: 0,
-            missing: 0,
+            held: 1,
+            states: { verified: 1 },
+            verdict: 'ok',
+            mark: '✓',
+            words: '1 clip, all verified (read back)',
           },
         ],
       })
@@ -449,7 +457,16 @@ describe('media-log verify', () => {
         missing: [],
       })
       expect(answer.copies).toEqual([
-        { part: 'ocf', volume: 'SHUTTLE_03', clips: 4, verified: 3, recorded: 1, noChecksum: 0, failed: 0, missing: 0 },
+        {
+          part: 'ocf',
+          volume: 'SHUTTLE_03',
+          clips: 4,
+          held: 4,
+          states: { recorded: 1, verified: 3 },
+          verdict: 'ok',
+          mark: '✓',
+          words: '4 clips: 1 checksum recorded (not read back), 3 verified (read back)',
+        },
       ])
       const copies = await copiesOn('D014', 'SHUTTLE_03')
       expect(copies['B001C001_261126_R2CD']).toMatchObject({
@@ -469,6 +486,67 @@ describe('media-log verify', () => {
       expect(again.status).toBe(0)
       expect(again.stderr).not.toContain('read by the run before')
       expect(JSON.parse(again.stdout).volumes[0].read).toMatchObject({ files: 4, resumed: 0, bytes: 2 * GIB + 450_000 })
+    })
+  })
+
+  describe('a sequence with a changed frame and a lost one', () => {
+    /** A day written to `drive`, imported, with the offload's own ASC MHL history left on the drive or not. */
+    async function offloaded(drive: string, day: string, history: boolean) {
+      const written = await writeDay(drive, day)
+      await importDrive(day, drive, basename(drive), written)
+      if (history) {
+        const content = ascManifest({
+          created: '2026-11-26T09:00:00Z',
+          entries: written.map((e): AscEntry => ({ ...e, action: 'original' })),
+        })
+        mkdirSync(join(drive, 'ascmhl'), { recursive: true })
+        writeFileSync(join(drive, 'ascmhl', `0001_${basename(drive)}_2026-11-26_090000Z.mhl`), content)
+      }
+      return (frame: number) => join(drive, day, 'A001', SEQUENCE, `${SEQUENCE}.000000${frame}.ari`)
+    }
+
+    it('names the frames from the drive’s own ASC MHL history, and the log and checks keep them', async () => {
+      const frame = await offloaded(join(drives, 'D015', 'SHUTTLE_05'), 'D015', true)
+      const changed = readFileSync(frame(3))
+      changed[100] ^= 0xff
+      writeFileSync(frame(3), changed)
+      rmSync(frame(5))
+      const verified = await run(['verify', join(drives, 'D015', 'SHUTTLE_05'), '--log', 'D015'])
+      expect(verified.status).toBe(1)
+      // The frame that changed and the one lost, by name; no digest called an xxh64 of a file.
+      expect(verified.stdout.split('\n')).toContain(
+        `  READ BACK AND DIFFERENT: ${SEQUENCE}: 1 frame changed (${SEQUENCE}.0000003.ari), 1 frame missing (${SEQUENCE}.0000005.ari)`,
+      )
+      const copy = (await copiesOn('D015', 'SHUTTLE_05'))[SEQUENCE]
+      expect(copy).toMatchObject({
+        action: 'failed',
+        hash: expect.stringMatching(/^xxh64-frames:[0-9a-f]{64}$/),
+        original: expect.stringMatching(/^xxh64-frames:[0-9a-f]{64}$/),
+        files: 4,
+        bad_frames: {
+          changed: [`${SEQUENCE}.0000003.ari`],
+          missing: [`${SEQUENCE}.0000005.ari`],
+          changed_count: 1,
+          missing_count: 1,
+        },
+      })
+      const { checks } = await app.checks('D015')
+      expect(checks.find((f) => f.kind === 'verification-failed')?.message).toMatch(
+        new RegExp(
+          `^${SEQUENCE} on SHUTTLE_05: read back and different \\(media-log 0\\.1\\.0, [^)]+\\): 1 frame changed \\(${SEQUENCE}\\.0000003\\.ari\\), 1 frame missing \\(${SEQUENCE}\\.0000005\\.ari\\)$`,
+        ),
+      )
+    })
+
+    it('says the frames digest differs where the drive holds no checksum of each frame, and names a frame lost by its number', async () => {
+      const frame = await offloaded(join(drives, 'D016', 'SHUTTLE_06'), 'D016', false)
+      rmSync(frame(2))
+      const verified = await run(['verify', join(drives, 'D016', 'SHUTTLE_06'), '--log', 'D016'])
+      expect(verified.status).toBe(1)
+      expect(verified.stdout.split('\n')).toContain(
+        `  READ BACK AND DIFFERENT: ${SEQUENCE}: the frames digest (xxh64 of each frame) differs from the one recorded; ` +
+          `1 frame missing (${SEQUENCE}.0000002.ari); no checksum of each frame on this drive to name a changed frame`,
+      )
     })
   })
 

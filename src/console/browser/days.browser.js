@@ -7,7 +7,7 @@
  * state's version moves, which every log write does (GET /approve/days, and each open day's
  * GET /approve/days/{id}).
  */
-import { $, el, api, download, notify, problemText, keyedList, showCount } from './core.browser.js'
+import { $, el, api, askFirst, download, notify, problemText, keyedList, showCount } from './core.browser.js'
 import { card } from './card.browser.js'
 import { revealWindow } from './windows.browser.js'
 /** @import { Answer, DayList, DayRow, DayDetail, VolumeChip, CheckCounts, ReelCell, SendWindow } from './state.js' */
@@ -465,7 +465,86 @@ function detailNodes(detail) {
     nodes.push(el('h4', { class: 'detail-title', text: 'Copies by reel' }))
     nodes.push(copiesTable(detail))
   }
+  if (detail.day.copies.length) {
+    nodes.push(el('h4', { class: 'detail-title', text: 'Volumes of this day' }))
+    nodes.push(volumeTools(detail.day))
+  }
   return nodes
+}
+
+/**
+ * Each volume of a day in the service's words (camera files, sound), renamed or taken off it: for
+ * a volume a report named wrong (the folder it lay in). Taking one off is asked twice. The day is
+ * drawn again by the write itself.
+ * @param {DayRow} day
+ */
+function volumeTools(day) {
+  const volumes = Array.from(new Set(day.copies.map((c) => c.volume)))
+  const path = (/** @type {string} */ volume) =>
+    '/approve/days/' + encodeURIComponent(day.id) + '/volumes/' + encodeURIComponent(volume)
+  return el(
+    'ul',
+    { class: 'day-volumes' },
+    volumes.map((volume) => {
+      const input = el('input', {
+        type: 'text',
+        class: 'volume-name',
+        value: volume,
+        maxlength: '200',
+        'aria-label': 'New name of ' + volume,
+      })
+      const rename = el('button', { type: 'submit', class: 'quiet', text: 'Rename' })
+      const form = el('form', { class: 'volume-rename' }, input, rename)
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault()
+        const name = input.value.trim()
+        if (!name || name === volume) return
+        const answer = await api('PATCH', path(volume), { name })
+        if (answer.status === 200) notify(volume + ' is ' + name + ' now on day ' + day.day + '.', 'ok')
+        else notify(problemText(answer), 'error')
+      })
+      const remove = el('button', { type: 'button', class: 'danger', text: 'Take off the day' })
+      const confirm = el('button', { type: 'button', class: 'danger-solid', text: 'Yes, take it off' })
+      const keep = el('button', { type: 'button', class: 'quiet keep', text: 'Keep' })
+      const question = el(
+        'div',
+        { class: 'confirm', role: 'group', 'aria-label': 'Confirm taking ' + volume + ' off the day', hidden: true },
+        el('p', {
+          text:
+            'Take ' +
+            volume +
+            ' off day ' +
+            day.day +
+            '? Its copies go from the day’s log; the checks, reports and e-mail follow.',
+        }),
+        el('div', { class: 'actions' }, confirm, keep),
+      )
+      remove.addEventListener('click', askFirst(remove, question, confirm, keep))
+      confirm.addEventListener('click', async () => {
+        const answer = await api('DELETE', path(volume))
+        if (answer.status === 200) notify(volume + ' is off day ' + day.day + '.', 'ok')
+        else notify(problemText(answer), 'error')
+      })
+      const said = day.copies
+        .filter((c) => c.volume === volume)
+        .map((c) =>
+          el(
+            'span',
+            { class: 'volume-words', 'data-state': STATE[c.verdict] },
+            (c.part === 'sound' ? '♪ ' : '') + c.mark + ' ' + c.words,
+          ),
+        )
+      return el(
+        'li',
+        { class: 'day-volume' },
+        el('span', { class: 'volume', text: volume }),
+        el('span', { class: 'volume-said' }, said),
+        form,
+        remove,
+        question,
+      )
+    }),
+  )
 }
 
 /** A finding's message with its clip's name (shown before it) taken from its start. @param {string} message @param {string} clip */
