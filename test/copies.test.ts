@@ -303,6 +303,7 @@ describe('what offload reports say of sizes, sidecars and volumes', () => {
         kind: 'other-file-failed',
         severity: 'error',
         volume: 'file_server',
+        file: 'file_server/A002R2EC/Sidecar.txt',
         message:
           'file_server/A002R2EC/Sidecar.txt on file_server: not media (a sidecar), read back and different (offload 1.0, 2020-01-17T14:30:00+00:00)',
       },

@@ -309,7 +309,7 @@ function checkOtherFiles(others: unknown, found: Findings) {
       finding(
         'other-file-failed',
         `${file.path} on ${file.volume}: not media (a sidecar), ${STATE_WORDS.failed.label}${facts.length ? ` (${facts.join(', ')})` : ''}`,
-        { volume: file.volume },
+        { volume: file.volume, file: file.path },
       ),
     )
   }

@@ -72,6 +72,8 @@ export type Finding = {
   clip?: string
   volume?: string
   reel?: string
+  /** A file that is not media (a sidecar), by its path on the volume. */
+  file?: string
   /** Of a copy read back: by what tool, and when (docs/checks.md). */
   tool?: string
   hashdate?: string

@@ -89,7 +89,7 @@ export function groupsOf({
         const list = clipless
           ? mine.length
             ? ` (${named(
-                mine.map((f) => f.message),
+                mine.map((f) => f.file ?? f.message),
                 count,
               )})`
             : ''

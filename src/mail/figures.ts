@@ -65,13 +65,14 @@ export function figuresOf(
 ): MailFigures {
   const ordered = [...summaries].sort(inLogOrder)
   // Findings of no one day (reel gaps) go with the total, or with the day when there is one.
+  // A day's own lines need not name the day; the total's name each clip's.
+  const unnamed = (findings: Finding[]) => findings.map(({ log: _, ...f }) => f)
   const checksOf = (id?: string): DayChecks | undefined => {
     if (!checks) return undefined
-    const findings = checks.checks
-    if (id === undefined || ordered.length === 1) return { ...checks, findings }
+    if (ordered.length === 1) return { ...checks, findings: unnamed(checks.checks) }
+    if (id === undefined) return { ...checks, findings: checks.checks }
     const day = checks.days.find((d) => d.log === id)
-    // A day's own lines need not name the day.
-    return day && { ...day, findings: findings.filter((f) => f.log === id).map(({ log: _, ...f }) => f) }
+    return day && { ...day, findings: unnamed(checks.checks.filter((f) => f.log === id)) }
   }
   const days = ordered.map((s): DayFigures => ({
     log: s.id,

@@ -104,11 +104,12 @@ async function dayDetail({ settings, summary, revision, versions }: DayPlan, rea
     day: rowOf(summary, settings, counts, revision),
     checks: groupsOf(checked).map(({ findings, ...group }) => ({
       ...group,
-      findings: findings.slice(0, DETAIL_PER_GROUP).map(({ part, clip, volume, reel, message }) => ({
+      findings: findings.slice(0, DETAIL_PER_GROUP).map(({ part, clip, volume, reel, file, message }) => ({
         ...(part && { part }),
         ...(clip !== undefined && { clip }),
         ...(volume !== undefined && { volume }),
         ...(reel !== undefined && { reel }),
+        ...(file !== undefined && { file }),
         message,
       })),
     })),
