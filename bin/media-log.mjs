@@ -437,8 +437,8 @@ async function changeVolume([action, id, volume, name], options) {
   print(
     [
       action === 'rename'
-        ? `${shown(id)}: ${shown(volume)} is ${shown(name)} now (${count(done.copies, 'copy')})`
-        : `${shown(id)}: ${shown(volume)} taken off the day (${count(done.copies, 'copy')})`,
+        ? `${shown(id)}: ${shown(volume)} is ${shown(name)} now (${count(done.copies, 'copy', 'copies')})`
+        : `${shown(id)}: ${shown(volume)} taken off the day (${count(done.copies, 'copy', 'copies')})`,
       ...copies.map(copyLine),
       `checks: ${count(summary.errors, 'error')}, ${count(summary.warnings, 'warning')}, ${summary.info} info`,
     ].join('\n'),

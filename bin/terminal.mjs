@@ -14,7 +14,8 @@ const escapedUnsafe = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')
 /** A value from the service or the disk as one line of plain text. */
 export const shown = (value) => String(value).replace(UNSAFE, escapedUnsafe)
 
-export const count = (n, word) => `${n} ${n === 1 ? word : `${word}s`}`
+/** `1 clip`, `3 clips`; `many` where the plural is not the word and an s (`copy`, `copies`). */
+export const count = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 /** Lines to stderr, each shown safe whatever it holds. */
 export const warn = (text) => process.stderr.write(`${text.split('\n').map(shown).join('\n')}\n`)
 

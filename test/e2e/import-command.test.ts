@@ -34,9 +34,12 @@ import {
   ascManifest,
   cardOffload,
   classicManifest,
+  ale,
   hashAle,
   reportedCard,
+  scenario04,
   silverstackCsv,
+  yoyottaCsv,
 } from '../offload-fixtures'
 import { COMMAND, runCommand } from './command'
 import { launch, type Launched } from './launch'
@@ -421,6 +424,73 @@ describe('media-log volumes', () => {
     const clips = (await app.log('D022')).ocf!.clips!
     expect(clips.map((c) => c.clip)).toEqual([...CARD.clips, CARD.sequence])
     for (const clip of clips) expect(clip.copies.map((c) => c.volume)).toEqual(['SHUTTLE_C', 'SHUTTLE_D'])
+  })
+
+  it('takes a YoYotta CSV’s volume from its Media column, not from the folder it lies in; a volume renamed follows everywhere', async () => {
+    const folder = join(dir, 'yoyotta', 'reports')
+    mkdirSync(folder, { recursive: true })
+    writeFileSync(
+      join(folder, 'transfer.csv'),
+      yoyottaCsv(reportedCard('areca').slice(0, 3), 'areca', '/Volumes/areca/Job'),
+    )
+    const { status, stdout, stderr } = await run(['import', folder, '--log', 'D023', '--date', '2025-06-14'])
+    expect(status, `${stdout}${stderr}`).toBe(0)
+    expect(stdout.split('\n')).toContain(`  read ${join(folder, 'transfer.csv')} (csv-transfer, areca, 3 clips)`)
+    expect(stdout.split('\n')).toContain('  ✓ areca 3/3: 3 clips, checksums recorded (not read back)')
+    expect(stdout.split('\n')).toContain(`${folder}: volume areca`)
+    expect(stdout).not.toContain('volume reports')
+    // A volume a report named wrong is renamed from the command; the checks follow.
+    const renamed = await run(['volume', 'rename', 'D023', 'areca', 'ARECA_RAID'])
+    expect(renamed.status, renamed.stderr).toBe(0)
+    expect(renamed.stdout.split('\n')).toEqual([
+      'D023: areca is ARECA_RAID now (3 copies)',
+      '  ✓ ARECA_RAID 3/3: 3 clips, checksums recorded (not read back)',
+      'checks: 0 errors, 0 warnings, 0 info',
+      '',
+    ])
+    expect((await app.log('D023')).ocf!.copies).toEqual(['ARECA_RAID'])
+    const missing = await run(['volume', 'remove', 'D023', 'areca'])
+    expect(missing.status).toBe(2)
+    expect(missing.stderr.split('\n').at(-2)).toBe('media-log: 404 Volume not found')
+  })
+
+  it('says a sidecar’s failed read-back from the ASC’s scenario 04, and the volume is not called verified', async () => {
+    const root = join(dir, 'scenario_04')
+    for (const { path, content } of scenario04()) {
+      mkdirSync(dirname(join(root, path)), { recursive: true })
+      writeFileSync(join(root, path), content)
+    }
+    const { status, stdout } = await run(['import', join(root, 'file_server'), '--log', 'D024', '--day', '24'])
+    expect(status).toBe(1)
+    const lines = stdout.split('\n')
+    expect(lines).toContain(
+      `  note: ${join(root, 'file_server/A002R2EC/ascmhl/0002_A002R2EC_2020-01-17_143000.mhl')}: ` +
+        `${join(root, 'file_server/A002R2EC/Sidecar.txt')} on file_server: not media (a sidecar), read back and different: the day's checks name it`,
+    )
+    expect(lines).toContain(
+      '  ✕ file_server 2/2: 2 clips, all verified (read back); 1 file that is not media (a sidecar) failed verification',
+    )
+    expect(lines.at(-2)).toBe('checks: 1 error, 0 warnings, 0 info (media-log checks D024 lists them)')
+  })
+
+  it('sums a camera list’s notes up in one line, and gives each in --json', async () => {
+    const folder = join(dir, 'camera-list')
+    mkdirSync(folder, { recursive: true })
+    const names = Array.from({ length: 31 }, (_, i) => `C001C0${String(i + 1).padStart(2, '0')}_250614_R1AB`)
+    writeFileSync(join(folder, 'C001.ale'), ale({ columns: ['Name', 'Tape'], rows: names.map((n) => [n, 'C001']) }))
+    const said = await run(['import', folder, '--log', 'D025', '--date', '2025-06-14'])
+    const notes = said.stdout.split('\n').filter((line) => line.startsWith('  note:'))
+    expect(notes).toEqual([
+      `  note: ${join(folder, 'C001.ale')}: 31 clips kept as the camera's list, on no volume yet (${names.slice(0, 5).join(', ')}, and 26 more): the checks name each until a copy of it comes`,
+    ])
+    const json = await run(['import', folder, '--log', 'D025', '--json'])
+    const [answer] = JSON.parse(json.stdout).answers
+    expect(answer.notes).toHaveLength(1)
+    expect(answer.noteDetail).toHaveLength(31)
+    expect(answer.noteDetail[0]).toEqual({
+      name: join(folder, 'C001.ale'),
+      message: `line 11: no camera clip ${names[0]} in the log`,
+    })
   })
 
   it('refuses --volume for a folder holding several backups, exit 2, and sends nothing', async () => {
