@@ -17,6 +17,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import {
   MediaLogError,
   STATE_WORDS,
+  badFramesWords,
   clipKeys,
   clipOfFile,
   digestOf,
@@ -744,16 +745,8 @@ function said(outcome, log) {
  */
 function failedWords(f, against) {
   if (!f.frames) return `${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${against}`
-  const { changed, missing, changed_count, missing_count, named } = f.frames
-  const listed = (names, n) => {
-    const more = n - names.length
-    return names.length ? ` (${names.join(', ')}${more > 0 ? `, and ${more} more` : ''})` : ''
-  }
-  const frames = [
-    changed_count ? `${count(changed_count, 'frame')} changed${listed(changed, changed_count)}` : '',
-    missing_count ? `${count(missing_count, 'frame')} missing${listed(missing, missing_count)}` : '',
-  ].filter(Boolean)
+  const frames = badFramesWords(f.frames)
   const digest = `the frames digest (${f.algorithm} of each frame) differs from the one ${against}`
-  if (named) return `${f.clip}: ${frames.join(', ') || digest}`
-  return `${f.clip}: ${digest}${frames.length ? `; ${frames.join(', ')}` : ''}; no checksum of each frame on this drive to name a changed frame`
+  if (f.frames.named) return `${f.clip}: ${frames || digest}`
+  return `${f.clip}: ${digest}${frames ? `; ${frames}` : ''}; no checksum of each frame on this drive to name a changed frame`
 }

@@ -9,6 +9,7 @@ import { Findings, finding, type Checked, type Finding } from './findings'
 import { compareHashes } from '../shared/digests'
 import { copiesOf, plannedVolumes, type Copy } from '../copies/account'
 import { STATE_WORDS } from '../copies/states'
+import { badFramesWords } from '../copies/words'
 import { cameraClipOf, gapsIn, missingIn, reelName } from './names'
 import { clipKeys, nameKey } from '../shared/clip-names'
 import { SoundMatch } from './sound'
@@ -141,21 +142,10 @@ const factsOf = ({ tool, hashdate }: Copy) => {
   return facts.length ? ` (${facts.join(', ')})` : ''
 }
 
-/** `2 frames changed (A002C001.0000012.ari, …), 1 missing (…)`: a sequence's read-back, frame by frame. */
+/** `: 2 frames changed (A002C001.0000012.ari, …)`: a sequence's read-back, frame by frame. */
 function framesWords(copy: Copy): string {
-  const frames = copy.frames
-  if (!frames) return ''
-  const part = (names: string[], n: number, what: string) => {
-    if (!n) return []
-    const more = n - names.length
-    const list = names.length ? ` (${names.join(', ')}${more ? `, and ${more.toLocaleString('en-US')} more` : ''})` : ''
-    return [`${n.toLocaleString('en-US')} ${n === 1 ? 'frame' : 'frames'} ${what}${list}`]
-  }
-  const said = [
-    ...part(frames.changed, frames.changed_count, 'changed'),
-    ...part(frames.missing, frames.missing_count, 'missing'),
-  ]
-  return said.length ? `: ${said.join(', ')}` : ''
+  const said = copy.frames ? badFramesWords(copy.frames) : ''
+  return said ? `: ${said}` : ''
 }
 
 /** A copy's state as a finding, where it is one to report. */

@@ -27,6 +27,7 @@ export { digestOf, framesDigest, type Digest } from '../shared/digests'
 export { readManifest } from '../import/mhl'
 /** The words a copy's state is said in (the one vocabulary of docs/checks.md). */
 export { STATE_WORDS, type CopyState } from '../copies/states'
+export { badFramesWords } from '../copies/words'
 
 export type LogInput = v.InferInput<typeof LogSchema>
 export type LogOutput = v.InferOutput<typeof LogSchema>

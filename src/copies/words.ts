@@ -4,7 +4,7 @@
  * `media-log` prints). Made from a VolumeCount alone (account.ts), so two surfaces given the same
  * count cannot say two things.
  */
-import { heldOf, statesIn, type VolumeCount } from './account'
+import { heldOf, statesIn, type BadFrames, type VolumeCount } from './account'
 import {
   CLIP_WORDS,
   STATE_WORDS,
@@ -116,3 +116,20 @@ export function sizeWords(bytes: string, unknownSizes = 0, clipCount = Infinity)
 
 /** `39 clips of unknown size`. */
 export const unknownSizeWords = (n: number) => `${clips(n)} of unknown size`
+
+/**
+ * What a read-back found of a sequence's frames: `1 frame changed (A002C001.0000003.ari), 1 frame
+ * missing (…)`, the first frames named and how many more; empty when nothing is known of them.
+ */
+export function badFramesWords(frames: BadFrames): string {
+  const part = (names: string[], n: number, what: string) => {
+    if (!n) return []
+    const more = n - names.length
+    const list = names.length ? ` (${names.join(', ')}${more > 0 ? `, and ${count(more)} more` : ''})` : ''
+    return [`${count(n)} ${n === 1 ? 'frame' : 'frames'} ${what}${list}`]
+  }
+  return [
+    ...part(frames.changed, frames.changed_count, 'changed'),
+    ...part(frames.missing, frames.missing_count, 'missing'),
+  ].join(', ')
+}

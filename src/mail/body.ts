@@ -1,5 +1,7 @@
 import { escapeHtml } from '../shared/html'
 import { describeCopies, formatSize, type DayFigures, type MailFigures } from './figures'
+import { sizeWords } from '../copies/words'
+import type { Media } from '../summary/summary'
 
 export type Body = { html: string; text: string }
 
@@ -39,7 +41,8 @@ function messageHtml(message: string): string {
 type Row = [label: string, value: string[]]
 
 const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`
-const media = (m: { files: number; size: number }) => `${files(m.files)} · ${formatSize(m.size)}`
+/** Files and size; where no report stated some clips' sizes, they are counted, never taken for 0 bytes. */
+const media = (m: Media) => `${files(m.files)} · ${sizeWords(formatSize(m.size), m.unknownSizes, m.files)}`
 
 function rowsOf(day: DayFigures): Row[] {
   const rows: Row[] = []
