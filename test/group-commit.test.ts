@@ -1,7 +1,9 @@
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { GroupCommit } from '../src/workspace/group-commit'
+import { productionProject } from '../src/workspace/production'
+import { Problem } from '../src/shared/problem'
 import type { Workspace } from '../src/workspace/Workspace'
 import { summarize } from '../src/summary/summary'
 import { approvedToken, call, makeLog, utf8, withProject } from './helpers'
@@ -46,6 +48,22 @@ describe('GroupCommit', () => {
     ])
   })
 
+  it('refuses a group whose turn cannot be set (no timer left), 503, and runs the next write', async () => {
+    const group = new GroupCommit()
+    // The runtime out of timers, once: workerd's limit is 10,000 alive at a time.
+    vi.spyOn(globalThis, 'setTimeout').mockImplementationOnce(() => {
+      throw new RangeError('too many timers')
+    })
+    const [first, second] = await Promise.allSettled([group.run(() => 'first'), group.run(() => 'second')])
+    const reason = (first as PromiseRejectedResult).reason as Problem
+    expect(reason).toBeInstanceOf(Problem)
+    expect([reason.kind, reason.error]).toEqual(['unavailable', 'Service busy: try again'])
+    // The queue is not left waiting for a turn that never comes: the next write runs.
+    expect(second).toEqual({ status: 'fulfilled', value: 'second' })
+    expect(await group.run(() => 'next')).toBe('next')
+    vi.restoreAllMocks()
+  })
+
   it('holds a lone write until the next turn as well', async () => {
     const group = new GroupCommit()
     let ran = false
@@ -53,6 +71,25 @@ describe('GroupCommit', () => {
     await Promise.resolve()
     expect(ran).toBe(false)
     expect(await result).toBe(true)
+  })
+})
+
+describe('calls to a production', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  it('clear their deadline’s timer once answered: a burst of calls leaves no timer behind', async () => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Response.json({ id: 'P1', project_name: 'Film' }))
+    const set = vi.spyOn(globalThis, 'setTimeout')
+    const cleared = vi.spyOn(globalThis, 'clearTimeout')
+    for (let i = 0; i < 50; i++)
+      expect(await productionProject('https://production.example/productions/film', 'mls_x', 'Film')).toBe('P1')
+    // Each call's deadline (its minute) is cleared once it answered.
+    const deadlines = set.mock.calls.flatMap(([, ms], i) =>
+      ms === 60_000 ? [set.mock.results[i]!.value as unknown] : [],
+    )
+    expect(deadlines).toHaveLength(50)
+    const clearedTimers = new Set(cleared.mock.calls.map(([timer]) => timer as unknown))
+    expect(deadlines.filter((timer) => !clearedTimers.has(timer))).toEqual([])
   })
 })
 

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it, vi } from 'vitest'
+import type { Workspace } from '../src/workspace/Workspace'
 import { approvedToken, call, OPERATOR_KEY, operator, pendingRequestOf } from './helpers'
 
 /** POST /auth left waiting, and its pending request id. */
@@ -225,6 +228,30 @@ describe('operator JSON endpoints: pending requests', () => {
       await decide(id, 'deny')
       await answer
     }
+  })
+})
+
+describe('an approval request when no timer can be set', () => {
+  it('is refused 503 with nothing held, and the next request waits as ever', async () => {
+    const stub = env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
+    const answer = await runInDurableObject(stub, async (workspace: Workspace) => {
+      // The runtime out of timers, once (workerd allows 10,000 alive at a time).
+      const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementationOnce(() => {
+        throw new RangeError('too many timers')
+      })
+      try {
+        return await workspace.requestAccess({ appName: 'No Timer', code: 'AAAA-BBBB' })
+      } finally {
+        spy.mockRestore()
+      }
+    })
+    expect(answer).toBeInstanceOf(Error)
+    expect(JSON.parse((answer as Error).message)).toEqual({ problem: 'unavailable', error: 'Service busy: try again' })
+    expect((await operator('GET', '/approve/requests')).body).toEqual({ requests: [] })
+    const waiting = call('POST', '/auth', { body: { appName: 'After', code: 'CCCC-DDDD' } })
+    const id = await pendingRequestOf('After')
+    expect((await operator('POST', `/approve/requests/${id}`, { decision: 'approve' })).status).toBe(200)
+    expect((await waiting).status).toBe(200)
   })
 })
 

@@ -15,6 +15,7 @@ const STATUS: Record<ProblemKind, number> = {
   'too-many': 429,
   withdrawn: 499,
   failed: 500,
+  unavailable: 503,
 }
 
 export const statusOf = (problem: Problem) => STATUS[problem.kind]

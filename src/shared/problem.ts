@@ -18,6 +18,8 @@ export type ProblemKind =
   | 'withdrawn'
   /** The service could not do what was asked and can say why (a PDF that could not be drawn). */
   | 'failed'
+  /** The service cannot take the request now; the next may work. */
+  | 'unavailable'
 
 export class Problem extends Error {
   constructor(
@@ -49,6 +51,7 @@ export const notFound = (thing: string) => new Problem('not-found', `${thing} no
 export const conflict = (error: string) => new Problem('conflict', error)
 export const unauthorized = () => new Problem('unauthorized', 'Unauthorized')
 export const forbidden = (error: string) => new Problem('forbidden', error)
+export const unavailable = () => new Problem('unavailable', 'Service busy: try again')
 
 /** The Problem an RPC rejection carries, rebuilt; any other error as it is. */
 export function problemFrom(err: unknown): unknown {

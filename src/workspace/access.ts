@@ -1,5 +1,5 @@
 import { base64urlnopad, hex } from '@scure/base'
-import { Problem, conflict, forbidden, notFound, unauthorized } from '../shared/problem'
+import { Problem, conflict, forbidden, notFound, unauthorized, unavailable } from '../shared/problem'
 import { TOKEN, digestsEqual, randomHex, sha256, sha256Sync } from '../shared/secrets'
 import { mixedScripts } from '../shared/scripts'
 import type { Store, TokenRow } from './store'
@@ -202,12 +202,16 @@ export class Approvals {
     const card = key === undefined ? undefined : this.#byKey.get(key)
     if (!card && this.#cards.size >= this.options.limit) return Promise.reject(tooManyWaiting(this.options.limit))
     const now = Date.now()
+    // Its expiry first: with no timer to be had (the runtime's limit), the request is refused, 503,
+    // before anything of it is held.
+    let timer: ReturnType<typeof setTimeout>
+    try {
+      timer = setTimeout(() => this.#expire(requestId), this.options.timeoutMs)
+    } catch {
+      return Promise.reject(unavailable())
+    }
     return new Promise<Outcome>((settle) => {
-      const held: Held = {
-        requestId,
-        settle,
-        timer: setTimeout(() => this.#expire(requestId), this.options.timeoutMs),
-      }
+      const held: Held = { requestId, settle, timer }
       if (card) {
         const earlier = card.held
         this.#release(earlier)
