@@ -3,7 +3,8 @@
 // console), sizes no report stated, sidecars whose read-back failed, and transfer reports that
 // name their own volumes. Each answer is read whole, and what a refusal leaves is read back.
 import { describe, expect, it } from 'vitest'
-import { call, operator, withProject } from './helpers'
+import { MediaLogClient } from '../src/client'
+import { BASE, call, operator, viaWorker, withProject } from './helpers'
 import { reportedCard, scenario04, yoyottaAle, yoyottaCsv } from './offload-fixtures'
 
 const x = (n: number) => `xxh64:${n.toString(16).padStart(16, '0')}`
@@ -190,6 +191,16 @@ describe('a volume of a day renamed or taken off', () => {
           },
         ],
       },
+    })
+    expect((await call('GET', '/log/D003', { token })).body).toEqual(before)
+    // `.` and `..` are no volume names: a URL would take them as steps up the path, to the log itself.
+    const client = new MediaLogClient({ baseUrl: BASE, token, fetch: viaWorker })
+    await expect(client.removeVolume('D003', '..')).rejects.toThrow(
+      '400 Validation Error: volume cannot be "." or ".."',
+    )
+    expect(await call('PATCH', '/log/D003/volumes/SHUTTLE_C', { token, body: { name: '..' } })).toMatchObject({
+      status: 400,
+      body: { details: [{ prop: 'name', message: 'cannot be "." or ".."' }] },
     })
     expect((await call('GET', '/log/D003', { token })).body).toEqual(before)
     // An application's token never reaches the console's routes.

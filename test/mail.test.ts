@@ -1,5 +1,10 @@
 import { env } from 'cloudflare:workers'
-import { abortAllDurableObjects, createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import {
+  abortAllDurableObjects,
+  createExecutionContext,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import PostalMime from 'postal-mime'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { handle } from '../src/router'
@@ -1072,6 +1077,54 @@ const LOST_A_COPY = {
     },
   ],
 }
+
+describe('windows kept from before copies had states', () => {
+  const sql = <T>(query: (state: DurableObjectState) => T) =>
+    runInDurableObject(env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace')), (_: unknown, state) => query(state))
+
+  it('reads a sent window’s figures as drawn then, in the one account’s words', async () => {
+    const token = await project()
+    const { id } = await openWindow(token)
+    // The window as a store of schema 5 kept it, sent: each volume's copies in the old counts.
+    await sql((state) => {
+      const row = state.storage.sql.exec<{ summary: string }>('SELECT summary FROM send_windows WHERE id = ?', id).one()
+      const figures = JSON.parse(row.summary)
+      figures.days[0].copies = [
+        { volume: 'SSD_01', copied: 3, total: 3, hashed: 3, verified: 1 },
+        { volume: 'RAID_A', copied: 2, total: 3, hashed: 0 },
+      ]
+      state.storage.sql.exec(
+        "UPDATE send_windows SET summary = ?, status = 'sent', sent_at = ? WHERE id = ?",
+        JSON.stringify(figures),
+        new Date().toISOString(),
+        id,
+      )
+    })
+    const state = await op('GET', '/approve/state')
+    expect(state.status).toBe(200)
+    const window = state.body.windows.find((w: { id: string }) => w.id === id)
+    expect(window.preview.text).toContain(
+      'OCF copies:   SSD_01: 3 clips: 2 checksums recorded (not read back), 1 verified (read back)\n' +
+        '                RAID_A: 3 clips: 1 missing, 2 without a checksum',
+    )
+    expect((await op('GET', '/approve/windows')).status).toBe(200)
+  })
+
+  it('starts a store whose windows predate following their logs (schema 4), and redraws its drafts', async () => {
+    const token = await project()
+    const { id } = await openWindow(token)
+    await sql((state) => {
+      for (const column of ['summary_source', 'content_key', 'composed_at', 'seen_source', 'seen_at'])
+        state.storage.sql.exec(`ALTER TABLE send_windows DROP COLUMN ${column}`)
+      state.storage.sql.exec("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    })
+    await abortAllDurableObjects()
+    const state = await op('GET', '/approve/state')
+    expect(state.status).toBe(200)
+    expect(state.body.windows.map((w: { id: string }) => w.id)).toEqual([id])
+    expect(state.body.windows[0].preview.text).toContain('RAID_A: 3 clips, none with a checksum')
+  })
+})
 
 describe('a send window follows its logs', () => {
   it('wakes the console when a log it names is patched, and shows the day as it is now', async () => {

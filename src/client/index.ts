@@ -198,7 +198,18 @@ export class MediaLogClient {
     query = '',
   ): Promise<AnswerOf<N>> {
     const route: Route = ROUTES[name]
-    const filled = route.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key] ?? ''))
+    let unsendable: string | undefined
+    const filled = route.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+      const value = params[key] ?? ''
+      // A path segment `.` or `..` (encoded or not) is a step up the path for every URL parser:
+      // `DELETE /log/D001/volumes/..` would reach DELETE /log/D001. Never sent.
+      if (value === '.' || value === '..') unsendable = key
+      return encodeURIComponent(value)
+    })
+    if (unsendable)
+      return Promise.reject(
+        new MediaLogError(400, 'Validation Error', [{ prop: unsendable, message: 'cannot be "." or ".."' }]),
+      )
     if (route.conditional && this.#kept) return this.#revalidated<AnswerOf<N>>(`${filled}${query}`, this.#kept)
     return this.call<AnswerOf<N>>(route.method.toUpperCase(), `${filled}${query}`, body)
   }

@@ -170,6 +170,32 @@ export type VolumeCount = {
   otherFailed?: number
 }
 
+/**
+ * A count as stored before copies had states (a send window's figures drawn then, kept as sent):
+ * `{copied, total, hashed, failed?, verified?}`, read as the account would have counted it, with
+ * checksums recorded where they were not read back. Any other count is returned as it is.
+ */
+export function accountOf(count: VolumeCount | Record<string, unknown>): VolumeCount {
+  if ('states' in count && count.states && typeof count.states === 'object') return count as VolumeCount
+  const stored = count as Record<string, unknown>
+  const n = (key: string) => (typeof stored[key] === 'number' ? (stored[key] as number) : 0)
+  const [copied, total, hashed, failed, verified] = ['copied', 'total', 'hashed', 'failed', 'verified'].map(n) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const states: CopyCounts = {}
+  const put = (state: CopyState, value: number) => value > 0 && (states[state] = value)
+  put('missing', total - copied)
+  put('failed', failed)
+  put('no-checksum', copied - hashed - failed)
+  put('recorded', hashed - verified)
+  put('verified', verified)
+  return { volume: String(stored.volume), clips: total, states, ...(n('days') && { days: n('days') }) }
+}
+
 /** The states of a count in the order they are said, worst first, each with how many. */
 export function statesIn(count: Pick<VolumeCount, 'states'>): Array<[CopyState, number]> {
   const found: Array<[CopyState, number]> = []

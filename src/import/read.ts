@@ -451,7 +451,9 @@ function reasonOf(err: unknown): string {
 /** A volume a path names: a mount point's folder on macOS (/Volumes) or Linux (/media, /run/media, /mnt). */
 function volumeOf(path: string): string | undefined {
   const m = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)\//.exec(path.replace(/\\/g, '/'))
-  return m?.[1]?.normalize('NFC')
+  const name = m?.[1]?.normalize('NFC')
+  // `/Volumes/../x` names no volume.
+  return name === '.' || name === '..' ? undefined : name
 }
 
 /** C4 ID (SMPTE ST 2114): the SHA-512 of the bytes in Base58, padded with `1` to 88 digits after `c4`. */

@@ -137,7 +137,8 @@ export function reportCopies(
       (path ? volumeOf(path) : undefined) ||
       (base ? volumeOf(`${base}/`) : undefined) ||
       volume
-    if (!onVolume) {
+    // `.` and `..` name no volume (no URL could name one so): a row saying so names none.
+    if (!onVolume || onVolume === '.' || onVolume === '..') {
       noVolume++
       continue
     }

@@ -1,6 +1,7 @@
 import type { Finding, FindingsSummary, Kind, VolumeFindings } from '../checks/findings'
 import { groupsOf } from '../checks/groups'
 import type { RangeChecks } from '../checks/range'
+import { accountOf } from '../copies/account'
 import { verificationLines, volumeWords } from '../copies/words'
 import { formatBytes, mergeReels } from '../reports/model'
 import { dayTitle, inLogOrder, rangeTitle } from '../shared/log-order'
@@ -135,5 +136,9 @@ function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigur
 
 export const formatSize = formatBytes
 
-/** Each volume's copies in words: `SSD_01: 12 clips, all verified (read back)`. */
-export const describeCopies = (copies: VolumeCopies[]): string[] => copies.map((c) => `${c.volume}: ${volumeWords(c)}`)
+/**
+ * Each volume's copies in words: `SSD_01: 12 clips, all verified (read back)`. A window sent before
+ * copies had states keeps its figures as drawn then: they are read as the account.
+ */
+export const describeCopies = (copies: VolumeCopies[]): string[] =>
+  copies.map((c) => `${c.volume}: ${volumeWords(accountOf(c))}`)

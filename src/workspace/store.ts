@@ -207,13 +207,19 @@ export class Store {
     // older counts lack (src/copies/): both are made again when first asked, and unsent windows
     // draw their figures again.
     if (version === '4' || version === '5') sql.exec('UPDATE logs SET summary = NULL, checks = NULL')
-    if (version !== undefined && version !== SCHEMA_VERSION && this.#hasTable('send_windows'))
+    // (A store older than windows following their logs has no such column yet: its windows gain it
+    // empty, which redraws them as well.)
+    if (version !== undefined && version !== SCHEMA_VERSION && this.#hasColumn('send_windows', 'summary_source'))
       sql.exec("UPDATE send_windows SET summary_source = NULL WHERE status IN ('draft', 'failed')")
     sql.exec(SCHEMA)
     if (version !== SCHEMA_VERSION) this.setMeta('schema', SCHEMA_VERSION)
     // A changes feed is read from a sequence number on: no write may take one below a number
     // given before, even when the clock went back. The leaves' rows are small: one read at start.
     this.#revision = sql.exec<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM log_leaves').one().seq ?? 0
+  }
+
+  #hasColumn(table: string, column: string): boolean {
+    return this.sql.exec('SELECT 1 FROM pragma_table_info(?) WHERE name = ?', table, column).toArray().length > 0
   }
 
   #hasTable(name: string): boolean {
