@@ -58,8 +58,8 @@ const LAYERS = [
   ),
   layer(
     'import',
-    ['schemas', 'shared'],
-    'import/ reads offload files and merges them into a log, pure: schemas/ and shared/ only',
+    ['copies', 'schemas', 'shared'],
+    'import/ reads offload files and merges them into a log, pure: copies/ (its words), schemas/ and shared/ only',
   ),
   layer(
     'workspace',

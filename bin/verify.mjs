@@ -1,6 +1,7 @@
 // `media-log verify <folder…> --log ID`: a day's copies read back from a drive and compared with
 // the checksums the log recorded, the outcome recorded in the log through POST /log/{id}/read-back:
-// each clip `verified`, `failed` or `missing` (not found on the drive), when, and by what tool. A
+// each clip `verified`, `failed`, `missing` (not found on the drive) or `original` (its first
+// checksum, where it had none anywhere), when, and by what tool. A
 // sequence that differs is compared frame by frame with the drive's own ASC MHL history, where it
 // has one, to name the frames changed or missing.
 //

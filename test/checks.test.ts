@@ -40,8 +40,11 @@ describe('checks bounded by the day, whatever it holds', () => {
       expect((await call('POST', '/open-email-window', { token, body: { logId: 'D001' } })).status).toBe(200)
       const [window] = (await operator('GET', '/approve/windows')).body.windows
       expect(window.checks.days[0].lines).toEqual([
-        ...volumes.map((v) => `${v}: 20,000 clips missing`),
-        'nothing else found',
+        ...volumes.map(
+          (v) =>
+            `Missing copies — ${v}: 20,000 clips (A001C00001, A001C00002, A001C00003, A001C00004, A001C00005, and 19,995 more)`,
+        ),
+        'no other findings',
       ])
     },
   )
@@ -171,7 +174,8 @@ describe('GET /log/{id}/checks and GET /checks', () => {
         part: 'ocf',
         volume: 'SSD_01',
         clips: 4,
-        held: 4,
+        // The copy read back different is not held intact.
+        held: 3,
         states: { failed: 1, recorded: 1, match: 1, verified: 1 },
         verdict: 'error',
         mark: '✕',

@@ -223,6 +223,34 @@ describe('edits of a day’s copies', () => {
     })
   })
 
+  it('holds what a read-back says to the log’s own checksums: a digest that differs is a failure, whatever the caller claims', () => {
+    const { log } = editLog(day(), {
+      kind: 'read-back',
+      volume: 'RAID',
+      clips: [
+        // Claimed verified, but not the checksum it was copied with.
+        { part: 'ocf', clip: 'A001C001_261126_R1AB', found: 'verified', hash: x(9), hashdate: at },
+        // Claimed failed, and equal to it.
+        { part: 'ocf', clip: 'A001C002_261126_R1AB', found: 'failed', hash: x(2), hashdate: at },
+      ],
+    })
+    const clips = (log.ocf as { clips: Array<{ copies: Array<Record<string, unknown>> }> }).clips
+    expect(clips[0]!.copies[0]).toMatchObject({ action: 'failed', hash: x(9), original: x(1) })
+    expect(clips[1]!.copies[0]).toMatchObject({ action: 'verified', hash: x(2) })
+    expect(clips[1]!.copies[0]).not.toHaveProperty('original')
+    // A volume the log has no copy on is held to another volume's checksum.
+    const added = editLog(day(), {
+      kind: 'read-back',
+      volume: 'LTO',
+      clips: [{ part: 'ocf', clip: 'A001C002_261126_R1AB', found: 'verified', hash: x(3), hashdate: at }],
+    }).log
+    expect((added.ocf as { clips: Array<{ copies: unknown[] }> }).clips[1]!.copies.at(-1)).toMatchObject({
+      volume: 'LTO',
+      action: 'failed',
+      original: x(2),
+    })
+  })
+
   it('renames a volume everywhere the day names it, and takes one off', () => {
     const renamed = editLog(day(), { kind: 'rename-volume', volume: 'reports', to: 'areca' })
     expect(renamed.outcome).toEqual({ copies: 1, unknown: [] })

@@ -91,7 +91,10 @@ describe('POST /log/{id}/read-back', () => {
     expect(row.copies[1]).toMatchObject({ volume: 'SHUTTLE_C', held: 2, clips: 3, mark: '✕' })
     expect((await call('POST', '/open-email-window', { token, body: { logId: 'D003' } })).status).toBe(200)
     const [window] = (await operator('GET', '/approve/windows')).body.windows
-    expect(window.checks.days[0].lines).toEqual(['SHUTTLE_C: 1 clip not found on read-back', 'nothing else found'])
+    expect(window.checks.days[0].lines).toEqual([
+      'Copies not found on read-back — SHUTTLE_C: 1 clip (C001C003_261126_R1AB)',
+      'no other findings',
+    ])
     expect(window.preview.text).toContain('SHUTTLE_C: 3 clips: 1 not found on read-back, 2 verified (read back)')
     expect(window.preview.text).not.toMatch(/SHUTTLE_C: [^\n]*all verified/)
 
@@ -294,7 +297,7 @@ describe('what offload reports say of sizes, sidecars and volumes', () => {
       {
         name: 'file_server/A002R2EC/ascmhl/0002_A002R2EC_2020-01-17_143000.mhl',
         message:
-          "file_server/A002R2EC/Sidecar.txt on file_server: not media (a sidecar), read back and different: the day's checks name it",
+          "1 file that is not media (a sidecar) read back and different (file_server/A002R2EC/Sidecar.txt on file_server): the day's checks name it",
       },
     ])
     const log = (await call('GET', '/log/D001', { token })).body

@@ -102,7 +102,7 @@ describe('checks of one day', () => {
     ])
   })
 
-  it('hash-not-comparable: different unlabelled strings, or two algorithms', async () => {
+  it('hash-not-comparable: different unlabelled strings, or two algorithms, said of each copy whatever their order', async () => {
     for (const [a, b] of [
       ['0123456789abcdef', 'fedcba9876543210'],
       [`xxh64:${hex16(1)}`, `md5:${'ab'.repeat(16)}`],
@@ -112,8 +112,31 @@ describe('checks of one day', () => {
         { volume: 'SSD_01', hash: a },
         { volume: 'RAID_A', hash: b },
       ]
-      expect((await check(day)).map((f) => [f.kind, f.severity])).toEqual([['hash-not-comparable', 'info']])
+      expect((await check(day)).map((f) => [f.kind, f.severity, f.volume])).toEqual([
+        ['hash-not-comparable', 'info', 'SSD_01'],
+        ['hash-not-comparable', 'info', 'RAID_A'],
+      ])
     }
+    // Beside two copies that agree, an unlabelled one is said the same wherever it stands.
+    for (const order of [
+      ['LTO', 'SSD_01', 'RAID_A'],
+      ['SSD_01', 'RAID_A', 'LTO'],
+    ]) {
+      const day = cleanDay()
+      const hashOf: Record<string, string> = { LTO: 'foo', SSD_01: `xxh64:${hex16(1)}`, RAID_A: `xxh64:${hex16(1)}` }
+      ocfClips(day)[0]!.copies = order.map((volume) => ({ volume, hash: hashOf[volume]! }))
+      expect((await check(day)).map((f) => [f.kind, f.volume])).toEqual([['hash-not-comparable', 'LTO']])
+    }
+  })
+
+  it('no-copy: a day that plans no volume and whose clips are on none', async () => {
+    const day = cleanDay()
+    delete day.ocf.copies
+    for (const clip of ocfClips(day)) clip.copies = []
+    const found = await check(day)
+    expect(found.filter((f) => f.kind === 'no-copy').map((f) => f.message)).toEqual(
+      ocfClips(day).map((c) => `${c.clip as string}: on no volume`),
+    )
   })
 
   it('zero-size: a clip of 0 bytes (the day total follows it)', async () => {

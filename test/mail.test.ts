@@ -114,8 +114,8 @@ const DAY1_SUMMARY = [
   // Each volume in the one account's words; the verdict names what is wrong: RAID_A's copies carry no hash.
   '  OCF copies:   SSD_01: 3 clips, checksums recorded (not read back)',
   '                RAID_A: 3 clips, none with a checksum',
-  '  Verification: RAID_A: 3 clips without a checksum',
-  '  Checks:       nothing else found',
+  '  Verification: Copies without a checksum — RAID_A: 3 clips (A001C001_240101_R1AB, A001C002_240101_R1AB, A001C003_240101_R1AB)',
+  '  Checks:       no other findings',
 ].join('\n')
 
 const isPdf = (bytes: Uint8Array) => new TextDecoder().decode(bytes.subarray(0, 5)) === '%PDF-'
@@ -150,7 +150,15 @@ describe('POST /open-email-window', () => {
         warnings: 3,
         info: 0,
         kinds: [{ kind: 'not-verified', title: 'Copies without a checksum', severity: 'warning', count: 3 }],
-        days: [{ title: 'Day 1 — 2024-01-01', lines: ['RAID_A: 3 clips without a checksum', 'nothing else found'] }],
+        days: [
+          {
+            title: 'Day 1 — 2024-01-01',
+            lines: [
+              'Copies without a checksum — RAID_A: 3 clips (A001C001_240101_R1AB, A001C002_240101_R1AB, A001C003_240101_R1AB)',
+              'no other findings',
+            ],
+          },
+        ],
       },
       fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
       version: expect.any(String),
@@ -212,8 +220,8 @@ describe('POST /open-email-window', () => {
           '  Reels:              A001',
           '  OCF copies:         SSD_01: 3 clips, checksums recorded (not read back)',
           '                      RAID_A: 3 clips, none with a checksum',
-          '  Verification:       RAID_A: 3 clips without a checksum',
-          '  Checks:             nothing else found',
+          '  Verification:       Copies without a checksum — RAID_A: 3 clips (A001C001_240101_R1AB, A001C002_240101_R1AB, A001C003_240101_R1AB)',
+          '  Checks:             no other findings',
           '',
           'Day 2 — 2024-01-02 · Main Unit',
           '  OCF:                2 files · 2.47 GB · duration 00:02:00:00',
@@ -221,8 +229,8 @@ describe('POST /open-email-window', () => {
           // The day plans SSD_01 alone: RAID_A is a copy beyond the plan, owing nothing it does not hold.
           '  OCF copies:         SSD_01: 2 clips: 1 without a checksum, 1 checksum recorded (not read back)',
           '                      RAID_A: 1 clip, none with a checksum',
-          '  Verification:       SSD_01: 1 clip without a checksum',
-          '                      RAID_A: 1 clip without a checksum',
+          '  Verification:       Copies without a checksum — RAID_A: 1 clip (A001C004_240101_R1AB)',
+          '                      Copies without a checksum — SSD_01: 1 clip (A001C005_240101_R1AB)',
           '  Proxy:              1 file · 120.00 MB',
           '  Sound:              1 file · 5.00 MB',
           '  Sound copies:       SSD_01: 1 clip, checksums recorded (not read back)',
@@ -235,8 +243,8 @@ describe('POST /open-email-window', () => {
           '  Reels:              A001–A003, B001',
           '  OCF copies:         SSD_01: 5 clips: 1 without a checksum, 4 checksums recorded (not read back)',
           '                      RAID_A: 4 clips, none with a checksum',
-          '  Verification:       SSD_01: 1 clip without a checksum',
-          '                      RAID_A: 4 clips without a checksum',
+          '  Verification:       Copies without a checksum — RAID_A: 4 clips (A001C004_240101_R1AB (D002), A001C001_240101_R1AB (D001), A001C002_240101_R1AB (D001), A001C003_240101_R1AB (D001))',
+          '                      Copies without a checksum — SSD_01: 1 clip (A001C005_240101_R1AB (D002))',
           '  Proxy:              1 file · 120.00 MB',
           '  Sound:              1 file · 5.00 MB',
           // The total shows the sound copies as it shows the OCF copies.
@@ -263,7 +271,7 @@ describe('POST /open-email-window', () => {
     const day = makeLog('D001', 0, { ocf: { copies: ['SSD_01', 'RAID_A'], clips: [hashed(1), hashed(2)] } })
     expect((await call('POST', '/log', { token, body: day })).status).toBe(201)
     expect((await openWindow(token)).preview.text).toContain(
-      ['  Verification: 2 copies, checksums match (not read back)', '  Checks:       nothing else found'].join('\n'),
+      ['  Verification: 2 copies, checksums match (not read back)', '  Checks:       no other findings'].join('\n'),
     )
     // Read back on both volumes (an ASC MHL `verified` action), then on RAID_A alone.
     const readBack = (i: number, volumes: string[]) => {
@@ -293,8 +301,8 @@ describe('POST /open-email-window', () => {
       [
         '  OCF copies:   SSD_01: 2 clips: 1 whose checksum differs from another copy’s, 1 checksum matches (not read back)',
         '                RAID_A: 2 clips: 1 whose checksum differs from another copy’s, 1 checksum matches (not read back)',
-        '  Verification: SSD_01: 1 clip whose checksum differs from another copy’s',
-        '                RAID_A: 1 clip whose checksum differs from another copy’s',
+        '  Verification: Copies whose checksum differs from another copy’s — SSD_01: 1 clip (A001C002_240101_R1AB)',
+        '                Copies whose checksum differs from another copy’s — RAID_A: 1 clip (A001C002_240101_R1AB)',
       ].join('\n'),
     )
   })
@@ -1073,7 +1081,11 @@ const LOST_A_COPY = {
   days: [
     {
       title: 'Day 1 — 2024-01-01',
-      lines: ['RAID_A: 1 clip missing, 2 clips without a checksum', 'nothing else found'],
+      lines: [
+        'Missing copies — RAID_A: 1 clip (A001C002_240101_R1AB)',
+        'Copies without a checksum — RAID_A: 2 clips (A001C001_240101_R1AB, A001C003_240101_R1AB)',
+        'no other findings',
+      ],
     },
   ],
 }
@@ -1151,7 +1163,7 @@ describe('a send window follows its logs', () => {
       mailto: expect.any(String),
     })
     expect(body.window.preview.text).toContain(
-      '  OCF copies:   SSD_01: 3 clips, checksums recorded (not read back)\n                RAID_A: 3 clips: 1 missing, 2 without a checksum\n  Verification: RAID_A: 1 clip missing',
+      '  OCF copies:   SSD_01: 3 clips, checksums recorded (not read back)\n                RAID_A: 3 clips: 1 missing, 2 without a checksum\n  Verification: Missing copies — RAID_A: 1 clip (A001C002_240101_R1AB)',
     )
     expect(body.window.fingerprint).not.toBe(opened.fingerprint)
     expect(body.window.version).not.toBe(opened.version)
@@ -1293,7 +1305,7 @@ describe('a send window follows its logs', () => {
     expect(sent).toMatchObject({ status: 200, body: { success: true, window: { status: 'sent' } } })
     expect(requests).toHaveLength(1)
     expect(requests[0]!.body.text).toBe(now.preview.text)
-    expect(requests[0]!.body.text).toContain('RAID_A: 1 clip missing')
+    expect(requests[0]!.body.text).toContain('Missing copies — RAID_A: 1 clip (A001C002_240101_R1AB)')
   })
 
   it('refuses a send that names no message, or not as listed, with 400 and sends nothing', async () => {
@@ -1346,7 +1358,7 @@ describe('a send window follows its logs', () => {
     // postal-mime keeps the line break that RFC 2046 assigns to the boundary after a part.
     expect(eml.text).toBe(`${received.text}\n`)
     expect(eml.html).toBe(`${received.html}\n`)
-    expect(received.text).toContain('RAID_A: 1 clip missing')
+    expect(received.text).toContain('Missing copies — RAID_A: 1 clip (A001C002_240101_R1AB)')
     expect(eml.attachments.map((a) => [a.filename, a.mimeType])).toEqual(
       received.attachments.map((a: { filename: string; contentType: string }) => [a.filename, a.contentType]),
     )

@@ -164,7 +164,10 @@ describe('versions written elsewhere', () => {
       days: [
         {
           title: 'Day 1 — 2024-01-01',
-          lines: ['RAID_A: 2 clips without a checksum', `${KIND_TITLES['versions-in-conflict']}: ${finding.message}`],
+          lines: [
+            'Copies without a checksum — RAID_A: 2 clips (A001C001_240101_R1AB, A001C002_240101_R1AB)',
+            `${KIND_TITLES['versions-in-conflict']}: ${finding.message}`,
+          ],
         },
       ],
     })

@@ -211,7 +211,7 @@ export const ROUTES = {
     who: 'application',
     body: VolumeRenameSchema,
     ok: [200, shapes.EditAnswerSchema],
-    errors: [400, 401, 404, 415],
+    errors: [400, 401, 404, 413, 415],
     example: { request: { name: 'areca' }, response: { success: true, copies: 39, unknown: [] } },
   },
   removeVolume: {
@@ -671,7 +671,7 @@ export const ROUTES = {
     who: 'operator',
     body: VolumeRenameSchema,
     ok: [200, shapes.EditAnswerSchema],
-    errors: [400, 401, 403, 404, 415],
+    errors: [400, 401, 403, 404, 413, 415],
   },
   removeDayVolume: {
     method: 'delete',

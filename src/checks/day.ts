@@ -8,7 +8,7 @@ import type { LazyLog } from '../large-logs/read'
 import { Findings, finding, type Checked, type Finding } from './findings'
 import { compareHashes } from '../shared/digests'
 import { copiesOf, plannedVolumes, type Copy } from '../copies/account'
-import { STATE_WORDS } from '../copies/states'
+import { CLIP_WORDS, STATE_WORDS } from '../copies/states'
 import { badFramesWords } from '../copies/words'
 import { cameraClipOf, gapsIn, missingIn, reelName } from './names'
 import { clipKeys, nameKey } from '../shared/clip-names'
@@ -120,13 +120,17 @@ function checkCopies(
 ) {
   const held = new Set<string>()
   if (!listed?.length) for (const clip of clips) for (const volume of clip.copies.keys()) held.add(volume)
-  countMissing(part, clips, plannedVolumes(listed, held), found)
+  const planned = plannedVolumes(listed, held)
+  countMissing(part, clips, planned, found)
   for (const { name, copies, notes } of clips) {
-    // Checksums that cannot be compared are said of each copy after the first with one: a pair is one finding.
+    // Camera files of a day that plans no volume and has none: nothing of the clip is backed up
+    // anywhere. (Sound is often logged from the recorder before its copies are.)
+    if (part === 'ocf' && !planned.size && !copies.size)
+      found.add(finding('no-copy', `${name}: on no volume`, { part, clip: name }))
     let hashed = 0
+    for (const copy of copies.values()) if (copy.comparable !== undefined) hashed++
     for (const copy of copies.values()) {
       const about = { part, clip: name, volume: copy.volume }
-      if (copy.comparable !== undefined) hashed++
       const said = copyFinding(name, copy, hashed, about)
       if (said) found.add(said)
       const noted = notes?.get(copy.volume)
@@ -273,7 +277,7 @@ function checkSizes(label: string, total: number | undefined, clips: readonly Cl
   let sum = 0
   for (const { name, size, sizeUnknown } of clips) {
     if (sizeUnknown) {
-      found.add(finding('size-unknown', `${name}: size unknown (no report stated it)`, { clip: name }))
+      found.add(finding('size-unknown', `${name}: ${CLIP_WORDS.sizeUnknown} (no report stated it)`, { clip: name }))
       continue
     }
     if (typeof size !== 'number') continue

@@ -11,6 +11,7 @@ const KINDS = {
   'other-file-failed': 'error',
   'name-collision': 'error',
   'copy-missing': 'error',
+  'no-copy': 'error',
   'recorded-not-copied': 'error',
   'zero-size': 'error',
   'duplicate-clip': 'error',
@@ -32,6 +33,11 @@ const KINDS = {
 
 export type Kind = keyof typeof KINDS
 
+/** Every kind, most serious first: the order findings are said in. */
+export const KINDS_IN_ORDER = Object.keys(KINDS) as Kind[]
+
+export const severityOf = (kind: Kind): Severity => KINDS[kind]
+
 /** Each kind as a heading over its findings (reports, e-mail). */
 export const KIND_TITLES: Record<Kind, string> = {
   'versions-in-conflict': 'Days in conflict',
@@ -41,6 +47,7 @@ export const KIND_TITLES: Record<Kind, string> = {
   'other-file-failed': 'Files that are not media (sidecars) read back and different',
   'name-collision': 'Different files under one clip name',
   'copy-missing': 'Missing copies',
+  'no-copy': 'Clips on no volume',
   'recorded-not-copied': 'Clips recorded (camera list) but on no volume',
   'zero-size': 'Zero-byte clips',
   'duplicate-clip': 'Clips listed twice',

@@ -4,7 +4,15 @@
  * one line, not 150. The console, the reports, the e-mail and `media-log checks` say these lines;
  * each group keeps its findings for whoever asks for the rest.
  */
-import { KIND_TITLES, type Checked, type Finding, type Kind, type VolumeFindings } from './findings'
+import {
+  KINDS_IN_ORDER,
+  KIND_TITLES,
+  severityOf,
+  type Checked,
+  type Finding,
+  type Kind,
+  type VolumeFindings,
+} from './findings'
 
 /** Clips a line names before it counts the rest. */
 const NAMED = 5
@@ -52,10 +60,11 @@ function clipNames(findings: readonly Finding[]): string[] {
 const where = (volume: string, part: 'ocf' | 'sound' | undefined) => (part === 'sound' ? `${volume} (sound)` : volume)
 
 /**
- * The groups of an answer's findings, most serious first. Copies' findings are grouped by volume
- * and counted from the answer's per-volume counts (whole, whatever the list holds); the others by
- * kind, counted from its summary. A group of clips names them; one of other things quotes the
- * first findings.
+ * The groups of an answer's findings, most serious first: every kind its summary counts, listed or
+ * not (over a range the list stops at 1,000 a kind, and a day's own lines are cut from it). Copies'
+ * findings are grouped by volume and counted from the answer's per-volume counts; the others by
+ * kind, counted from its summary. Counts are whole; the listed findings only name the first clips
+ * (or quote the first findings).
  */
 export function groupsOf({
   findings,
@@ -75,27 +84,16 @@ export function groupsOf({
     else perVolume.set(v.kind, [v])
   }
   const groups: FindingGroup[] = []
-  for (const [kind, listed] of byKind) {
+  for (const kind of KINDS_IN_ORDER) {
+    const total = summary.kinds[kind] ?? 0
+    if (!total) continue
     const title = KIND_TITLES[kind]
-    const severity = listed[0]!.severity
+    const severity = severityOf(kind)
+    const listed = byKind.get(kind) ?? []
     const counted = perVolume.get(kind)
     if (counted && listed.every((f) => f.volume !== undefined)) {
       for (const { volume, part, count } of counted) {
         const mine = listed.filter((f) => f.volume === volume && f.part === part)
-        const names = clipNames(mine)
-        // Files that are no clip (sidecars) are named by their findings' words.
-        const clipless = kind === 'other-file-failed'
-        const things = clipless ? `${number(count)} ${count === 1 ? 'file' : 'files'}` : clipsWord(count)
-        const list = clipless
-          ? mine.length
-            ? ` (${named(
-                mine.map((f) => f.file ?? f.message),
-                count,
-              )})`
-            : ''
-          : names.length
-            ? ` (${named(names, count)})`
-            : ''
         groups.push({
           kind,
           severity,
@@ -104,21 +102,39 @@ export function groupsOf({
           ...(part && { part }),
           count,
           findings: mine,
-          words: `${title} — ${where(volume, part)}: ${things}${list}`,
+          words: `${title} — ${where(volume, part)}: ${volumeDetail(kind, mine, count)}`,
         })
       }
       continue
     }
-    const count = summary.kinds[kind] ?? listed.length
-    const names = clipNames(listed)
-    const quoted = listed.slice(0, 3).map((f) => f.message)
-    const detail =
-      names.length === Math.min(listed.length, NAMED) && listed.every((f) => f.clip !== undefined)
-        ? `: ${clipsWord(count)} (${named(names, count)})`
-        : count > quoted.length
-          ? ` (${number(count)}): ${quoted.join('; ')}; and ${number(count - quoted.length)} more`
-          : `: ${quoted.join('; ')}`
-    groups.push({ kind, severity, title, count, findings: listed, words: `${title}${detail}` })
+    groups.push({ kind, severity, title, count: total, findings: listed, words: `${title}${detail(listed, total)}` })
   }
   return groups
+}
+
+/** `3 clips (A, B, C)`, or of files that are no clip, `1 file (Sidecar.txt)`. */
+function volumeDetail(kind: Kind, mine: readonly Finding[], count: number): string {
+  if (kind === 'other-file-failed') {
+    const files = `${number(count)} ${count === 1 ? 'file' : 'files'}`
+    return mine.length
+      ? `${files} (${named(
+          mine.map((f) => f.file ?? f.message),
+          count,
+        )})`
+      : files
+  }
+  const names = clipNames(mine)
+  return names.length ? `${clipsWord(count)} (${named(names, count)})` : clipsWord(count)
+}
+
+/** `: 3 clips (A, B, C)`, or the first findings quoted, or how many where none is listed. */
+function detail(listed: readonly Finding[], count: number): string {
+  if (!listed.length) return `: ${number(count)}`
+  const names = clipNames(listed)
+  if (names.length === Math.min(listed.length, NAMED) && listed.every((f) => f.clip !== undefined))
+    return `: ${clipsWord(count)} (${named(names, count)})`
+  const quoted = listed.slice(0, 3).map((f) => f.message)
+  return count > quoted.length
+    ? ` (${number(count)}): ${quoted.join('; ')}; and ${number(count - quoted.length)} more`
+    : `: ${quoted.join('; ')}`
 }

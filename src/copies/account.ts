@@ -178,7 +178,10 @@ export type VolumeCount = {
 export function accountOf(count: VolumeCount | Record<string, unknown>): VolumeCount {
   if ('states' in count && count.states && typeof count.states === 'object') return count as VolumeCount
   const stored = count as Record<string, unknown>
-  const n = (key: string) => (typeof stored[key] === 'number' ? (stored[key] as number) : 0)
+  const n = (key: string) => {
+    const value = stored[key]
+    return typeof value === 'number' ? value : 0
+  }
   const [copied, total, hashed, failed, verified] = ['copied', 'total', 'hashed', 'failed', 'verified'].map(n) as [
     number,
     number,
@@ -206,9 +209,13 @@ export function statesIn(count: Pick<VolumeCount, 'states'>): Array<[CopyState, 
   return found
 }
 
-/** How many of the clips a volume owes it holds: all but those missing and those not found on read-back. */
-export const heldOf = (count: Pick<VolumeCount, 'clips' | 'states'>) =>
-  count.clips - (count.states.missing ?? 0) - (count.states['not-found'] ?? 0)
+/**
+ * How many of the clips a volume owes it holds intact as far as anyone knows: all but those
+ * missing, not found on read-back, read back different, or whose checksum differs from another
+ * copy's. A shuttle whose every clip read back wrong holds none of them.
+ */
+export const heldOf = ({ clips, states }: Pick<VolumeCount, 'clips' | 'states'>) =>
+  clips - (states.missing ?? 0) - (states['not-found'] ?? 0) - (states.failed ?? 0) - (states.differ ?? 0)
 
 /**
  * The volumes a day plans its copies on: the part's `copies` list, or without one every volume a

@@ -75,13 +75,40 @@ function readBack(log: Log, { volume, tool, clips: found }: ReadBack, outcome: E
     clip.copies = copies
     const at = copies.findIndex((c) => c?.volume === volume)
     const before: LogCopy = at >= 0 ? copies[at]! : { volume, hash: null }
-    const next = readBackCopy(before, entry, tool)
+    const next = readBackCopy(before, entry, foundOf(entry, before, copies), tool)
     if (at >= 0) copies[at] = next
     else if (entry.found !== 'missing') copies.push(next)
     else continue
     outcome.copies++
   }
-  for (const part of PARTS) listVolume(log, part, volume)
+}
+
+/** The checksum a copy was copied with: a failed copy's `original`, else its hash. */
+const copiedWith = (copy: LogCopy | undefined) => {
+  const hash = typeof copy?.original === 'string' ? copy.original : copy?.hash
+  return typeof hash === 'string' && hash.trim() ? hash : undefined
+}
+
+/**
+ * What the read-back found, as the log's own checksums say: its digest against the one the copy
+ * was copied with (else another volume's copy's) of the same algorithm, equal or not; the caller's
+ * word only where the log has no checksum of that algorithm to hold it to.
+ */
+function foundOf(
+  entry: ReadBackClip,
+  before: LogCopy,
+  copies: readonly LogCopy[],
+): { found: ReadBackClip['found']; against?: string } {
+  const digest = entry.hash === undefined ? undefined : digestOf(entry.hash)
+  if (entry.found === 'missing' || !digest) return { found: entry.found }
+  for (const copy of [before, ...copies.filter((c) => c !== before)]) {
+    if (copy.action === 'missing' && copy !== before) continue
+    const recorded = copiedWith(copy)
+    const reference = recorded === undefined ? undefined : digestOf(recorded)
+    if (reference?.algorithm === digest.algorithm)
+      return { found: reference.value === digest.value ? 'verified' : 'failed', against: recorded }
+  }
+  return { found: entry.found }
 }
 
 /**
@@ -89,17 +116,22 @@ function readBack(log: Log, { volume, tool, clips: found }: ReadBack, outcome: E
  * checksum it was copied with as `original`), `missing` (its checksum kept: a copy found again is
  * compared with it), `original` (the first checksum it has). When and by what tool, always.
  */
-function readBackCopy(before: LogCopy, entry: ReadBackClip, tool: string | undefined): LogCopy {
-  const copied = typeof before.original === 'string' ? before.original : before.hash
+function readBackCopy(
+  before: LogCopy,
+  entry: ReadBackClip,
+  { found, against }: ReturnType<typeof foundOf>,
+  tool: string | undefined,
+): LogCopy {
+  const copied = against ?? copiedWith(before)
   const next: LogCopy = { ...before }
   for (const key of ['original', 'bad_frames', 'hashdate', 'tool'] as const) delete next[key]
-  next.action = entry.found === 'original' ? 'original' : entry.found
-  if (entry.found === 'missing') next.hash = copied ?? null
-  else if (entry.found === 'failed') {
+  next.action = found
+  if (found === 'missing') next.hash = copiedWith(before) ?? null
+  else if (found === 'failed') {
     next.hash = entry.hash!
-    if (typeof copied === 'string' && !sameDigest(copied, entry.hash!)) next.original = copied
-  } else if (!(typeof copied === 'string' && sameDigest(copied, entry.hash!))) next.hash = entry.hash!
-  else next.hash = copied
+    if (copied !== undefined && !sameDigest(copied, entry.hash!)) next.original = copied
+  } else if (copied !== undefined && sameDigest(copied, entry.hash!)) next.hash = copiedWith(before) ?? entry.hash!
+  else next.hash = entry.hash!
   if (entry.files !== undefined) next.files = entry.files
   if (entry.bad_frames) next.bad_frames = entry.bad_frames
   next.hashdate = entry.hashdate
@@ -110,17 +142,6 @@ function readBackCopy(before: LogCopy, entry: ReadBackClip, tool: string | undef
 function sameDigest(a: string, b: string): boolean {
   const [x, y] = [digestOf(a), digestOf(b)]
   return x && y ? x.algorithm === y.algorithm && x.value === y.value : a.trim() === b.trim()
-}
-
-/** A part's `copies` list names every volume its clips are on: a read-back of a new volume adds it. */
-function listVolume(log: Log, part: 'ocf' | 'sound', volume: string) {
-  const section = log[part] as Log | undefined
-  if (!section || !Array.isArray(section.copies) || (section.copies as unknown[]).includes(volume)) return
-  const clips = Array.isArray(section.clips) ? (section.clips as Clip[]) : []
-  const held = clips.some(
-    (clip) => Array.isArray(clip.copies) && (clip.copies as LogCopy[]).some((c) => c?.volume === volume),
-  )
-  if (held) log[part] = { ...section, copies: [...(section.copies as string[]), volume] }
 }
 
 /**
@@ -135,6 +156,8 @@ function moveVolume(
 ) {
   const { volume } = edit
   const to = edit.kind === 'rename-volume' ? edit.to : undefined
+  // Renamed to its own name: nothing to do, once the volume is known to be the day's.
+  const same = to === volume
   let known = false
   const both: string[] = []
   for (const part of PARTS) {
@@ -145,6 +168,7 @@ function moveVolume(
       const copies = clip.copies as LogCopy[]
       if (!copies.some((c) => c?.volume === volume)) continue
       known = true
+      if (same) continue
       if (to !== undefined && copies.some((c) => c?.volume === to)) {
         both.push(String(clip.clip))
         continue

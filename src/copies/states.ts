@@ -97,14 +97,12 @@ export const STATE_WORDS: Record<CopyState, StateWords> = {
   },
 }
 
-/** What a clip's state is apart from its copies. */
+/** What is said of a clip's size apart from its copies. */
 export const CLIP_WORDS = {
   /** A size no report stated: carried as `size: 0` with `size_unknown: true` (docs/log.md). */
   sizeUnknown: 'size unknown',
   /** A size, or a total of sizes, no report stated. */
   unknown: 'unknown',
-  notCopied: 'recorded by the camera, on no volume',
-  conflict: 'in conflict',
 }
 
 /**

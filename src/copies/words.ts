@@ -106,12 +106,15 @@ export const problemWords = (c: VolumeCount) => problemsOf(c).join(', ')
 
 /**
  * A total of sizes where some clips' sizes are unknown: `1.23 TB + 39 clips of unknown size`, or
- * `unknown` when no size is known. `bytes` is the known sizes' sum as the surface prints sizes.
+ * `unknown` when no size is known (nothing was added up). `format` prints bytes as the surface does.
  */
-export function sizeWords(bytes: string, unknownSizes = 0, clipCount = Infinity): string {
-  if (!unknownSizes) return bytes
-  if (unknownSizes >= clipCount) return CLIP_WORDS.unknown
-  return `${bytes} + ${unknownSizeWords(unknownSizes)}`
+export function sizeWords(
+  { size, unknownSizes = 0 }: { size: number; unknownSizes?: number },
+  format: (bytes: number) => string,
+): string {
+  if (!unknownSizes) return format(size)
+  if (size === 0) return CLIP_WORDS.unknown
+  return `${format(size)} + ${unknownSizeWords(unknownSizes)}`
 }
 
 /** `39 clips of unknown size`. */

@@ -179,14 +179,18 @@ function mergeCopy(clip: Clip, found: SentClip): boolean {
   }
   const before = copies[at]!
   const reference = typeof before.original === 'string' ? before.original : before.hash
-  // A copy read back (verified, failed, or not found) keeps that record when an import brings
-  // only what was known before: the checksum it was copied with, and no reading of its own (the
-  // offload's manifest imported again, after `media-log verify`).
-  if (readBack(before.action) && !readBack(copy.action) && sameDigest(copy.hash, reference)) return false
+  if (!readBack(copy.action)) {
+    // A copy read back (verified, failed, or not found) keeps that record when an import brings
+    // only what was known before: the checksum it was copied with, or none, and no reading of
+    // its own (the offload's manifest imported again, after `media-log verify`).
+    if (readBack(before.action) && (copy.hash === null || sameDigest(copy.hash, reference))) return false
+    // A report without a checksum takes none away (the first one verify recorded, say).
+    if (copy.hash === null && typeof before.hash === 'string' && before.hash) return false
+  }
   const next: Record<string, unknown> = { ...before, ...copy }
   // What a copy's manifests said last time and no longer say goes with them.
-  for (const key of ['action', 'hashdate', 'tool', 'files', 'duplicates', 'doubt', 'original'] as const)
-    if (copy[key] === undefined) delete next[key]
+  for (const key of ['action', 'hashdate', 'tool', 'files', 'duplicates', 'doubt', 'original', 'bad_frames'] as const)
+    if ((copy as Record<string, unknown>)[key] === undefined) delete next[key]
   // A failed copy holds the digest found (ASC MHL's way); `original`, the checksum it was copied
   // with, stays beside it: what it is compared with when read back again.
   if (copy.action === 'failed' && typeof reference === 'string' && !sameDigest(copy.hash, reference))

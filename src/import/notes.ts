@@ -26,6 +26,8 @@ const SUMS = {
   'no-camera-clip': (n: number, items: string) => `${count(n, 'row')} name no camera clip of the log (${items})`,
   'not-a-value': (n: number, items: string) => `${count(n, 'value')} not read (${items})`,
   'no-clip-name': (n: number, items: string) => `${count(n, 'row')} with no clip name (${items})`,
+  'sidecar-failed': (n: number, items: string) =>
+    `${count(n, 'file')} that ${n === 1 ? 'is' : 'are'} not media (${n === 1 ? 'a sidecar' : 'sidecars'}) read back and different (${items}): the day's checks name ${n === 1 ? 'it' : 'them'}`,
 } as const
 
 type NoteKind = keyof typeof SUMS
@@ -40,12 +42,15 @@ export class Notes {
   /** Summed notes and the notes without a kind, in the order first found. */
   readonly #said: Array<Note | Sum> = []
   readonly #sums = new Map<string, Sum>()
+  /** Notes without a kind past the list's room: counted, said in one more line. */
+  #unsaid = 0
 
   add(note: Note) {
     if (this.listed.length < LISTED_NOTES) this.listed.push(note)
     else this.unlisted++
     if (!note.kind) {
       if (this.#said.length < LISTED_NOTES) this.#said.push(note)
+      else this.#unsaid++
       return
     }
     const key = `${note.name ?? ''}\u0000${note.kind}`
@@ -65,9 +70,11 @@ export class Notes {
       if (this.listed.length < LISTED_NOTES) this.listed.push(note)
       else this.unlisted++
     this.unlisted += other.unlisted
+    this.#unsaid += other.#unsaid
     for (const said of other.#said) {
       if (!('count' in said)) {
         if (this.#said.length < LISTED_NOTES) this.#said.push(said)
+        else this.#unsaid++
         continue
       }
       const key = `${said.name ?? ''}\u0000${said.kind}`
@@ -98,7 +105,7 @@ export class Notes {
 
   /** A line per file and kind of note: what a person reads. */
   summed(): Array<{ name?: string; message: string }> {
-    return this.#said.map((said) => {
+    const lines = this.#said.map((said) => {
       if (!('count' in said))
         return said.name === undefined ? { message: said.message } : { name: said.name, message: said.message }
       const more = said.count - said.items.length
@@ -106,5 +113,8 @@ export class Notes {
       const message = SUMS[said.kind](said.count, items)
       return said.name === undefined ? { message } : { name: said.name, message }
     })
+    return this.#unsaid
+      ? [...lines, { message: `and ${this.#unsaid.toLocaleString('en-US')} more notes (noteDetail lists them)` }]
+      : lines
   }
 }

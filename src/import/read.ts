@@ -23,6 +23,7 @@ import {
   type Part,
 } from './clips'
 import { dateOf, readChain, readManifest, type Action, type ChainLink, type HashEntry, type Manifest } from './mhl'
+import { STATE_WORDS } from '../copies/states'
 import { Notes } from './notes'
 import { UnreadableFile, decodeText } from './text'
 
@@ -243,9 +244,12 @@ function keepOthers(name: string, other: number, read: OtherFile[], others: Othe
   for (const file of failed)
     notes.add({
       name,
-      message: `${file.path} on ${file.volume}: not media (a sidecar), read back and different: the day's checks name it`,
+      message: `${file.path} on ${file.volume}: not media (a sidecar), ${STATE_WORDS.failed.label}`,
+      kind: 'sidecar-failed',
+      item: `${file.path} on ${file.volume}`,
     })
-  for (const file of read) if (others.length < MAX_OTHERS) others.push(file)
+  // A failure is always kept; a file read back good only while there is room.
+  for (const file of read) if (file.action === 'failed' || others.length < MAX_OTHERS) others.push(file)
   const left = other - failed.length
   if (left)
     notes.add({

@@ -42,7 +42,7 @@ type Row = [label: string, value: string[]]
 
 const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`
 /** Files and size; where no report stated some clips' sizes, they are counted, never taken for 0 bytes. */
-const media = (m: Media) => `${files(m.files)} · ${sizeWords(formatSize(m.size), m.unknownSizes, m.files)}`
+const media = (m: Media) => `${files(m.files)} · ${sizeWords(m, formatSize)}`
 
 function rowsOf(day: DayFigures): Row[] {
   const rows: Row[] = []

@@ -100,21 +100,30 @@ type DayChecks = { summary: FindingsSummary; volumes: VolumeFindings[]; findings
 const NOTHING_FOUND: DayChecks = { summary: { errors: 0, warnings: 0, info: 0, kinds: {} }, volumes: [], findings: [] }
 
 /**
- * The verification of a day's copies in the one account's words (src/copies/words.ts): "2 copies,
- * all verified (read back)", or each volume with what is wrong; then the checks' other findings, a
- * line a kind with the first clips named (checks/groups.ts). Drawn from the counts, which are
- * whole, not from the findings listed, which stop at a limit.
+ * The verification of a day's copies in the one account's words (src/copies/): each problem as the
+ * findings' line says it, a kind and volume with the first clips named (`Copies not found on
+ * read-back — SHUTTLE_C: 1 clip (A001C003…)`), else what every volume promises ("2 copies, all
+ * verified (read back)"); then the checks' other findings, a line a kind. Counted from the checks'
+ * counts, which are whole; the findings listed only name the first clips.
  */
 function checkLines(copies: VolumeCount[], soundCopies: VolumeCount[], checks: DayChecks) {
-  const others = groupsOf(checks)
-    .filter((group) => !COPY_KINDS.has(group.kind))
-    .map((group) => group.words)
+  const groups = groupsOf(checks)
+  const problems = (part: 'ocf' | 'sound') =>
+    groups.filter((g) => COPY_KINDS.has(g.kind) && (part === 'sound') === (g.part === 'sound')).map((g) => g.words)
+  const verification = (counts: VolumeCount[], part: 'ocf' | 'sound') => {
+    const said = problems(part)
+    return said.length ? said : verificationLines(counts)
+  }
+  const others = groups.filter((g) => !COPY_KINDS.has(g.kind)).map((g) => g.words)
   return {
-    ...(copies.length && { verification: verificationLines(copies) }),
-    ...(soundCopies.length && { soundVerification: verificationLines(soundCopies) }),
-    checks: others.length ? others : ['nothing else found'],
+    ...(copies.length && { verification: verification(copies, 'ocf') }),
+    ...(soundCopies.length && { soundVerification: verification(soundCopies, 'sound') }),
+    checks: others.length ? others : [NO_OTHER_FINDINGS],
   }
 }
+
+/** The checks line of a day with nothing found but what its copies say. */
+const NO_OTHER_FINDINGS = 'no other findings'
 
 function totalOf(ordered: LogSummary[], checks: DayChecks | undefined): DayFigures {
   const sum = total(ordered)

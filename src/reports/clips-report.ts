@@ -18,15 +18,14 @@ import { drawTable, type Column } from './table'
 export type ReportContext = { settings: Settings; label: string; columns: readonly string[] | undefined }
 
 /** A part's size: what its clips' known sizes add up to, and how many sizes are unknown. */
-const mediaSize = (media: Media | undefined, clips = Infinity) =>
-  media ? sizeWords(formatBytes(media.size), media.unknownSizes, clips) : formatBytes(0)
+const mediaSize = (media: Media | undefined) => (media ? sizeWords(media, formatBytes) : formatBytes(0))
 
 const mediaCard = (label: string, media: Media | undefined, noun: string): Card =>
   media
     ? media.unknownSizes
       ? {
           label,
-          value: media.unknownSizes >= media.files ? mediaSize(media, media.files) : formatBytes(media.size),
+          value: media.size === 0 ? mediaSize(media) : formatBytes(media.size),
           detail: `${plural(media.files, noun)} · ${plural(media.unknownSizes, 'size')} unknown`,
         }
       : { label, value: formatBytes(media.size), detail: plural(media.files, noun) }
@@ -148,19 +147,19 @@ export async function clipsReport(report: ReportDocument, project: string, days:
     if (found) await checksBlock(report, found, any)
 
     if (clips.length) {
-      await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${mediaSize(s.ocf, clips.length)}`)
+      await heading(report, 'Camera clips', `${plural(clips.length, 'clip')} · ${mediaSize(s.ocf)}`)
       await drawTable(report, clipColumns(ctx.columns, log, ctx.settings, s.fps), clips, {
         marked: (c) => marked('ocf', c.clip),
       })
       report.y += 14
     }
     if (sound.length) {
-      await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${mediaSize(s.sound, sound.length)}`)
+      await heading(report, 'Sound', `${plural(sound.length, 'file')} · ${mediaSize(s.sound)}`)
       await drawTable(report, SOUND_COLUMNS, sound, { marked: (c) => marked('sound', c.clip) })
       report.y += 14
     }
     if (proxies.length) {
-      await heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${mediaSize(s.proxy, proxies.length)}`)
+      await heading(report, 'Proxies', `${plural(proxies.length, 'file')} · ${mediaSize(s.proxy)}`)
       await drawTable(report, PROXY_COLUMNS, proxies)
       report.y += 14
     }

@@ -30,8 +30,8 @@ type Row = Record<
 >
 
 const files = (m: Media | undefined) => (m ? formatCount(m.files) : '—')
-const size = (m: Media | undefined) => (m ? sizeWords(formatBytes(m.size), m.unknownSizes, m.files) : '—')
-/** Each volume as its chip says it, short: `SHUTTLE_C 2/3 ✕ (1 not found on read-back)`. */
+const size = (m: Media | undefined) => (m ? sizeWords(m, formatBytes) : '—')
+/** Each volume as its chip says it, short: `SHUTTLE_C 2/3 ✕ (1 clip not found on read-back)`. */
 const copies = (counts: VolumeCount[]) =>
   counts
     .map((c) => {

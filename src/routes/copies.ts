@@ -6,15 +6,16 @@
 import type { IRequest } from 'itty-router'
 import type { LogEdit } from '../copies/edits'
 import { tokenForBody } from '../flows/token'
-import { readJsonBody } from '../http/body'
+import { readJsonBody, readObject } from '../http/body'
 import { apiToken } from '../http/guards'
 import { logIdOf, pathParam } from '../http/params'
 import { parseObject } from '../schemas/json'
 import { ReadBackSchema, VolumeRenameSchema, parseOrThrow } from '../schemas/requests'
 import { workspace } from '../workspace/client'
 
-const parsedBody = async <S extends typeof ReadBackSchema | typeof VolumeRenameSchema>(request: IRequest, schema: S) =>
-  parseOrThrow(schema, parseObject((await readJsonBody(request)).text))
+/** A read-back's body: up to 20,000 clips, read once the token is known to be good where it is large. */
+const readBackBody = async (request: IRequest) =>
+  parseOrThrow(ReadBackSchema, parseObject((await readJsonBody(request)).text))
 
 const volumeOf = (request: IRequest) => pathParam(request, 'volume')
 
@@ -24,14 +25,14 @@ const answered = (outcome: { copies: number; unknown: string[] }) => ({ success:
 export async function readBack(request: IRequest, env: Env) {
   const token = await tokenForBody(request, env)
   const id = logIdOf(request)
-  const body = await parsedBody(request, ReadBackSchema)
+  const body = await readBackBody(request)
   return answered(await workspace(env).editLog(token, id, { kind: 'read-back', ...body }))
 }
 
-/** The rename a request asks for: the volume of its path, the name of its body. */
+/** The rename a request asks for: the volume of its path, the name of its body (a command's: 1 MiB at most). */
 async function renameOf(request: IRequest): Promise<LogEdit> {
   const volume = volumeOf(request)
-  const { name } = await parsedBody(request, VolumeRenameSchema)
+  const { name } = parseOrThrow(VolumeRenameSchema, await readObject(request))
   return { kind: 'rename-volume', volume, to: name }
 }
 

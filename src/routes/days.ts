@@ -82,8 +82,9 @@ const presetsOf = (settings: Settings) => ({
 })
 
 /**
- * GET /approve/days/{id}: the day's row, its findings by kind (most serious first, each naming its
- * clip), and its copies by reel and volume: a line per reel, whatever the number of clips.
+ * GET /approve/days/{id}: the day's row, its findings as lines (most serious first, a kind and volume
+ * each, the first clips named), and its copies by reel and volume: a line per reel, whatever the
+ * number of clips.
  */
 export async function getDay(request: IRequest, env: Env) {
   const id = logIdOf(request)
@@ -143,11 +144,10 @@ function reelCopies(part: Part, clips: readonly Clip[], volumes: readonly Volume
       part,
       reel,
       clips: tally.clips,
-      volumes: order.map((volume) => {
+      // A volume that holds none of the reel and owes it nothing has no cell (the console draws —).
+      volumes: order.flatMap((volume) => {
         const count = cells.get(volume)
-        return count
-          ? chipOf(count)
-          : { volume, held: 0, clips: 0, verdict: 'ok' as const, mark: '', words: 'none of this reel' }
+        return count?.clips ? [chipOf(count)] : []
       }),
     }
   })

@@ -1,8 +1,8 @@
 /**
- * What a log amounts to: its files and sizes, its duration at the rate most clips run at, its reels,
- * and how many of its clips each volume holds (and how many of those copies carry a hash). Computed
- * once, when a log is written, and stored beside it: a report or an e-mail over every day of a
- * project reads these, never the days' clips (SPEC §4).
+ * What a log amounts to: its files and sizes (and how many clips' sizes no report stated), its
+ * duration at the rate most clips run at, its reels, and each volume's copies counted by state (the
+ * one account, src/copies/). Computed once, when a log is written, and stored beside it: a report
+ * or an e-mail over every day of a project reads these, never the days' clips (SPEC §4).
  */
 import { VolumeTally, addCounts, copiesOf, type VolumeCount } from '../copies/account'
 import type { LogOutput } from '../schemas/log'
@@ -99,6 +99,8 @@ class ClipTotals {
   #fpsCount = 0
   /** Seconds of the clips with their own rate; the others wait for the common rate. */
   seconds = 0
+  /** Whether any clip with its own rate said how long it is. */
+  timed = false
   readonly #unrated: TimedClip[] = []
 
   add(clip: Record<string, unknown>, copies = true) {
@@ -116,21 +118,30 @@ class ClipTotals {
         this.#fpsCount = n
       }
       const frames = clipFrames(clip, rate)
-      if (frames !== undefined) this.seconds += frames / framesPerSecond(rate)
+      if (frames !== undefined) {
+        this.seconds += frames / framesPerSecond(rate)
+        this.timed = true
+      }
     } else if (clip.duration !== undefined || clip.tc_start !== undefined) {
       const { duration, tc_start, tc_end } = clip
       this.#unrated.push({ duration, tc_start, tc_end })
     }
   }
 
-  /** Seconds of every clip, those without a rate of their own at the common one. */
-  totalSeconds(): number {
+  /**
+   * Seconds of every clip, those without a rate of their own at the common one; undefined when no
+   * clip says how long it is (no duration, no TC in and out): an unknown duration is no zero.
+   */
+  totalSeconds(): number | undefined {
     let seconds = this.seconds
+    let timed = this.timed
     for (const clip of this.#unrated) {
       const frames = clipFrames(clip, this.fps)
-      if (frames !== undefined) seconds += frames / framesPerSecond(this.fps)
+      if (frames === undefined) continue
+      seconds += frames / framesPerSecond(this.fps)
+      timed = true
     }
-    return seconds
+    return timed ? seconds : undefined
   }
 
   /** Volumes the log lists first, then the others as clips name them. */
@@ -150,19 +161,31 @@ function media(part: MediaSection | undefined, totals: ClipTotals): Media | unde
 
 /**
  * Files of a day that are not media (sidecars) whose read-back failed, per volume (`other_files`,
- * docs/log.md): no clip holds them, so they are counted beside the camera files' volumes.
+ * docs/log.md), as the checks find them (a volume and a path each): no clip holds them, so they are
+ * counted beside the volume's clips, the camera files' line where the volume has one, else the
+ * sound's, else a line of its own among the camera files'.
  */
-function withOtherFiles(counts: VolumeCount[], others: unknown): VolumeCount[] {
-  if (!Array.isArray(others)) return counts
+function withOtherFiles(
+  parts: { copies: VolumeCount[]; soundCopies: VolumeCount[] },
+  others: unknown,
+): { copies: VolumeCount[]; soundCopies: VolumeCount[] } {
+  if (!Array.isArray(others)) return parts
   const failed = new Map<string, number>()
-  for (const file of others as Array<{ volume?: unknown; action?: unknown } | null>)
-    if (typeof file?.volume === 'string' && file.action === 'failed')
+  for (const file of others as Array<{ volume?: unknown; path?: unknown; action?: unknown } | null>)
+    if (typeof file?.volume === 'string' && typeof file.path === 'string' && file.action === 'failed')
       failed.set(file.volume, (failed.get(file.volume) ?? 0) + 1)
-  if (!failed.size) return counts
-  const result = counts.map((c) => (failed.has(c.volume) ? { ...c, otherFailed: failed.get(c.volume)! } : c))
-  for (const [volume, n] of failed)
-    if (!counts.some((c) => c.volume === volume)) result.push({ volume, clips: 0, states: {}, otherFailed: n })
-  return result
+  if (!failed.size) return parts
+  const onto = (counts: VolumeCount[]) =>
+    counts.map((c) => {
+      const n = failed.get(c.volume)
+      if (!n) return c
+      failed.delete(c.volume)
+      return { ...c, otherFailed: n }
+    })
+  const copies = onto(parts.copies)
+  const soundCopies = onto(parts.soundCopies)
+  for (const [volume, n] of failed) copies.push({ volume, clips: 0, states: {}, otherFailed: n })
+  return { copies, soundCopies }
 }
 
 /**
@@ -185,10 +208,8 @@ export class Summing {
       const frames = timecodeToFrames(log.ocf.duration, fps)
       if (frames !== undefined) duration = { seconds: frames / framesPerSecond(fps), fps, text: log.ocf.duration }
     }
-    if (!duration && ocf.count) {
-      const seconds = ocf.totalSeconds()
-      duration = { seconds, fps, text: durationText(seconds, fps) }
-    }
+    const seconds = duration || !ocf.count ? undefined : ocf.totalSeconds()
+    if (seconds !== undefined) duration = { seconds, fps, text: durationText(seconds, fps) }
     const summary: LogSummary = {
       id: log.id,
       day: log.day,
@@ -207,8 +228,12 @@ export class Summing {
     if (ocfMedia) summary.ocf = ocfMedia
     if (proxyMedia) summary.proxy = proxyMedia
     if (soundMedia) summary.sound = soundMedia
-    summary.copies = withOtherFiles(ocf.volumeCounts(log.ocf?.copies), (log as { other_files?: unknown }).other_files)
-    summary.soundCopies = sound.volumeCounts(log.sound?.copies)
+    const counted = withOtherFiles(
+      { copies: ocf.volumeCounts(log.ocf?.copies), soundCopies: sound.volumeCounts(log.sound?.copies) },
+      (log as { other_files?: unknown }).other_files,
+    )
+    summary.copies = counted.copies
+    summary.soundCopies = counted.soundCopies
     if (sound.count) summary.soundClips = sound.count
     return summary
   }

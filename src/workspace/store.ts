@@ -205,7 +205,8 @@ export class Store {
     if (version === '2' || version === '3' || version === '4') sql.exec('UPDATE logs SET summary = NULL')
     // Schema 6's summaries count each volume's copies by state, and its checks have kinds the
     // older counts lack (src/copies/): both are made again when first asked, and unsent windows
-    // draw their figures again.
+    // whose logs are all there draw their figures again (the others, and sent ones, keep theirs,
+    // read as the account: copies/account.ts accountOf).
     if (version === '4' || version === '5') sql.exec('UPDATE logs SET summary = NULL, checks = NULL')
     // (A store older than windows following their logs has no such column yet: its windows gain it
     // empty, which redraws them as well.)

@@ -156,7 +156,7 @@ describe('send window, end to end', () => {
     expect(text).toContain('A001C003_240101_R1AB')
     // The day's checks, in the message's PDF and in its body alike.
     expect(text).toMatch(/!\s+Copies without a checksum — RAID_A: 3 clips/)
-    expect(parsed.text).toContain('RAID_A: 3 clips without a checksum')
+    expect(parsed.text).toContain('Copies without a checksum — RAID_A: 3 clips (A001C001_240101_R1AB')
   })
 
   it('shows the preview as the recipient will see it', async () => {

@@ -97,7 +97,7 @@ const CASES: Case[] = [
       SHUTTLE_B: { held: 3, clips: 3, mark: '✓', words: '3 clips, all verified (read back)' },
     },
     groups: [],
-    email: ['2 copies, all verified (read back)', 'nothing else found'],
+    email: ['2 copies, all verified (read back)', 'no other findings'],
   },
   {
     id: 'D102',
@@ -108,7 +108,7 @@ const CASES: Case[] = [
       SHUTTLE_B: { held: 3, clips: 3, mark: '✓', words: '3 clips, checksums match (not read back)' },
     },
     groups: [],
-    email: ['2 copies, checksums match (not read back)', 'nothing else found'],
+    email: ['2 copies, checksums match (not read back)', 'no other findings'],
   },
   {
     id: 'D103',
@@ -116,7 +116,7 @@ const CASES: Case[] = [
     make: posted(103, (i) => [{ volume: 'RAID', hash: x(i) }]),
     volumes: { RAID: { held: 3, clips: 3, mark: '✓', words: '3 clips, checksums recorded (not read back)' } },
     groups: [],
-    email: ['1 copy, checksums recorded (not read back)', 'nothing else found'],
+    email: ['1 copy, checksums recorded (not read back)', 'no other findings'],
   },
   {
     id: 'D104',
@@ -134,7 +134,7 @@ const CASES: Case[] = [
       SHUTTLE_B: { held: 1, clips: 3, mark: '✕', words: '3 clips: 2 missing, 1 checksum matches (not read back)' },
     },
     groups: [`Missing copies — SHUTTLE_B: 2 clips (${clipName(2)}, ${clipName(3)})`],
-    email: ['SHUTTLE_B: 2 clips missing', 'nothing else found'],
+    email: [`Missing copies — SHUTTLE_B: 2 clips (${clipName(2)}, ${clipName(3)})`, 'no other findings'],
   },
   {
     id: 'D105',
@@ -161,7 +161,7 @@ const CASES: Case[] = [
       SHUTTLE_C: { held: 2, clips: 3, mark: '✕', words: '3 clips: 1 not found on read-back, 2 verified (read back)' },
     },
     groups: [`Copies not found on read-back — SHUTTLE_C: 1 clip (${clipName(3)})`],
-    email: ['SHUTTLE_C: 1 clip not found on read-back', 'nothing else found'],
+    email: [`Copies not found on read-back — SHUTTLE_C: 1 clip (${clipName(3)})`, 'no other findings'],
   },
   {
     id: 'D106',
@@ -181,15 +181,19 @@ const CASES: Case[] = [
         mark: '✓',
         words: '3 clips: 2 checksums recorded (not read back), 1 checksum matches (not read back)',
       },
+      // Read back different: not held intact.
       SHUTTLE_B: {
-        held: 3,
+        held: 1,
         clips: 3,
         mark: '✕',
         words: '3 clips: 2 read back and different, 1 verified (read back)',
       },
     },
     groups: [`Copies read back and different — SHUTTLE_B: 2 clips (${clipName(2)}, ${clipName(3)})`],
-    email: ['SHUTTLE_B: 2 clips read back and different', 'nothing else found'],
+    email: [
+      `Copies read back and different — SHUTTLE_B: 2 clips (${clipName(2)}, ${clipName(3)})`,
+      'no other findings',
+    ],
   },
   {
     id: 'D107',
@@ -197,13 +201,13 @@ const CASES: Case[] = [
     make: posted(107, (i) => (i === 2 ? [both(i)[0]!, { volume: 'SHUTTLE_B', hash: x(99) }] : both(i))),
     volumes: {
       SHUTTLE_A: {
-        held: 3,
+        held: 2,
         clips: 3,
         mark: '✕',
         words: '3 clips: 1 whose checksum differs from another copy’s, 2 checksums match (not read back)',
       },
       SHUTTLE_B: {
-        held: 3,
+        held: 2,
         clips: 3,
         mark: '✕',
         words: '3 clips: 1 whose checksum differs from another copy’s, 2 checksums match (not read back)',
@@ -214,9 +218,9 @@ const CASES: Case[] = [
       `Copies whose checksum differs from another copy’s — SHUTTLE_B: 1 clip (${clipName(2)})`,
     ],
     email: [
-      'SHUTTLE_A: 1 clip whose checksum differs from another copy’s',
-      'SHUTTLE_B: 1 clip whose checksum differs from another copy’s',
-      'nothing else found',
+      `Copies whose checksum differs from another copy’s — SHUTTLE_A: 1 clip (${clipName(2)})`,
+      `Copies whose checksum differs from another copy’s — SHUTTLE_B: 1 clip (${clipName(2)})`,
+      'no other findings',
     ],
   },
   {
@@ -241,7 +245,7 @@ const CASES: Case[] = [
       },
     },
     groups: [`Copies without a checksum — SHUTTLE_A: 2 clips (${clipName(1)}, ${clipName(2)})`],
-    email: ['SHUTTLE_A: 2 clips without a checksum', 'nothing else found'],
+    email: [`Copies without a checksum — SHUTTLE_A: 2 clips (${clipName(1)}, ${clipName(2)})`, 'no other findings'],
   },
   {
     id: 'D109',
@@ -297,7 +301,10 @@ const CASES: Case[] = [
     groups: [
       'Files that are not media (sidecars) read back and different — file_server: 1 file (file_server/A002R2EC/Sidecar.txt)',
     ],
-    email: ['file_server: 1 file that is not media (a sidecar) failed verification', 'nothing else found'],
+    email: [
+      'Files that are not media (sidecars) read back and different — file_server: 1 file (file_server/A002R2EC/Sidecar.txt)',
+      'no other findings',
+    ],
   },
   {
     id: 'D112',
@@ -329,10 +336,10 @@ const CASES: Case[] = [
     },
     volumes: {
       SHUTTLE_A: { held: 1, clips: 1, mark: '✓', words: '1 clip, checksums recorded (not read back)' },
-      SHUTTLE_B: { held: 1, clips: 1, mark: '✕', words: '1 clip, all read back and different' },
+      SHUTTLE_B: { held: 0, clips: 1, mark: '✕', words: '1 clip, all read back and different' },
     },
     groups: [`Copies read back and different — SHUTTLE_B: 1 clip (${clipName(1)})`],
-    email: ['SHUTTLE_B: 1 clip read back and different', 'nothing else found'],
+    email: [`Copies read back and different — SHUTTLE_B: 1 clip (${clipName(1)})`, 'no other findings'],
   },
   {
     id: 'D113',
@@ -368,7 +375,7 @@ const CASES: Case[] = [
         words: '4 clips: 3 checksums recorded (not read back), 1 checksum matches (not read back)',
       },
       SHUTTLE_D: {
-        held: 2,
+        held: 1,
         clips: 4,
         mark: '✕',
         words: '4 clips: 1 missing, 1 not found on read-back, 1 read back and different, 1 verified (read back)',
@@ -382,9 +389,11 @@ const CASES: Case[] = [
       'Copies without a checksum — RAID (sound): 1 clip (S113T01.wav)',
     ],
     email: [
-      'SHUTTLE_D: 1 clip missing, 1 clip not found on read-back, 1 clip read back and different',
-      'Sound: RAID: 1 clip without a checksum',
-      'nothing else found',
+      `Copies read back and different — SHUTTLE_D: 1 clip (${clipName(2)})`,
+      `Copies not found on read-back — SHUTTLE_D: 1 clip (${clipName(3)})`,
+      `Missing copies — SHUTTLE_D: 1 clip (${clipName(4)})`,
+      'Sound: Copies without a checksum — RAID (sound): 1 clip (S113T01.wav)',
+      'no other findings',
     ],
   },
   {
@@ -406,7 +415,7 @@ const CASES: Case[] = [
     },
     volumes: { areca: { held: 2, clips: 2, mark: '✓', words: '2 clips, checksums recorded (not read back)' } },
     groups: [],
-    email: ['1 copy, checksums recorded (not read back)', 'nothing else found'],
+    email: ['1 copy, checksums recorded (not read back)', 'no other findings'],
   },
 ]
 

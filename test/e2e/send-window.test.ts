@@ -183,7 +183,7 @@ describe('send window with a provider', () => {
     expect(await page.locator('#windows-count').textContent()).toBe('1 to send')
     expect(await day1.locator('.checks-title').textContent()).toBe('Checks: nothing found')
     expect(await day1.locator('.checks-day').allInnerTexts()).toEqual([
-      expect.stringMatching(/^Day 1 — 2024-01-01\s+1 copy, checksums recorded \(not read back\)\s+nothing else found$/),
+      expect.stringMatching(/^Day 1 — 2024-01-01\s+1 copy, checksums recorded \(not read back\)\s+no other findings$/),
     ])
 
     // The preview renders the mail HTML with its styles, in a frame that may run no script.
@@ -313,8 +313,8 @@ describe('send window with a provider', () => {
     expect(await card3.locator('.checks-title').textContent()).toBe('Checks: 1 error')
     expect(await card3.locator('.window-checks').getAttribute('data-state')).toBe('errors')
     expect(await card3.locator('.checks-lines li').allTextContents()).toEqual([
-      'RAID_A: 1 clip missing',
-      'nothing else found',
+      'Missing copies — RAID_A: 1 clip (A002C002_240103_R1AB)',
+      'no other findings',
     ])
     await shoot(page, '4-checks')
 
@@ -332,7 +332,7 @@ describe('send window with a provider', () => {
     await question.getByRole('button', { name: 'Send anyway' }).click()
     await card3.locator('.status', { hasText: /^Sent \d\d:\d\d$/ }).waitFor()
     expect(received.length).toBe(sent + 1)
-    expect(received.at(-1)!.body.text).toContain('Verification: RAID_A: 1 clip missing')
+    expect(received.at(-1)!.body.text).toContain('Verification: Missing copies — RAID_A: 1 clip (A002C002_240103_R1AB)')
   })
 
   it('keeps the windows across a reload, and Close takes a sent one away', async () => {
@@ -401,7 +401,7 @@ describe('a send window that follows its day', () => {
     expect(await card4.locator('.window-checks').getAttribute('data-state')).toBe('clear')
     expect(await card4.locator('.checks-lines li').allTextContents()).toEqual([
       '2 copies, checksums match (not read back)',
-      'nothing else found',
+      'no other findings',
     ])
     expect(await card4.locator('.window-updated').isHidden()).toBe(true)
     const [opened] = await windows()
@@ -424,16 +424,17 @@ describe('a send window that follows its day', () => {
     // Two copies that disagree are both in doubt: an error on each volume.
     expect(await card4.locator('.checks-title').textContent()).toBe('Checks: 3 errors')
     expect(await card4.locator('.checks-lines li').allTextContents()).toEqual([
-      'SSD_01: 1 clip whose checksum differs from another copy’s',
-      'RAID_A: 1 clip missing, 1 clip whose checksum differs from another copy’s',
-      'nothing else found',
+      'Copies whose checksum differs from another copy’s — SSD_01: 1 clip (A004C003_240104_R1AB)',
+      'Copies whose checksum differs from another copy’s — RAID_A: 1 clip (A004C003_240104_R1AB)',
+      'Missing copies — RAID_A: 1 clip (A004C002_240104_R1AB)',
+      'no other findings',
     ])
     expect(await card4.locator('.window-updated-text').textContent()).toBe(
       'Updated: the day changed since you opened this window.',
     )
     await card4
       .frameLocator('iframe.preview-frame')
-      .getByText('RAID_A: 1 clip missing, 1 clip whose checksum differs from another copy’s')
+      .getByText('Missing copies — RAID_A: 1 clip (A004C002_240104_R1AB)')
       .waitFor()
     await shoot(page, '6-updated-red')
 
@@ -510,7 +511,9 @@ describe('a send window that follows its day', () => {
     expect(received.length).toBe(sent + 1)
     const [stored] = (await windows()).filter((w) => w.logIds[0] === 'D004')
     expect(received.at(-1)!.body.text).toBe(stored.preview.text)
-    expect(received.at(-1)!.body.text).toContain('RAID_A: 1 clip whose checksum differs from another copy’s')
+    expect(received.at(-1)!.body.text).toContain(
+      'Copies whose checksum differs from another copy’s — RAID_A: 1 clip (A004C003_240104_R1AB)',
+    )
     expect(received.at(-1)!.body.text).not.toContain('missing')
     await page.unroute(statePolls)
     for (const resume of held) await resume().catch(() => {})

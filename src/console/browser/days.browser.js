@@ -138,8 +138,7 @@ function checkWords(counts) {
 }
 
 /** A part's size, and the clips of unknown size as the service words them. @param {NonNullable<import('./state.js').PartMedia>} m */
-const sizeOf = (m) =>
-  m.unknown ? (m.unknownSizes === m.files ? m.unknown : size(m.size) + ' + ' + m.unknown) : size(m.size)
+const sizeOf = (m) => (m.unknown ? (m.size === 0 ? m.unknown : size(m.size) + ' + ' + m.unknown) : size(m.size))
 
 /** The parts of a day in a line: "412 clips · OCF 1.2 TB · Sound 96 files, 4 GB · Proxy 38 GB". @param {DayRow} row */
 function partsLine(row) {
