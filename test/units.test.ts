@@ -443,6 +443,22 @@ describe('a deployment holding productions', () => {
     expect(await as(main, '/log', JSON.stringify(makeLog('D019', 1)))).toMatchObject(onlySyncs)
     const asMain = { headers: { 'x-api-token': main } }
     expect(await deployed('/productions/feature/logs', asMain)).toMatchObject(onlySyncs)
+    // Which project it syncs, and nothing of the production's settings (its recipients).
+    const project = await deployed('/productions/feature/project', asMain)
+    expect(project.status).toBe(200)
+    expect(Object.keys(JSON.parse(project.text)).sort()).toEqual([
+      'activeLog',
+      'created_at',
+      'id',
+      'path',
+      'project_name',
+    ])
+    expect(await deployed('/productions/feature/project/config', asMain)).toMatchObject(onlySyncs)
+    // Refused before a large body is read: 2 MiB that are no JSON would be a 400 once read.
+    const unread = `{${'x'.repeat(2 * 1024 * 1024)}`
+    expect(await as(main, '/log/D019/import', unread)).toMatchObject(onlySyncs)
+    expect(await as(main, '/log', unread)).toMatchObject(onlySyncs)
+    expect(await as(main, '/log/D019/read-back', unread)).toMatchObject(onlySyncs)
     const listed = JSON.parse((await deployed('/productions/feature/approve/tokens', { headers: key })).text)
     expect(listed.tokens.map((t: { appName: string; unit?: true }) => [t.appName, t.unit])).toEqual([
       ['Main unit', true],

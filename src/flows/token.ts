@@ -9,8 +9,8 @@ import { workspace } from '../workspace/client'
  * make the service read and parse 64 MiB. A small body costs no extra call; its mistakes are
  * answered before the token is looked at, as everywhere.
  */
-export async function tokenForBody(request: IRequest, env: Env): Promise<string> {
+export async function tokenForBody(request: IRequest, env: Env, syncs = false): Promise<string> {
   const token = apiToken(request)
-  if (!(declaredLength(request) <= LARGE_BODY_BYTES)) await workspace(env).checkToken(token)
+  if (!(declaredLength(request) <= LARGE_BODY_BYTES)) await workspace(env).checkToken(token, syncs)
   return token
 }

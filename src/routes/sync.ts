@@ -52,7 +52,7 @@ export async function getVersion(request: IRequest, env: Env) {
 /** POST /sync/logs/{id}?rev=…&ancestors=…: a version another unit wrote (no body for a deletion). */
 export async function sendVersion(request: IRequest, env: Env) {
   const id = logIdOf(request)
-  const token = await tokenForBody(request, env)
+  const token = await tokenForBody(request, env, true)
   const { project, rev, ancestors, deleted, owner } = parseOrThrow(SyncLeafQuerySchema, { ...request.query })
   const leaf = { rev, ancestors, deleted: deleted === 'true', ...(owner !== undefined && { owner }) }
   const sent = await readJsonBody(request).catch((err: unknown) => {

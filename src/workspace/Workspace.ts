@@ -162,8 +162,16 @@ export class Workspace extends DurableObject<Env> {
     return this.#client(token, () => this.#projects.list())
   }
 
+  /**
+   * GET /project. A unit's cart on a production reads which project it syncs, and nothing of the
+   * production's settings (its e-mail recipients among them): GET /project/config refuses it.
+   */
   projectDetails(token: string) {
-    return this.#client(token, () => this.#projects.details(), true)
+    return this.#client(
+      token,
+      (caller) => (caller.unit && this.#store.production ? this.#projects.identity() : this.#projects.details()),
+      true,
+    )
   }
 
   settings(token: string) {
@@ -190,11 +198,12 @@ export class Workspace extends DurableObject<Env> {
   }
 
   /**
-   * Whether the token is one the operator approved: asked before a large body is read. What the
-   * token may do with it (a unit's cart, on a production, only sync) is the call's own check.
+   * Whether the token is one the operator approved for the call, asked before a large body is
+   * read: `syncs` for the sync routes, which a unit's cart on a production may call; any other
+   * call of such a token is refused here, before its body (63 MiB once) is read.
    */
-  checkToken(token: string) {
-    return this.#client(token, () => {}, true)
+  checkToken(token: string, syncs = false) {
+    return this.#client(token, () => {}, syncs)
   }
 
   // ---- logs (API token); writes committed in groups

@@ -100,6 +100,12 @@ export class Projects {
     return { ...active.settings, activeLog: null, ...projectOf(active) }
   }
 
+  /** Which project is active, and nothing of its settings but its name. */
+  identity() {
+    const active = this.requireActive()
+    return { activeLog: null, ...projectOf(active) }
+  }
+
   /** Shallow merge (SPEC §5); the merged whole must be valid and is stored as sent. */
   patchSettings(patch: Record<string, unknown>): Settings {
     const active = this.requireActive()
