@@ -1,7 +1,12 @@
 // Units (docs/units.md): every write of a log is a revision a cart and its production exchange;
 // versions written elsewhere are taken by the revision rules, kept byte for byte, and a version in
 // conflict stays visible until resolved. A deployment holding productions serves each under its path.
-import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test'
+import {
+  createExecutionContext,
+  listDurableObjectIds,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import worker from '../src/index'
@@ -578,7 +583,10 @@ describe('a deployment holding productions', () => {
   })
 
   it('serves each production under its path with its own workspace, and nothing else', async () => {
-    expect(await deployed('/ping')).toMatchObject({ status: 200 })
+    // Outside the productions, /ping answers without making a workspace nobody set up.
+    const before = (await listDurableObjectIds(env.WORKSPACE)).map(String)
+    expect(await deployed('/ping')).toMatchObject({ status: 200, text: '{"status":"ok","active":false}' })
+    expect((await listDurableObjectIds(env.WORKSPACE)).map(String)).toEqual(before)
     expect(await deployed('/logs')).toMatchObject({ status: 404 })
     expect(await deployed('/productions/other/ping')).toMatchObject({
       status: 404,

@@ -35,12 +35,16 @@ function productionsOf(env: Env): Set<string> {
  * The production a path names, its env and the path within it; the path as it is otherwise. A
  * deployment holding productions serves only them, GET /ping and GET /version besides.
  */
+/** PRODUCTIONS set, even to no valid name, makes a production: it never serves as a cart. */
+export const holdsProductions = (env: Env) => (env.PRODUCTIONS ?? '').trim() !== ''
+
+/** The production a request was routed to (routedTo), if any. */
+export const productionOf = (env: Env) => (env as ProductionEnv).production
+
 export function routedTo(path: string, env: Env): { env: Env; path: string } {
   const names = productionsOf(env)
-  // PRODUCTIONS set, even to no valid name, makes a production: it never serves as a cart.
-  const holdsProductions = (env.PRODUCTIONS ?? '').trim() !== ''
   if (!path.startsWith(PREFIX)) {
-    if (holdsProductions && path !== '/ping' && path !== '/version')
+    if (holdsProductions(env) && path !== '/ping' && path !== '/version')
       throw new StatusError(404, { error: 'Not found: this service holds productions, at /productions/<name>/' })
     return { env, path }
   }

@@ -1,13 +1,18 @@
 import pkg from '../../package.json'
 import { openApiDocument } from '../openapi/document'
+import { holdsProductions, productionOf } from '../http/productions'
 import { workspace } from '../workspace/client'
 
 const API_VERSION = '0.1.0'
 
-/** Liveness for scripts and the start command, and whether a project is loaded: no token needed. */
+/**
+ * Liveness for scripts and the start command, and whether a project is loaded: no token needed. A
+ * deployment holding productions answers it outside them without asking any workspace: there the
+ * workspace a laptop has would be one nobody set up, made by whoever asks.
+ */
 export const ping = async (_request: Request, env: Env) => ({
   status: 'ok',
-  active: await workspace(env).hasActiveProject(),
+  active: holdsProductions(env) && !productionOf(env) ? false : await workspace(env).hasActiveProject(),
 })
 
 export const version = () => ({ version: { app: pkg.version, api: API_VERSION } })
