@@ -82,7 +82,10 @@ const tokenFile = () => join(configFolder(), 'tokens.json')
 
 async function storedTokens() {
   try {
-    return JSON.parse(await readFile(tokenFile(), 'utf8'))
+    const tokens = JSON.parse(await readFile(tokenFile(), 'utf8'))
+    // Kept the user's alone whatever made them otherwise since (a folder made 0755 by another tool).
+    await Promise.all([chmod(configFolder(), 0o700), chmod(tokenFile(), 0o600)])
+    return tokens
   } catch {
     return {}
   }
@@ -93,6 +96,8 @@ async function storeToken(baseUrl, token) {
   if (token) tokens[baseUrl] = token
   else delete tokens[baseUrl]
   await mkdir(configFolder(), { recursive: true, mode: 0o700 })
+  // A folder that existed keeps its mode through mkdir (0755 from another tool): the user's alone again.
+  await chmod(configFolder(), 0o700)
   if (!Object.keys(tokens).length) return rm(tokenFile(), { force: true })
   await writeFile(tokenFile(), JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 })
   // A file that existed keeps its mode through writeFile: made the user's alone again.

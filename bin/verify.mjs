@@ -12,7 +12,7 @@
 // one recorded (`original`). What is read is kept, a line a file, in a resume file: a run stopped
 // with Ctrl-C goes on where it stopped, unless --again.
 import { createHash, randomInt } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { readFile, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import {
@@ -639,6 +639,7 @@ class ResumeFile {
     try {
       if (this.#fd === undefined) {
         mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 })
+        chmodSync(join(this.path, '..'), 0o700)
         this.#fd = openSync(this.path, 'a', 0o600)
       }
       const { name: path, size, mtimeMs, ctimeMs, hashdate } = file

@@ -321,6 +321,56 @@ describe('POST /log/{id}/import', () => {
 })
 
 describe('what the files do not agree on', () => {
+  it('keeps two files whose names differ only in how they are composed (NFC, NFD) apart, and names them', async () => {
+    const { token } = await withProject()
+    const nfc = 'Café_A001C001.mov'.normalize('NFC')
+    const nfd = nfc.normalize('NFD')
+    const content = ascManifest({
+      created: '2026-11-28T09:00:00Z',
+      entries: [
+        { path: `Clips/${nfc}`, size: 1000, hashes: { xxh64: '00000000000000a1' } },
+        { path: `Clips/${nfd}`, size: 2000, hashes: { xxh64: '00000000000000b2' } },
+      ],
+    })
+    const answer = await call('POST', '/log/D030/import', {
+      token,
+      body: {
+        files: [{ name: 'SHUTTLE/ascmhl/0001_SHUTTLE_2026-11-28_090000Z.mhl', content, volume: 'SHUTTLE' }],
+        day: 30,
+      },
+    })
+    expect(answer.status).toBe(201)
+    // One clip by name, both files named: neither size nor hash is silently lost.
+    const { checks } = (await call('GET', '/log/D030/checks', { token })).body
+    expect(checks).toEqual([
+      expect.objectContaining({
+        kind: 'name-collision',
+        volume: 'SHUTTLE',
+        message: `${nfc.slice(0, -4)} is 2 different files on SHUTTLE: SHUTTLE/Clips/${nfc} (1000 bytes), SHUTTLE/Clips/${nfd} (2000 bytes)`,
+      }),
+    ])
+  })
+
+  it('keeps two rows of a transfer report whose names differ only in how they are composed apart', async () => {
+    const { token } = await withProject()
+    const nfc = 'Café_A001C002.mov'.normalize('NFC')
+    const csv = [
+      'Volume,Path,Size,MD5',
+      `SHUTTLE,/x/${nfc},10,${'a'.repeat(32)}`,
+      `SHUTTLE,/x/${nfc.normalize('NFD')},20,${'b'.repeat(32)}`,
+    ].join('\n')
+    expect(
+      (
+        await call('POST', '/log/D031/import', {
+          token,
+          body: { files: [{ name: 'r.csv', content: csv }], day: 31, date: '2026-11-28' },
+        })
+      ).status,
+    ).toBe(201)
+    const { summary } = (await call('GET', '/log/D031/checks', { token })).body
+    expect(summary.kinds).toEqual({ 'name-collision': 1 })
+  })
+
   const created = '2025-06-14T10:00:00Z'
   const entry = (
     path: string,

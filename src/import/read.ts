@@ -398,8 +398,16 @@ function latestOf(group: ReadManifest[], manifestFolder: string, ordered: boolea
   const files = new Map<string, CopiedFile>()
   const folders = new Map<string, HashEntry[]>()
   for (const { manifest } of group) {
+    // Paths are read composed (NFC), as macOS and Linux may write one name two ways; two files of
+    // one manifest whose names differ only so are two files (a case-sensitive drive holds both):
+    // the second keeps its path as written, and the checks see two files under one clip name.
+    const written = new Map<string, string>()
     for (const entry of manifest.files) {
-      const path = resolved(root, entry.path)
+      let path = resolved(root, entry.path)
+      const raw = entry.path.replace(/\\/g, '/')
+      const first = written.get(path)
+      if (first === undefined) written.set(path, raw)
+      else if (first !== raw) path = resolved(root, raw, false)
       const before = files.get(path)
       const own = worstAction(entry.hashes.map((h) => h.action))
       const action = ordered || !before?.action ? own : worstAction([own, before.action])
@@ -436,8 +444,9 @@ const folderOf = (path: string) => {
   const slash = path.lastIndexOf('/')
   return slash < 0 ? '' : path.slice(0, slash)
 }
-function resolved(root: string, path: string): string {
-  const clean = path.replace(/\\/g, '/').normalize('NFC')
+function resolved(root: string, path: string, composed = true): string {
+  const slashed = path.replace(/\\/g, '/')
+  const clean = composed ? slashed.normalize('NFC') : slashed
   if (clean.startsWith('/') || /^[A-Za-z]:\//.test(clean) || !root) return clean
   return `${root}/${clean}`
 }

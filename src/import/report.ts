@@ -115,6 +115,8 @@ export function reportCopies(
 ): ReportCopies {
   const at = columnsOf(table.columns)
   const volumes = new Map<string, ManifestFile[]>()
+  // Per volume, each composed path and the path as the report wrote it (see read.ts latestOf).
+  const written = new Map<string, string>()
   let noVolume = 0
   let malformed: ReportCopies['malformed']
   for (const { cells } of table.rows) {
@@ -144,7 +146,14 @@ export function reportCopies(
     }
     const filePath = path || name || source
     if (!filePath) continue
-    const file: ManifestFile = { path: filePath.normalize('NFC'), hashes: [] }
+    const composed = `${onVolume.normalize('NFC')}\u0000${filePath.normalize('NFC')}`
+    const first = written.get(composed)
+    if (first === undefined) written.set(composed, filePath)
+    // Two rows whose names differ only in how they are composed are two files: kept apart.
+    const file: ManifestFile = {
+      path: first === undefined || first === filePath ? filePath.normalize('NFC') : filePath,
+      hashes: [],
+    }
     const size = sizeOf(cell(at.size))
     if (size !== undefined) file.size = size
     const copied = new Map<string, string>()

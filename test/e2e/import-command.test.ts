@@ -5,6 +5,7 @@
 // clips report shows it.
 import { execFile } from 'node:child_process'
 import {
+  chmodSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -129,6 +130,15 @@ describe('media-log import', () => {
       for (const copy of clip.copies) expect(copy.hash).toMatch(label)
     }
     expect(clips[0]).toMatchObject({ camera_model: 'ALEXA 35', tc_start: '14:00:00:00', reel: 'A002' })
+  })
+
+  it('makes a token folder another tool left open (0755) the user’s alone again', async () => {
+    chmodSync(config, 0o755)
+    chmodSync(join(config, 'tokens.json'), 0o644)
+    const { status, stderr } = await run(['checks', 'D012'])
+    expect(status, stderr).toBe(1)
+    expect(statSync(config).mode & 0o777).toBe(0o700)
+    expect(statSync(join(config, 'tokens.json')).mode & 0o777).toBe(0o600)
   })
 
   it('runs again on the kept token and finds nothing to change', async () => {
