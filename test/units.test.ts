@@ -765,8 +765,16 @@ describe('a round, against a production that refuses or waits', () => {
       store.receive('p1', 'D003', { rev: rev(1, 'a'), ancestors: [], deleted: false, owner: 'Second unit' }, d003)
       const refused = "Log belongs to Second unit: it is written on that unit's cart"
       expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
+      // Nor by POST /sync/logs from one of the cart's applications: a version over Second unit's
+      // is refused, and the log stays as it was.
+      const over = { rev: rev(2, 'b'), ancestors: [rev(1, 'a')], deleted: false }
+      expect(() => store.receive('p1', 'D003', over, d003, {})).toThrow(refused)
+      expect(store.versions('p1', 'D003').versions).toEqual([
+        expect.objectContaining({ rev: rev(1, 'a'), owner: 'Second unit', served: true }),
+      ])
       store.linkAs(undefined)
       expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
+      expect(() => store.receive('p1', 'D003', over, d003, {})).toThrow(refused)
       log('D004')
       expect(ownerOf('D004')).toBe('Main unit')
       // Linked again under another name, it writes as that one, linked or not.

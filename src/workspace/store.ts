@@ -749,7 +749,11 @@ export class Store {
     if (!after) return 'known'
     const why = implausible(leaves, incoming, sent !== undefined)
     if (why) throw invalid([{ prop: 'rev', message: why }])
-    if (sent?.unit !== undefined) requireSendersOwn(sent.unit, incoming, leaves, after.replaced)
+    // Sent in a request: on a production by the unit whose token sent it; on a cart, by one of its
+    // applications, as its own unit (what its production would refuse, the cart refuses too, as
+    // it refuses a PATCH over another unit's day).
+    const sender = sent === undefined ? undefined : (sent.unit ?? this.#unitIn(project))
+    if (sender !== undefined) requireSendersOwn(sender, incoming, leaves, after.replaced)
     const seq = this.#nextRevision()
     const before = leaves.find((leaf) => leaf.winner)
     const winner = winnerOf(after.kept)!
