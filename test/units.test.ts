@@ -646,13 +646,21 @@ describe('a round, against a production that refuses or waits', () => {
       const held = new Map<string, string>()
       const production = {
         refuse: new Set<string>(),
+        unasked: new Set<string>(),
+        busy: false,
+        feed: [] as Array<{ id: string; leaves: Leaf[] }>,
         hold: undefined as Promise<void> | undefined,
         holds: (id: string, rev: string) => held.set(id, rev),
         sent: [] as string[],
-        changes: () => Promise.resolve({ changes: [], last: 0 }),
-        missing: (logs: Map<string, string[]>) =>
-          Promise.resolve(new Map([...logs].map(([id, revs]) => [id, revs.filter((rev) => held.get(id) !== rev)]))),
-        leaf: () => Promise.reject(new Error('not asked')),
+        changes: (since: number) =>
+          Promise.resolve({ changes: production.feed.slice(since), last: production.feed.length }),
+        async missing(logs: Map<string, string[]>) {
+          if (production.busy) throw new ProductionError('answered 503: Service busy: try again', 503)
+          if ([...logs.keys()].some((id) => production.unasked.has(id)))
+            throw new ProductionError('answered 400: Validation Error (logs.0.revs must name at most 100)', 400)
+          return new Map([...logs].map(([id, revs]) => [id, revs.filter((rev) => held.get(id) !== rev)]))
+        },
+        leaf: (id: string) => Promise.resolve(utf8(JSON.stringify(makeLog(id, 1)))),
         async send(id: string, leaf: { rev: string }) {
           await production.hold
           if (production.refuse.has(id)) throw new ProductionError('answered 400: Validation Error', 400)
@@ -664,18 +672,22 @@ describe('a round, against a production that refuses or waits', () => {
         const keys = { id, day: 1, date: '2026-03-01' }
         store.insertLog('p1', keys, utf8(JSON.stringify(makeLog(id, 1))), '{}')
       }
-      await test({ store, units, production, log })
+      await test({ store, units, production, log, sql: state.storage.sql })
     })
   type RoundSetup = {
     store: Store
     units: UnitLink
     production: Production & {
       refuse: Set<string>
+      unasked: Set<string>
+      busy: boolean
+      feed: Array<{ id: string; leaves: Leaf[] }>
       hold: Promise<void> | undefined
       holds: (id: string, rev: string) => void
       sent: string[]
     }
     log: (id: string) => void
+    sql: SqlStorage
   }
   const receive = () => {
     throw new Error('nothing to receive')
@@ -705,6 +717,74 @@ describe('a round, against a production that refuses or waits', () => {
       production.holds('D001', (units.status('p1') as { refused: Array<{ rev: string }> }).refused[0]!.rev)
       expect(await units.round(production, receive)).toBe(true)
       expect(units.status('p1')).toMatchObject({ refused: [], error: null })
+    })
+  })
+
+  it('sets aside a log the production will not be asked about, sends the others, and still takes theirs', async () => {
+    await roundIn('round-unasked', async ({ units, production, log }) => {
+      units.link('p1', 'https://production.example', 'pp', 'Main unit', 'token-1')
+      log('D001')
+      log('D002')
+      production.unasked.add('D001')
+      const taken: string[] = []
+      const take = (id: string, _: Leaf, body?: Uint8Array) => void taken.push(`${id} ${body?.length ?? 0}`)
+      const theirs = (id: string) => ({ id, leaves: [{ rev: rev(1, 'c'), ancestors: [], deleted: false }] })
+      production.feed.push(theirs('D050'))
+      expect(await units.round(production, take)).toBe(true)
+      expect(production.sent).toEqual(['D002'])
+      expect(taken).toEqual([`D050 ${JSON.stringify(makeLog('D050', 1)).length}`])
+      expect(units.status('p1')).toMatchObject({
+        pending: 0,
+        error: null,
+        refused: [
+          {
+            id: 'D001',
+            way: 'push',
+            error: 'answered 400: Validation Error (logs.0.revs must name at most 100)',
+          },
+        ],
+      })
+      // A production that takes nothing this cart sends still hands over what the others wrote.
+      production.busy = true
+      log('D003')
+      production.feed.push(theirs('D051'))
+      expect(await units.round(production, take)).toBe(false)
+      expect(taken.map((entry) => entry.split(' ')[0])).toEqual(['D050', 'D051'])
+      expect(units.status('p1')).toMatchObject({ pending: 1, error: 'answered 503: Service busy: try again' })
+      production.busy = false
+      production.unasked.clear()
+      expect(await units.round(production, take)).toBe(true)
+      expect(production.sent).toEqual(['D002', 'D003'])
+      expect(units.status('p1')).toMatchObject({ pending: 0, error: null })
+    })
+  })
+
+  it('keeps at most 16 versions of a log, and a new one costs the rows of one', async () => {
+    await roundIn('round-versions', async ({ store, sql }) => {
+      const keys = { id: 'D030', day: 30, date: '2026-03-30' }
+      const body = (n: number) => ({ keys, json: utf8(JSON.stringify(makeLog('D030', n))), summary: '{}' })
+      store.insertLog('p1', keys, body(1).json, '{}')
+      const digits = '123456789abcdef'
+      for (const digit of digits)
+        store.receive('p1', 'D030', { rev: rev(1, digit), ancestors: [], deleted: false }, body(2), {})
+      const positions = () =>
+        sql
+          .exec<{ rev: string; seq: number }>('SELECT rev, seq FROM log_leaves WHERE id = ? ORDER BY rev', 'D030')
+          .toArray()
+      const held = positions()
+      expect(held).toHaveLength(16)
+      // Each version kept its place in the feed when the next came: none was written again.
+      expect(new Set(held.map((row) => row.seq)).size).toBe(16)
+      expect(() =>
+        store.receive('p1', 'D030', { rev: rev(1, '0'), ancestors: [], deleted: false }, body(3), {}),
+      ).toThrow('{"prop":"rev","message":"the log holds 16 versions already: its operator keeps one first"}')
+      expect(positions()).toEqual(held)
+      // The operator keeps one: the log has room again.
+      store.resolve('p1', 'D030', rev(1, 'f'))
+      expect(store.receive('p1', 'D030', { rev: rev(1, '0'), ancestors: [], deleted: false }, body(3), {})).toBe(
+        'conflict',
+      )
+      expect(positions()).toHaveLength(2)
     })
   })
 

@@ -56,6 +56,15 @@ export function implausible(leaves: Leaf[], incoming: Leaf, bounded = true): str
   return undefined
 }
 
+/**
+ * Versions a replica keeps of one log, the one served included. Honest conflicts come from a few
+ * units logging one id unseen; without a bound, one cart's token sending a hundred conflicting
+ * versions of a day made every page of the feed too large for the others to push, and each new
+ * version cost a write per version held. A version that would pass it is refused (set aside on
+ * the cart that sent it) until the operator keeps one.
+ */
+export const MAX_VERSIONS = 16
+
 /** A new revision replacing `leaves` (the winner for an edit; several for a resolution). */
 export function nextRevision(leaves: Leaf[]): Pick<Leaf, 'rev' | 'ancestors'> {
   const generation = Math.max(0, ...leaves.map((leaf) => generationOf(leaf.rev))) + 1

@@ -39,7 +39,13 @@ async function call(url: string, method: string, path: string, init: RequestInit
   }
   if (response.ok) return response
   const { body } = await parsed(response)
-  const said = typeof body.error === 'string' ? body.error : response.statusText
+  // A validation error says which field: its first detail goes with it into the status.
+  const detail = Array.isArray(body.details) ? (body.details[0] as { prop?: unknown; message?: unknown }) : undefined
+  const why =
+    typeof detail?.message === 'string'
+      ? `${typeof detail.prop === 'string' && detail.prop ? `${detail.prop} ` : ''}${detail.message}`
+      : ''
+  const said = (typeof body.error === 'string' ? body.error : response.statusText) + (why ? ` (${why})` : '')
   throw new ProductionError(
     `${url} answered ${response.status} to ${method} ${path.split('?')[0]}: ${said}`,
     response.status,

@@ -1,7 +1,16 @@
 import { conflict, forbidden, invalid, notFound } from '../shared/problem'
 import { inLogOrder, type LogKeys } from '../shared/log-order'
 import { concatBytes, cutBytes, utf8Bytes } from '../shared/utf8'
-import { ancestorsOf, implausible, knows, nextRevision, received, winnerOf, type Leaf } from '../shared/revisions'
+import {
+  MAX_VERSIONS,
+  ancestorsOf,
+  implausible,
+  knows,
+  nextRevision,
+  received,
+  winnerOf,
+  type Leaf,
+} from '../shared/revisions'
 
 /**
  * Cloudflare limits a SQLite row, string or BLOB to 2 MB. Logs are stored as JSON text cut into
@@ -694,8 +703,8 @@ export class Store {
     const owner = winner && !winner.deleted ? winner.owner : this.#unitIn(project)
     if (winner)
       this.sql.exec('DELETE FROM log_leaves WHERE project = ? AND id = ? AND rev = ?', project, id, winner.rev)
+    // The new revision is served (its generation passes every leaf's); the others were not.
     this.#insertLeaf(project, id, { rev, ancestors, deleted, ...(owner !== undefined && { owner }) }, seq)
-    if (leaves.length > 1) this.#touchLeaves(project, id, seq, rev)
   }
 
   #insertLeaf(project: number, id: string, leaf: Leaf, seq: number, winner = true) {
@@ -712,14 +721,14 @@ export class Store {
     )
   }
 
-  /** Every leaf of a log to the feed's position `seq`, `winner` the one served. */
-  #touchLeaves(project: number, id: string, seq: number, winner: string) {
+  /** Leaf `winner` served, in place of the one served before. */
+  #crown(project: number, id: string, winner: string) {
     this.sql.exec(
-      'UPDATE log_leaves SET seq = ?, winner = (rev = ?) WHERE project = ? AND id = ?',
-      seq,
+      'UPDATE log_leaves SET winner = (rev = ?) WHERE project = ? AND id = ? AND (winner = 1 OR rev = ?)',
       winner,
       project,
       id,
+      winner,
     )
   }
 
@@ -749,6 +758,10 @@ export class Store {
     if (!after) return 'known'
     const why = implausible(leaves, incoming, sent !== undefined)
     if (why) throw invalid([{ prop: 'rev', message: why }])
+    if (after.kept.length > MAX_VERSIONS)
+      throw invalid([
+        { prop: 'rev', message: `the log holds ${MAX_VERSIONS} versions already: its operator keeps one first` },
+      ])
     // Sent in a request: on a production by the unit whose token sent it; on a cart, by one of its
     // applications, as its own unit (what its production would refuse, the cart refuses too, as
     // it refuses a PATCH over another unit's day).
@@ -771,7 +784,9 @@ export class Store {
     for (const leaf of after.replaced) this.#dropLeaf(project, id, leaf.rev)
     this.#insertLeaf(project, id, incoming, seq, false)
     if (winner !== incoming && body) this.#keepSentBody(project, id, incoming.rev, body)
-    this.#touchLeaves(project, id, seq, winner.rev)
+    // Only the incoming row carries the feed's new position (the feed reads a log's newest), and
+    // only the served flag moves: two rows at most, however many versions the log holds.
+    if (winner.rev !== before?.rev) this.#crown(project, id, winner.rev)
     return winner === incoming ? 'winner' : 'conflict'
   }
 

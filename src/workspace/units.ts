@@ -171,18 +171,27 @@ export class UnitLink {
   async round(production: Production, receive: Receiver): Promise<boolean> {
     const link = this.get()
     if (!link) return true
-    try {
-      await this.#push(link, production)
-      await this.#pull(link, production, receive)
+    // Each way goes on when the other fails: a production that refuses what this cart sends still
+    // hands over what other units wrote, a resolution of the very log that failed included.
+    let failure: Error | undefined
+    const step = async (run: () => Promise<void>) => {
+      try {
+        await run()
+      } catch (err) {
+        failure ??= err instanceof Error ? err : new Error(String(err))
+      }
+    }
+    await step(() => this.#push(link, production))
+    await step(() => this.#pull(link, production, receive))
+    if (failure === undefined) {
       // What was just taken moved this store's feed on: asked about once (the production has it
       // all), so nothing counts as waiting to go that the production holds.
-      await this.#push(link, production)
-      await this.#settleRefusals(link, production)
-      this.#update(link, 'synced_at = ?, error = NULL, failures = 0', new Date().toISOString())
-      return true
-    } catch (err) {
-      return this.paused(link, err instanceof Error ? err.message : String(err))
+      await step(() => this.#push(link, production))
+      await step(() => this.#settleRefusals(link, production))
     }
+    if (failure !== undefined) return this.paused(link, failure.message)
+    this.#update(link, 'synced_at = ?, error = NULL, failures = 0', new Date().toISOString())
+    return true
   }
 
   /** A round not run or stopped, and why: shown as the status's error. */
@@ -210,9 +219,8 @@ export class UnitLink {
     for (;;) {
       const { changes, last } = this.store.changes(link.project, link.pushed, PAGE)
       if (!changes.length) return
-      const missing = await production.missing(
-        new Map(changes.map(({ id, leaves }) => [id, leaves.map((leaf) => leaf.rev)])),
-      )
+      const missing = await this.#missing(link, production, changes)
+      if (this.get()?.token !== link.token) return
       for (const { id, leaves } of changes)
         for (const leaf of leaves) {
           if (!missing.get(id)?.includes(leaf.rev)) continue
@@ -229,6 +237,26 @@ export class UnitLink {
   }
 
   /**
+   * Of a page's versions, those the production lacks. Should it refuse the question (a log whose
+   * versions it cannot take, say more than it names at once), each log is asked alone, and a log
+   * it refuses is set aside, its versions not sent: one log never holds back the page.
+   */
+  async #missing(link: LinkRow, production: Production, changes: Array<{ id: string; leaves: Leaf[] }>) {
+    const asked = (page: typeof changes) => new Map(page.map(({ id, leaves }) => [id, leaves.map((leaf) => leaf.rev)]))
+    try {
+      return await production.missing(asked(changes))
+    } catch (err) {
+      if (!refusedVersion(err)) throw err
+    }
+    const missing = new Map<string, string[]>()
+    for (const change of changes)
+      await this.#setAside(link, change.id, change.leaves[0]!, 'push', async () => {
+        for (const [id, revs] of await production.missing(asked([change]))) missing.set(id, revs)
+      })
+    return missing
+  }
+
+  /**
    * Versions the production refused that it holds by now (their own unit sent them, or what
    * replaced them): set aside no longer. A day refused to this cart, another unit's, is not
    * written here again, so nothing else would end its refusal.
@@ -241,7 +269,14 @@ export class UnitLink {
       const page = refused.slice(start, start + PAGE)
       const asked = new Map<string, string[]>()
       for (const { id, rev } of page) asked.set(id, [...(asked.get(id) ?? []), rev])
-      const missing = await production.missing(asked)
+      let missing: Map<string, string[]>
+      try {
+        missing = await production.missing(asked)
+      } catch (err) {
+        // A question it refuses leaves these set aside as they were.
+        if (refusedVersion(err)) continue
+        throw err
+      }
       if (this.get()?.token !== link.token) return
       for (const { id, rev } of page)
         if (!missing.get(id)?.includes(rev))
