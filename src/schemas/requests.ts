@@ -3,7 +3,7 @@ import { invalid } from '../shared/problem'
 import { toDetails } from './issues'
 import { DayNumber, IsoDate, LogIdSchema } from './log'
 import { ProjectNameSchema } from './settings'
-import { ANCESTORS_KEPT, REVISION } from '../shared/revisions'
+import { ANCESTORS_KEPT, MAX_VERSIONS, REVISION } from '../shared/revisions'
 import { digestOf } from '../shared/digests'
 
 export const AuthRequestSchema = v.object({
@@ -265,6 +265,42 @@ export const SyncLeafQuerySchema = v.object({
       v.minLength(1, 'must be 1 to 100 characters'),
       v.maxLength(100, 'must be 1 to 100 characters'),
     ),
+  ),
+})
+
+// What a cart takes from its production's answers, and no more (workspace/production.ts): a
+// production is another service, and what it answers is stored and sent on.
+
+const SentLeaf = v.object({
+  rev: Revision,
+  ancestors: v.pipe(v.array(Revision), v.maxLength(ANCESTORS_KEPT, `must name at most ${ANCESTORS_KEPT} revisions`)),
+  deleted: v.boolean(),
+  owner: v.optional(SyncLeafQuerySchema.entries.owner.wrapped),
+})
+
+/** `GET /sync/changes` as a production answers it: at most `limit` logs, each of at most MAX_VERSIONS. */
+export const syncChangesAnswerSchema = (since: number, limit: number) =>
+  v.pipe(
+    v.object({
+      changes: v.pipe(
+        v.array(
+          v.object({
+            id: LogIdSchema,
+            leaves: v.pipe(v.array(SentLeaf), v.minLength(1), v.maxLength(MAX_VERSIONS)),
+          }),
+        ),
+        v.maxLength(limit, `must list at most ${limit} logs`),
+      ),
+      last: v.pipe(v.number(), v.safeInteger(), v.minValue(since)),
+    }),
+    v.check(({ changes, last }) => !changes.length || last > since, 'must move on from where it was read'),
+  )
+
+/** `POST /sync/missing` as a production answers it. */
+export const SyncMissingAnswerSchema = v.object({
+  missing: v.pipe(
+    v.array(v.object({ id: LogIdSchema, revs: v.pipe(v.array(Revision), v.maxLength(100)) })),
+    v.maxLength(1000),
   ),
 })
 

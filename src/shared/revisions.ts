@@ -42,14 +42,14 @@ export const GENERATION_LEAP = 1_000_000
 
 /**
  * Why a version sent to a replica holding `leaves` cannot be one (undefined: it can): not above
- * each revision it replaces, or, `bounded` (sent by an application, not pulled from the
- * production a cart trusts), a generation beyond GENERATION_LEAP of what is known.
+ * each revision it replaces, or a generation beyond GENERATION_LEAP of what is known. Pulled from
+ * a production too: one that answered `999999999999999-…` once had its carts' next writes read
+ * `1000000000000000-…`, a revision no service takes.
  */
-export function implausible(leaves: Leaf[], incoming: Leaf, bounded = true): string | undefined {
+export function implausible(leaves: Leaf[], incoming: Leaf): string | undefined {
   const generation = generationOf(incoming.rev)
   if (incoming.ancestors.some((rev) => generationOf(rev) >= generation))
     return 'must be of a later generation than every revision it replaces'
-  if (!bounded) return undefined
   const known = Math.max(0, ...leaves.flatMap((leaf) => [leaf.rev, ...leaf.ancestors]).map(generationOf))
   if (generation > known + GENERATION_LEAP)
     return `must be at most ${GENERATION_LEAP.toLocaleString('en')} generations past the log's newest known`

@@ -756,7 +756,7 @@ export class Store {
     }
     const after = received(leaves, incoming)
     if (!after) return 'known'
-    const why = implausible(leaves, incoming, sent !== undefined)
+    const why = implausible(leaves, incoming)
     if (why) throw invalid([{ prop: 'rev', message: why }])
     if (after.kept.length > MAX_VERSIONS)
       throw invalid([

@@ -9,7 +9,7 @@
 import { Problem, conflict } from '../shared/problem'
 import { ProductionError } from './production'
 import { concatBytes } from '../shared/utf8'
-import type { Leaf } from '../shared/revisions'
+import { implausible, knows, type Leaf } from '../shared/revisions'
 import type { Store } from './store'
 
 /** Logs per page of a feed: a page's bodies go one request each, its revisions in one. */
@@ -290,7 +290,12 @@ export class UnitLink {
       if (!changes.length) return
       for (const { id, leaves } of changes)
         for (const leaf of leaves) {
-          if (this.store.knows(link.project, id, leaf.rev)) continue
+          const held = this.store.leaves(link.project, id)
+          if (knows(held, leaf.rev)) continue
+          // A revision no honest production hands out (one leaping to the limit of what a revision
+          // may say) is its failure, not a version to set aside: the round backs off.
+          const why = implausible(held, leaf)
+          if (why) throw new ProductionError(`Its version ${leaf.rev} of ${id} is none this service takes: it ${why}`)
           const body = leaf.deleted ? undefined : await production.leaf(id, leaf.rev)
           if (this.get()?.token !== link.token) return
           await this.#setAside(link, id, leaf, 'pull', () => receive(id, leaf, body))
