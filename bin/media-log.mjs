@@ -6,11 +6,11 @@
  *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--json]
  *   media-log checks D012 [--all] [--json]
  *   media-log volume rename D012 OLD NEW   |   media-log volume remove D012 NAME
- *   media-log link <production URL> --unit NAME   |   media-log unlink   |   media-log sync [--json]
+ *   media-log link <production URL> --unit NAME --code CODE   |   media-log unlink   |   media-log sync [--json]
  *
  * `link`, `unlink` and `sync` are the operator's (bin/units.mjs, docs/units.md): they carry the
- * operator key of this project's .dev.vars (or MEDIA_LOG_OPERATOR_KEY). `link` waits while the
- * production's operator approves the unit; `sync` exits 1 while the last round failed or a log's
+ * operator key of this project's .dev.vars (or MEDIA_LOG_OPERATOR_KEY). `link` brings the link code
+ * the production's operator made for the unit; `sync` exits 1 while the last round failed or a log's
  * versions are in conflict.
  *
  * `checks` says the day's findings as lines (a kind and volume each, the first clips named; --all
@@ -59,7 +59,7 @@ const USAGE = `usage:
   media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--json]
   media-log checks ID [--all] [--json]
   media-log volume rename ID OLD NEW | media-log volume remove ID NAME
-  media-log link <production URL> --unit NAME [--json]
+  media-log link <production URL> --unit NAME --code LINK-CODE [--json]
   media-log unlink
   media-log sync [--json]
 options: --url URL (default: $MEDIA_LOG_URL, else http://localhost:$PORT, else PORT in .dev.vars, else port 5252)`
@@ -88,6 +88,7 @@ async function main(argv) {
       again: { type: 'boolean' },
       url: { type: 'string' },
       unit: { type: 'string' },
+      code: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

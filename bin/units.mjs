@@ -1,21 +1,24 @@
 // `media-log link`, `unlink` and `sync`: this cart's link to its production (docs/units.md). Only
 // the operator links a cart: these calls carry the operator key (service.mjs), never a token.
-import { randomInt } from 'node:crypto'
 import { contacted, operatorKey, serviceUrl } from './service.mjs'
-import { Failure, count, print, printJson, shown, warn } from './terminal.mjs'
+import { Failure, count, print, printJson, shown } from './terminal.mjs'
 
 /**
- * `media-log link <url> --unit NAME`: waits while the production's operator approves the unit.
+ * `media-log link <url> --unit NAME --code CODE`: links with the code the production's operator
+ * made for the unit (its console's Production section), answered at once.
  * @param {string[]} args
  */
 export async function link(args, options, usage) {
   const [url, ...extra] = args
-  if (!url || extra.length || !options.unit) throw new Failure(`link needs the production's URL and --unit\n${usage}`)
-  const code = pairingCode()
-  warn(
-    `asking ${url} for "${options.unit}": approve it in the production's console (${url}/approve), on the card showing code ${code}`,
-  )
-  const status = await operatorCall(options, 'POST', '/approve/link', { url, unit: options.unit, code })
+  if (!url || extra.length || !options.unit || !options.code)
+    throw new Failure(
+      `link needs the production's URL, --unit and the link code its operator gave you (--code)\n${usage}`,
+    )
+  const status = await operatorCall(options, 'POST', '/approve/link', {
+    url,
+    unit: options.unit,
+    linkCode: options.code,
+  })
   return said(status, options)
 }
 
@@ -51,13 +54,6 @@ function said(status, options) {
   for (const { id, leaves } of status.conflicts)
     lines.push(`conflict: ${shown(id)} has ${leaves} versions; see the console's Production section`)
   return print(lines.join('\n'), troubled ? 1 : 0)
-}
-
-/** `K7QM-2XPD`: what the production's console shows on the card, to compare before approving. */
-function pairingCode() {
-  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const pick = () => Array.from({ length: 4 }, () => letters[randomInt(letters.length)]).join('')
-  return `${pick()}-${pick()}`
 }
 
 async function operatorCall(options, method, path, body) {

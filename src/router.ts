@@ -76,6 +76,10 @@ const HANDLERS: Record<RouteName, Handler> = {
   decideRequest: operator.decideRequest,
   listTokens: operator.listTokens,
   revokeToken: operator.revokeToken,
+  // a production's link codes: each admits one application it names, once, within a day
+  makeLinkCode: operator.makeLinkCode,
+  listLinkCodes: operator.listLinkCodes,
+  revokeLinkCode: operator.revokeLinkCode,
   // send windows (SPEC §9): the operator opens one from the Days view, edits, sends or discards
   // what it or /open-email-window opened
   listWindows: mail.listWindows,

@@ -341,28 +341,121 @@ describe('a deployment holding productions', () => {
   }
   const key = { 'x-operator-key': OPERATOR_KEY }
 
-  /** An application's token in production `feature` (`unit`: a unit's cart's), approved by its operator. */
-  async function productionToken(appName: string, unit = false) {
-    const asked = deployed('/productions/feature/auth', {
+  /** A link code of production `feature` for `name` (`unit`: a unit's cart), made by its operator. */
+  async function linkCode(name: string, unit = false) {
+    const made = await deployed('/productions/feature/approve/link-codes', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ appName, ...(unit && { unit }) }),
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, unit }),
     })
-    for (let i = 0; i < 200; i++) {
-      const { requests } = JSON.parse((await deployed('/productions/feature/approve/requests', { headers: key })).text)
-      const found = requests.find((r: { appName: string }) => r.appName === appName)
-      if (found) {
-        await deployed(`/productions/feature/approve/requests/${found.id}`, {
-          method: 'POST',
-          headers: { ...key, 'content-type': 'application/json' },
-          body: JSON.stringify({ decision: 'approve' }),
-        })
-        break
-      }
-      await new Promise((r) => setTimeout(r, 5))
+    expect(made.status).toBe(201)
+    return JSON.parse(made.text) as {
+      id: string
+      code: string
+      name: string
+      unit: boolean
+      createdAt: string
+      expiresAt: string
     }
-    return JSON.parse((await asked).text).token as string
   }
+
+  /** POST /auth on production `feature`, with `code` as its link code if given. */
+  const askWith = (code: string | undefined, body: unknown) =>
+    deployed('/productions/feature/auth', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(code !== undefined && { 'x-link-code': code }) },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
+
+  /** An application's token in production `feature` (`unit`: a unit's cart's), with a link code. */
+  async function productionToken(appName: string, unit = false) {
+    const { code } = await linkCode(appName, unit)
+    const asked = await askWith(code, { appName, ...(unit && { unit }) })
+    expect(asked.status).toBe(200)
+    return JSON.parse(asked.text).token as string
+  }
+
+  it('admits an application only with a link code its operator made for it, once, and queues nothing without', async () => {
+    const refused = {
+      status: 403,
+      text: JSON.stringify({
+        error: "This production admits an application with a link code from its operator's console (X-Link-Code)",
+      }),
+    }
+    const cards = async () =>
+      JSON.parse((await deployed('/productions/feature/approve/requests', { headers: key })).text).requests
+    const apps = async () =>
+      JSON.parse((await deployed('/productions/feature/approve/tokens', { headers: key })).text).tokens.map(
+        (t: { appName: string }) => t.appName,
+      )
+    const before = await apps()
+    // Nobody without a code is held, queued or counted, and its body is not even read.
+    expect(await askWith(undefined, { appName: 'Stranger' })).toMatchObject(refused)
+    expect(await askWith('AAAA-BBBB-CCCC-DDDD', { appName: 'Stranger' })).toMatchObject(refused)
+    expect(await askWith(undefined, `{${'x'.repeat(2 * 1024 * 1024)}`)).toMatchObject(refused)
+    for (let i = 0; i < 25; i++) expect((await askWith(undefined, { appName: `Stranger ${i}` })).status).toBe(403)
+    expect(await cards()).toEqual([])
+
+    // A code for Second unit's cart: listed without the code, stored as a digest.
+    const made = await linkCode('Second unit', true)
+    expect(made).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      code: expect.stringMatching(/^([A-HJ-NP-Z2-9]{4}-){3}[A-HJ-NP-Z2-9]{4}$/),
+      name: 'Second unit',
+      unit: true,
+      createdAt: expect.any(String),
+      expiresAt: expect.any(String),
+    })
+    expect(Date.parse(made.expiresAt) - Date.parse(made.createdAt)).toBe(24 * 3_600_000)
+    const listed = JSON.parse((await deployed('/productions/feature/approve/link-codes', { headers: key })).text)
+    const { code, ...listing } = made
+    expect(listed).toEqual({ codes: [listing] })
+    expect(
+      await runInDurableObject(env.WORKSPACE.get(env.WORKSPACE.idFromName('production:feature')), (_, state) =>
+        state.storage.sql
+          .exec<{ digest: string }>('SELECT digest FROM link_codes')
+          .toArray()
+          .map((row) => row.digest),
+      ),
+    ).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)])
+
+    // Asked as another name, or as an office application, it admits nothing and stays.
+    const wrongName = await askWith(code, { appName: 'Main unit', unit: true })
+    expect(wrongName).toMatchObject({
+      status: 403,
+      text: JSON.stringify({ error: "This link code is for Second unit, a unit's cart: ask as that" }),
+    })
+    expect((await askWith(code, { appName: 'Second unit' })).status).toBe(403)
+    // As typed by a person: lower case, without its dashes.
+    const admitted = await askWith(code.toLowerCase().replaceAll('-', ' '), { appName: 'Second unit', unit: true })
+    expect(admitted.status).toBe(200)
+    expect(JSON.parse(admitted.text).token).toMatch(/^mls_/)
+    expect(await apps()).toEqual([...before, 'Second unit'])
+    // Once.
+    expect(await askWith(code, { appName: 'Second unit', unit: true })).toMatchObject(refused)
+    expect(JSON.parse((await deployed('/productions/feature/approve/link-codes', { headers: key })).text)).toEqual({
+      codes: [],
+    })
+
+    // Withdrawn before use, or out of its day, it admits nothing.
+    const withdrawn = await linkCode('Office laptop')
+    expect(
+      (await deployed(`/productions/feature/approve/link-codes/${withdrawn.id}`, { method: 'DELETE', headers: key }))
+        .status,
+    ).toBe(200)
+    expect(await askWith(withdrawn.code, { appName: 'Office laptop' })).toMatchObject(refused)
+    const late = await linkCode('Office laptop')
+    await runInDurableObject(env.WORKSPACE.get(env.WORKSPACE.idFromName('production:feature')), (_, state) => {
+      state.storage.sql.exec("UPDATE link_codes SET expires_at = '2026-01-01T00:00:00.000Z' WHERE id = ?", late.id)
+    })
+    expect(await askWith(late.code, { appName: 'Office laptop' })).toMatchObject(refused)
+    expect(await apps()).toEqual([...before, 'Second unit'])
+    expect(await cards()).toEqual([])
+    // The laptop's service has no link codes: its applications ask in its console.
+    expect(
+      await call('POST', '/approve/link-codes', { headers: key, body: { name: 'Second unit', unit: true } }),
+    ).toMatchObject({ status: 409 })
+  })
 
   it('merges a unit’s new clips with the production office’s edit of the same day', async () => {
     const token = await productionToken('Production office')
@@ -604,7 +697,11 @@ describe('a deployment holding productions', () => {
     const linked = await deployed('/productions/feature/approve/link', {
       method: 'POST',
       headers: { ...key, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: 'https://media-log.example.com/productions/other', unit: 'Main unit' }),
+      body: JSON.stringify({
+        url: 'https://media-log.example.com/productions/other',
+        unit: 'Main unit',
+        linkCode: '7KQM-2XPD-R4TW-9HNC',
+      }),
     })
     expect(linked).toMatchObject({ status: 409, text: '{"error":"This is a production: carts link to it"}' })
     // An application approved in one production is unknown in another and on the laptop's workspace.
@@ -618,7 +715,10 @@ describe('linking', () => {
   it('refuses a production URL that is not https or this machine, before asking it anything', async () => {
     const { token } = await withProject()
     const link = (url: string) =>
-      call('POST', '/approve/link', { body: { url, unit: 'Second unit' }, headers: { 'x-operator-key': OPERATOR_KEY } })
+      call('POST', '/approve/link', {
+        body: { url, unit: 'Second unit', linkCode: '7KQM-2XPD-R4TW-9HNC' },
+        headers: { 'x-operator-key': OPERATOR_KEY },
+      })
     expect(await link('http://example.com/productions/feature')).toMatchObject({
       status: 400,
       body: { details: [{ prop: 'url', message: 'must be https:// (plain http:// only to this machine)' }] },
@@ -627,7 +727,8 @@ describe('linking', () => {
     expect((await link('not a url')).status).toBe(400)
     // An application's token never links: it is the operator's decision.
     expect(
-      (await call('POST', '/approve/link', { token, body: { url: 'https://example.com', unit: 'X' } })).status,
+      (await call('POST', '/approve/link', { token, body: { url: 'https://example.com', unit: 'X', linkCode: 'X' } }))
+        .status,
     ).toBe(401)
     expect((await call('DELETE', '/approve/link', { headers: { 'x-operator-key': OPERATOR_KEY } })).status).toBe(404)
   })

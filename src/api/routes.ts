@@ -17,6 +17,7 @@ import {
   DecisionSchema,
   GeneratePdfSchema,
   ImportSchema,
+  LinkCodeRequestSchema,
   LinkSchema,
   LoadProjectSchema,
   ResolveSchema,
@@ -292,6 +293,9 @@ export const ROUTES = {
     ok: [200, shapes.TokenSchema],
     errors: [400, 403, 408, 413, 415, 429],
     example: { request: { appName: 'Offload Tool', code: 'K7QM-2XPD' }, response: { token: 'mls_…' } },
+    description:
+      'On a production (docs/units.md), only with header `X-Link-Code`: a code its operator made for this name, which ' +
+      'answers the token at once; without one, 403 before the body is read.',
   },
   // projects
   createProject: {
@@ -525,6 +529,49 @@ export const ROUTES = {
     method: 'delete',
     path: '/approve/tokens/{id}',
     summary: "Revoke an application's token",
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.SuccessSchema],
+    errors: [401, 403, 404],
+  },
+  makeLinkCode: {
+    method: 'post',
+    path: '/approve/link-codes',
+    summary: "A production's one-time link code for the application named: its POST /auth answers at once",
+    description:
+      'Deployed, a production admits only applications its operator made a code for: a unit’s cart (`unit`: true, ' +
+      'named as its unit) or an office application. The code is shown once, admits one POST /auth (header ' +
+      '`X-Link-Code`) asking as that name within 24 hours, and is stored as a digest. 409 on a service that is not a production.',
+    tag: 'Operator',
+    who: 'operator',
+    body: LinkCodeRequestSchema,
+    ok: [201, shapes.LinkCodeSchema],
+    errors: [400, 401, 403, 409, 415],
+    example: {
+      request: { name: 'Second unit', unit: true },
+      response: {
+        id: '3f9c0a7d1e2b4c6a',
+        code: '7KQM-2XPD-R4TW-9HNC',
+        name: 'Second unit',
+        unit: true,
+        createdAt: '2026-11-28T09:00:00.000Z',
+        expiresAt: '2026-11-29T09:00:00.000Z',
+      },
+    },
+  },
+  listLinkCodes: {
+    method: 'get',
+    path: '/approve/link-codes',
+    summary: "A production's link codes not yet used, without the codes",
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.LinkCodeListSchema],
+    errors: [401, 403, 409],
+  },
+  revokeLinkCode: {
+    method: 'delete',
+    path: '/approve/link-codes/{id}',
+    summary: 'Withdraw a link code before it is used',
     tag: 'Operator',
     who: 'operator',
     ok: [200, shapes.SuccessSchema],
@@ -786,17 +833,23 @@ export const ROUTES = {
   link: {
     method: 'post',
     path: '/approve/link',
-    summary: "Link the active project to a production; waits for the production's operator to approve the unit",
+    summary: 'Link the active project to a production, with the link code its operator made for this unit',
     description:
-      'The service asks the production (POST /auth, named by `unit`, showing `code` on its card) and answers once ' +
-      'its operator decides: 200 with the status when approved, 502 when refused or unreachable. A production ' +
-      "with no project loaded takes this one's name. 409 on a production, or when linked already.",
+      'The service asks the production (POST /auth as `unit`, with `linkCode`, which answers at once): 200 with the ' +
+      "status when linked, 502 when the production refuses or cannot be reached. A production with no project loaded takes this one's " +
+      'name. 409 on a production, or when linked already.',
     tag: 'Operator',
     who: 'operator',
     body: LinkSchema,
     ok: [200, shapes.SyncStatusSchema],
     errors: [400, 401, 403, 409, 415, 502],
-    example: { request: { url: 'https://media-log.example.com/productions/feature', unit: 'Second unit' } },
+    example: {
+      request: {
+        url: 'https://media-log.example.com/productions/feature',
+        unit: 'Second unit',
+        linkCode: '7KQM-2XPD-R4TW-9HNC',
+      },
+    },
   },
   listConflicts: {
     method: 'get',

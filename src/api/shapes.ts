@@ -145,6 +145,9 @@ const ApprovedTokenSchema = v.object({
 })
 const WindowSchema = v.looseObject({ id: text, logIds: v.array(text), subject: text, status: text, fingerprint: text })
 
+const LinkCodeListingSchema = v.object({ id: text, name: text, unit: v.boolean(), createdAt: text, expiresAt: text })
+export const LinkCodeSchema = v.object({ ...LinkCodeListingSchema.entries, code: text })
+export const LinkCodeListSchema = v.object({ codes: v.array(LinkCodeListingSchema) })
 export const RequestListSchema = v.object({ requests: v.array(RequestSchema) })
 export const TokenListSchema = v.object({ tokens: v.array(ApprovedTokenSchema) })
 export const WindowListSchema = v.object({ windows: v.array(WindowSchema) })

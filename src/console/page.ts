@@ -81,6 +81,12 @@ const SECTIONS = [
   },
 ]
 
+/** A production asks nobody to wait: its applications join with a link code (docs/units.md). */
+const ON_A_PRODUCTION = {
+  hint: 'On a production nothing asks here: carts and office applications join with a link code made for them under Production, below.',
+  empty: 'Nothing waits on a production.',
+}
+
 const section = ({ id, title, hint, empty, ...rest }: (typeof SECTIONS)[number]) => `
 <section class="section" id="${id}" aria-labelledby="${id}-title">
   <div class="section-head"><h2 id="${id}-title" tabindex="-1">${escapeHtml(title)}</h2><span class="count" id="${id}-count" aria-live="polite"></span></div>
@@ -122,7 +128,7 @@ export function consolePage({ serviceVersion, base = '' }: { serviceVersion: str
   </div>
 </header>
 <div class="notices" id="notices" aria-live="polite"></div>
-<main id="console-main">${SECTIONS.map(section).join('')}
+<main id="console-main">${SECTIONS.map((shown) => section(base && shown.id === 'requests' ? { ...shown, ...ON_A_PRODUCTION } : shown)).join('')}
 </main>
 <div class="sign-in-box" id="unlock" hidden>
   <h2>Unlock this browser</h2>

@@ -1,23 +1,28 @@
 import type { IRequest } from 'itty-router'
 import { OPEN_BODY_BYTES, readObject } from '../http/body'
 import { AuthRequestSchema, parseOrThrow } from '../schemas/requests'
+import { holdsProductions } from '../http/productions'
 import { workspace } from '../workspace/client'
 
 /**
  * Seed endpoint 1: opens a connection request and holds this HTTP request until the operator
- * approves (200 {token}), denies (403) or lets it expire (408).
+ * approves (200 {token}), denies (403) or lets it expire (408). On a production, with a link code.
  */
 export async function requestToken(request: IRequest, env: Env) {
+  const ws = workspace(env)
+  // A production admits only an application its operator made a link code for (docs/units.md):
+  // asked before the body is read, and the token answered at once.
+  const linkCode = request.headers.get('x-link-code') ?? undefined
+  if (holdsProductions(env)) await ws.admitLinkCode(linkCode)
   const { appName, code, unit } = parseOrThrow(AuthRequestSchema, await readObject(request, OPEN_BODY_BYTES))
   const userAgent = userAgentOf(request)
-  const ws = workspace(env)
   const id = crypto.randomUUID()
   // Where the runtime reports a client that hung up (enable_request_signal; not the local
   // runtime as of workerd 1.20260426), its request leaves the console.
   const withdraw = () => void ws.withdrawAccess(id).catch(() => {})
   request.signal?.addEventListener('abort', withdraw)
   try {
-    return await ws.requestAccess({ appName, code, userAgent, ...(unit && { unit }) }, id)
+    return await ws.requestAccess({ appName, code, userAgent, ...(unit && { unit }) }, id, linkCode)
   } finally {
     request.signal?.removeEventListener('abort', withdraw)
   }

@@ -35,9 +35,9 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
  */
 async function consoleState(env: Env, since?: number, waitMs = 0) {
   const ws = workspace(env)
-  const { version, requests, tokens, windows: listings, project, sync } = await ws.consoleState(since ?? -1, waitMs)
+  const { windows: listings, ...state } = await ws.consoleState(since ?? -1, waitMs)
   const windows = await consoleWindows(ws, listings, mailConfig(env))
-  return { version, requests, tokens, windows, project, sync, service: { version: pkg.version } }
+  return { ...state, windows, service: { version: pkg.version } }
 }
 
 /**

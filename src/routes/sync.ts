@@ -75,20 +75,19 @@ export async function linkStatus(_request: IRequest, env: Env) {
 }
 
 /**
- * POST /approve/link: asks the production for a token as the unit named, showing `code` on its
- * card (its operator approves it in the production's console; this request waits as an
- * application's POST /auth does), finds the production's project (giving it this one's name when
- * it has none), and links the active project to it.
+ * POST /approve/link: asks the production for a token as the unit named, with the link code its
+ * operator made for that unit (answered at once), finds the production's project (giving it this
+ * one's name when it has none), and links the active project to it.
  */
 export async function link(request: IRequest, env: Env) {
-  const { url, unit, code } = parseOrThrow(LinkSchema, await readObject(request))
+  const { url, unit, linkCode } = parseOrThrow(LinkSchema, await readObject(request))
   // A production links to nothing: its own applications write every unit's days.
   if (baseOf(env)) throw new StatusError(409, { error: 'This is a production: carts link to it' })
   const base = productionBase(url)
   const ws = workspace(env)
   const { projectId, name } = await ws.linkable()
   try {
-    const token = await askProduction(base, unit, code ?? pairingCode(), request.signal)
+    const token = await askProduction(base, unit, linkCode, request.signal)
     const project = await productionProject(base, token, name)
     return await ws.linkProduction(projectId, { url: base, project, unit, token })
   } catch (err) {
@@ -129,12 +128,4 @@ function productionBase(text: string): string {
   if (url.username || url.password || url.search || url.hash)
     throw refuse('must not hold a user, a password, a query or a fragment')
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
-/** A code for the production's card when the caller gave none: `K7QM-2XPD`, 40 random bits. */
-function pairingCode(): string {
-  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const random = crypto.getRandomValues(new Uint8Array(8))
-  const chars = Array.from(random, (byte) => letters[byte % 32]!)
-  return chars.slice(0, 4).join('') + '-' + chars.slice(4).join('')
 }

@@ -304,6 +304,12 @@ export const SyncMissingAnswerSchema = v.object({
   ),
 })
 
+/** `POST /approve/link-codes`: whom a production's link code admits, by the name it will ask as. */
+export const LinkCodeRequestSchema = v.object({
+  name: AuthRequestSchema.entries.appName,
+  unit: v.optional(v.boolean('must be true or false'), false),
+})
+
 /** `POST /approve/conflicts/{id}`: the version of the log to keep. */
 export const ResolveSchema = v.object({ keep: Revision })
 
@@ -316,6 +322,11 @@ export const LinkSchema = v.object({
   ),
   /** The cart's name at the production: its application name there. */
   unit: AuthRequestSchema.entries.appName,
-  /** Shown on the production's card for this cart's request, as an application's code is. */
-  code: AuthRequestSchema.entries.code,
+  /** The link code the production's operator made for this unit (POST /approve/link-codes there). */
+  linkCode: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(1, "must be the production's link code for this unit"),
+    v.maxLength(40, 'must be at most 40 characters'),
+  ),
 })

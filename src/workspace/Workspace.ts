@@ -21,7 +21,7 @@ import { namesTag, tagOf, weakTagOf } from '../shared/etag'
 import { bytesOf, bytesOrStream, concatBytes, utf8Bytes, utf8Text } from '../shared/utf8'
 import { mergedVersions } from '../shared/three-way'
 import { membersOf } from '../large-logs/scan'
-import { type AccessAsk, Approvals, type Caller, Tokens } from './access'
+import { type AccessAsk, Approvals, type Caller, LinkCodes, type LinkCodeListing, Tokens, noLinkCode } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
 import { Logs, type DayRange, type LogBody } from './logs'
@@ -76,6 +76,8 @@ export type ConsoleState = {
   project: { name: string; timeZone: string } | null
   /** This service's link to a production, and the logs in conflict (docs/units.md). */
   sync: SyncStatus
+  /** A production's live link codes (docs/units.md); none elsewhere. */
+  linkCodes?: LinkCodeListing[]
 }
 
 const transactionOf =
@@ -89,6 +91,7 @@ export class Workspace extends DurableObject<Env> {
   #logs!: Logs
   #tokens!: Tokens
   #approvals!: Approvals
+  #linkCodes!: LinkCodes
   #windows!: SendWindows
   #units!: UnitLink
   /** When the next sync round is due, as this object set it (undefined: not set since it started). */
@@ -126,6 +129,7 @@ export class Workspace extends DurableObject<Env> {
         limit: positive(env.AUTH_PENDING_LIMIT, 20),
         changed: () => this.#changes.changed(),
       })
+      this.#linkCodes = new LinkCodes(this.#store)
       this.#windows = new SendWindows(ctx.storage.sql, () => this.#changes.changed())
       this.#units = new UnitLink(ctx.storage.sql, this.#store)
       // The object of a production's name (http/productions.ts), on a deployment holding them.
@@ -470,13 +474,59 @@ export class Workspace extends DurableObject<Env> {
   // ---- connection approval (the worker checks the operator first)
 
   /** Held open until the operator decides or the request expires. */
-  requestAccess(ask: AccessAsk, requestId?: string) {
+  /**
+   * POST /auth. On a production, only with a link code made for the application (`linkCode`),
+   * which answers its token at once; elsewhere it waits for the operator's decision.
+   */
+  requestAccess(ask: AccessAsk, requestId?: string, linkCode?: string) {
+    if (this.#store.production) {
+      if (linkCode === undefined) return noLinkCode()
+      return answerLater(
+        (async () => {
+          this.#linkCodes.take(linkCode, ask)
+          const token = await this.#tokens.issue(ask.appName, ask.unit === true)
+          this.#changes.changed()
+          return { token }
+        })(),
+      )
+    }
     return answerLater(
       this.#approvals.request(ask, requestId).then((outcome) => {
         if ('failure' in outcome) throw outcome.failure
         return { token: outcome.token }
       }),
     )
+  }
+
+  /**
+   * 403 unless a production's POST /auth brings a live link code: asked before the request's body
+   * is read. Elsewhere none is needed.
+   */
+  admitLinkCode(code: string | undefined): true | Problem {
+    if (!this.#store.production) return true
+    return code !== undefined && this.#linkCodes.find(code) ? true : noLinkCode()
+  }
+
+  makeLinkCode(name: string, unit: boolean) {
+    if (!this.#store.production) return notAProduction()
+    return answerLater(
+      this.#linkCodes.make(name, unit).then((made) => {
+        this.#changes.changed()
+        return made
+      }),
+    )
+  }
+
+  linkCodes(): LinkCodeListing[] | Problem {
+    if (!this.#store.production) return notAProduction()
+    return this.#linkCodes.list()
+  }
+
+  revokeLinkCode(id: string) {
+    return answer(() => {
+      this.#linkCodes.revoke(id)
+      this.#changes.changed()
+    })
   }
 
   withdrawAccess(requestId: string) {
@@ -516,6 +566,7 @@ export class Workspace extends DurableObject<Env> {
       windows: this.#sendWindows(),
       project: settings ? { name: settings.project_name, timeZone: settings.time_zone ?? 'UTC' } : null,
       sync: this.#units.status(this.#projects.active?.row.id),
+      ...(this.#store.production && { linkCodes: this.#linkCodes.list() }),
     }
   }
 
@@ -1026,6 +1077,9 @@ const SYNC_POLL_MS = 5000
 const SYNC_BACKOFF_MAX_MS = 60_000
 
 /** The work's value, or the Problem it threw; anything else it threw is thrown on (a 500). */
+const notAProduction = () =>
+  conflict('Link codes are a production’s: on this machine applications ask in the console and are approved there')
+
 function answer<T>(work: () => T): T | Problem {
   try {
     return work()

@@ -310,3 +310,95 @@ export class Approvals {
     if (this.#finished.size > 1000) this.#finished.delete(this.#finished.keys().next().value!)
   }
 }
+
+/** How long a link code admits its application: a day, time to send it to a cart the night before. */
+export const LINK_CODE_HOURS = 24
+
+/** A link code as the console lists it: never the code, which leaves once. */
+export type LinkCodeListing = { id: string; name: string; unit: boolean; createdAt: string; expiresAt: string }
+
+/** `7KQM-2XPD-R4TW-9HNC`: 80 random bits, in letters no one misreads. */
+function newLinkCode(): string {
+  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const chars = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => letters[byte % 32]!)
+  return [0, 4, 8, 12].map((at) => chars.slice(at, at + 4).join('')).join('-')
+}
+
+/** A code as typed: upper case, any spaces or dashes the person added or left out. */
+const linkCodeOf = (typed: string) => {
+  const chars = typed.toUpperCase().replace(/[\s-]/g, '')
+  if (chars.length !== 16) return ''
+  return [0, 4, 8, 12].map((at) => chars.slice(at, at + 4)).join('-')
+}
+
+/**
+ * A production's link codes (docs/units.md). Deployed, a production is reachable by anyone: an
+ * application asks for a token there only with a code its operator made for it, by name, which
+ * admits it once, at once, within LINK_CODE_HOURS. Nothing without one is queued, held or
+ * counted, so no stranger can fill the operator's cards or keep a cart from linking.
+ */
+export class LinkCodes {
+  constructor(private readonly store: Store) {}
+
+  async make(name: string, unit: boolean): Promise<LinkCodeListing & { code: string }> {
+    const code = newLinkCode()
+    const now = new Date()
+    const row = {
+      id: randomHex(8),
+      digest: hex.encode(new Uint8Array(await sha256(code))),
+      name,
+      unit: unit ? 1 : 0,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + LINK_CODE_HOURS * 3_600_000).toISOString(),
+    }
+    this.store.insertLinkCode(row)
+    return { ...listingOf(row), code }
+  }
+
+  list(): LinkCodeListing[] {
+    return this.#live().map(listingOf)
+  }
+
+  revoke(id: string) {
+    if (!this.store.deleteLinkCode(id)) throw notFound('Link code')
+  }
+
+  /** The live code `typed` is, if any; expired ones go as they are met. */
+  find(typed: string) {
+    if (!linkCodeOf(typed)) return undefined
+    const digest = hex.encode(sha256Sync(linkCodeOf(typed)))
+    return this.#live().find((row) => row.digest === digest)
+  }
+
+  /**
+   * Spends the code on the application asking as `ask` says: 403 unless it is live and was made
+   * for that name and kind (a code for Second unit does not admit a cart calling itself Main
+   * unit, and stays live for the right one).
+   */
+  take(typed: string, ask: { appName: string; unit?: boolean }) {
+    const row = this.find(typed)
+    if (!row) throw noLinkCode()
+    if (row.name !== ask.appName || (row.unit === 1) !== (ask.unit === true))
+      throw forbidden(`This link code is for ${row.name}${row.unit ? ", a unit's cart" : ''}: ask as that`)
+    this.store.deleteLinkCode(row.id)
+    return row
+  }
+
+  #live() {
+    const now = new Date().toISOString()
+    const rows = this.store.linkCodes()
+    for (const row of rows) if (row.expires_at <= now) this.store.deleteLinkCode(row.id)
+    return rows.filter((row) => row.expires_at > now)
+  }
+}
+
+export const noLinkCode = () =>
+  forbidden("This production admits an application with a link code from its operator's console (X-Link-Code)")
+
+const listingOf = (row: { id: string; name: string; unit: number; created_at: string; expires_at: string }) => ({
+  id: row.id,
+  name: row.name,
+  unit: row.unit === 1,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+})

@@ -157,13 +157,13 @@ const TokenAnswer = v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLe
 const ProjectAnswer = v.object({ id: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) })
 
 /**
- * The production's token for this cart: its POST /auth as the unit, answered once the production's
- * operator decides (the cart's operator compares `code` with the card).
+ * The production's token for this cart: its POST /auth as the unit, with the link code its
+ * operator made for the unit, answered at once.
  */
-export async function askProduction(url: string, unit: string, code: string, signal: AbortSignal): Promise<string> {
+export async function askProduction(url: string, unit: string, linkCode: string, signal: AbortSignal): Promise<string> {
   const init = {
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ appName: unit, code, unit: true }),
+    headers: { 'content-type': 'application/json', 'x-link-code': linkCode },
+    body: JSON.stringify({ appName: unit, unit: true }),
     signal,
   }
   const { token } = await call(url, 'POST', '/auth', init, (response) =>

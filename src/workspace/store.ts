@@ -150,6 +150,15 @@ const SCHEMA = `
   );
   -- The tokens a unit's cart asked for (docs/units.md): on a production they only sync.
   CREATE TABLE IF NOT EXISTS unit_tokens (id TEXT PRIMARY KEY);
+  -- A production's link codes (docs/units.md): each admits one application, named, once.
+  CREATE TABLE IF NOT EXISTS link_codes (
+    id TEXT PRIMARY KEY,
+    digest TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    unit INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  );
 `
 
 /**
@@ -1190,6 +1199,30 @@ export class Store {
     return this.sql.exec('DELETE FROM tokens WHERE id = ?', id).rowsWritten > 0
   }
 
+  // ---- link codes
+
+  linkCodes(): LinkCodeRow[] {
+    return this.sql
+      .exec<LinkCodeRow>('SELECT id, digest, name, unit, created_at, expires_at FROM link_codes ORDER BY created_at')
+      .toArray()
+  }
+
+  insertLinkCode(row: LinkCodeRow) {
+    this.sql.exec(
+      'INSERT INTO link_codes (id, digest, name, unit, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      row.id,
+      row.digest,
+      row.name,
+      row.unit,
+      row.created_at,
+      row.expires_at,
+    )
+  }
+
+  deleteLinkCode(id: string): boolean {
+    return this.sql.exec('DELETE FROM link_codes WHERE id = ?', id).rowsWritten > 0
+  }
+
   /** Marks a token as a unit's cart's. */
   insertUnitToken(id: string) {
     this.sql.exec('INSERT INTO unit_tokens (id) VALUES (?)', id)
@@ -1240,6 +1273,18 @@ const leafOf = (row: LeafRow) => ({
   ...(row.owner !== null && { owner: row.owner }),
   winner: row.winner === 1,
 })
+
+export type LinkCodeRow = {
+  id: string
+  /** SHA-256 of the code, hex: the code itself leaves once, as a token does. */
+  digest: string
+  /** The application it admits, named as it will ask. */
+  name: string
+  /** 1: a unit's cart. */
+  unit: number
+  created_at: string
+  expires_at: string
+}
 
 export type TokenRow = {
   id: string

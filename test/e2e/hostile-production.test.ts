@@ -187,13 +187,25 @@ describe('a cart and a production that answers what it should not', () => {
       body: { project_name: 'Feature' },
     })
     expect(created.status).toBe(201)
-    const linked = call(cart.base, 'POST', '/approve/link', {
+    const codeFor = async (name: string, unit: boolean) =>
+      (
+        await call(productionBase(), 'POST', '/approve/link-codes', {
+          operatorKey: productionKey,
+          body: { name, unit },
+        })
+      ).body.code as string
+    const linked = await call(cart.base, 'POST', '/approve/link', {
       operatorKey: cart.operatorKey,
-      body: { url: PRODUCTION_URL, unit: 'Main unit' },
+      body: { url: PRODUCTION_URL, unit: 'Main unit', linkCode: await codeFor('Main unit', true) },
     })
-    await approve(productionBase(), productionKey, 'Main unit')
-    expect((await linked).status).toBe(200)
-    office = await tokenOn(productionBase(), productionKey, 'Production office')
+    expect(linked.status).toBe(200)
+    const asked = await fetch(productionBase() + '/auth', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-link-code': await codeFor('Production office', false) },
+      body: JSON.stringify({ appName: 'Production office' }),
+    })
+    expect(asked.status).toBe(200)
+    office = ((await asked.json()) as { token: string }).token
     expect(
       (await call(productionBase(), 'POST', '/log', { token: office, body: day('D100', 28, 'Office') })).status,
     ).toBe(201)

@@ -87,6 +87,26 @@ async function tokenOn(base: string, operatorKey: string, appName: string): Prom
   return body.token
 }
 
+/** A link code a production's operator made for `name` (`unit`: a unit's cart). */
+async function linkCodeOn(base: string, operatorKey: string, name: string, unit = false) {
+  const made = await call(base, 'POST', '/approve/link-codes', { operatorKey, body: { name, unit } })
+  expect(made.status).toBe(201)
+  return made.body as { code: string }
+}
+
+/** An office application's token on a production: its operator makes it a link code. */
+async function productionTokenOn(base: string, operatorKey: string, appName: string): Promise<string> {
+  const { code } = await linkCodeOn(base, operatorKey, appName)
+  const response = await fetch(base + '/auth', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-link-code': code },
+    body: JSON.stringify({ appName }),
+  })
+  const body = (await response.json()) as { token: string }
+  expect(response.status).toBe(200)
+  return body.token
+}
+
 const tokens: string[] = []
 let observer: string
 
@@ -157,51 +177,75 @@ afterAll(async () => {
 })
 
 describe('two carts and their production', () => {
-  it('link once each, approved in the production console as their units', { timeout: 120_000 }, async () => {
-    for (const [i, cart] of carts.entries()) {
-      tokens[i] = await tokenOn(cart.base, cart.operatorKey, 'Offload Tool')
-      expect(
-        (await call(cart.base, 'POST', '/project/create', { token: tokens[i], body: { project_name: 'Feature' } }))
-          .status,
-      ).toBe(201)
-      const unit = ['Main unit', 'Second unit'][i]!
-      if (i === 0) {
-        // Through the console's API…
-        const linked = call(cart.base, 'POST', '/approve/link', {
-          operatorKey: cart.operatorKey,
-          body: { url: PRODUCTION_URL, unit },
-        })
-        await approve(productionBase(), productionKey, unit)
-        const { status, body } = await linked
-        expect(status).toBe(200)
-        expect(body).toMatchObject({ linked: true, production: PRODUCTION_URL, unit, error: null, conflicts: [] })
-      } else {
-        // …and as the DIT types it: the command finds the operator key in the cart's .dev.vars.
-        const run = runCommand(['link', PRODUCTION_URL, '--unit', unit], {
-          base: cart.base,
-          configDir: cartTree.dir,
-          argv0: [process.execPath, join(cartTree.dir, 'bin', 'media-log.mjs')],
-        })
-        await approve(productionBase(), productionKey, unit)
-        const { status, stdout, stderr } = await run
-        expect(stderr).toContain(`approve it in the production's console (${PRODUCTION_URL}/approve)`)
-        expect([status, stdout]).toEqual([
-          0,
-          `linked to ${PRODUCTION_URL} as ${unit}\nlast sync: not yet; 0 logs waiting to go\n`,
-        ])
+  it(
+    'link once each, with link codes made in the production console for their units',
+    { timeout: 120_000 },
+    async () => {
+      // The production's operator makes the first code in the production's console, as a person does.
+      const browser = await openBrowser()
+      let firstCode: string
+      try {
+        const page = await browser.context.newPage()
+        await page.goto(`${productionBase()}/approve?key=${encodeURIComponent(productionKey)}`)
+        await page.getByLabel('For', { exact: true }).fill('Main unit')
+        await page.getByRole('button', { name: 'Make a link code' }).click()
+        const shown = page.locator('#units .made-code .code')
+        await shown.waitFor()
+        firstCode = (await shown.textContent())!
+        expect(await page.locator('#units .made-code .command').textContent()).toBe(
+          `npx media-log link ${productionBase()} --unit "Main unit" --code ${firstCode}`,
+        )
+        await page.locator('#units .link-code', { hasText: 'Main unit' }).waitFor()
+        expect(await page.locator('#units .link-code span').textContent()).toBe(
+          'Main unit · a unit’s cart · unused, works for 24 more hours',
+        )
+        await page.screenshot({ path: join(tmpdir(), 'media-log-link-codes.png'), fullPage: true })
+      } finally {
+        await browser.close()
       }
-    }
-    observer = await tokenOn(productionBase(), productionKey, 'Production office')
-    // The first cart linked gave the production its project.
-    expect((await call(productionBase(), 'GET', '/project', { token: observer })).body.project_name).toBe('Feature')
-    const apps = await call(productionBase(), 'GET', '/approve/tokens', { operatorKey: productionKey })
-    // The carts' tokens are units' carts': on the production they sync and do nothing else.
-    expect(apps.body.tokens.map((t: { appName: string; unit?: true }) => [t.appName, t.unit ?? false]).sort()).toEqual([
-      ['Main unit', true],
-      ['Production office', false],
-      ['Second unit', true],
-    ])
-  })
+      for (const [i, cart] of carts.entries()) {
+        tokens[i] = await tokenOn(cart.base, cart.operatorKey, 'Offload Tool')
+        expect(
+          (await call(cart.base, 'POST', '/project/create', { token: tokens[i], body: { project_name: 'Feature' } }))
+            .status,
+        ).toBe(201)
+        const unit = ['Main unit', 'Second unit'][i]!
+        if (i === 0) {
+          // Through the console's API…
+          const { status, body } = await call(cart.base, 'POST', '/approve/link', {
+            operatorKey: cart.operatorKey,
+            body: { url: PRODUCTION_URL, unit, linkCode: firstCode },
+          })
+          expect(status).toBe(200)
+          expect(body).toMatchObject({ linked: true, production: PRODUCTION_URL, unit, error: null, conflicts: [] })
+        } else {
+          // …and as the DIT types it: the command finds the operator key in the cart's .dev.vars.
+          const { code } = await linkCodeOn(productionBase(), productionKey, unit, true)
+          const { status, stdout } = await runCommand(['link', PRODUCTION_URL, '--unit', unit, '--code', code], {
+            base: cart.base,
+            configDir: cartTree.dir,
+            argv0: [process.execPath, join(cartTree.dir, 'bin', 'media-log.mjs')],
+          })
+          expect([status, stdout]).toEqual([
+            0,
+            `linked to ${PRODUCTION_URL} as ${unit}\nlast sync: not yet; 0 logs waiting to go\n`,
+          ])
+        }
+      }
+      observer = await productionTokenOn(productionBase(), productionKey, 'Production office')
+      // The first cart linked gave the production its project.
+      expect((await call(productionBase(), 'GET', '/project', { token: observer })).body.project_name).toBe('Feature')
+      const apps = await call(productionBase(), 'GET', '/approve/tokens', { operatorKey: productionKey })
+      // The carts' tokens are units' carts': on the production they sync and do nothing else.
+      expect(
+        apps.body.tokens.map((t: { appName: string; unit?: true }) => [t.appName, t.unit ?? false]).sort(),
+      ).toEqual([
+        ['Main unit', true],
+        ['Production office', false],
+        ['Second unit', true],
+      ])
+    },
+  )
 
   it('bring each unit’s days to the others', { timeout: 120_000 }, async () => {
     const [a, b] = carts as [Launched, Launched]

@@ -191,7 +191,18 @@
  * @property {SendWindow[]} windows
  * @property {{name: string, timeZone: string} | null} project The active project, and the zone times are read in.
  * @property {SyncStatus} sync This service's link to a production, and the logs in conflict.
+ * @property {LinkCode[]} [linkCodes] A production's link codes not yet used; none elsewhere.
  * @property {{version: string}} service
+ */
+
+/**
+ * A production's link code, as listed: never the code itself, shown once when made.
+ * @typedef {object} LinkCode
+ * @property {string} id
+ * @property {string} name The application it admits, by the name it asks as.
+ * @property {boolean} unit Whether it is a unit's cart.
+ * @property {string} createdAt
+ * @property {string} expiresAt
  */
 
 /**

@@ -4,14 +4,7 @@
  * conflict, each version with a button that keeps it (docs/units.md).
  */
 import { $, BASE, el, api, problemText, notify, ago, setBusy, showCount, askFirst } from './core.browser.js'
-/** @import { Answer, Conflict, SyncStatus } from './state.js' */
-
-/** `K7QM-2XPD`: shown on the production's card for this cart, to compare before approving. */
-function pairingCode() {
-  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const chars = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => letters[byte % 32])
-  return chars.slice(0, 4).join('') + '-' + chars.slice(4).join('')
-}
+/** @import { Answer, Conflict, LinkCode, SyncStatus } from './state.js' */
 
 /** @returns {import('./live.browser.js').Section} */
 export function unitsSection() {
@@ -30,6 +23,14 @@ export function unitsSection() {
     autocomplete: 'off',
   })
   const unit = el('input', { id: 'link-unit', required: true, maxlength: '100', placeholder: 'Second unit' })
+  const linkCode = el('input', {
+    id: 'link-code',
+    required: true,
+    maxlength: '40',
+    placeholder: '7KQM-2XPD-R4TW-9HNC',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  })
   const linkButton = el('button', { type: 'submit', class: 'primary', text: 'Link' })
   const form = el(
     'form',
@@ -38,6 +39,8 @@ export function unitsSection() {
     url,
     el('label', { for: 'link-unit', text: 'This cart’s unit' }),
     unit,
+    el('label', { for: 'link-code', text: 'Link code' }),
+    linkCode,
     el('div', { class: 'actions' }, linkButton),
   )
   const heading = el('h3', { class: 'link-heading' })
@@ -67,13 +70,18 @@ export function unitsSection() {
     event.preventDefault()
     if (linkEntry.busy) return
     setBusy(linkEntry, true)
-    const code = pairingCode()
-    linkButton.textContent = 'Waiting: approve the card showing ' + code + ' in the production’s console'
-    const answer = await api('POST', '/approve/link', { url: url.value.trim(), unit: unit.value.trim(), code })
+    linkButton.textContent = 'Linking…'
+    const answer = await api('POST', '/approve/link', {
+      url: url.value.trim(),
+      unit: unit.value.trim(),
+      linkCode: linkCode.value.trim(),
+    })
     setBusy(linkEntry, false)
     linkButton.textContent = 'Link'
-    if (answer.status === 200) notify('Linked: this cart’s days now sync with the production.', 'ok')
-    else notify('Not linked: ' + problemText(answer), 'error')
+    if (answer.status === 200) {
+      linkCode.value = ''
+      notify('Linked: this cart’s days now sync with the production.', 'ok')
+    } else notify('Not linked: ' + problemText(answer), 'error')
   })
 
   confirm.addEventListener('click', async () => {
@@ -130,13 +138,114 @@ export function unitsSection() {
     if (BASE !== '') {
       heading.textContent = 'This is the production'
       meta.textContent =
-        'Carts link to ' + location.origin + BASE + ' and appear under Connected applications, named by their unit.'
+        'Carts link to ' +
+        location.origin +
+        BASE +
+        ' with a link code made below, and appear under Connected applications, named by their unit.'
       delete meta.dataset.state
     } else {
       heading.textContent = 'Not linked to a production'
       meta.textContent = 'Link this cart to share its days with the production and the other units.'
       delete meta.dataset.state
     }
+  }
+
+  // ---- a production's link codes: each admits one cart or application, named, once
+
+  const codeName = el('input', { id: 'code-name', required: true, maxlength: '100', placeholder: 'Second unit' })
+  const codeUnit = el('input', { id: 'code-unit', type: 'checkbox', checked: true })
+  const makeButton = el('button', { type: 'submit', class: 'primary', text: 'Make a link code' })
+  const codeForm = el(
+    'form',
+    { class: 'code-form', novalidate: true },
+    el('label', { for: 'code-name', text: 'For' }),
+    codeName,
+    el('label', { class: 'check', for: 'code-unit' }, codeUnit, el('span', { text: 'a unit’s cart' })),
+    el('div', { class: 'actions' }, makeButton),
+  )
+  const made = el('div', { class: 'made-code', role: 'status', hidden: true })
+  const codeList = el('ul', { class: 'link-codes' })
+  const codesCard = el(
+    'li',
+    { class: 'card link-codes-card', hidden: true },
+    el(
+      'div',
+      { class: 'who' },
+      el('h3', { text: 'Link codes' }),
+      el('p', {
+        class: 'meta',
+        text: 'Carts and applications join this production with a code made here for them by name: it works once, within a day.',
+      }),
+      made,
+      codeList,
+    ),
+    codeForm,
+  )
+  const codeEntry = { node: codesCard, busy: false }
+
+  codeForm.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    if (codeEntry.busy) return
+    setBusy(codeEntry, true)
+    const name = codeName.value.trim()
+    const answer = /** @type {Answer<LinkCode & {code: string}>} */ (
+      await api('POST', '/approve/link-codes', { name, unit: codeUnit.checked })
+    )
+    setBusy(codeEntry, false)
+    if (answer.status !== 201) return notify('No code made: ' + problemText(answer), 'error')
+    const code = answer.body
+    const command = code.unit
+      ? 'npx media-log link ' + location.origin + BASE + ' --unit "' + code.name + '" --code ' + code.code
+      : 'X-Link-Code: ' + code.code
+    made.replaceChildren(
+      el('p', { text: 'Link code for ' + code.name + ', shown this once:' }),
+      el('p', { class: 'code', text: code.code }),
+      el('p', {
+        class: 'meta',
+        text: code.unit
+          ? 'Give it to the cart’s operator, who links in their console or with:'
+          : 'The application sends it with its POST /auth:',
+      }),
+      el('code', { class: 'command', text: command }),
+    )
+    made.hidden = false
+    codeName.value = ''
+  })
+
+  /** @param {LinkCode[]} codes @param {number} now */
+  function drawCodes(codes, now) {
+    const key = JSON.stringify(codes)
+    if (codeList.dataset.key === key && codeList.dataset.minute === String(Math.floor(now / 60_000))) return
+    codeList.dataset.key = key
+    codeList.dataset.minute = String(Math.floor(now / 60_000))
+    codeList.replaceChildren(
+      ...codes.map((code) => {
+        const withdraw = el('button', { type: 'button', class: 'quiet', text: 'Withdraw' })
+        const entry = { node: withdraw, busy: false }
+        withdraw.addEventListener('click', async () => {
+          if (entry.busy) return
+          setBusy(entry, true)
+          const answer = await api('DELETE', '/approve/link-codes/' + encodeURIComponent(code.id))
+          setBusy(entry, false)
+          if (answer.status === 200 || answer.status === 404)
+            notify('The code for ' + code.name + ' works no more.', 'ok')
+          else notify(problemText(answer), 'error')
+        })
+        const hours = Math.max(0, Math.round((Date.parse(code.expiresAt) - now) / 3_600_000))
+        const left =
+          hours >= 1
+            ? 'works for ' + hours + (hours === 1 ? ' more hour' : ' more hours')
+            : 'works for less than an hour'
+        return el(
+          'li',
+          { class: 'link-code' },
+          el('span', {
+            text: code.name + (code.unit ? ' · a unit’s cart' : ' · an application') + ' · unused, ' + left,
+          }),
+          withdraw,
+        )
+      }),
+    )
   }
 
   // ---- days in conflict: each version, and a button that keeps it
@@ -193,11 +302,16 @@ export function unitsSection() {
     list.append(...answer.body.conflicts.map(conflictCard))
   }
 
-  list.append(linkCard)
+  list.append(linkCard, codesCard)
+  /** @type {LinkCode[] | undefined} */
+  let codes
   return {
     id: 'units',
     render(state, now) {
       status = state.sync
+      codes = state.linkCodes
+      codesCard.hidden = codes === undefined
+      if (codes) drawCodes(codes, now)
       drawLink(now)
       showCount('units', status.conflicts.length, ['in conflict', 'in conflict'])
       $('#units-empty').hidden = true
@@ -210,6 +324,7 @@ export function unitsSection() {
     },
     tick(now) {
       drawLink(now)
+      if (codes) drawCodes(codes, now)
     },
   }
 }
