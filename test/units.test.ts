@@ -264,6 +264,17 @@ describe('versions written elsewhere', () => {
     expect(await feed(token)).toEqual({ changes: [], last: 0 })
     expect((await call('GET', `/sync/logs/D005?rev=${leaf.rev}`, { token })).status).toBe(404)
   })
+
+  it('refuses a version of 200,000 bad clips naming 1,000 problems and counting the rest', async () => {
+    const { token } = await withProject()
+    const log = { ...makeLog('D005', 0), ocf: { clips: Array.from({ length: 200_000 }, () => ({ clip: 1 })) } }
+    const answer = await send(token, 'D005', { rev: rev(1, 'a'), ancestors: [], deleted: false }, JSON.stringify(log))
+    expect(answer.status).toBe(400)
+    expect(answer.body.details).toHaveLength(1001)
+    expect(answer.body.details[0]).toEqual({ prop: 'ocf.clips.0.clip', message: 'must be a string' })
+    expect(answer.body.details[1000]).toEqual({ prop: '', message: 'and 599,000 more problems like these' })
+    expect(await feed(token)).toEqual({ changes: [], last: 0 })
+  })
 })
 
 describe('a day over 8 MiB', () => {

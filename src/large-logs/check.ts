@@ -32,7 +32,7 @@ export type PiecewiseCheck = {
 }
 
 // Custom entries are the workspace's to check: here none is known, and none refused.
-const NO_SCHEMAS = new CustomSchemas({})
+export const NO_SCHEMAS = new CustomSchemas({})
 
 export function checkPiecewise(bytes: Uint8Array): PiecewiseCheck {
   const { skeleton, lists, custom } = scanLog(bytes)

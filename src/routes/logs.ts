@@ -1,51 +1,25 @@
 import type { IRequest } from 'itty-router'
 import { readJsonBody } from '../http/body'
-import { parseObject } from '../schemas/json'
 import { apiToken } from '../http/guards'
 import { ifNoneMatch } from '../http/conditional'
 import { jsonAnswer, notModified } from '../http/headers'
 import { logIdOf } from '../http/params'
-import { certainlyValidLog } from '../schemas/plain-log'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
-import { summarize } from '../summary/summary'
-import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
-import { invalid } from '../shared/problem'
+import { PIECEWISE_BYTES } from '../large-logs/check'
 import { workspace } from '../workspace/client'
 import type { LogBody } from '../workspace/logs'
 import type { Tagged } from '../workspace/Workspace'
 
 import { tokenForBody } from '../flows/token'
-
-/** The `{id}` of /log/{id}, decoded and held to the seed's 1–50 characters (valibot words the refusal). */
+import { readSentLog } from '../flows/sent-log'
 
 export async function createLog(request: IRequest, env: Env) {
   const token = await tokenForBody(request, env)
   const sent = await readJsonBody(request)
-  if (sent.bytes.length > PIECEWISE_BYTES) return createLargeLog(sent.bytes, token, env)
-  const { bytes, text } = sent
-  const log = parseObject(text)
-  // Checked here, outside the single-threaded workspace, when no project state is needed: the
-  // workspace then stores the bytes as they came. Anything else it parses and checks itself.
-  const ws = workspace(env)
-  const body = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
-  const checked = certainlyValidLog(log)
-    ? { id: log.id, day: log.day, date: log.date, summary: JSON.stringify(summarize(log)) }
-    : undefined
-  await ws.createLog(token, body, checked ? { checked } : {})
-  return jsonAnswer('{"success":true}', 201)
-}
-
-/**
- * A log too large to parse whole, checked and summed up a clip at a time: V8's heap holds one clip
- * of it, not the 300 MB of objects JSON.parse built of a 60 MiB log.
- */
-async function createLargeLog(bytes: Uint8Array, token: string, env: Env) {
-  const { skeleton, log, summary, details, unlisted, custom } = checkPiecewise(bytes)
-  if (details.length) throw invalid(details, unlisted)
-  const json = rpcSafe(log.version === undefined ? withVersion(bytes) : bytes)
-  await workspace(env).createLog(token, json, {
-    scanned: { skeleton: rpcSafe(utf8Bytes(skeleton)), summary: JSON.stringify(summary), ...(custom && { custom }) },
-  })
+  const { bytes } = sent
+  // Checked in the worker as far as it can be; what is left needs the project's custom schemas.
+  const { log, read } = readSentLog(sent)
+  await workspace(env).createLog(token, rpcSafe(log.version === undefined ? withVersion(bytes) : bytes), read)
   return jsonAnswer('{"success":true}', 201)
 }
 

@@ -25,6 +25,7 @@ import { workspace } from '../workspace/client'
 import { ProductionError, askProduction, productionProject } from '../workspace/production'
 import { baseOf } from '../http/productions'
 import { tokenForBody } from '../flows/token'
+import { readSentLog } from '../flows/sent-log'
 
 /** GET /sync/changes: the logs written after `since`, each with its versions, in the order written. */
 export async function syncChanges(request: IRequest, env: Env) {
@@ -59,9 +60,13 @@ export async function sendVersion(request: IRequest, env: Env) {
     if (leaf.deleted) return undefined
     throw err
   })
-  if (leaf.deleted && sent?.bytes.length) throw invalid([{ prop: '', message: 'a deletion has no body' }])
-  const bytes = sent && !leaf.deleted ? rpcSafe(sent.bytes) : undefined
-  return workspace(env).syncReceive(token, project, id, leaf, bytes)
+  if (leaf.deleted) {
+    if (sent?.bytes.length) throw invalid([{ prop: '', message: 'a deletion has no body' }])
+    return workspace(env).syncReceive(token, project, id, leaf)
+  }
+  // Checked here as a new log is, so an invalid version never holds the workspace.
+  const { read } = readSentLog(sent!)
+  return workspace(env).syncReceive(token, project, id, leaf, { json: rpcSafe(sent!.bytes), read })
 }
 
 /** GET /sync/status: whether this service is linked to a production, and how syncing goes. */

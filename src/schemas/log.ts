@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { append } from '../shared/lists'
 import { TimecodeSchema, framesOf, framesPerSecond } from './timecode'
-import type { IssueDetail } from '../shared/problem'
+import { LISTED_DETAILS, type IssueDetail } from '../shared/problem'
 import { toDetails } from './issues'
 import { hashFormProblem } from '../shared/digests'
 import { looseObject } from './shapes'
@@ -196,19 +196,6 @@ function sizeIssues(clip: unknown, path: string): IssueDetail[] {
   return [{ prop: `${path}.size_unknown`, message: `is true while size says ${size} bytes: leave it out, or size 0` }]
 }
 
-function frameIssues(log: unknown): IssueDetail[] {
-  const details: IssueDetail[] = []
-  for (const part of ['ocf', 'sound'] as const) {
-    const clips = (log as Record<string, { clips?: unknown } | undefined>)?.[part]?.clips
-    if (!Array.isArray(clips)) continue
-    clips.forEach((clip, i) => {
-      if (part === 'ocf') append(details, clipFrameIssues(clip, `ocf.clips.${i}`))
-      append(details, sizeIssues(clip, `${part}.clips.${i}`))
-    })
-  }
-  return details
-}
-
 const CLIP_SCHEMAS = { ocf: OcfClipSchema, sound: SoundClipSchema, proxy: ProxyClipSchema }
 
 /**
@@ -223,12 +210,22 @@ export function checkClip(part: keyof typeof CLIP_SCHEMAS, clip: unknown, path: 
   return details
 }
 
-export type LogCheck = { log: Record<string, unknown>; details: IssueDetail[] }
+export type LogCheck = {
+  log: Record<string, unknown>
+  details: IssueDetail[]
+  /** Failing properties past what an answer lists, counted, not collected. */
+  unlisted: number
+}
 
 /**
  * Validates a whole log against the seed and the project's custom schemas. The log that comes back
  * is the input itself, key order and unknown properties intact, less the custom entries of
  * schemas the project does not have.
+ *
+ * The log without its clips is checked whole, then each clip alone, as a log too large to parse
+ * is (large-logs/check.ts): the failures of one clip are alive at a time, and past LISTED_DETAILS
+ * they are counted, not kept. Checked whole, 200,000 invalid clips (2.1 MiB) made valibot hold an
+ * issue, its path and its input for each, and ended the isolate at 128 MB.
  */
 export function checkLog(input: Record<string, unknown>, schemas: CustomSchemas): LogCheck {
   let log = input
@@ -238,9 +235,29 @@ export function checkLog(input: Record<string, unknown>, schemas: CustomSchemas)
     if (applied.changed) log = { ...input, custom: applied.kept }
     customDetails = applied.details
   }
-  const result = v.safeParse(LogSchema, log)
+  const lists = CLIP_PARTS.flatMap((part) => {
+    const clips = (log[part] as { clips?: unknown } | null | undefined)?.clips
+    return Array.isArray(clips) && isPlainObject(log[part]) ? [{ part, clips }] : []
+  })
+  let skeleton = log
+  if (lists.length) {
+    skeleton = { ...log }
+    for (const { part } of lists) skeleton[part] = { ...(log[part] as object), clips: [] }
+  }
+  const result = v.safeParse(LogSchema, skeleton)
   const details = result.success ? [] : toDetails(result.issues)
   append(details, customDetails)
-  append(details, frameIssues(log))
-  return { log, details }
+  let unlisted = 0
+  for (const { part, clips } of lists)
+    clips.forEach((clip, i) => {
+      const problems = checkClip(part, clip, `${part}.clips.${i}`)
+      if (!problems.length) return
+      if (details.length < LISTED_DETAILS) append(details, problems)
+      else unlisted += problems.length
+    })
+  return { log, details, unlisted }
 }
+
+const CLIP_PARTS = Object.keys(CLIP_SCHEMAS) as Array<keyof typeof CLIP_SCHEMAS>
+
+const isPlainObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value)

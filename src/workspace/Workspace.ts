@@ -24,7 +24,7 @@ import { membersOf } from '../large-logs/scan'
 import { type AccessAsk, Approvals, type Caller, LinkCodes, type LinkCodeListing, Tokens, noLinkCode } from './access'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
-import { Logs, type DayRange, type LogBody } from './logs'
+import { Logs, type DayRange, type LogBody, type LogRead, type SentVersion } from './logs'
 import { Projects } from './projects'
 import { Store } from './store'
 import { UnitLink, type SyncStatus } from './units'
@@ -845,23 +845,31 @@ export class Workspace extends DurableObject<Env> {
     project: string | undefined,
     id: string,
     leaf: Leaf,
-    json?: Uint8Array | ReadableStream<Uint8Array>,
+    sent?: { json: Uint8Array | ReadableStream<Uint8Array>; read: LogRead },
   ) {
-    const work = (bytes?: Uint8Array) =>
+    const work = (bytes?: Uint8Array, skeleton?: string) =>
       this.#commits.run(() =>
         this.#wrote(
           this.#client(
             token,
             ({ appName }) => ({
-              outcome: this.#received(this.#syncProject(project), id, leaf, bytes, {
-                ...(this.#store.production && { unit: appName }),
-              }),
+              outcome: this.#received(
+                this.#syncProject(project),
+                id,
+                leaf,
+                bytes && { bytes, read: sent!.read, skeleton },
+                { ...(this.#store.production && { unit: appName }) },
+              ),
             }),
             true,
           ),
         ),
       )
-    return json === undefined ? work() : withBytes(json, work)
+    if (!sent) return work()
+    const { scanned } = sent.read
+    return withBytes(sent.json, (bytes) =>
+      scanned ? withBytes(scanned.skeleton, (outline) => work(bytes, utf8Text(outline))) : work(bytes),
+    )
   }
 
   /**
@@ -869,8 +877,8 @@ export class Workspace extends DurableObject<Env> {
    * Store.receive takes it. A production merges two versions written from the one it kept where
    * they cannot contradict.
    */
-  #received(projectId: string, id: string, leaf: Leaf, bytes?: Uint8Array, sent?: { unit?: string }) {
-    const body = bytes && this.#logs.checkedVersion(id, bytes)
+  #received(projectId: string, id: string, leaf: Leaf, version?: SentVersion, sent?: { unit?: string }) {
+    const body = version && this.#logs.checkedVersion(id, version)
     const outcome = this.#transaction(() => this.#store.receive(projectId, id, leaf, body, sent))
     if (outcome !== 'known' && this.#store.production) this.#mergeVersions(projectId, id)
     return outcome
@@ -896,7 +904,7 @@ export class Workspace extends DurableObject<Env> {
       )
       const merged = mergedVersions(parsed(this.#store.base(projectId, id)!.bytes), ours!, theirs!)
       if (!merged) return
-      const body = this.#logs.checkedVersion(id, utf8Bytes(JSON.stringify(merged)))
+      const body = this.#logs.checkedVersion(id, { bytes: utf8Bytes(JSON.stringify(merged)), read: {} })
       this.#transaction(() => this.#store.merge(projectId, id, body))
     } catch {
       // Left in conflict: the operator keeps one.
@@ -994,7 +1002,7 @@ export class Workspace extends DurableObject<Env> {
       ? await this.#units.round(productionAt(link.url, link.token, link.production_project), (id, leaf, bytes) => {
           // Checked at every version: another project may have been loaded while the round waited.
           if (!linkedActive()) throw new Error(NOT_ACTIVE)
-          this.#received(link.project, id, leaf, bytes)
+          this.#received(link.project, id, leaf, bytes && { bytes, read: {} })
           this.#logsMoved = true
           this.#afterWrites()
         })
@@ -1059,12 +1067,6 @@ export class Workspace extends DurableObject<Env> {
       throw forbidden(`${caller.appName} is a unit's cart: here it syncs, and does nothing else`)
     return caller
   }
-}
-
-/** What the worker learnt of a log it sends to createLog: at most one of these. */
-export type LogRead = {
-  checked?: { id: string; day: number; date: string; summary: string }
-  scanned?: { skeleton: Uint8Array | ReadableStream<Uint8Array>; summary: string; custom?: [number, number] }
 }
 
 const NOT_ACTIVE = 'The linked project is not the active one: load it to sync'

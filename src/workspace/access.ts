@@ -312,7 +312,7 @@ export class Approvals {
 }
 
 /** How long a link code admits its application: a day, time to send it to a cart the night before. */
-export const LINK_CODE_HOURS = 24
+const LINK_CODE_HOURS = 24
 
 /** A link code as the console lists it: never the code, which leaves once. */
 export type LinkCodeListing = { id: string; name: string; unit: boolean; createdAt: string; expiresAt: string }

@@ -25,6 +25,15 @@ export type DayRange = { from?: number | string; to?: number | string }
 /** What a log's JSON travels as: text, bytes, or a stream when it would pass RPC's 32 MiB. */
 export type LogBody = string | Uint8Array | ReadableStream<Uint8Array>
 
+/** What the worker learnt of a log it sends (flows/sent-log.ts): at most one of these. */
+export type LogRead = {
+  checked?: { id: string; day: number; date: string; summary: string }
+  scanned?: { skeleton: Uint8Array | ReadableStream<Uint8Array>; summary: string; custom?: [number, number] }
+}
+
+/** A version another unit sent, as the worker read it (`skeleton`: the text of a scanned one's). */
+export type SentVersion = { bytes: Uint8Array; read: LogRead; skeleton?: string }
+
 export class Logs {
   constructor(
     private readonly store: Store,
@@ -44,8 +53,8 @@ export class Logs {
   /** Any other log: parsed and checked here, where the project's custom fields are known. */
   insert(body: Record<string, unknown>, json: Uint8Array) {
     const active = this.projects.requireActive()
-    const { log, details } = checkLog(body, active.schemas)
-    if (details.length) throw invalid(details)
+    const { log, details, unlisted } = checkLog(body, active.schemas)
+    if (details.length) throw invalid(details, unlisted)
     // A log kept as it came is stored as sent, not stringified again.
     const summary = JSON.stringify(summarize(log as LogOutput))
     this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
@@ -108,8 +117,8 @@ export class Logs {
    */
   #write(active: ActiveProject, merged: Record<string, unknown>, replacing?: string) {
     if (merged.version === undefined) merged.version = 1
-    const { log, details } = checkedLog(merged, active)
-    if (details.length) throw invalid(details)
+    const { log, details, unlisted } = checkedLog(merged, active)
+    if (details.length) throw invalid(details, unlisted)
     const text = JSON.stringify(log)
     const json = utf8Bytes(text)
     const summary = JSON.stringify(summarize(log as LogOutput))
@@ -165,19 +174,26 @@ export class Logs {
    * not have stay as they came (the unit that wrote them has the schema): refusing them would stop
    * every other day from syncing.
    */
-  checkedVersion(id: string, json: Uint8Array): { keys: LogKeys; json: Uint8Array; summary: string } {
+  checkedVersion(id: string, { bytes: json, read, skeleton }: SentVersion) {
     const active = this.projects.requireActive()
     let keys: LogKeys
     let summary: string
-    if (json.length > PIECEWISE_BYTES) {
+    const { checked, scanned } = read
+    if (checked) [keys, summary] = [checked, checked.summary]
+    else if (scanned && skeleton !== undefined) {
+      const log = parseObject(skeleton)
+      // Refuses a custom entry its schema refuses; the bytes stay as sent either way.
+      withCustomChecked(active, log, json, scanned.custom)
+      ;[keys, summary] = [log as LogKeys, scanned.summary]
+    } else if (json.length > PIECEWISE_BYTES) {
       const scanned = checkPiecewise(json)
       if (scanned.details.length) throw invalid(scanned.details, scanned.unlisted)
       // Refuses a custom entry its schema refuses; the bytes stay as sent either way.
       withCustomChecked(active, scanned.log, json, scanned.custom)
       ;[keys, summary] = [scanned.log as LogKeys, JSON.stringify(scanned.summary)]
     } else {
-      const { log, details } = checkLog(parseObject(bodyText(json)), active.schemas)
-      if (details.length) throw invalid(details)
+      const { log, details, unlisted } = checkLog(parseObject(bodyText(json)), active.schemas)
+      if (details.length) throw invalid(details, unlisted)
       ;[keys, summary] = [log as LogKeys, JSON.stringify(summarize(log as LogOutput))]
     }
     if (keys.id !== id) throw invalid([{ prop: 'id', message: 'must be the id the version is sent for' }])
@@ -287,4 +303,4 @@ const parsed = (stored: string | Uint8Array) =>
 
 /** checkLog, skipped for a log that certainly passes it. */
 const checkedLog = (log: Record<string, unknown>, active: ActiveProject): LogCheck =>
-  certainlyValidLog(log) ? { log, details: [] } : checkLog(log, active.schemas)
+  certainlyValidLog(log) ? { log, details: [], unlisted: 0 } : checkLog(log, active.schemas)

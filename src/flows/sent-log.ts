@@ -1,0 +1,50 @@
+/**
+ * What the worker learns of a log a client or another unit sends, before the workspace sees it:
+ * every refusal that needs no project state is answered here, outside the single-threaded
+ * workspace. Checked there, 200,000 invalid clips held every other request for seconds.
+ */
+import { checkLog } from '../schemas/log'
+import { certainlyValidLog } from '../schemas/plain-log'
+import { parseObject } from '../schemas/json'
+import type { JsonBody } from '../http/body'
+import { checkPiecewise, NO_SCHEMAS, PIECEWISE_BYTES } from '../large-logs/check'
+import { invalid } from '../shared/problem'
+import { rpcSafe, utf8Bytes } from '../shared/utf8'
+import { summarize } from '../summary/summary'
+import type { LogRead } from '../workspace/logs'
+
+export type SentLog = { log: Record<string, unknown>; read: LogRead }
+
+/**
+ * A sent log checked as far as the worker can: refused when invalid, otherwise with what the
+ * workspace needs to store it. `checked`: nothing left to check, stored as sent, never parsed
+ * again; `scanned`: too large to parse whole, checked a clip at a time, the workspace checking
+ * only its custom entries; neither: parsed again where the project's custom schemas are known.
+ */
+export function readSentLog({ bytes, text }: JsonBody): SentLog {
+  if (bytes.length > PIECEWISE_BYTES) {
+    const { skeleton, log, summary, details, unlisted, custom } = checkPiecewise(bytes)
+    if (details.length) throw invalid(details, unlisted)
+    return {
+      log,
+      read: {
+        scanned: {
+          skeleton: rpcSafe(utf8Bytes(skeleton)),
+          summary: JSON.stringify(summary),
+          ...(custom && { custom }),
+        },
+      },
+    }
+  }
+  const log = parseObject(text)
+  if (certainlyValidLog(log))
+    return {
+      log,
+      read: {
+        checked: { id: log.id, day: log.day, date: log.date, summary: JSON.stringify(summarize(log)) },
+      },
+    }
+  const { details, unlisted } = checkLog(log, NO_SCHEMAS)
+  if (details.length) throw invalid(details, unlisted)
+  return { log, read: {} }
+}
