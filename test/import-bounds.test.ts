@@ -1,7 +1,8 @@
 // POST /log/{id}/import does work and holds memory in proportion to the request, whatever its files
-// hold: notes are listed to a limit and counted past it, ALE rows are limited per import, a day of
-// 100,000 clips reaches the workspace, the token is asked for before any file is read, and a chain
-// of thousands of generations is matched in one pass.
+// hold: notes are listed to a limit and counted past it, ALE rows are limited per import, 100,000
+// digests are read and a manifest of more refused, a body past 8 MiB is read from its bytes, the
+// token is asked for before any file is read, and a chain of thousands of generations is matched in
+// one pass.
 import { describe, expect, it } from 'vitest'
 import { call, makeLog, withProject } from './helpers'
 import { ale, ascChain, ascManifest } from './offload-fixtures'
@@ -59,39 +60,79 @@ describe('an import is bounded by its request', () => {
     expect(answer.body.noteDetail.at(-1)).toEqual({ message: 'and 149,900 more notes like these' })
   })
 
-  it('takes a valid manifest of 100,000 clips with five hashes each', { tags: 'slow' }, async () => {
+  it('reads 100,000 digests in one import: 20,000 files of five, not 100,000', { tags: 'slow' }, async () => {
     const { token } = await withProject()
     const hex = (i: number, width: number) => i.toString(16).padStart(width, '0')
     const name = (i: number) => `A001C${String(i).padStart(6, '0')}_250614_R1AB`
     // One line a file, as tools that write no indentation do: 42 MiB for 100,000 files.
-    const lines = Array.from({ length: 100_000 }, (_, i) => {
-      const hashes = {
-        c4: `c4${hex(i, 88).replace(/0/g, 'z')}`,
-        sha1: hex(i, 40),
-        md5: hex(i + 1, 32),
-        xxh128: hex(i, 32),
-        xxh64: hex(i, 16),
-      }
-      const digests = Object.entries(hashes).map(([alg, value]) => `<${alg} action="original">${value}</${alg}>`)
-      return `<hash><path size="${1000 + i}">Clips/${name(i)}.mov</path>${digests.join('')}</hash>`
-    })
-    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+    const manifestOf = (files: number) => {
+      const lines = Array.from({ length: files }, (_, i) => {
+        const hashes = {
+          c4: `c4${hex(i, 88).replace(/0/g, 'z')}`,
+          sha1: hex(i, 40),
+          md5: hex(i + 1, 32),
+          xxh128: hex(i, 32),
+          xxh64: hex(i, 16),
+        }
+        const digests = Object.entries(hashes).map(([alg, value]) => `<${alg} action="original">${value}</${alg}>`)
+        return `<hash><path size="${1000 + i}">Clips/${name(i)}.mov</path>${digests.join('')}</hash>`
+      })
+      return `<?xml version="1.0" encoding="UTF-8"?>
 <hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0"><creatorinfo><creationdate>2025-06-14T10:00:00Z</creationdate></creatorinfo>
 <hashes>
 ${lines.join('\n')}
 </hashes></hashlist>`
-    const answer = await importInto(token, 'D001', {
-      files: [{ name: '/Volumes/SHUTTLE_A/ascmhl/0001_A_2025-06-14_100000Z.mhl', content: manifest }],
+    }
+    const file = '/Volumes/SHUTTLE_A/ascmhl/0001_A_2025-06-14_100000Z.mhl'
+    const refused = await importInto(token, 'D001', { files: [{ name: file, content: manifestOf(100_000) }] })
+    expect(refused).toMatchObject({
+      status: 400,
+      body: {
+        error: 'Validation Error',
+        details: [{ prop: 'files.0', message: `${file}: lists more than 100,000 digests, what one import reads` }],
+      },
     })
+    expect((await call('GET', '/log/D001', { token })).status).toBe(404)
+
+    const answer = await importInto(token, 'D001', { files: [{ name: file, content: manifestOf(20_000) }] })
     expect(answer.status).toBe(201)
-    expect(answer.body.added).toHaveLength(100_000)
+    expect(answer.body.added).toHaveLength(20_000)
     const log = await call('GET', '/log/D001', { token })
-    expect(log.body.ocf.clips).toHaveLength(100_000)
-    expect(log.body.ocf.clips[99_999]).toEqual({
-      clip: name(99_999),
-      size: 100_999,
-      copies: [{ volume: 'SHUTTLE_A', hash: `xxh64:${hex(99_999, 16)}`, action: 'original' }],
+    expect(log.body.ocf.clips).toHaveLength(20_000)
+    expect(log.body.ocf.clips[19_999]).toEqual({
+      clip: name(19_999),
+      size: 20_999,
+      copies: [{ volume: 'SHUTTLE_A', hash: `xxh64:${hex(19_999, 16)}`, action: 'original' }],
     })
+  })
+
+  it('reads a body past 8 MiB from its bytes: escapes, base64 and all, as a small one', async () => {
+    const { token } = await withProject()
+    const created = '2025-06-14T10:00:00Z'
+    const entries = Array.from({ length: 40_000 }, (_, i) => ({
+      path: `Clips/A${String(Math.floor(i / 999) + 1).padStart(3, '0')}C${String((i % 999) + 1).padStart(3, '0')}_"Café"_R1AB.mov`,
+      size: 1000 + i,
+      hashes: { xxh64: (i + 1).toString(16).padStart(16, '0') },
+    }))
+    const manifest = ascManifest({ created, entries })
+    const camera = ale({ columns: ['Name', 'Camera Type'], rows: [['A001C001_"Café"_R1AB', 'A — 𝒜']] })
+    const files = [
+      { name: '/Volumes/SHUTTLE_A/ascmhl/0001_A_2025-06-14_100000Z.mhl', content: manifest },
+      { name: 'A001.ale', content: btoa(String.fromCharCode(...new TextEncoder().encode(camera))), encoding: 'base64' },
+    ]
+    const raw = JSON.stringify({ files })
+    expect(raw.length).toBeGreaterThan(8 * 1024 * 1024)
+    const answer = await call('POST', '/log/D001/import', { token, raw })
+    expect(answer.status).toBe(201)
+    expect(answer.body.added).toHaveLength(40_000)
+    expect(answer.body.unreadable).toEqual([])
+    const log = await call('GET', '/log/D001', { token })
+    expect(log.body.ocf.clips[0]).toMatchObject({
+      clip: 'A001C001_"Café"_R1AB',
+      size: 1000,
+      copies: [{ volume: 'SHUTTLE_A', hash: 'xxh64:0000000000000001', action: 'original' }],
+    })
+    expect(JSON.stringify(log.body.ocf.clips[0])).toContain('A — 𝒜')
   })
 
   it('asks for the token before it reads the body', async () => {

@@ -54,26 +54,49 @@ const MAX_TOOL = 100
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})?$/
 export const dateOf = (text: string | undefined) => (text && DATE_TIME.test(text.trim()) ? text.trim() : undefined)
 
-function hashEntry(element: XmlElement): HashEntry | undefined {
-  if (!element.text) return undefined
-  const algorithm = lastName(element.path)
-  const action = element.attribute('action')
-  const date = dateOf(element.attribute('hashdate'))
-  return {
-    algorithm,
-    value: element.text,
-    ...(action && ACTIONS.has(action) && { action: action as Action }),
-    ...(date && { date }),
+/**
+ * Strings every file of a manifest repeats (an algorithm, an action, the generation's hash date),
+ * held once: 100,000 files of five digests each once held half a million copies of each.
+ */
+class Interned {
+  readonly #strings = new Map<string, string>()
+  of<T extends string>(text: T): T {
+    const known = this.#strings.get(text)
+    if (known !== undefined) return known as T
+    if (this.#strings.size < 1000) this.#strings.set(text, text)
+    return text
   }
 }
 
+function hashEntry(element: XmlElement, interned: Interned): HashEntry | undefined {
+  if (!element.text) return undefined
+  const algorithm = interned.of(lastName(element.path))
+  const action = element.attribute('action')
+  const date = dateOf(element.attribute('hashdate'))
+  // One shape for every entry, its properties in one order: V8 then stores each compactly.
+  const entry: HashEntry = { algorithm, value: element.text }
+  if (action && ACTIONS.has(action)) entry.action = interned.of(action as Action)
+  if (date) entry.date = interned.of(date)
+  return entry
+}
+
+/**
+ * Digests one import reads, all manifests together: 100,000 files of one digest (an hour of ARRIRAW
+ * frames), 20,000 of five. 100,000 files of five (42 MiB) held 93 MB of V8's heap as objects, and
+ * the day made of them as much again, past Cloudflare's 128; bounded, an import completes within
+ * 64 (bench/heap.mjs).
+ */
+export const MAX_DIGESTS = 100_000
+
 /**
  * A manifest of either kind, told apart by the root's `version` (2.0: ASC MHL; 1.x: classic),
- * refused past `limit` entries.
+ * refused past `limit` entries or `digestLimit` digests.
  * ASC MHL: `hashes/hash` with `path` (its `size`) and a digest per algorithm; `hashes/directoryhash`
  * with `path` and `content`'s digests. Classic: `hash` with `file`, `size` and digests.
  */
-export function readManifest(text: string, limit = Infinity): Manifest {
+export function readManifest(text: string | Iterable<string>, limit = Infinity, digestLimit = Infinity): Manifest {
+  const interned = new Interned()
+  let digests = 0
   let version = ''
   let created: string | undefined
   let started: string | undefined
@@ -85,7 +108,14 @@ export function readManifest(text: string, limit = Infinity): Manifest {
   // A digest that is not of its algorithm's form (`<md5>n/a</md5>`) is left out, not made the copy's.
   const take = (hash: HashEntry | undefined) => {
     if (!hash) return
-    if (hashFormProblem(`${hash.algorithm}:${hash.value}`) === undefined) return current.hashes.push(hash)
+    if (hashFormProblem(`${hash.algorithm}:${hash.value}`) === undefined) {
+      if (++digests > digestLimit)
+        throw new UnreadableFile(
+          `lists more than ${digestLimit.toLocaleString('en-US')} digests, what one import reads` +
+            (digestLimit < MAX_DIGESTS ? ' after the files before it: send it in an import of its own' : ''),
+        )
+      return current.hashes.push(hash)
+    }
     if (malformed) malformed.count++
     else malformed = { count: 1, first: `${hash.algorithm} "${hash.value.slice(0, 100)}"` }
   }
@@ -112,17 +142,17 @@ export function readManifest(text: string, limit = Infinity): Manifest {
         (parent === 'hashlist/hashes/hash' || parent === 'hashlist/hashes/directoryhash/content') &&
         ASC_HASHES.has(name)
       ) {
-        take(hashEntry(element))
-      } else if (path === 'hashlist/hashes/hash' && current.path) files.push(current)
-      else if (path === 'hashlist/hashes/directoryhash' && current.path) folders.push(current)
+        take(hashEntry(element, interned))
+      } else if (path === 'hashlist/hashes/hash' && current.path) files.push(compact(current))
+      else if (path === 'hashlist/hashes/directoryhash' && current.path) folders.push(compact(current))
       // classic MHL
       else if (path === 'hashlist/hash/file') current.path = element.text
       else if (path === 'hashlist/hash/size') {
         const size = sizeOf(element.text)
         if (size !== undefined) current.size = size
       } else if (parent === 'hashlist/hash' && CLASSIC_HASHES.has(name)) {
-        take(hashEntry(element))
-      } else if (path === 'hashlist/hash' && current.path) files.push(current)
+        take(hashEntry(element, interned))
+      } else if (path === 'hashlist/hash' && current.path) files.push(compact(current))
     },
     (path) => {
       if (path === 'hashlist/hashes/hash' || path === 'hashlist/hashes/directoryhash' || path === 'hashlist/hash') {
@@ -141,6 +171,12 @@ export function readManifest(text: string, limit = Infinity): Manifest {
   if (version.startsWith('1') || version === '')
     return dated({ format: 'mhl', files, folders: [], ...checked }, started)
   throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)
+}
+
+/** A file's digests in a list of their own length: one grown by push keeps room for 17. */
+function compact(file: ManifestFile): ManifestFile {
+  file.hashes = file.hashes.slice()
+  return file
 }
 
 const dated = (manifest: Manifest, created: string | undefined): Manifest =>

@@ -22,10 +22,19 @@ import {
   type OtherFile,
   type Part,
 } from './clips'
-import { dateOf, readChain, readManifest, type Action, type ChainLink, type HashEntry, type Manifest } from './mhl'
+import {
+  MAX_DIGESTS,
+  dateOf,
+  readChain,
+  readManifest,
+  type Action,
+  type ChainLink,
+  type HashEntry,
+  type Manifest,
+} from './mhl'
 import { STATE_WORDS } from '../copies/states'
 import { Notes } from './notes'
-import { UnreadableFile, decodeText } from './text'
+import { UnreadableFile, decodeText, decodedPieces } from './text'
 
 export type ImportFile = { name: string; bytes: Uint8Array; volume?: string }
 export type ImportOptions = { volume?: string; kind?: Part }
@@ -92,6 +101,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
   const reports: ReadReport[] = []
   const others: OtherFile[] = []
   let listed = 0
+  let digests = 0
   let rowsLeft = MAX_ALE_ROWS
   let sinceTurn = 0
 
@@ -109,8 +119,9 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         chains.set(folderOf(name), { name: file.name, links: new Map(links.map((l) => [l.path.normalize('NFC'), l])) })
         read.push({ name: file.name, format: 'ascmhl-chain' })
       } else if (base.toLowerCase().endsWith('.mhl')) {
-        const manifest = readManifest(decodeText(file.bytes).text, MAX_FILES - listed)
+        const manifest = readManifest(decodedPieces(file.bytes), MAX_FILES - listed, MAX_DIGESTS - digests)
         listed += manifest.files.length + manifest.folders.length
+        for (const entry of [...manifest.files, ...manifest.folders]) digests += entry.hashes.length
         const folder = folderOf(name)
         const volume = file.volume ?? volumeOf(name) ?? volumeOf(manifest.files[0]?.path ?? '') ?? options.volume
         if (!volume) throw new UnreadableFile('names no volume (no /Volumes/NAME in its path): give the volume')

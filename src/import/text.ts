@@ -5,6 +5,8 @@
  * Windows-1252. Bytes that are none of these are refused rather than guessed at.
  */
 
+import { isUtf8 } from '../shared/utf8'
+
 export type DecodedText = { text: string; encoding: string }
 
 /** Why a file an import sent cannot be read: its message is the reason the answer gives. */
@@ -47,6 +49,30 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   const text = decode('windows-1252', bytes)
   if (/[\0-\x08\x0e-\x1f\x7f]/.test(text)) throw new UnreadableFile('not text: it holds binary data')
   return { text, encoding: 'windows-1252' }
+}
+
+/** What decodedPieces decodes at a time. */
+const PIECE_BYTES = 1024 * 1024
+
+/**
+ * As decodeText, in pieces of about a MiB where the file is UTF-8 (as offload tools write): a
+ * 40 MiB manifest is never one string on V8's heap. The bytes are checked whole first, so a file
+ * that is not UTF-8 is decoded as decodeText decodes it, before any piece is given.
+ */
+export function decodedPieces(bytes: Uint8Array): Iterable<string> {
+  const form = unicodeForm(bytes)
+  const declared = form ? undefined : declaredEncoding(bytes)
+  const utf8 = form ? form.encoding === 'utf-8' : !declared || /^utf-?8$/i.test(declared)
+  const body = bytes.subarray(form?.skip ?? 0)
+  if (bytes.length <= PIECE_BYTES || !utf8 || !isUtf8(body)) return [decodeText(bytes).text]
+  return {
+    *[Symbol.iterator]() {
+      const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+      for (let at = 0; at < body.length; at += PIECE_BYTES)
+        yield decoder.decode(body.subarray(at, at + PIECE_BYTES), { stream: true })
+      yield decoder.decode()
+    },
+  }
 }
 
 /** A Unicode form a byte-order mark, or `<` written in it, shows; `skip` the mark's bytes. */

@@ -5,10 +5,13 @@ import { apiToken } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import { readImport, type ImportFile, type ImportOptions } from '../import/read'
 import { dayPieces } from '../import/transfer'
-import { parseObject } from '../schemas/json'
+import { bodyText, parseObject } from '../schemas/json'
+import { PIECEWISE_BYTES } from '../large-logs/check'
+import { jsonStringBytes, scanImport } from '../large-logs/scan'
+import type * as v from 'valibot'
 import { ImportSchema, parseOrThrow } from '../schemas/requests'
-import { invalid, type IssueDetail } from '../shared/problem'
-import { RPC_VALUE_BYTES, bytesOrStream, utf8Bytes } from '../shared/utf8'
+import { invalid, invalidBody, type IssueDetail } from '../shared/problem'
+import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, isUtf8, utf8Bytes } from '../shared/utf8'
 import { workspace } from '../workspace/client'
 import { logIdOf } from '../http/params'
 
@@ -51,12 +54,28 @@ export async function importFiles(request: IRequest, env: Env) {
 
 /**
  * The body's files as bytes, and what else it names. Returned alone so the body's text and its
- * contents as strings can go once read: a 50,000-file manifest is 11 MB of each.
+ * contents as strings can go once read: a 50,000-file manifest is 11 MB of each. Past
+ * PIECEWISE_BYTES the contents are taken from the body's bytes and never become strings at all.
  */
 async function importBody(request: IRequest) {
-  const body = parseOrThrow(ImportSchema, parseObject((await readJsonBody(request)).text))
+  const { bytes, text } = await readJsonBody(request)
+  let body: v.InferOutput<typeof ImportSchema>
+  let contentOf: (file: { content: string }, i: number) => Uint8Array
+  if (bytes.length > PIECEWISE_BYTES) {
+    if (!isUtf8(bytes)) throw invalidBody('the body is not valid UTF-8')
+    const { skeleton, contents } = scanImport(bytes)
+    body = parseOrThrow(ImportSchema, parseObject(bodyText(skeleton)))
+    contentOf = (_, i) => {
+      const [from, to] = contents[i]!
+      return jsonStringBytes(bytes.subarray(from, to), `files.${i}.content`)
+    }
+  } else {
+    body = parseOrThrow(ImportSchema, parseObject(text))
+    contentOf = (file) => utf8Bytes(file.content)
+  }
   const files = body.files.map((file, i): ImportFile => {
-    const bytes = file.encoding === 'base64' ? base64Content(file.content, i) : utf8Bytes(file.content)
+    const content = contentOf(file, i)
+    const bytes = file.encoding === 'base64' ? base64Content(content, i) : content
     return file.volume === undefined ? { name: file.name, bytes } : { name: file.name, bytes, volume: file.volume }
   })
   const options: ImportOptions = {
@@ -67,15 +86,27 @@ async function importBody(request: IRequest) {
   return { files, options, keys }
 }
 
-function base64Content(content: string, i: number): Uint8Array {
+/** Base64 a MiB at a time, white space left out: a 40 MiB file is never one string. */
+function base64Content(ascii: Uint8Array, i: number): Uint8Array {
+  const kept = new Uint8Array(ascii.length)
+  let n = 0
+  for (const byte of ascii) if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) kept[n++] = byte
+  // Padding may be left off, as it always could be here (forgiving base64): `QQ` reads as `QQ==`.
+  const whole = n - (n % 4)
+  const parts: Uint8Array[] = []
   try {
-    // Padding may be left off, as it always could be here (forgiving base64): `QQ` reads as `QQ==`.
-    const text = content.replace(/\s+/g, '')
-    return base64.decode(text.length % 4 ? text.padEnd(text.length + 4 - (text.length % 4), '=') : text)
+    for (let at = 0; at < whole; at += BASE64_PIECE)
+      parts.push(base64.decode(latin1(kept.subarray(at, Math.min(whole, at + BASE64_PIECE)))))
+    if (whole < n) parts.push(base64.decode(latin1(kept.subarray(whole, n)).padEnd(4, '=')))
   } catch {
     throw invalid([{ prop: `files.${i}.content`, message: 'must be base64, as its encoding says' }])
   }
+  return concatBytes(parts)
 }
+
+/** Base64 decoded at a time: a multiple of 4 characters. */
+const BASE64_PIECE = 1 << 20
+const latin1 = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes)
 
 /** Why each file was not read, by its place in the body. */
 function refusals(files: readonly ImportFile[], unreadable: ReadonlyArray<{ name: string; reason: string }>) {

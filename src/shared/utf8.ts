@@ -12,6 +12,19 @@ export const utf8Bytes = (text: string): Uint8Array => encoder.encode(text)
 export const utf8Text = (bytes: Uint8Array): string => decoder.decode(bytes)
 
 /** The parts in one buffer. */
+/** Checked a MiB at a time: no string of the whole is made. */
+export function isUtf8(bytes: Uint8Array): boolean {
+  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+  try {
+    for (let at = 0; at < bytes.length; at += 1 << 20)
+      strict.decode(bytes.subarray(at, at + (1 << 20)), { stream: true })
+    strict.decode()
+    return true
+  } catch {
+    return false
+  }
+}
+
 export function concatBytes(parts: Uint8Array[]): Uint8Array {
   let size = 0
   for (const part of parts) size += part.byteLength
