@@ -8,7 +8,17 @@
 // Writes bench/results/bounds.{json,md}.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT, api, approvedToken, cardManifest, machine, memoryOf, sampleMemory, startServer } from './client.mjs'
+import {
+  ROOT,
+  api,
+  approvedToken,
+  cardManifest,
+  fiveHashManifest,
+  machine,
+  memoryOf,
+  sampleMemory,
+  startServer,
+} from './client.mjs'
 
 const PORT = 5770
 const hex = (i, width) => i.toString(16).padStart(width, '0')
@@ -16,22 +26,6 @@ const aleOf = (rows, prefix = 'X') =>
   ['Heading', 'FIELD_DELIM\tTABS', 'FPS\t25', '', 'Column', 'Name', '', 'Data']
     .concat(Array.from({ length: rows }, (_, i) => `${prefix}${i}`))
     .join('\r\n')
-
-/** A valid manifest of `clips` files, five digests each, one line a file (42 MiB for 100,000). */
-function fiveHashManifest(clips) {
-  const lines = Array.from({ length: clips }, (_, i) => {
-    const name = `A001C${String(i).padStart(6, '0')}_250614_R1AB`
-    const digests = [
-      `<c4 action="original">c4${hex(i, 88).replace(/0/g, 'z')}</c4>`,
-      `<sha1 action="original">${hex(i, 40)}</sha1>`,
-      `<md5 action="original">${hex(i + 1, 32)}</md5>`,
-      `<xxh128 action="original">${hex(i, 32)}</xxh128>`,
-      `<xxh64 action="original">${hex(i, 16)}</xxh64>`,
-    ]
-    return `<hash><path size="${1000 + i}">Clips/${name}.mov</path>${digests.join('')}</hash>`
-  })
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0"><creatorinfo><creationdate>2025-06-14T10:00:00Z</creationdate></creatorinfo>\n<hashes>\n${lines.join('\n')}\n</hashes></hashlist>`
-}
 
 /** One request: its status, time, answer size and workerd's memory rise while it ran. */
 async function measure(server, label, send) {
@@ -92,7 +86,6 @@ async function main() {
     )
     await send('DELETE', '/log/BIG')
     const stranger = `mls_${'0'.repeat(16)}_${'x'.repeat(43)}`
-    rows.pop()
     rows.push(
       await measure(server, 'a stranger’s import of 978 KiB of ALE (made-up token)', () =>
         send(

@@ -398,3 +398,21 @@ export const framesManifest = (frames, perClip) =>
     const frame = String((i % perClip) + 1).padStart(7, '0')
     return `    <hash><path size="12000000">${clip}/${clip}.${frame}.ari</path><xxh64 action="original">${hex16(i + 1)}</xxh64></hash>`
   })
+
+/** A valid manifest of `clips` files, five digests each, one line a file (42 MiB for 100,000). */
+export function fiveHashManifest(clips) {
+  const lines = Array.from({ length: clips }, (_, i) => {
+    const name = `A001C${String(i).padStart(6, '0')}_250614_R1AB`
+    const digests = [
+      `<c4 action="original">c4${hexOf(i, 88).replace(/0/g, 'z')}</c4>`,
+      `<sha1 action="original">${hexOf(i, 40)}</sha1>`,
+      `<md5 action="original">${hexOf(i + 1, 32)}</md5>`,
+      `<xxh128 action="original">${hexOf(i, 32)}</xxh128>`,
+      `<xxh64 action="original">${hexOf(i, 16)}</xxh64>`,
+    ]
+    return `<hash><path size="${1000 + i}">Clips/${name}.mov</path>${digests.join('')}</hash>`
+  })
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<hashlist version="2.0" xmlns="urn:ASC:MHL:v2.0"><creatorinfo><creationdate>2025-06-14T10:00:00Z</creationdate></creatorinfo>\n<hashes>\n${lines.join('\n')}\n</hashes></hashlist>`
+}
+
+const hexOf = (i, width) => i.toString(16).padStart(width, '0')

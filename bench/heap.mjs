@@ -20,6 +20,7 @@ import {
   api,
   approvedToken,
   cardManifest,
+  fiveHashManifest,
   framesManifest,
   makeLog,
   memoryOf,
@@ -34,7 +35,10 @@ const DAY_CLIPS = 2000
 const BIG_CLIPS = 20_000
 const BODY_MIB = 60
 const MANIFEST_CLIPS = 50_000
+const TOO_MANY_CLIPS = 100_000
 const MANIFEST_FRAMES = 100_000
+const FIVE_HASH_FILES = 100_000
+const BAD_CLIPS = 200_000
 
 const PRESETS = {
   unit: 'Main Unit',
@@ -70,6 +74,28 @@ function operations(request, token, key) {
   const imported = JSON.stringify({ files: [{ name: '/Volumes/SHUTTLE_A/A001.mhl', content: manifest }], day: 1 })
   const frames = framesManifest(MANIFEST_FRAMES, 5000)
   const importedFrames = JSON.stringify({ files: [{ name: '/Volumes/SHUTTLE_A/A001.mhl', content: frames }], day: 1 })
+  const fiveHash = fiveHashManifest(FIVE_HASH_FILES)
+  const importedFiveHash = JSON.stringify({
+    files: [{ name: '/Volumes/SHUTTLE_A/ascmhl/0001_A_2025-06-14_100000Z.mhl', content: fiveHash }],
+    day: 1,
+  })
+  const bad = JSON.stringify({
+    ...makeLog('BAD', 0),
+    ocf: { clips: Array.from({ length: BAD_CLIPS }, () => ({ clip: 1 })) },
+  })
+  const refused = async (method, path, text) => {
+    const { status, body } = await request(method, path, { token, text, ok: false })
+    if (status !== 400 || body.details?.length !== 1001) throw new Error(`${path} answered ${status}, not 400`)
+    return `400, ${body.details.at(-1).message.replace(' like these', '')}`
+  }
+  const tooMany = cardManifest(TOO_MANY_CLIPS)
+  const importedTooMany = JSON.stringify({ files: [{ name: '/Volumes/SHUTTLE_A/A001.mhl', content: tooMany }], day: 1 })
+  /** An import refused, as it must be: the reason it gives. */
+  const refusedImport = async (text) => {
+    const { status, body } = await request('POST', '/log/IMPORTED/import', { token, text, ok: false })
+    if (status !== 400) throw new Error(`the import answered ${status}, not 400`)
+    return `400: ${body.details[0].message.replace(/^[^:]*: /, '')}`
+  }
   const importOf = async (text, clips) => {
     await request('DELETE', '/log/IMPORTED', { token, ok: false })
     const { added } = await request('POST', '/log/IMPORTED/import', { token, text })
@@ -146,6 +172,25 @@ function operations(request, token, key) {
       run: () => importOf(importedFrames, MANIFEST_FRAMES / 5000),
     },
     {
+      group: `an ASC MHL of ${FIVE_HASH_FILES.toLocaleString('en-US')} files, five hashes each (${(fiveHash.length / 2 ** 20).toFixed(1)} MiB)`,
+      name: 'POST /log/:id/import (a new log)',
+      run: () => refusedImport(importedFiveHash),
+    },
+    {
+      group: `an ASC MHL of ${TOO_MANY_CLIPS.toLocaleString('en-US')} clips (${(tooMany.length / 2 ** 20).toFixed(1)} MiB)`,
+      name: 'POST /log/:id/import (a new log)',
+      run: () => refusedImport(importedTooMany),
+    },
+    {
+      group: `a log of ${BAD_CLIPS.toLocaleString('en-US')} invalid clips (${(bad.length / 2 ** 20).toFixed(1)} MiB)`,
+      name: 'POST /log',
+      run: () => refused('POST', '/log', bad),
+    },
+    {
+      name: 'POST /sync/logs/:id (a cart’s version)',
+      run: () => refused('POST', `/sync/logs/BAD?rev=1-${'a'.repeat(16)}&ancestors=`, bad),
+    },
+    {
       group: `a ${BODY_MIB} MiB log body`,
       name: 'POST /log',
       run: async () => {
@@ -175,8 +220,30 @@ async function prepare(state) {
   }
 }
 
+/**
+ * While `work` runs, a small question to the workspace (GET /project) asked again and again: the
+ * longest answer is about how long the operation held the workspace from everyone else.
+ */
+async function heldWhile(ask, work) {
+  let done = false
+  let longest = 0
+  const probing = (async () => {
+    while (!done) {
+      const asked = performance.now()
+      await ask().catch(() => {})
+      longest = Math.max(longest, performance.now() - asked)
+    }
+  })()
+  try {
+    return { result: await work(), heldMs: longest }
+  } finally {
+    done = true
+    await probing
+  }
+}
+
 /** Runs `ops` at one heap limit; a failure (the isolate out of memory) restarts the service. */
-async function atLimit(limit, ops, state) {
+async function atLimit(limit, ops, state, ask) {
   process.env.MINIFLARE_WORKERD_V8_FLAGS = limit ? `--max-heap-size=${limit}` : ''
   const outcomes = []
   let server
@@ -188,8 +255,9 @@ async function atLimit(limit, ops, state) {
       const stop = sampleMemory(workerd, 5)
       const started = performance.now()
       try {
-        const detail = await operation.run()
-        outcomes.push({ operation, ok: true, ms: performance.now() - started, rssAboveIdle: stop() - idle, detail })
+        const { result: detail, heldMs } = await heldWhile(ask, operation.run)
+        const ms = performance.now() - started
+        outcomes.push({ operation, ok: true, ms, heldMs, rssAboveIdle: stop() - idle, detail })
       } catch (err) {
         stop()
         outcomes.push({ operation, ok: false, error: String(err.message ?? err).slice(0, 200) })
@@ -213,7 +281,12 @@ export async function heapTable() {
   const state = mkdtempSync(join(tmpdir(), 'media-log-heap-'))
   try {
     const { token, key } = await prepare(state)
-    const ops = operations(api(`http://127.0.0.1:${PORT}`), token, key)
+    const request = api(`http://127.0.0.1:${PORT}`)
+    const ask = () => request('GET', '/project', { token })
+    const only = process.env.HEAP_ONLY
+    const ops = operations(request, token, key).filter(
+      (op, i, all) => !only || `${all.findLast((o, k) => k <= i && o.group)?.group} ${op.name}`.includes(only),
+    )
     const results = ops.map((op) => ({ group: op.group, name: op.name }))
     const top = Math.max(...LIMITS)
     let trying = ops.map((_, i) => i)
@@ -222,13 +295,14 @@ export async function heapTable() {
         limit,
         trying.map((i) => ops[i]),
         state,
+        ask,
       )
       const next = []
-      outcomes.forEach(({ ok, ms, rssAboveIdle, detail, error }, k) => {
+      outcomes.forEach(({ ok, ms, heldMs, rssAboveIdle, detail, error }, k) => {
         const result = results[trying[k]]
         if (!ok) return void (result.failedAt = { limit, error })
         result.needs = limit
-        if (limit === top) Object.assign(result, { ms, rssAboveIdle, detail })
+        if (limit === top) Object.assign(result, { ms, heldMs, rssAboveIdle, detail })
         next.push(trying[k])
       })
       console.log(`  V8 heap held to ${limit} MB: ${next.length} of ${trying.length} operations completed`)
@@ -251,13 +325,13 @@ export function heapMarkdown({ limits, results }) {
     r.needs === undefined ? `**over ${top} MB**` : r.needs === low && !r.failedAt ? `≤ ${low} MB` : `≤ ${r.needs} MB`
   const rows = results.map(
     (r) =>
-      `| ${r.group ?? ''} | ${r.name} | ${needs(r)} | ${r.failedAt ? `${r.failedAt.limit} MB` : '—'} | ${r.ms === undefined ? '—' : s(r.ms)} | ${r.rssAboveIdle === undefined ? '—' : `${Math.round(r.rssAboveIdle)} MiB`} | ${r.detail ?? r.failedAt?.error ?? ''} |`,
+      `| ${r.group ?? ''} | ${r.name} | ${needs(r)} | ${r.failedAt ? `${r.failedAt.limit} MB` : '—'} | ${r.ms === undefined ? '—' : s(r.ms)} | ${r.heldMs === undefined ? '—' : s(r.heldMs)} | ${r.rssAboveIdle === undefined ? '—' : `${Math.round(r.rssAboveIdle)} MiB`} | ${r.detail ?? r.failedAt?.error ?? ''} |`,
   )
   return [
-    `V8's heap of the service's isolate (worker and workspace together), held to each of ${limits.join(' / ')} MB in turn: the smallest limit each operation completed at, and the first it failed at. Time and workerd's resident memory above idle (sampled every 5 ms) from the run at ${top} MB.`,
+    `V8's heap of the service's isolate (worker and workspace together), held to each of ${limits.join(' / ')} MB in turn: the smallest limit each operation completed at, and the first it failed at. Time, the longest a GET /project sent again and again meanwhile waited (how long the operation held the workspace from others), and workerd's resident memory above idle (sampled every 5 ms), from the run at ${top} MB.`,
     '',
-    '| Data | Operation | Completes with V8 heap | Fails at | Time | RSS above idle | |',
-    '|---|---|---|---|---|---|---|',
+    '| Data | Operation | Completes with V8 heap | Fails at | Time | Others waited | RSS above idle | |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n')

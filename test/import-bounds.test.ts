@@ -106,6 +106,22 @@ ${lines.join('\n')}
     })
   })
 
+  it('makes at most 50,000 clips in one import, and says so of the manifest that would make more', async () => {
+    const { token } = await withProject()
+    const entries = Array.from({ length: 50_001 }, (_, i) => ({
+      path: `Clips/C${String(i).padStart(6, '0')}.mov`,
+      size: 1,
+      hashes: { xxh64: (i + 1).toString(16).padStart(16, '0') },
+    }))
+    const name = '/Volumes/SHUTTLE_A/ascmhl/0001_A_2025-06-14_100000Z.mhl'
+    const files = [{ name, content: ascManifest({ created: '2025-06-14T10:00:00Z', entries }) }]
+    expect(await importInto(token, 'D001', { files })).toMatchObject({
+      status: 400,
+      body: { details: [{ prop: 'files.0', message: `${name}: makes more than 50,000 clips, what one import takes` }] },
+    })
+    expect((await call('GET', '/log/D001', { token })).status).toBe(404)
+  })
+
   it('reads a body past 8 MiB from its bytes: escapes, base64 and all, as a small one', async () => {
     const { token } = await withProject()
     const created = '2025-06-14T10:00:00Z'

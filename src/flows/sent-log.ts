@@ -7,7 +7,7 @@ import { checkLog } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { parseObject } from '../schemas/json'
 import type { JsonBody } from '../http/body'
-import { checkPiecewise, NO_SCHEMAS, PIECEWISE_BYTES } from '../large-logs/check'
+import { checkPiecewiseInTurns, NO_SCHEMAS, PIECEWISE_BYTES } from '../large-logs/check'
 import { invalid } from '../shared/problem'
 import { rpcSafe, utf8Bytes } from '../shared/utf8'
 import { summarize } from '../summary/summary'
@@ -21,9 +21,11 @@ export type SentLog = { log: Record<string, unknown>; read: LogRead }
  * again; `scanned`: too large to parse whole, checked a clip at a time, the workspace checking
  * only its custom entries; neither: parsed again where the project's custom schemas are known.
  */
-export function readSentLog({ bytes, text }: JsonBody): SentLog {
+export async function readSentLog(sent: JsonBody): Promise<SentLog> {
+  // `text` is decoded when first read: a log too large to parse whole never is.
+  const { bytes } = sent
   if (bytes.length > PIECEWISE_BYTES) {
-    const { skeleton, log, summary, details, unlisted, custom } = checkPiecewise(bytes)
+    const { skeleton, log, summary, details, unlisted, custom } = await checkPiecewiseInTurns(bytes)
     if (details.length) throw invalid(details, unlisted)
     return {
       log,
@@ -36,7 +38,7 @@ export function readSentLog({ bytes, text }: JsonBody): SentLog {
       },
     }
   }
-  const log = parseObject(text)
+  const log = parseObject(sent.text)
   if (certainlyValidLog(log))
     return {
       log,

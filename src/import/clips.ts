@@ -6,6 +6,7 @@
 import { clipOfFile, type Part } from '../shared/clip-files'
 import { digestOf, framesDigest } from '../shared/digests'
 import type { Action, HashEntry, ManifestFile } from './mhl'
+import { UnreadableFile } from './text'
 
 export { clipNameOf, lastSegment, type Part } from '../shared/clip-files'
 
@@ -102,6 +103,7 @@ export async function clipsOf(
   folders: ReadonlyMap<string, HashEntry[]>,
   volume: string,
   kind?: Part,
+  room = Infinity,
 ): Promise<{ clips: ImportedClip[]; other: number; others: OtherFile[]; proxies: number }> {
   const sequences = new Map<string, { part: Part; clip: string; folder: string; files: CopiedFile[] }>()
   const clips: ImportedClip[] = []
@@ -109,6 +111,16 @@ export async function clipsOf(
   let other = 0
   const others: OtherFile[] = []
   let proxies = 0
+  // Counted before any is made: the clips of 100,000 files, made and then refused, took the heap.
+  // Each file's clip is found again below rather than kept: 100,000 of them held are megabytes.
+  const named = new Set<string>()
+  let count = 0
+  for (const file of files) {
+    const found = clipOfFile(file.folder, file.name, kind)
+    if (found && found !== 'proxy' && (!found.sequence || (!named.has(found.sequence) && named.add(found.sequence))))
+      if (++count > room) throw new UnreadableFile(`makes more than ${room.toLocaleString('en-US')} clips`)
+  }
+  named.clear()
   for (const file of files) perFolder.set(file.folder, (perFolder.get(file.folder) ?? 0) + 1)
   for (const file of files) {
     const found = clipOfFile(file.folder, file.name, kind)
@@ -194,15 +206,22 @@ function canonical(hash: HashEntry): { algorithm: string; value: string } {
  * Without it a RED clip, its segments beside their RMD file, had no hash at all.
  */
 async function framesDigests(frames: readonly CopiedFile[]): Promise<string[]> {
-  const perFrame = frames.map((frame) => new Map(frame.hashes.map(canonical).map((h) => [h.algorithm, h.value])))
-  const common = [...perFrame[0]!.keys()].filter((algorithm) => perFrame.every((digests) => digests.has(algorithm)))
+  // An algorithm at a time, each frame's digest found as it is needed: a Map of digests per frame
+  // for 100,000 frames was megabytes of V8's heap at once.
+  const valueOf = (frame: CopiedFile, algorithm: string) =>
+    frame.hashes.map(canonical).findLast((h) => h.algorithm === algorithm)?.value
+  const algorithms = [...new Set(frames[0]!.hashes.map((h) => canonical(h).algorithm))].sort(
+    (a, b) => rank(a) - rank(b),
+  )
   const digests: string[] = []
-  for (const algorithm of common.sort((a, b) => rank(a) - rank(b)))
-    digests.push(
-      await framesDigest(
-        algorithm,
-        frames.map((frame, i) => ({ name: frame.name, value: perFrame[i]!.get(algorithm)! })),
-      ),
-    )
+  for (const algorithm of algorithms) {
+    const values: Array<{ name: string; value: string }> = []
+    for (const frame of frames) {
+      const value = valueOf(frame, algorithm)
+      if (value === undefined) break
+      values.push({ name: frame.name, value })
+    }
+    if (values.length === frames.length) digests.push(await framesDigest(algorithm, values))
+  }
   return digests
 }

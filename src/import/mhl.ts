@@ -6,7 +6,7 @@
  */
 import { hashFormProblem } from '../shared/digests'
 import { UnreadableFile } from './text'
-import { readXml, type XmlElement } from './xml'
+import { XmlReader, readXml, type XmlElement } from './xml'
 
 export type Action = 'original' | 'verified' | 'failed'
 
@@ -95,6 +95,13 @@ export const MAX_DIGESTS = 100_000
  * with `path` and `content`'s digests. Classic: `hash` with `file`, `size` and digests.
  */
 export function readManifest(text: string | Iterable<string>, limit = Infinity, digestLimit = Infinity): Manifest {
+  const reader = manifestReader(limit, digestLimit)
+  for (const piece of typeof text === 'string' ? [text] : text) reader.write(piece)
+  return reader.close()
+}
+
+/** readManifest a piece at a time, for a caller that lets other work in between pieces. */
+export function manifestReader(limit = Infinity, digestLimit = Infinity) {
   const interned = new Interned()
   let digests = 0
   let version = ''
@@ -119,8 +126,7 @@ export function readManifest(text: string | Iterable<string>, limit = Infinity, 
     if (malformed) malformed.count++
     else malformed = { count: 1, first: `${hash.algorithm} "${hash.value.slice(0, 100)}"` }
   }
-  const root = readXml(
-    text,
+  const reader = new XmlReader(
     (element) => {
       const { path } = element
       const name = lastName(path)
@@ -164,13 +170,19 @@ export function readManifest(text: string | Iterable<string>, limit = Infinity, 
       }
     },
   )
-  if (root !== 'hashlist') throw new UnreadableFile(`not a hashlist but a ${root} document`)
-  const checked = malformed ? { malformed } : {}
-  if (version.startsWith('2'))
-    return dated({ format: 'ascmhl', files, folders, ...checked, ...(tool && { tool }) }, created)
-  if (version.startsWith('1') || version === '')
-    return dated({ format: 'mhl', files, folders: [], ...checked }, started)
-  throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)
+  return {
+    write: (piece: string) => reader.write(piece),
+    close(): Manifest {
+      const root = reader.close()
+      if (root !== 'hashlist') throw new UnreadableFile(`not a hashlist but a ${root} document`)
+      const checked = malformed ? { malformed } : {}
+      if (version.startsWith('2'))
+        return dated({ format: 'ascmhl', files, folders, ...checked, ...(tool && { tool }) }, created)
+      if (version.startsWith('1') || version === '')
+        return dated({ format: 'mhl', files, folders: [], ...checked }, started)
+      throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)
+    },
+  }
 }
 
 /** A file's digests in a list of their own length: one grown by push keeps room for 17. */

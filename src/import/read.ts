@@ -25,8 +25,8 @@ import {
 import {
   MAX_DIGESTS,
   dateOf,
+  manifestReader,
   readChain,
-  readManifest,
   type Action,
   type ChainLink,
   type HashEntry,
@@ -84,6 +84,25 @@ type Chain = { name: string; links: Map<string, ChainLink> }
 const MAX_FILES = 100_000
 
 /**
+ * Clips one import makes, all its files together. A day of 50,000 completes with V8's heap held to
+ * 64 MB; 100,000 (one digest each) needed 128 (bench/heap.mjs).
+ */
+const MAX_CLIPS = 50_000
+
+/** The clips `make` makes, or why a file is unreadable when they are more than an import takes. */
+async function withinClips<T>(before: number, make: () => Promise<T>): Promise<T | string> {
+  try {
+    return await make()
+  } catch (err) {
+    if (!(err instanceof UnreadableFile)) throw err
+    return (
+      `${err.message}, what one import takes` +
+      (before ? ' with the clips before it: send it in an import of its own' : '')
+    )
+  }
+}
+
+/**
  * Bytes read between two turns given to other requests: reading 10,000 small manifests in one
  * piece once held the service for seconds.
  */
@@ -119,7 +138,13 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         chains.set(folderOf(name), { name: file.name, links: new Map(links.map((l) => [l.path.normalize('NFC'), l])) })
         read.push({ name: file.name, format: 'ascmhl-chain' })
       } else if (base.toLowerCase().endsWith('.mhl')) {
-        const manifest = readManifest(decodedPieces(file.bytes), MAX_FILES - listed, MAX_DIGESTS - digests)
+        // A turn for other requests after each MiB: a 14 MiB manifest read whole held the service 3 s.
+        const reader = manifestReader(MAX_FILES - listed, MAX_DIGESTS - digests)
+        for (const piece of decodedPieces(file.bytes)) {
+          reader.write(piece)
+          if (file.bytes.length > TURN_BYTES) await nextTurn()
+        }
+        const manifest = reader.close()
         listed += manifest.files.length + manifest.folders.length
         for (const entry of [...manifest.files, ...manifest.folders]) digests += entry.hashes.length
         const folder = folderOf(name)
@@ -179,7 +204,14 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
     const history = historyOf(group, chains.get(folder))
     for (const message of history.doubts) notes.add({ name: group.at(-1)!.file.name, message })
     const { files, folders } = latestOf(group, folder, history.ordered)
-    const { clips: found, other, others: kept, proxies } = await clipsOf(files, folders, volume, options.kind)
+    const made = await withinClips(clips.length, () =>
+      clipsOf(files, folders, volume, options.kind, MAX_CLIPS - clips.length),
+    )
+    if (typeof made === 'string') {
+      for (const { file } of group) unreadable.push({ name: file.name, reason: made })
+      continue
+    }
+    const { clips: found, other, others: kept, proxies } = made
     for (const clip of found) {
       if (history.doubts.length) clip.copy.doubt = history.doubts.join('; ')
       clips.push(clip)
@@ -228,7 +260,14 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         const file = { ...f, folder: folderOf(f.path), name: lastSegment(f.path) }
         return action ? { ...file, action } : file
       })
-      const { clips: found, other, others: kept, proxies } = await clipsOf(copied, new Map(), volume, options.kind)
+      const made = await withinClips(clips.length, () =>
+        clipsOf(copied, new Map(), volume, options.kind, MAX_CLIPS - clips.length),
+      )
+      if (typeof made === 'string') {
+        unreadable.push({ name: file.name, reason: made })
+        break
+      }
+      const { clips: found, other, others: kept, proxies } = made
       clips.push(...found)
       read.push({ name: file.name, format, volume, clips: found.length })
       if (proxies)

@@ -37,44 +37,66 @@ export function readXml(
   closed: (element: XmlElement) => void,
   opened?: (path: string) => void,
 ): string {
-  const parser = new SaxesParser({ xmlns: true, position: true })
-  const stack: Open[] = []
-  let root = ''
-  parser.on('opentag', (tag) => {
-    const parent = stack.at(-1)
-    const path = parent ? `${parent.path}/${tag.local}` : tag.local
-    if (!parent) root = tag.local
-    if (stack.length === MAX_DEPTH) throw new UnreadableFile(`elements nested deeper than ${MAX_DEPTH}`)
-    stack.push({ path, tag, text: '' })
-    opened?.(path)
-  })
-  parser.on('text', (chunk) => {
-    const top = stack.at(-1)
-    if (top) top.text += chunk
-  })
-  parser.on('cdata', (chunk) => {
-    const top = stack.at(-1)
-    if (top) top.text += chunk
-  })
-  parser.on('closetag', () => {
-    const { path, tag, text: own } = stack.pop()!
-    closed({
-      path,
-      text: detached(own.trim()),
-      attribute: (name) => {
-        const attribute = tag.attributes[name]
-        return typeof attribute === 'object' ? detached(attribute.value) : undefined
-      },
+  const reader = new XmlReader(closed, opened)
+  for (const piece of typeof text === 'string' ? [text] : text) reader.write(piece)
+  return reader.close()
+}
+
+/** readXml a piece at a time, for a caller that lets other work in between pieces. */
+export class XmlReader {
+  readonly #parser = new SaxesParser({ xmlns: true, position: true })
+  #root = ''
+
+  constructor(closed: (element: XmlElement) => void, opened?: (path: string) => void) {
+    const parser = this.#parser
+    const stack: Open[] = []
+    parser.on('opentag', (tag) => {
+      const parent = stack.at(-1)
+      const path = parent ? `${parent.path}/${tag.local}` : tag.local
+      if (!parent) this.#root = tag.local
+      if (stack.length === MAX_DEPTH) throw new UnreadableFile(`elements nested deeper than ${MAX_DEPTH}`)
+      stack.push({ path, tag, text: '' })
+      opened?.(path)
     })
-  })
+    parser.on('text', (chunk) => {
+      const top = stack.at(-1)
+      if (top) top.text += chunk
+    })
+    parser.on('cdata', (chunk) => {
+      const top = stack.at(-1)
+      if (top) top.text += chunk
+    })
+    parser.on('closetag', () => {
+      const { path, tag, text: own } = stack.pop()!
+      closed({
+        path,
+        text: detached(own.trim()),
+        attribute: (name) => {
+          const attribute = tag.attributes[name]
+          return typeof attribute === 'object' ? detached(attribute.value) : undefined
+        },
+      })
+    })
+  }
+
+  write(piece: string) {
+    unreadableIf(() => this.#parser.write(piece))
+  }
+
+  /** The root element's local name, once the document is whole. */
+  close(): string {
+    unreadableIf(() => this.#parser.close())
+    return this.#root
+  }
+}
+
+function unreadableIf(work: () => unknown) {
   try {
-    for (const piece of typeof text === 'string' ? [text] : text) parser.write(piece)
-    parser.close()
+    work()
   } catch (err) {
     if (err instanceof UnreadableFile) throw err
     const message = err instanceof Error ? err.message : String(err)
     const at = /^(\d+):(\d+): ([^]*)$/.exec(message)
     throw new UnreadableFile(`not well-formed XML (${at ? `line ${at[1]}, column ${at[2]}: ${at[3]}` : message})`)
   }
-  return root
 }

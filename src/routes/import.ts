@@ -58,7 +58,9 @@ export async function importFiles(request: IRequest, env: Env) {
  * PIECEWISE_BYTES the contents are taken from the body's bytes and never become strings at all.
  */
 async function importBody(request: IRequest) {
-  const { bytes, text } = await readJsonBody(request)
+  // Its `text` is decoded when first read: a large body's never is.
+  const sent = await readJsonBody(request)
+  const { bytes } = sent
   let body: v.InferOutput<typeof ImportSchema>
   let contentOf: (file: { content: string }, i: number) => Uint8Array
   if (bytes.length > PIECEWISE_BYTES) {
@@ -70,7 +72,7 @@ async function importBody(request: IRequest) {
       return jsonStringBytes(bytes.subarray(from, to), `files.${i}.content`)
     }
   } else {
-    body = parseOrThrow(ImportSchema, parseObject(text))
+    body = parseOrThrow(ImportSchema, parseObject(sent.text))
     contentOf = (file) => utf8Bytes(file.content)
   }
   const files = body.files.map((file, i): ImportFile => {
