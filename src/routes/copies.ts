@@ -11,7 +11,7 @@ import { apiToken } from '../http/guards'
 import { logIdOf, pathParam } from '../http/params'
 import { parseObject } from '../schemas/json'
 import { ReadBackSchema, VolumeRenameSchema, parseOrThrow } from '../schemas/requests'
-import { workspace } from '../workspace/client'
+import { OPERATOR, workspace } from '../workspace/client'
 
 /** A read-back's body: up to 20,000 clips, read once the token is known to be good where it is large. */
 const readBackBody = async (request: IRequest) =>
@@ -53,11 +53,11 @@ export async function removeVolume(request: IRequest, env: Env) {
 /** PATCH /approve/days/{id}/volumes/{volume} */
 export async function renameDayVolume(request: IRequest, env: Env) {
   const id = logIdOf(request)
-  return answered(await workspace(env).operatorEditLog(id, await renameOf(request)))
+  return answered(await workspace(env).editLog(OPERATOR, id, await renameOf(request)))
 }
 
 /** DELETE /approve/days/{id}/volumes/{volume} */
 export async function removeDayVolume(request: IRequest, env: Env) {
   const id = logIdOf(request)
-  return answered(await workspace(env).operatorEditLog(id, { kind: 'remove-volume', volume: volumeOf(request) }))
+  return answered(await workspace(env).editLog(OPERATOR, id, { kind: 'remove-volume', volume: volumeOf(request) }))
 }

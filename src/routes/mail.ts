@@ -20,7 +20,7 @@ import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
 import type { WindowView } from '../mail/view'
 import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
 import { conflict, invalid, notFound, Problem } from '../shared/problem'
-import { workspace, type WorkspaceClient } from '../workspace/client'
+import { OPERATOR, workspace, type WorkspaceClient } from '../workspace/client'
 import type { MailSource, SendOutcome, WindowEdit } from '../workspace/windows'
 import { rangeOf } from '../flows/range'
 import { editable, emlOf, liveWindow, messageAsShown } from '../flows/windows'
@@ -43,7 +43,7 @@ export async function openEmailWindow(request: IRequest, env: Env) {
  */
 export async function openWindow(request: IRequest, env: Env) {
   const { ws, listing } = await openDraft(request, env, (ws, logIds, presetId) =>
-    ws.operatorMailSource(logIds, presetId),
+    ws.mailSource(OPERATOR, logIds, presetId),
   )
   const { view } = await liveWindow(ws, listing, mailConfig(env))
   return jsonAnswer(JSON.stringify({ window: view }), 201)

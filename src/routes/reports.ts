@@ -7,7 +7,7 @@ import { download, notModified, tagged } from '../http/headers'
 import { logIdOf, pathParam } from '../http/params'
 import { renderReport, reportFilename, type ReportSource } from '../reports'
 import { ChecksQuerySchema, GeneratePdfSchema, logIdsOf, parseOrThrow } from '../schemas/requests'
-import { workspace, type WorkspaceClient } from '../workspace/client'
+import { OPERATOR, workspace, type WorkspaceClient } from '../workspace/client'
 import type { ReportPlan } from '../workspace/Workspace'
 import type { DayRange } from '../workspace/logs'
 import { rangeOf } from '../flows/range'
@@ -46,14 +46,14 @@ export async function rangePdf(request: IRequest, env: Env) {
 export async function dayPdf(request: IRequest, env: Env) {
   const { presetId, days } = dayOf(request)
   const ws = workspace(env)
-  return fileOf(request, ws, await ws.operatorReportPlan(presetId, days))
+  return fileOf(request, ws, await ws.reportPlan(OPERATOR, presetId, days))
 }
 
 /** GET /approve/days/pdf/{presetId}?from=&to= */
 export async function rangeOfDaysPdf(request: IRequest, env: Env) {
   const { presetId, days } = rangeOfDays(request)
   const ws = workspace(env)
-  return fileOf(request, ws, await ws.operatorReportPlan(presetId, days))
+  return fileOf(request, ws, await ws.reportPlan(OPERATOR, presetId, days))
 }
 
 const dayOf = (request: IRequest) => ({

@@ -21,7 +21,7 @@ import {
 } from '../schemas/requests'
 import { invalid } from '../shared/problem'
 import { rpcSafe } from '../shared/utf8'
-import { workspace } from '../workspace/client'
+import { OPERATOR, workspace } from '../workspace/client'
 import { ProductionError, askProduction, productionProject } from '../workspace/production'
 import { baseOf } from '../http/productions'
 import { tokenForBody } from '../flows/token'
@@ -76,7 +76,7 @@ export async function syncStatus(request: IRequest, env: Env) {
 
 /** GET /approve/link: as GET /sync/status, for the operator's console. */
 export async function linkStatus(_request: IRequest, env: Env) {
-  return workspace(env).operatorSyncStatus()
+  return workspace(env).syncStatus(OPERATOR)
 }
 
 /**

@@ -50,6 +50,11 @@ export type ConnectedApp = {
 /** Who a token is: the name it was approved under, and whether a unit's cart asked for it. */
 export type Caller = { appName: string; unit: boolean }
 
+/** The operator, as the worker names them to the workspace once it has checked their session. */
+export const OPERATOR = { operator: true } as const
+/** Who calls a workspace method: an application by its API token, or the operator. */
+export type Who = string | typeof OPERATOR
+
 /** Approved applications. Only SHA-256 digests of secrets are stored; the raw token leaves once. */
 export class Tokens {
   readonly #byId = new Map<string, TokenRecord>()

@@ -3,6 +3,8 @@ import { problemFrom, type Problem } from '../shared/problem'
 import { bytesOf } from '../shared/utf8'
 import type { Workspace } from './Workspace'
 
+export { OPERATOR } from './access'
+
 /** The workspace's methods. */
 type Method = Exclude<
   { [K in keyof Workspace]-?: Workspace[K] extends (...args: never[]) => unknown ? K : never }[keyof Workspace],

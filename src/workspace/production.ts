@@ -7,7 +7,15 @@
 import * as v from 'valibot'
 import { SyncMissingAnswerSchema, syncChangesAnswerSchema } from '../schemas/requests'
 import { concatBytes } from '../shared/utf8'
-import type { Production } from './units'
+import type { Leaf } from '../shared/revisions'
+
+/** The production as a cart reaches it: the service's sync routes, with the cart's token. */
+export type Production = {
+  changes(since: number, limit: number): Promise<{ changes: Array<{ id: string; leaves: Leaf[] }>; last: number }>
+  missing(logs: Map<string, string[]>): Promise<Map<string, string[]>>
+  leaf(id: string, rev: string): Promise<Uint8Array>
+  send(id: string, leaf: Leaf, body?: Uint8Array): Promise<void>
+}
 
 /** A request that has not answered by then is given up: the round fails and is tried again later. */
 const REQUEST_MS = 60_000

@@ -12,7 +12,9 @@ import {
   type PdfPreset,
   type Settings,
 } from '../schemas/settings'
+import { hex } from '@scure/base'
 import { conflict, invalid, notFound } from '../shared/problem'
+import { sha256Sync } from '../shared/secrets'
 import type { ProjectRow, Store } from './store'
 
 /** Seed §2.11. */
@@ -29,6 +31,8 @@ const SETTINGS_LIMIT = 1024 * 1024
 
 export class Projects {
   #active: ActiveProject | undefined
+  /** A project's settings digest, by the settings text it was taken of. */
+  readonly #digests = new Map<string, { text: string; digest: string }>()
 
   /**
    * `timeZone`: the zone a new project takes (the laptop's, as `npm start` passes it); a project
@@ -46,6 +50,17 @@ export class Projects {
 
   get active(): ActiveProject | undefined {
     return this.#active
+  }
+
+  /** A digest of a project's settings as stored: tags and window sources name it. */
+  settingsDigest(projectId: string): string {
+    const active = this.#active
+    const text = active?.row.id === projectId ? active.row.settings : (this.store.project(projectId)?.settings ?? '')
+    const known = this.#digests.get(projectId)
+    if (known?.text === text) return known.digest
+    const digest = hex.encode(sha256Sync(text))
+    this.#digests.set(projectId, { text, digest })
+    return digest
   }
 
   requireActive(): ActiveProject {

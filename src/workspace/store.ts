@@ -12,6 +12,8 @@ import {
   type Leaf,
 } from '../shared/revisions'
 
+/** What a workspace is: the service on a cart (or a laptop), or a production holding its units' days. */
+export type Role = 'cart' | 'production'
 /**
  * Cloudflare limits a SQLite row, string or BLOB to 2 MB. Logs are stored as JSON text cut into
  * pieces of at most this many UTF-8 bytes, each of whole characters (`cutBytes`). Stores written
@@ -209,7 +211,14 @@ export class Store {
     return this.#revision
   }
 
-  constructor(private readonly sql: SqlStorage) {
+  /**
+   * `role`, fixed when the object starts: a production's store keeps the version before each write
+   * to merge against, and holds each cart to its own unit's days (requireSendersOwn).
+   */
+  constructor(
+    private readonly sql: SqlStorage,
+    readonly role: Role = 'cart',
+  ) {
     const version = this.#hasTable('meta') ? this.getMeta('schema') : undefined
     // A first-layout store has every table but no `schema` entry in meta.
     if (version === undefined && this.#hasTable('projects')) sql.exec(FROM_PROJECT_IDS)
@@ -672,7 +681,7 @@ export class Store {
    * wrote of other units' days would be refused once linked again); none on a production.
    */
   #unitIn(project: number): string | undefined {
-    if (this.production) return undefined
+    if (this.role === 'production') return undefined
     return this.#linked?.project === project ? this.#linked.unit : this.#lastUnit(project)
   }
 
@@ -1014,15 +1023,9 @@ export class Store {
     return leaf
   }
 
-  /**
-   * Whether this is a production's store: it keeps the version before each write to merge
-   * against, and holds each cart to its own unit's days (requireSendersOwn).
-   */
-  production = false
-
   /** The log's row as the base of the versions written from revision `rev` (a production's alone). */
   #keepBase(project: number, id: string, rev: string) {
-    if (!this.production) return
+    if (this.role !== 'production') return
     this.#dropBase(project, id)
     // A log past MERGED_PIECES is never parsed whole, so never merged: no base kept for it.
     const pieces = this.sql.exec<{ pieces: number }>(
@@ -1046,7 +1049,7 @@ export class Store {
   }
 
   #dropBase(project: number, id: string) {
-    if (this.production) this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
+    if (this.role === 'production') this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
   }
 
   /** The revision of the version a log's last write replaced, kept on a production. */

@@ -7,7 +7,7 @@
  * nothing twice that arrived.
  */
 import { Problem, conflict } from '../shared/problem'
-import { ProductionError } from './production'
+import { ProductionError, type Production } from './production'
 import { concatBytes } from '../shared/utf8'
 import { implausible, knows, type Leaf } from '../shared/revisions'
 import type { Store } from './store'
@@ -63,14 +63,6 @@ function refusedVersion(err: unknown): boolean {
       err.status !== undefined && err.status >= 400 && err.status < 500 && ![401, 408, 409, 429].includes(err.status)
     )
   return err instanceof Problem && err.kind !== 'conflict'
-}
-
-/** The production as a cart reaches it: the service's sync routes, with the cart's token. */
-export type Production = {
-  changes(since: number, limit: number): Promise<{ changes: Array<{ id: string; leaves: Leaf[] }>; last: number }>
-  missing(logs: Map<string, string[]>): Promise<Map<string, string[]>>
-  leaf(id: string, rev: string): Promise<Uint8Array>
-  send(id: string, leaf: Leaf, body?: Uint8Array): Promise<void>
 }
 
 /**
