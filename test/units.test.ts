@@ -878,7 +878,7 @@ describe('a round, against a production that refuses or waits', () => {
       store.insertLog('p1', keys, body(1).json, '{}')
       const digits = '123456789abcdef'
       for (const digit of digits)
-        store.receive('p1', 'D030', { rev: rev(1, digit), ancestors: [], deleted: false }, body(2), {})
+        store.revisions.receive('p1', 'D030', { rev: rev(1, digit), ancestors: [], deleted: false }, body(2), {})
       const positions = () =>
         sql
           .exec<{ rev: string; seq: number }>('SELECT rev, seq FROM log_leaves WHERE id = ? ORDER BY rev', 'D030')
@@ -888,21 +888,21 @@ describe('a round, against a production that refuses or waits', () => {
       // Each version kept its place in the feed when the next came: none was written again.
       expect(new Set(held.map((row) => row.seq)).size).toBe(16)
       expect(() =>
-        store.receive('p1', 'D030', { rev: rev(1, '0'), ancestors: [], deleted: false }, body(3), {}),
+        store.revisions.receive('p1', 'D030', { rev: rev(1, '0'), ancestors: [], deleted: false }, body(3), {}),
       ).toThrow('{"prop":"rev","message":"the log holds 16 versions already: its operator keeps one first"}')
       expect(positions()).toEqual(held)
       // The operator keeps one: the log has room again.
-      store.resolve('p1', 'D030', rev(1, 'f'))
-      expect(store.receive('p1', 'D030', { rev: rev(1, '0'), ancestors: [], deleted: false }, body(3), {})).toBe(
-        'conflict',
-      )
+      store.revisions.resolve('p1', 'D030', rev(1, 'f'))
+      expect(
+        store.revisions.receive('p1', 'D030', { rev: rev(1, '0'), ancestors: [], deleted: false }, body(3), {}),
+      ).toBe('conflict')
       expect(positions()).toHaveLength(2)
     })
   })
 
   it('lets a cart keep a version of its own unit’s day, not choose over another unit’s', async () => {
     await roundIn('round-resolves', async ({ store, log }) => {
-      store.linkAs({ projectId: 'p1', unit: 'Main unit' })
+      store.revisions.linkAs({ projectId: 'p1', unit: 'Main unit' })
       log('D001')
       log('D002')
       const keys = (id: string) => ({ id, day: 1, date: '2026-03-01' })
@@ -910,68 +910,82 @@ describe('a round, against a production that refuses or waits', () => {
       // Second unit logged D001 too, unseen; so did the production office D002 (no unit owns its version).
       const theirs = { rev: rev(1, 'f'), ancestors: [], deleted: false, owner: 'Second unit' }
       const office = { rev: rev(1, 'e'), ancestors: [], deleted: false }
-      expect(store.receive('p1', 'D001', theirs, body('D001'))).not.toBe('known')
-      expect(store.receive('p1', 'D002', office, body('D002'))).not.toBe('known')
+      expect(store.revisions.receive('p1', 'D001', theirs, body('D001'))).not.toBe('known')
+      expect(store.revisions.receive('p1', 'D002', office, body('D002'))).not.toBe('known')
       const owners = (id: string) =>
-        store
+        store.revisions
           .versions('p1', id)
           .versions.map((version) => version.owner)
           .sort()
-      expect([owners('D001'), store.versions('p1', 'D001').keptHere]).toEqual([['Main unit', 'Second unit'], false])
-      expect([owners('D002'), store.versions('p1', 'D002').keptHere]).toEqual([['Main unit', null], true])
-      expect(() => store.resolve('p1', 'D001', theirs.rev)).toThrow(
+      expect([owners('D001'), store.revisions.versions('p1', 'D001').keptHere]).toEqual([
+        ['Main unit', 'Second unit'],
+        false,
+      ])
+      expect([owners('D002'), store.revisions.versions('p1', 'D002').keptHere]).toEqual([['Main unit', null], true])
+      expect(() => store.revisions.resolve('p1', 'D001', theirs.rev)).toThrow(
         "A version of this log belongs to Second unit: the production's operator keeps one",
       )
-      expect(store.versions('p1', 'D001').versions).toHaveLength(2)
-      expect(store.resolve('p1', 'D002', office.rev)).toMatchObject({ rev: expect.stringMatching(/^2-/) })
+      expect(store.revisions.versions('p1', 'D001').versions).toHaveLength(2)
+      expect(store.revisions.resolve('p1', 'D002', office.rev)).toMatchObject({ rev: expect.stringMatching(/^2-/) })
       // Second unit deleted a day this cart logged too: keeping the deletion is this cart's act.
       log('D009')
       const deletion = { rev: rev(1, 'e'), ancestors: [], deleted: true, owner: 'Second unit' }
-      expect(store.receive('p1', 'D009', deletion)).toBe('conflict')
-      expect(store.resolve('p1', 'D009', deletion.rev)).toMatchObject({ deleted: true, owner: 'Main unit' })
-      expect(store.versions('p1', 'D002').versions).toEqual([expect.objectContaining({ served: true, owner: null })])
+      expect(store.revisions.receive('p1', 'D009', deletion)).toBe('conflict')
+      expect(store.revisions.resolve('p1', 'D009', deletion.rev)).toMatchObject({ deleted: true, owner: 'Main unit' })
+      expect(store.revisions.versions('p1', 'D002').versions).toEqual([
+        expect.objectContaining({ served: true, owner: null }),
+      ])
     })
   })
 
   it('makes the days a cart holds its unit’s when it links, not the office’s it pulled on a restart', async () => {
     await roundIn('round-claims', async ({ store, log }) => {
-      const ownerOf = (id: string) => store.versions('p1', id).versions[0]!.owner
+      const ownerOf = (id: string) => store.revisions.versions('p1', id).versions[0]!.owner
       log('D001')
-      store.linkAs({ projectId: 'p1', unit: 'Main unit' }, { claim: true })
+      store.revisions.linkAs({ projectId: 'p1', unit: 'Main unit' }, { claim: true })
       expect(ownerOf('D001')).toBe('Main unit')
       const office = { rev: rev(1, 'e'), ancestors: [], deleted: false }
       const keys = { id: 'D002', day: 2, date: '2026-03-02' }
-      store.receive('p1', 'D002', office, { keys, json: utf8(JSON.stringify(makeLog('D002', 1))), summary: '{}' })
+      store.revisions.receive('p1', 'D002', office, {
+        keys,
+        json: utf8(JSON.stringify(makeLog('D002', 1))),
+        summary: '{}',
+      })
       // The object starts again: linked as before, and the office's day stays no unit's; so it
       // does when the cart unlinks and links again.
-      store.linkAs({ projectId: 'p1', unit: 'Main unit' })
+      store.revisions.linkAs({ projectId: 'p1', unit: 'Main unit' })
       expect([ownerOf('D001'), ownerOf('D002')]).toEqual(['Main unit', null])
-      store.linkAs(undefined)
-      store.linkAs({ projectId: 'p1', unit: 'Main unit' }, { claim: true })
+      store.revisions.linkAs(undefined)
+      store.revisions.linkAs({ projectId: 'p1', unit: 'Main unit' }, { claim: true })
       expect([ownerOf('D001'), ownerOf('D002')]).toEqual(['Main unit', null])
 
       // Second unit's day: not this cart's to write, linked or not (its production would refuse
       // what an unlinked cart wrote of it, and the cart would stay apart from the others).
       const json = utf8(JSON.stringify(makeLog('D003', 1)))
       const d003 = { keys: { id: 'D003', day: 3, date: '2026-03-03' }, json, summary: '{}' }
-      store.receive('p1', 'D003', { rev: rev(1, 'a'), ancestors: [], deleted: false, owner: 'Second unit' }, d003)
+      store.revisions.receive(
+        'p1',
+        'D003',
+        { rev: rev(1, 'a'), ancestors: [], deleted: false, owner: 'Second unit' },
+        d003,
+      )
       const refused = "Log belongs to Second unit: it is written on that unit's cart"
       expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
       // Nor by POST /sync/logs from one of the cart's applications: a version over Second unit's
       // is refused, and the log stays as it was.
       const over = { rev: rev(2, 'b'), ancestors: [rev(1, 'a')], deleted: false }
-      expect(() => store.receive('p1', 'D003', over, d003, {})).toThrow(refused)
-      expect(store.versions('p1', 'D003').versions).toEqual([
+      expect(() => store.revisions.receive('p1', 'D003', over, d003, {})).toThrow(refused)
+      expect(store.revisions.versions('p1', 'D003').versions).toEqual([
         expect.objectContaining({ rev: rev(1, 'a'), owner: 'Second unit', served: true }),
       ])
-      store.linkAs(undefined)
+      store.revisions.linkAs(undefined)
       expect(() => store.putLog('p1', d003.keys, json, '{}')).toThrow(refused)
-      expect(() => store.receive('p1', 'D003', over, d003, {})).toThrow(refused)
+      expect(() => store.revisions.receive('p1', 'D003', over, d003, {})).toThrow(refused)
       log('D004')
       expect(ownerOf('D004')).toBe('Main unit')
       // Linked again under another name, it writes as that one, linked or not.
-      store.linkAs({ projectId: 'p1', unit: 'Main' }, { claim: true })
-      store.linkAs(undefined)
+      store.revisions.linkAs({ projectId: 'p1', unit: 'Main' }, { claim: true })
+      store.revisions.linkAs(undefined)
       log('D005')
       expect([ownerOf('D004'), ownerOf('D005')]).toEqual(['Main unit', 'Main'])
     })

@@ -106,7 +106,7 @@ export class Workspace extends DurableObject<Env> {
         void ctx.storage.setAlarm(at)
       })
       const link = units.get()
-      store.linkAs(link && { projectId: link.project, unit: link.unit })
+      store.revisions.linkAs(link && { projectId: link.project, unit: link.unit })
       // After a restart: what was written before it and not yet sent goes at once.
       this.#sync.soon(0)
     })
@@ -188,7 +188,7 @@ export class Workspace extends DurableObject<Env> {
   logsJson(token: string, ifNoneMatch?: string): Tagged<LogBody> | Problem {
     return this.#read(token, () => {
       const projectId = this.#projects.active?.row.id
-      const logs = projectId === undefined ? [] : this.#store.revisions(projectId)
+      const logs = projectId === undefined ? [] : this.#store.revisionsOf(projectId)
       const etag = tagOf('logs', projectId ?? '', ...logs.map(({ id, revision }) => `${id}\u0000${revision}`).sort())
       return namesTag(ifNoneMatch, etag) ? { etag } : { etag, body: this.#logs.listing() }
     })

@@ -104,7 +104,7 @@ export class Plans {
    * of them is a write of the log, so the tags that name its revision follow.
    */
   versions(projectId: string, ids: string[]): number[] {
-    const conflicted = new Map(this.store.conflicted(projectId).map(({ id, leaves }) => [id, leaves]))
+    const conflicted = new Map(this.store.revisions.conflicted(projectId).map(({ id, leaves }) => [id, leaves]))
     return ids.map((id) => conflicted.get(id) ?? 1)
   }
 

@@ -59,14 +59,14 @@ export class Sync {
 
   /** The project's logs changed after `since` (the feed's place), each with its leaves. */
   feed(project: string | undefined, since: number, limit: number) {
-    return this.store.changes(this.project(project), since, limit)
+    return this.store.revisions.changes(this.project(project), since, limit)
   }
 
   /** Of the revisions named per log, those this store has neither received nor seen replaced. */
   missing(project: string | undefined, logs: Array<{ id: string; revs: string[] }>) {
     const projectId = this.project(project)
     const missing = logs.flatMap(({ id, revs }) => {
-      const leaves = this.store.leaves(projectId, id)
+      const leaves = this.store.revisions.leaves(projectId, id)
       const unknown = revs.filter((rev) => !knows(leaves, rev))
       return unknown.length ? [{ id, revs: unknown }] : []
     })
@@ -76,9 +76,9 @@ export class Sync {
   /** One version of a log as stored, the winner or one in conflict (404 for a tombstone or none). */
   version(project: string | undefined, id: string, rev: string): LogBody {
     const projectId = this.project(project)
-    const leaf = this.store.leaves(projectId, id).find((held) => held.rev === rev)
+    const leaf = this.store.revisions.leaves(projectId, id).find((held) => held.rev === rev)
     if (!leaf || leaf.deleted) throw notFound('Revision')
-    return bytesOrStream(this.store.versionPieces(projectId, id, leaf))
+    return bytesOrStream(this.store.revisions.versionPieces(projectId, id, leaf))
   }
 
   /**
@@ -88,7 +88,7 @@ export class Sync {
    */
   receive(projectId: string, id: string, leaf: Leaf, version?: SentVersion, sent?: { unit?: string }) {
     const body = version && this.logs.checkedVersion(id, version)
-    const outcome = this.transaction(() => this.store.receive(projectId, id, leaf, body, sent))
+    const outcome = this.transaction(() => this.store.revisions.receive(projectId, id, leaf, body, sent))
     if (outcome !== 'known' && this.store.role === 'production') this.#mergeVersions(projectId, id)
     return outcome
   }
@@ -101,20 +101,24 @@ export class Sync {
    * valid log: a merge that cannot be made is never the receive's failure.
    */
   #mergeVersions(projectId: string, id: string) {
-    const leaves = this.store.leaves(projectId, id)
+    const leaves = this.store.revisions.leaves(projectId, id)
     if (leaves.length !== 2 || leaves.some((held) => held.deleted) || leaves[0]!.owner !== leaves[1]!.owner) return
-    const base = this.store.baseRevision(projectId, id)
-    if (base === undefined || newestCommon(leaves[0]!, leaves[1]!) !== base || !this.store.mergeable(projectId, id))
+    const base = this.store.revisions.baseRevision(projectId, id)
+    if (
+      base === undefined ||
+      newestCommon(leaves[0]!, leaves[1]!) !== base ||
+      !this.store.revisions.mergeable(projectId, id)
+    )
       return
     try {
       const parsed = (bytes: Uint8Array) => parseObject(utf8Text(bytes))
       const [ours, theirs] = leaves.map((held) =>
-        parsed(concatBytes([...this.store.versionPieces(projectId, id, held)])),
+        parsed(concatBytes([...this.store.revisions.versionPieces(projectId, id, held)])),
       )
-      const merged = mergedVersions(parsed(this.store.base(projectId, id)!.bytes), ours!, theirs!)
+      const merged = mergedVersions(parsed(this.store.revisions.base(projectId, id)!.bytes), ours!, theirs!)
       if (!merged) return
       const body = this.logs.checkedVersion(id, { bytes: utf8Bytes(JSON.stringify(merged)), read: {} })
-      this.transaction(() => this.store.merge(projectId, id, body))
+      this.transaction(() => this.store.revisions.merge(projectId, id, body))
     } catch {
       // Left in conflict: the operator keeps one.
     }
@@ -136,7 +140,7 @@ export class Sync {
       throw conflict('Another project was loaded while the production was asked: link again')
     this.transaction(() => {
       this.units.link(projectId, link.url, link.project, link.unit, link.token)
-      this.store.linkAs({ projectId, unit: link.unit }, { claim: true })
+      this.store.revisions.linkAs({ projectId, unit: link.unit }, { claim: true })
     })
     this.soon(0)
     this.changes.changed()
@@ -145,7 +149,7 @@ export class Sync {
 
   unlink() {
     if (!this.units.unlink()) throw notFound('Link')
-    this.store.linkAs(undefined)
+    this.store.revisions.linkAs(undefined)
     this.changes.changed()
   }
 
@@ -153,8 +157,8 @@ export class Sync {
   conflicts() {
     const projectId = this.projects.active?.row.id
     if (projectId === undefined) return []
-    return this.store.conflicted(projectId).map(({ id }) => {
-      const { versions, keptHere } = this.store.versions(projectId, id)
+    return this.store.revisions.conflicted(projectId).map(({ id }) => {
+      const { versions, keptHere } = this.store.revisions.versions(projectId, id)
       return {
         id,
         keptHere,
@@ -175,7 +179,7 @@ export class Sync {
   /** The operator keeps version `keep` of a log in conflict; the others go, on every replica. */
   resolve(id: string, keep: string) {
     const projectId = this.projects.requireForLogs()
-    return this.transaction(() => this.store.resolve(projectId, id, keep))
+    return this.transaction(() => this.store.revisions.resolve(projectId, id, keep))
   }
 
   /** The link, last sync, what waits to go, the last error, conflicts. */

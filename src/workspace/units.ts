@@ -143,16 +143,17 @@ export class UnitLink {
   /** The link's state; `project`, the active project, when not linked. */
   status(project: string | undefined): SyncStatus {
     const link = this.get()
-    if (!link) return { linked: false, conflicts: project === undefined ? [] : this.store.conflicted(project) }
+    if (!link)
+      return { linked: false, conflicts: project === undefined ? [] : this.store.revisions.conflicted(project) }
     return {
       linked: true,
       production: link.url,
       unit: link.unit,
       lastSync: link.synced_at,
-      pending: this.store.changedSince(link.project, link.pushed),
+      pending: this.store.revisions.changedSince(link.project, link.pushed),
       error: link.error,
       refused: this.sql.exec<Refusal>('SELECT id, rev, way, error FROM unit_refused ORDER BY id, way').toArray(),
-      conflicts: this.store.conflicted(link.project),
+      conflicts: this.store.revisions.conflicted(link.project),
     }
   }
 
@@ -209,7 +210,7 @@ export class UnitLink {
 
   async #push(link: LinkRow, production: Production) {
     for (;;) {
-      const { changes, last } = this.store.changes(link.project, link.pushed, PAGE)
+      const { changes, last } = this.store.revisions.changes(link.project, link.pushed, PAGE)
       if (!changes.length) return
       const missing = await this.#missing(link, production, changes)
       if (this.get()?.token !== link.token) return
@@ -217,7 +218,7 @@ export class UnitLink {
         for (const leaf of leaves) {
           if (!missing.get(id)?.includes(leaf.rev)) continue
           // The log may have moved on since the page was read: a version no longer here is not sent.
-          const now = this.store.leaves(link.project, id).find((held) => held.rev === leaf.rev)
+          const now = this.store.revisions.leaves(link.project, id).find((held) => held.rev === leaf.rev)
           if (!now) continue
           await this.#setAside(link, id, leaf, 'push', () =>
             production.send(id, leaf, now.deleted ? undefined : this.#bytesOf(link.project, id, now)),
@@ -282,7 +283,7 @@ export class UnitLink {
       if (!changes.length) return
       for (const { id, leaves } of changes)
         for (const leaf of leaves) {
-          const held = this.store.leaves(link.project, id)
+          const held = this.store.revisions.leaves(link.project, id)
           if (knows(held, leaf.rev)) continue
           // A revision no honest production hands out (one leaping to the limit of what a revision
           // may say) is its failure, not a version to set aside: the round backs off.
@@ -323,6 +324,6 @@ export class UnitLink {
 
   /** A version's bytes: the log as stored for the winner, the kept pieces for a conflict. */
   #bytesOf(project: string, id: string, leaf: Leaf & { winner: boolean }): Uint8Array {
-    return concatBytes([...this.store.versionPieces(project, id, leaf)])
+    return concatBytes([...this.store.revisions.versionPieces(project, id, leaf)])
   }
 }
