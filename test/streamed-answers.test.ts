@@ -5,7 +5,8 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { LogBody } from '../src/workspace/logs'
-import type { Tagged, Workspace } from '../src/workspace/Workspace'
+import type { Workspace } from '../src/workspace/Workspace'
+import type { Tagged } from '../src/workspace/answers'
 import { call, clip, makeLog, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))

@@ -8,7 +8,7 @@ import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { PIECEWISE_BYTES } from '../large-logs/check'
 import { workspace } from '../workspace/client'
 import type { LogBody } from '../workspace/logs'
-import type { Tagged } from '../workspace/Workspace'
+import type { Tagged } from '../workspace/answers'
 
 import { tokenForBody } from '../flows/token'
 import { readSentLog } from '../flows/sent-log'

@@ -1,0 +1,37 @@
+/**
+ * How a workspace method answers: its value, or the Problem its work threw, returned rather than
+ * thrown (workerd logs every exception an RPC method throws as uncaught, and a 404 is no
+ * accident). An Error is never a value otherwise, so the client tells them apart (client.ts).
+ */
+import { Problem } from '../shared/problem'
+import { bytesOf } from '../shared/utf8'
+
+/** An answer's tag, and the answer unless the request named the tag (If-None-Match). */
+export type Tagged<T> = { etag: string; body?: T }
+
+/** A body as RPC brings it: bytes, or past RPC_VALUE_BYTES a stream of them. */
+export type Bytes = Uint8Array | ReadableStream<Uint8Array>
+
+/** The work's value, or the Problem it threw; anything else it threw is thrown on (a 500). */
+export function answer<T>(work: () => T): T | Problem {
+  try {
+    return work()
+  } catch (err) {
+    if (err instanceof Problem) return err
+    throw err
+  }
+}
+
+/** `answer` for work that waits. */
+export const answerLater = <T>(work: Promise<T>): Promise<T | Problem> =>
+  work.catch((err: unknown) => (err instanceof Problem ? err : Promise.reject(err)))
+
+/**
+ * The work on a body's bytes: at once when they came as bytes, and once read when RPC brought them
+ * as a stream. Small bodies get no extra turn before their write is queued.
+ */
+export const withBytes = <T>(json: Bytes, work: (bytes: Uint8Array) => Promise<T>) =>
+  json instanceof Uint8Array ? work(json) : bytesOf(json).then(work)
+
+/** The bytes, read first when they came as a stream. */
+export const bytesNow = (json: Bytes) => (json instanceof Uint8Array ? json : bytesOf(json))
