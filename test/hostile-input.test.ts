@@ -187,6 +187,16 @@ function endlessOf(text: string) {
 }
 
 describe('logs whose size lies outside their clips', () => {
+  it('a log of bad clips from a token nobody approved is 401 before any clip is checked', async () => {
+    await withProject()
+    const log = { ...makeLog('D001', 0), ocf: { clips: Array.from({ length: 1000 }, () => ({ clip: 1 })) } }
+    const stranger = `mls_${'0'.repeat(16)}_${'x'.repeat(43)}`
+    expect(await call('POST', '/log', { token: stranger, body: log })).toMatchObject({
+      status: 401,
+      body: { error: 'Unauthorized' },
+    })
+  })
+
   it('a log of 60,000 bad clips is refused with 1,000 problems listed and the rest counted', async () => {
     const { token } = await withProject()
     const log = { ...makeLog('D001', 0), ocf: { clips: Array.from({ length: 60_000 }, () => ({ clip: 1 })) } }

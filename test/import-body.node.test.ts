@@ -66,8 +66,15 @@ describe('an import body with its contents cut out', () => {
     expect(contents).toEqual([undefined, undefined])
   })
 
-  it('refuses a body JSON.parse would refuse, or one naming its files twice', () => {
-    for (const bad of ['{"files":[{"content":"a"}]', '{"files":[{"content":"a"}],}', '{"files":[],"files":[]}', '[]'])
+  it('refuses a body JSON.parse would refuse', () => {
+    for (const bad of ['{"files":[{"content":"a"}]', '{"files":[{"content":"a"}],}', '[]'])
       expect(() => scanImport(encoder.encode(bad))).toThrow(Problem)
+  })
+
+  it('takes the last of files named twice, as JSON.parse does', () => {
+    const body = encoder.encode('{"files":[{"content":"a"}],"files":[{"name":"b","content":"bc"},{"content":"d"}]}')
+    const { skeleton, contents } = scanImport(body)
+    expect(JSON.parse(decoder.decode(skeleton))).toEqual({ files: [{ name: 'b', content: '' }, { content: '' }] })
+    expect(contents.map((span) => decoder.decode(jsonStringBytes(body.subarray(...span!), 'c')))).toEqual(['bc', 'd'])
   })
 })

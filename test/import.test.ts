@@ -283,6 +283,29 @@ describe('POST /log/{id}/import', () => {
     expect(unpadded).toEqual(await clipsOf('D015', '2025-06-17T09:00:00Z', true))
   })
 
+  it('leaves out any white space between base64 characters, and takes padding only at the end', async () => {
+    const { token } = await withProject()
+    const mhl = classicManifest({
+      started: '2025-06-16T09:00:00Z',
+      entries: [{ file: '/Volumes/RAID_01/D016/A001C001.mov', size: 1, hashes: { md5: 'ab'.repeat(16) } }],
+    })
+    const content = base64(new TextEncoder().encode(mhl))
+    // Cut every 60 characters by form feeds, tabs, no-break spaces and line separators.
+    const spaced = content.replace(/.{60}/g, (line, at: number) => line + ['\f', '\t', '\u00a0', '\u2028'][at % 4])
+    const taken = await importInto(token, 'D016', {
+      files: [{ name: 'D016.mhl', content: spaced, encoding: 'base64' }],
+    })
+    expect(taken.status).toBe(201)
+    expect(taken.body.added).toEqual([{ part: 'ocf', clip: 'A001C001' }])
+    const padded = await importInto(token, 'D017', {
+      files: [{ name: 'D017.mhl', content: 'QQ==' + content, encoding: 'base64' }],
+    })
+    expect(padded).toMatchObject({
+      status: 400,
+      body: { details: [{ prop: 'files.0.content', message: 'must be base64, as its encoding says' }] },
+    })
+  })
+
   it('answers a body’s mistakes with 400 and every failing property', async () => {
     const { token } = await withProject()
     const bad = await importInto(token, 'D001', {

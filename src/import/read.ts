@@ -244,6 +244,28 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
       })
       continue
     }
+    // Every volume's clips made before any is taken: a report past the bound is refused whole.
+    const before = clips.length
+    const made: Array<{ volume: string } & Awaited<ReturnType<typeof clipsOf>>> = []
+    let refused: string | undefined
+    for (const [volume, files] of copies.volumes) {
+      const copied = files.map((f): CopiedFile => {
+        const action = worstAction(f.hashes.map((h) => h.action))
+        const file = { ...f, folder: folderOf(f.path), name: lastSegment(f.path) }
+        return action ? { ...file, action } : file
+      })
+      const room = MAX_CLIPS - before - made.reduce((sum, { clips: found }) => sum + found.length, 0)
+      const volumeMade = await withinClips(before, () => clipsOf(copied, new Map(), volume, options.kind, room))
+      if (typeof volumeMade === 'string') {
+        refused = volumeMade
+        break
+      }
+      made.push({ volume, ...volumeMade })
+    }
+    if (refused !== undefined) {
+      unreadable.push({ name: file.name, reason: refused })
+      continue
+    }
     // Its camera metadata goes to the clips its copies make (or already are).
     metadata.push({ file: file.name, rows, transfer: true })
     if (copies.noVolume) notes.add({ name: file.name, message: `${rowsOf(copies.noVolume)} naming no volume left out` })
@@ -254,20 +276,7 @@ export async function readImport(files: readonly ImportFile[], options: ImportOp
         message: `${count === 1 ? 'a digest' : `${count} digests`} not of the algorithm’s form left out (the first: ${first})`,
       })
     }
-    for (const [volume, files] of copies.volumes) {
-      const copied = files.map((f): CopiedFile => {
-        const action = worstAction(f.hashes.map((h) => h.action))
-        const file = { ...f, folder: folderOf(f.path), name: lastSegment(f.path) }
-        return action ? { ...file, action } : file
-      })
-      const made = await withinClips(clips.length, () =>
-        clipsOf(copied, new Map(), volume, options.kind, MAX_CLIPS - clips.length),
-      )
-      if (typeof made === 'string') {
-        unreadable.push({ name: file.name, reason: made })
-        break
-      }
-      const { clips: found, other, others: kept, proxies } = made
+    for (const { volume, clips: found, other, others: kept, proxies } of made) {
       clips.push(...found)
       read.push({ name: file.name, format, volume, clips: found.length })
       if (proxies)

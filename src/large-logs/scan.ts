@@ -198,12 +198,13 @@ export function scanLog(bytes: Uint8Array): ScannedLog {
 export function scanImport(bytes: Uint8Array): { skeleton: Uint8Array; contents: Array<[number, number] | undefined> } {
   const b = bytes
   const { space, expect, skipValue, members, root } = structureOf(b)
-  const contents: Array<[number, number] | undefined> = []
-  let files = false
+  let contents: Array<[number, number] | undefined> = []
+  // Every file's content is cut from the skeleton; those of the last `files` are the body's, as
+  // JSON.parse keeps the last of a name given twice.
+  const cuts: Array<[number, number]> = []
   root((name, at) => {
+    if (name === 'files') contents = []
     if (name !== 'files' || b[at] !== OPEN_ARRAY) return skipValue(at)
-    if (files) throw malformed(at, 'files named twice')
-    files = true
     let i = space(at + 1)
     if (b[i] === CLOSE_ARRAY) return i + 1
     for (;;) {
@@ -217,12 +218,12 @@ export function scanImport(bytes: Uint8Array): { skeleton: Uint8Array; contents:
             })
           : skipValue(i)
       contents.push(content)
+      if (content) cuts.push(content)
       i = space(end)
       if (b[i] === CLOSE_ARRAY) return i + 1
       i = space(expect(i, COMMA, ', or ]'))
     }
   })
-  const cuts = contents.filter((span) => span !== undefined)
   const skeleton = new Uint8Array(b.length - cuts.reduce((sum, [from, to]) => sum + to - from - 2, 0))
   let from = 0
   let to = 0

@@ -11,7 +11,7 @@ import { jsonStringBytes, scanImport } from '../large-logs/scan'
 import type * as v from 'valibot'
 import { ImportSchema, parseOrThrow } from '../schemas/requests'
 import { invalid, invalidBody, type IssueDetail } from '../shared/problem'
-import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, isUtf8, utf8Bytes } from '../shared/utf8'
+import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, isUtf8, utf8Bytes, utf8Text } from '../shared/utf8'
 import { workspace } from '../workspace/client'
 import { logIdOf } from '../http/params'
 
@@ -88,11 +88,28 @@ async function importBody(request: IRequest) {
   return { files, options, keys }
 }
 
-/** Base64 a MiB at a time, white space left out: a 40 MiB file is never one string. */
+/**
+ * Base64 a MiB at a time, white space left out (what `\s` matches, as a whole string's
+ * `replace(/\s+/g, '')` left it out): a 40 MiB file is never one string. Padding only at the end.
+ */
 function base64Content(ascii: Uint8Array, i: number): Uint8Array {
+  const refused = () => invalid([{ prop: `files.${i}.content`, message: 'must be base64, as its encoding says' }])
   const kept = new Uint8Array(ascii.length)
   let n = 0
-  for (const byte of ascii) if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) kept[n++] = byte
+  for (let at = 0; at < ascii.length; at++) {
+    const byte = ascii[at]!
+    if (byte < 0x80) {
+      if (!ASCII_SPACE.has(byte)) kept[n++] = byte
+      continue
+    }
+    // Past ASCII, only white space (U+00A0, U+FEFF, U+2028…) may stand between base64 characters.
+    let end = at
+    while (end < ascii.length && ascii[end]! >= 0x80) end++
+    if (!/^\s+$/.test(utf8Text(ascii.subarray(at, end)))) throw refused()
+    at = end - 1
+  }
+  const pad = kept.subarray(0, n).indexOf(0x3d)
+  if (pad >= 0 && (pad < n - 2 || kept.subarray(pad, n).some((byte) => byte !== 0x3d))) throw refused()
   // Padding may be left off, as it always could be here (forgiving base64): `QQ` reads as `QQ==`.
   const whole = n - (n % 4)
   const parts: Uint8Array[] = []
@@ -101,10 +118,13 @@ function base64Content(ascii: Uint8Array, i: number): Uint8Array {
       parts.push(base64.decode(latin1(kept.subarray(at, Math.min(whole, at + BASE64_PIECE)))))
     if (whole < n) parts.push(base64.decode(latin1(kept.subarray(whole, n)).padEnd(4, '=')))
   } catch {
-    throw invalid([{ prop: `files.${i}.content`, message: 'must be base64, as its encoding says' }])
+    throw refused()
   }
   return concatBytes(parts)
 }
+
+/** White space in ASCII, as `\s` has it. */
+const ASCII_SPACE = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20])
 
 /** Base64 decoded at a time: a multiple of 4 characters. */
 const BASE64_PIECE = 1 << 20

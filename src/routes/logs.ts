@@ -18,7 +18,7 @@ export async function createLog(request: IRequest, env: Env) {
   const sent = await readJsonBody(request)
   const { bytes } = sent
   // Checked in the worker as far as it can be; what is left needs the project's custom schemas.
-  const { log, read } = await readSentLog(sent)
+  const { log, read } = await readSentLog(sent, () => workspace(env).checkToken(token))
   await workspace(env).createLog(token, rpcSafe(log.version === undefined ? withVersion(bytes) : bytes), read)
   return jsonAnswer('{"success":true}', 201)
 }

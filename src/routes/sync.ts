@@ -65,7 +65,7 @@ export async function sendVersion(request: IRequest, env: Env) {
     return workspace(env).syncReceive(token, project, id, leaf)
   }
   // Checked here as a new log is, so an invalid version never holds the workspace.
-  const { read } = await readSentLog(sent!)
+  const { read } = await readSentLog(sent!, () => workspace(env).checkToken(token, true))
   return workspace(env).syncReceive(token, project, id, leaf, { json: rpcSafe(sent!.bytes), read })
 }
 

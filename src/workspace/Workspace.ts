@@ -12,7 +12,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
-import { Problem, conflict, forbidden, notFound } from '../shared/problem'
+import { Problem, conflict, forbidden, notFound, unauthorized } from '../shared/problem'
 import { namesTag, tagOf } from '../shared/etag'
 import { utf8Text } from '../shared/utf8'
 import { membersOf } from '../large-logs/scan'
@@ -401,7 +401,11 @@ export class Workspace extends DurableObject<Env> {
   #read<T>(who: Who, work: (caller: Caller, body?: Record<string, unknown>) => T, syncs = false, text?: string) {
     return answer(() => {
       const body = text === undefined ? undefined : parseObject(text)
-      if (typeof who !== 'string') return work({ appName: 'operator', unit: false }, body)
+      if (typeof who !== 'string') {
+        // Only OPERATOR itself: anything else a caller might pass is nobody.
+        if (who?.operator !== true) throw unauthorized()
+        return work({ appName: 'operator', unit: false }, body)
+      }
       const caller = this.#parts.tokens.verify(who)
       if (caller.unit && this.#production && !syncs)
         throw forbidden(`${caller.appName} is a unit's cart: here it syncs, and does nothing else`)
