@@ -12,41 +12,25 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { parseObject } from '../schemas/json'
-import { Problem, conflict, forbidden, notFound, unauthorized } from '../shared/problem'
-import { namesTag, tagOf } from '../shared/etag'
+import { Problem, conflict, forbidden, unauthorized } from '../shared/problem'
 import { utf8Text } from '../shared/utf8'
 import { membersOf } from '../large-logs/scan'
 import type { Leaf } from '../shared/revisions'
 import type { ImportKeys } from '../import/merge'
 import { dayOf } from '../import/transfer'
 import type { LogEdit } from '../copies/edits'
-import { OPERATOR, noLinkCode, type AccessAsk, type Approvals, type Caller, type LinkCodeListing } from './access'
-import type { Tokens, Who } from './access'
+import { OPERATOR, noLinkCode, type AccessAsk, type Caller, type LinkCodeListing, type Who } from './access'
 import { answer, answerLater, bytesNow, withBytes, type Bytes, type Tagged } from './answers'
 import { Changes } from './changes'
 import { GroupCommit } from './group-commit'
 import type { LogBody, LogRead } from './logs'
-import { assemble, type Parts } from './parts'
+import { assemble, consoleState, type ConsoleState, type Parts } from './parts'
 import type { Days } from './plans'
 import { SYNC_AFTER_WRITE_MS, type NewLink } from './sync'
 import type { SyncStatus } from './units'
-import type { NewSendWindow, SendOutcome, SendWindowListing, WindowAttachment, WindowEdit } from './windows'
+import type { NewSendWindow, SendOutcome, WindowAttachment, WindowEdit } from './windows'
 
 export type { ReportPlan } from './plans'
-
-/** Everything the console shows, at one version of it. */
-export type ConsoleState = {
-  version: number
-  requests: ReturnType<Approvals['list']>
-  tokens: ReturnType<Tokens['list']>
-  windows: SendWindowListing[]
-  /** The active project: its name, and the zone the console reads times in (null with none loaded). */
-  project: { name: string; timeZone: string } | null
-  /** This service's link to a production, and the logs in conflict (docs/units.md). */
-  sync: SyncStatus
-  /** A production's live link codes (docs/units.md); none elsewhere. */
-  linkCodes?: LinkCodeListing[]
-}
 
 export class Workspace extends DurableObject<Env> {
   #parts!: Parts
@@ -145,28 +129,11 @@ export class Workspace extends DurableObject<Env> {
   }
   /** GET /logs; its tag is of the project's logs and their revisions, known without reading one. */
   logsJson(token: string, ifNoneMatch?: string): Tagged<LogBody> | Problem {
-    return this.#read(token, () => {
-      const projectId = this.#parts.projects.active?.row.id
-      const logs = projectId === undefined ? [] : this.#parts.store.revisionsOf(projectId)
-      const etag = tagOf('logs', projectId ?? '', ...logs.map(({ id, revision }) => `${id}\u0000${revision}`).sort())
-      return namesTag(ifNoneMatch, etag) ? { etag } : { etag, body: this.#parts.logs.listing() }
-    })
+    return this.#read(token, () => this.#parts.logs.taggedListing(ifNoneMatch))
   }
   /** GET /log/{id}; its tag is the log's revision (unique to each write in the store) and project. */
   logJson(token: string, id: string, ifNoneMatch?: string): Tagged<LogBody> | Problem {
-    return this.#read(token, () => {
-      const projectId = this.#parts.projects.requireForLogs()
-      // Not hashed: a GET of a log is the service's most frequent call, and its tag says nothing
-      // secret. Without a tag to compare, one query reads the log and its revision.
-      const etag = (revision: number) => `"${projectId}.${revision.toString(36)}"`
-      if (ifNoneMatch) {
-        const revision = this.#parts.store.revision(projectId, id)
-        if (revision === undefined) throw notFound('Log')
-        if (namesTag(ifNoneMatch, etag(revision))) return { etag: etag(revision) }
-      }
-      const { body, revision } = this.#parts.logs.readAt(projectId, id)
-      return { etag: etag(revision), body }
-    })
+    return this.#read(token, () => this.#parts.logs.tagged(id, ifNoneMatch))
   }
   /** A patch as text is parsed here; a large one comes as bytes, merged without being parsed whole. */
   patchLog(token: string, id: string, patch: string | Bytes): Promise<LogBody | Problem> {
@@ -273,17 +240,7 @@ export class Workspace extends DurableObject<Env> {
 
   /** The console's long poll: as soon as the version differs from `since` (or after `timeoutMs`), all it shows. */
   async consoleState(since: number, timeoutMs: number): Promise<ConsoleState> {
-    const version = await this.#changes.after(since, timeoutMs)
-    const settings = this.#parts.projects.active?.settings
-    return {
-      version,
-      requests: this.#parts.approvals.list(),
-      tokens: this.#parts.tokens.list(),
-      windows: this.#parts.desk.list(),
-      project: settings ? { name: settings.project_name, timeZone: settings.time_zone ?? 'UTC' } : null,
-      sync: this.#parts.sync.status(),
-      ...(this.#production && { linkCodes: this.#parts.linkCodes.list() }),
-    }
+    return consoleState(this.#parts, await this.#changes.after(since, timeoutMs))
   }
 
   // ---- send windows (window-desk.ts)

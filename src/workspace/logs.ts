@@ -8,6 +8,8 @@ import { certainlyValidLog } from '../schemas/plain-log'
 import type { LogKeys } from '../shared/log-order'
 import { summarize, type LogSummary } from '../summary/summary'
 import { conflict, invalid, notFound } from '../shared/problem'
+import { namesTag, tagOf } from '../shared/etag'
+import type { Tagged } from './answers'
 import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { bodyText, parseObject } from '../schemas/json'
 import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
@@ -74,6 +76,32 @@ export class Logs {
   listing(): Uint8Array | ReadableStream<Uint8Array> {
     const active = this.projects.active
     return bytesOrStream(listingParts(this.store, active?.row.id))
+  }
+
+  /**
+   * GET /logs: its tag, and the listing unless `ifNoneMatch` names the tag. The tag is of the
+   * project's logs and their revisions: known without reading one.
+   */
+  taggedListing(ifNoneMatch?: string): Tagged<LogBody> {
+    const projectId = this.projects.active?.row.id
+    const logs = projectId === undefined ? [] : this.store.revisionsOf(projectId)
+    const etag = tagOf('logs', projectId ?? '', ...logs.map(({ id, revision }) => `${id}\u0000${revision}`).sort())
+    return namesTag(ifNoneMatch, etag) ? { etag } : { etag, body: this.listing() }
+  }
+
+  /** GET /log/{id}: its tag, and the log as stored unless `ifNoneMatch` names the tag. */
+  tagged(id: string, ifNoneMatch?: string): Tagged<LogBody> {
+    const projectId = this.projects.requireForLogs()
+    // Not hashed: a GET of a log is the service's most frequent call, and its tag says nothing
+    // secret. Without a tag to compare, one query reads the log and its revision.
+    const etag = (revision: number) => `"${projectId}.${revision.toString(36)}"`
+    if (ifNoneMatch) {
+      const revision = this.store.revision(projectId, id)
+      if (revision === undefined) throw notFound('Log')
+      if (namesTag(ifNoneMatch, etag(revision))) return { etag: etag(revision) }
+    }
+    const { body, revision } = this.readAt(projectId, id)
+    return { etag: etag(revision), body }
   }
 
   /** A log of any project as stored: past 1 MiB, a stream of its pieces. */

@@ -3,18 +3,48 @@
  * transaction where the store converts an older layout: all or nothing.
  */
 import { isTimeZone } from '../shared/time-zone'
-import { Approvals, LinkCodes, Tokens } from './access'
+import { Approvals, LinkCodes, Tokens, type LinkCodeListing } from './access'
 import type { Changes } from './changes'
 import { Logs } from './logs'
 import { Plans } from './plans'
 import { Projects } from './projects'
 import { Store } from './store'
 import { Sync } from './sync'
+import type { SendWindowListing } from './windows'
+import type { SyncStatus } from './units'
 import { UnitLink } from './units'
 import { WindowDesk } from './window-desk'
 import { SendWindows } from './windows'
 
 export type Parts = ReturnType<typeof assemble>
+
+/** Everything the console shows, at one version of it. */
+export type ConsoleState = {
+  version: number
+  requests: ReturnType<Approvals['list']>
+  tokens: ReturnType<Tokens['list']>
+  windows: SendWindowListing[]
+  /** The active project: its name, and the zone the console reads times in (null with none loaded). */
+  project: { name: string; timeZone: string } | null
+  /** This service's link to a production, and the logs in conflict (docs/units.md). */
+  sync: SyncStatus
+  /** A production's live link codes (docs/units.md); none elsewhere. */
+  linkCodes?: LinkCodeListing[]
+}
+
+/** What the console shows at `version`: the requests, tokens, windows, project, sync and link codes. */
+export function consoleState(parts: Parts, version: number): ConsoleState {
+  const settings = parts.projects.active?.settings
+  return {
+    version,
+    requests: parts.approvals.list(),
+    tokens: parts.tokens.list(),
+    windows: parts.desk.list(),
+    project: settings ? { name: settings.project_name, timeZone: settings.time_zone ?? 'UTC' } : null,
+    sync: parts.sync.status(),
+    ...(parts.store.role === 'production' && { linkCodes: parts.linkCodes.list() }),
+  }
+}
 
 export function assemble(ctx: DurableObjectState, env: Env, changes: Changes) {
   const transaction = <T>(work: () => T) => ctx.storage.transactionSync(work)
