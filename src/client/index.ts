@@ -14,6 +14,7 @@ import { ROUTES, type Route, type RouteName } from '../api/routes'
 import type { LogSchema } from '../schemas/log'
 import type { ImportSchema, ReadBackSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
+import { readableCode } from '../shared/secrets'
 
 /**
  * How the service reads file names and hashes, for tools that look at the media themselves
@@ -98,14 +99,8 @@ export type ConnectOptions = ClientOptions & {
   onCode?: (code: string) => void
 }
 
-/** Letters and digits a person reads aloud without doubt (Crockford's base 32: no I, L, O, U). */
-const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-
 /** A fresh approval code, `XXXX-XXXX`: 40 random bits, from the platform's CSPRNG. */
-export function newApprovalCode(): string {
-  const chars = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => CODE_ALPHABET[byte & 31])
-  return `${chars.slice(0, 4).join('')}-${chars.slice(4).join('')}`
-}
+export const newApprovalCode = (): string => readableCode(2)
 
 export class MediaLogClient {
   readonly baseUrl: string

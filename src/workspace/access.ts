@@ -1,6 +1,6 @@
 import { base64urlnopad, hex } from '@scure/base'
 import { Problem, conflict, forbidden, notFound, unauthorized, unavailable } from '../shared/problem'
-import { TOKEN, digestsEqual, randomHex, sha256, sha256Sync } from '../shared/secrets'
+import { TOKEN, digestsEqual, randomHex, readableCode, sha256, sha256Sync } from '../shared/secrets'
 import { mixedScripts } from '../shared/scripts'
 import type { Store, TokenRow } from './store'
 
@@ -322,13 +322,6 @@ const LINK_CODE_HOURS = 24
 /** A link code as the console lists it: never the code, which leaves once. */
 export type LinkCodeListing = { id: string; name: string; unit: boolean; createdAt: string; expiresAt: string }
 
-/** `7KQM-2XPD-R4TW-9HNC`: 80 random bits, in letters no one misreads. */
-function newLinkCode(): string {
-  const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const chars = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => letters[byte % 32]!)
-  return [0, 4, 8, 12].map((at) => chars.slice(at, at + 4).join('')).join('-')
-}
-
 /** A code as typed: upper case, any spaces or dashes the person added or left out. */
 const linkCodeOf = (typed: string) => {
   const chars = typed.toUpperCase().replace(/[\s-]/g, '')
@@ -346,7 +339,7 @@ export class LinkCodes {
   constructor(private readonly store: Store) {}
 
   async make(name: string, unit: boolean): Promise<LinkCodeListing & { code: string }> {
-    const code = newLinkCode()
+    const code = readableCode(4)
     const now = new Date()
     const row = {
       id: randomHex(8),
