@@ -13,6 +13,8 @@ import {
   winnerOf,
   type Leaf,
 } from '../src/shared/revisions'
+import { planReceive } from '../src/shared/sync-rules'
+import { Problem } from '../src/shared/problem'
 
 /** A replica's leaves after receiving `revisions` in that order. */
 function replicaOf(revisions: Leaf[]): Leaf[] {
@@ -130,5 +132,61 @@ describe('revision rules', () => {
     expect(REVISION.test(`${'9'.repeat(15)}-${'0'.repeat(16)}`)).toBe(true)
     expect(REVISION.test(`1${'0'.repeat(15)}-${'0'.repeat(16)}`)).toBe(false)
     expect(Number.isSafeInteger(Number.parseInt('9'.repeat(15), 10))).toBe(true)
+  })
+})
+
+/**
+ * A replica as the store keeps it: its leaves (one served), which version the log's row holds,
+ * and which versions are kept whole beside it. A plan (src/shared/sync-rules.ts) carried out here
+ * as the store carries it out in SQL.
+ */
+type Replica = { leaves: Array<Leaf & { winner: boolean }>; row?: string; beside: Set<string> }
+
+function carryOut(replica: Replica, incoming: Leaf): Replica {
+  const plan = planReceive(replica.leaves, incoming, !incoming.deleted)
+  if (plan.outcome === 'known') return replica
+  const beside = new Set(replica.beside)
+  let row = replica.row
+  if (plan.oldWinner?.keep === 'conflict') beside.add(plan.oldWinner.rev)
+  if (plan.oldWinner) row = undefined
+  if (plan.row === 'incoming') row = incoming.rev
+  else if (plan.row !== 'touch' && plan.row !== 'none') {
+    row = plan.row.restore
+    beside.delete(plan.row.restore)
+  }
+  let leaves = replica.leaves.filter((leaf) => !plan.drop.includes(leaf.rev))
+  for (const rev of plan.drop) beside.delete(rev)
+  leaves.push({ ...incoming, winner: false })
+  if (plan.keepBeside) beside.add(incoming.rev)
+  if (plan.crown !== undefined) leaves = leaves.map((leaf) => ({ ...leaf, winner: leaf.rev === plan.crown }))
+  return { leaves, row, beside }
+}
+
+describe('what taking a version does (planReceive)', () => {
+  it('leaves the row holding the live winner and every other live version kept beside it, in any order', () => {
+    fc.assert(
+      fc.property(histories, fc.integer(), (steps, seed) => {
+        const written = play(steps)
+        const order = fc.sample(fc.shuffledSubarray(written, { minLength: written.length }), { seed, numRuns: 1 })[0]!
+        let replica: Replica = { leaves: [], beside: new Set() }
+        for (const revision of order) {
+          try {
+            replica = carryOut(replica, revision)
+          } catch (err) {
+            // More versions in conflict than a log may hold: refused, nothing changed.
+            expect(err).toBeInstanceOf(Problem)
+            continue
+          }
+          const served = replica.leaves.filter((leaf) => leaf.winner)
+          expect(served).toHaveLength(1)
+          expect(served[0]!.rev).toBe(winnerOf(replica.leaves)!.rev)
+          expect(replica.row).toBe(served[0]!.deleted ? undefined : served[0]!.rev)
+          const live = replica.leaves.filter((leaf) => !leaf.winner && !leaf.deleted).map((leaf) => leaf.rev)
+          expect([...replica.beside].sort()).toEqual(live.sort())
+        }
+        expect(sorted(replica.leaves)).toEqual(sorted(replicaOf(order)))
+      }),
+      { numRuns: 300 },
+    )
   })
 })

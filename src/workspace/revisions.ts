@@ -4,19 +4,11 @@
  * beside the log's row, the version a production merges against, and which unit a cart writes as.
  * The log's own row is the store's (store.ts), reached through `rows`.
  */
-import { conflict, forbidden, invalid, notFound } from '../shared/problem'
+import { conflict, forbidden, notFound } from '../shared/problem'
 import type { LogKeys } from '../shared/log-order'
 import { concatBytes, cutBytes, utf8Bytes } from '../shared/utf8'
-import {
-  MAX_VERSIONS,
-  ancestorsOf,
-  implausible,
-  knows,
-  nextRevision,
-  received,
-  winnerOf,
-  type Leaf,
-} from '../shared/revisions'
+import { ancestorsOf, knows, nextRevision, type Leaf } from '../shared/revisions'
+import { otherOwner, planReceive, requireOwned, type Owned } from '../shared/sync-rules'
 import { CHUNK_BYTES, partsOf, type OpenLog } from './pieces'
 
 /** What a workspace is: the service on a cart (or a laptop), or a production holding its units' days. */
@@ -112,10 +104,7 @@ export class Revisions {
    * replaces every version: #ownedElsewhere).
    */
   requireOwned(project: number, leaves: Array<Leaf & { winner: boolean }>) {
-    const unit = this.#unitIn(project)
-    if (unit === undefined) return
-    const owner = leaves.find((leaf) => leaf.winner && !leaf.deleted)?.owner
-    if (owner !== undefined && owner !== unit) throw ownedElsewhere(owner)
+    requireOwned(this.#unitIn(project), leaves)
   }
 
   leafRows(project: number, id: string): Array<Leaf & { winner: boolean }> {
@@ -193,40 +182,27 @@ export class Revisions {
       this.recordWrite(project, id, false, this.rows.nextRevision())
       leaves = this.leafRows(project, id)
     }
-    const after = received(leaves, incoming)
-    if (!after) return 'known'
-    const why = implausible(leaves, incoming)
-    if (why) throw invalid([{ prop: 'rev', message: why }])
-    if (after.kept.length > MAX_VERSIONS)
-      throw invalid([
-        { prop: 'rev', message: `the log holds ${MAX_VERSIONS} versions already: its operator keeps one first` },
-      ])
     // Sent in a request: on a production by the unit whose token sent it; on a cart, by one of its
     // applications, as its own unit (what its production would refuse, the cart refuses too, as
     // it refuses a PATCH over another unit's day).
     const sender = sent === undefined ? undefined : (sent.unit ?? this.#unitIn(project))
-    if (sender !== undefined) requireSendersOwn(sender, incoming, leaves, after.replaced)
+    const plan = planReceive(leaves, incoming, body !== undefined, sender)
+    if (plan.outcome === 'known') return 'known'
     const seq = this.rows.nextRevision()
-    const before = leaves.find((leaf) => leaf.winner)
-    const winner = winnerOf(after.kept)!
-    if (winner.rev !== before?.rev) {
-      // The log's row holds the old winner: kept as a conflict unless the incoming replaces it.
-      if (before && !before.deleted) {
-        if (!after.replaced.includes(before)) this.#keepBody(project, id, before.rev)
-        else if (leaves.length === 1) this.keepBase(project, id, before.rev)
-        this.rows.removeRow(project, id)
-      }
-      if (winner === incoming) {
-        if (body) this.rows.insertRow(project, body.keys, body.json, body.summary, seq)
-      } else if (!winner.deleted) this.#restoreBody(project, id, winner.rev, seq)
-    } else this.#touchRow(project, id, seq)
-    for (const leaf of after.replaced) this.#dropLeaf(project, id, leaf.rev)
+    const { oldWinner, row } = plan
+    if (oldWinner?.keep === 'conflict') this.#keepBody(project, id, oldWinner.rev)
+    if (oldWinner?.keep === 'base') this.keepBase(project, id, oldWinner.rev)
+    if (oldWinner) this.rows.removeRow(project, id)
+    if (row === 'incoming') this.rows.insertRow(project, body!.keys, body!.json, body!.summary, seq)
+    else if (row === 'touch') this.#touchRow(project, id, seq)
+    else if (row !== 'none') this.#restoreBody(project, id, row.restore, seq)
+    for (const rev of plan.drop) this.#dropLeaf(project, id, rev)
     this.#insertLeaf(project, id, incoming, seq, false)
-    if (winner !== incoming && body) this.#keepSentBody(project, id, incoming.rev, body)
+    if (plan.keepBeside) this.#keepSentBody(project, id, incoming.rev, body!)
     // Only the incoming row carries the feed's new position (the feed reads a log's newest), and
     // only the served flag moves: two rows at most, however many versions the log holds.
-    if (winner.rev !== before?.rev) this.#crown(project, id, winner.rev)
-    return winner === incoming ? 'winner' : 'conflict'
+    if (plan.crown !== undefined) this.#crown(project, id, plan.crown)
+    return plan.outcome
   }
 
   /**
@@ -592,32 +568,6 @@ export class Revisions {
       .toArray()
   }
 }
-
-/**
- * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner,
- * and replaces no version of a day another unit owns (nor that unit's deletion of it while a
- * version of that unit lives on beside: the operator decides between them). Anything else is
- * kept by the revision rules: beside another unit's version, a conflict for the production's
- * operator, never merged (Workspace #mergeVersions).
- */
-function requireSendersOwn(unit: string, incoming: Leaf, leaves: Leaf[], replaced: Leaf[]) {
-  if (incoming.owner !== undefined && incoming.owner !== unit)
-    throw forbidden(`Approved as ${unit}: it sends versions of its own days, not ${incoming.owner}'s`)
-  const livesOn = (owner: string) => leaves.some((leaf) => !leaf.deleted && leaf.owner === owner)
-  const over = replaced.find(
-    (leaf) => leaf.owner !== undefined && leaf.owner !== unit && (!leaf.deleted || livesOn(leaf.owner)),
-  )
-  if (over) throw ownedElsewhere(over.owner!)
-}
-
-/** Versions of a log as far as who owns them goes (`owner` null or absent: none). */
-type Owned = Array<{ deleted: boolean; owner?: string | null | undefined }>
-
-/** The owner of a live version among `leaves` that is neither `unit` nor none. */
-const otherOwner = (unit: string, leaves: Owned) =>
-  leaves.find((leaf) => !leaf.deleted && leaf.owner != null && leaf.owner !== unit)?.owner ?? undefined
-
-const ownedElsewhere = (owner: string) => forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
 
 type LeafRow = { rev: string; ancestors: string; deleted: number; winner: number; owner: string | null }
 

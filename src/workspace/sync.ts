@@ -6,7 +6,8 @@
  */
 import { parseObject } from '../schemas/json'
 import { conflict, notFound } from '../shared/problem'
-import { knows, newestCommon, type Leaf } from '../shared/revisions'
+import { knows, type Leaf } from '../shared/revisions'
+import { mergeable } from '../shared/sync-rules'
 import { mergedVersions } from '../shared/three-way'
 import { bytesOrStream, concatBytes, utf8Bytes, utf8Text } from '../shared/utf8'
 import type { LogSummary } from '../summary/summary'
@@ -102,14 +103,9 @@ export class Sync {
    */
   #mergeVersions(projectId: string, id: string) {
     const leaves = this.store.revisions.leaves(projectId, id)
-    if (leaves.length !== 2 || leaves.some((held) => held.deleted) || leaves[0]!.owner !== leaves[1]!.owner) return
     const base = this.store.revisions.baseRevision(projectId, id)
-    if (
-      base === undefined ||
-      newestCommon(leaves[0]!, leaves[1]!) !== base ||
-      !this.store.revisions.mergeable(projectId, id)
-    )
-      return
+    // Both small enough to parse whole, too.
+    if (!mergeable(leaves, base) || !this.store.revisions.mergeable(projectId, id)) return
     try {
       const parsed = (bytes: Uint8Array) => parseObject(utf8Text(bytes))
       const [ours, theirs] = leaves.map((held) =>

@@ -1,0 +1,117 @@
+/**
+ * The rules a replica follows when units sync (docs/units.md), as data: who may write a log, which
+ * two versions a production may merge, and what taking a version does to a log's leaves and row.
+ * Pure: the store (workspace/revisions.ts) carries a plan out in SQL. The revision rules they
+ * build on are revisions.ts's.
+ */
+import { forbidden, invalid } from './problem'
+import { MAX_VERSIONS, implausible, newestCommon, received, winnerOf, type Leaf } from './revisions'
+
+/** Versions of a log as far as who owns them goes (`owner` null or absent: none). */
+export type Owned = Array<{ deleted: boolean; owner?: string | null | undefined }>
+
+/** The owner of a live version among `leaves` that is neither `unit` nor none. */
+export const otherOwner = (unit: string, leaves: Owned) =>
+  leaves.find((leaf) => !leaf.deleted && leaf.owner != null && leaf.owner !== unit)?.owner ?? undefined
+
+const ownedElsewhere = (owner: string) => forbidden(`Log belongs to ${owner}: it is written on that unit's cart`)
+
+/**
+ * On a cart writing as `unit`, 403 unless the unit may write the log, as its production will take
+ * it: a write replaces the version served alone, which must be the unit's or no unit's.
+ */
+export function requireOwned(unit: string | undefined, leaves: Array<Leaf & { winner: boolean }>) {
+  if (unit === undefined) return
+  const owner = leaves.find((leaf) => leaf.winner && !leaf.deleted)?.owner
+  if (owner !== undefined && owner !== unit) throw ownedElsewhere(owner)
+}
+
+/**
+ * Throws 403 unless a version sent by `unit` is that unit's to write: it names no other owner,
+ * and replaces no version of a day another unit owns (nor that unit's deletion of it while a
+ * version of that unit lives on beside: the operator decides between them). Anything else is
+ * kept by the revision rules: beside another unit's version, a conflict for the production's
+ * operator, never merged (mergeable).
+ */
+function requireSendersOwn(unit: string, incoming: Leaf, leaves: Leaf[], replaced: Leaf[]) {
+  if (incoming.owner !== undefined && incoming.owner !== unit)
+    throw forbidden(`Approved as ${unit}: it sends versions of its own days, not ${incoming.owner}'s`)
+  const livesOn = (owner: string) => leaves.some((leaf) => !leaf.deleted && leaf.owner === owner)
+  const over = replaced.find(
+    (leaf) => leaf.owner !== undefined && leaf.owner !== unit && (!leaf.deleted || livesOn(leaf.owner)),
+  )
+  if (over) throw ownedElsewhere(over.owner!)
+}
+
+/**
+ * Whether a production may merge a log's two versions three ways: both live, one unit's (only the
+ * operator chooses between units), and both written from the version it kept as their base (their
+ * newest common ancestor, and no other: an older one would undo what came between).
+ */
+export function mergeable(leaves: Leaf[], base: string | undefined): boolean {
+  const [a, b] = leaves
+  if (leaves.length !== 2 || !a || !b || a.deleted || b.deleted || a.owner !== b.owner) return false
+  return base !== undefined && newestCommon(a, b) === base
+}
+
+/**
+ * What taking a version does, step by step, in the order the store carries it out:
+ * - `oldWinner`: the log's row before, kept as a conflict leaf's body, or as the base a production
+ *   merges against (the version the incoming one replaced), then removed from the row;
+ * - `row`: what the log's row holds after: the incoming version, a conflict leaf's body brought
+ *   back (`restore`), the same row under a new revision (`touch`), or nothing (a deletion won);
+ * - `drop`: leaves the incoming one replaces; `keepBeside`: the incoming body kept beside the row
+ *   (it did not win); `crown`: the leaf served now, when it changed.
+ */
+export type ReceivePlan =
+  | { outcome: 'known' }
+  | {
+      outcome: 'winner' | 'conflict'
+      oldWinner?: { rev: string; keep: 'conflict' | 'base' | 'nothing' }
+      row: 'incoming' | { restore: string } | 'touch' | 'none'
+      drop: string[]
+      keepBeside: boolean
+      crown?: string
+    }
+
+/**
+ * The plan for version `incoming` of a log whose leaves are `leaves` (`hasBody`: it came with the
+ * log's bytes, not a tombstone). `sender`: the unit that sent it in a request, held to its own
+ * days. Refusals are thrown: a leap of generations, more versions than MAX_VERSIONS, another unit's day.
+ */
+export function planReceive(
+  leaves: Array<Leaf & { winner: boolean }>,
+  incoming: Leaf,
+  hasBody: boolean,
+  sender?: string,
+): ReceivePlan {
+  const after = received(leaves, incoming)
+  if (!after) return { outcome: 'known' }
+  const why = implausible(leaves, incoming)
+  if (why) throw invalid([{ prop: 'rev', message: why }])
+  if (after.kept.length > MAX_VERSIONS)
+    throw invalid([
+      { prop: 'rev', message: `the log holds ${MAX_VERSIONS} versions already: its operator keeps one first` },
+    ])
+  if (sender !== undefined) requireSendersOwn(sender, incoming, leaves, after.replaced)
+  const before = leaves.find((leaf) => leaf.winner)
+  const winner = winnerOf(after.kept)!
+  const moved = winner.rev !== before?.rev
+  const outcome = winner === incoming ? 'winner' : 'conflict'
+  const drop = after.replaced.map((leaf) => leaf.rev)
+  const keepBeside = winner !== incoming && hasBody
+  if (!moved) return { outcome, row: 'touch', drop, keepBeside }
+  const oldWinner =
+    before && !before.deleted
+      ? {
+          rev: before.rev,
+          keep: !after.replaced.includes(before)
+            ? ('conflict' as const)
+            : leaves.length === 1
+              ? ('base' as const)
+              : ('nothing' as const),
+        }
+      : undefined
+  const row = winner === incoming ? (hasBody ? 'incoming' : 'none') : winner.deleted ? 'none' : { restore: winner.rev }
+  return { outcome, ...(oldWinner && { oldWinner }), row, drop, keepBeside, crown: winner.rev }
+}
