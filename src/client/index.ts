@@ -14,7 +14,7 @@ import { ROUTES, type Route, type RouteName } from '../api/routes'
 import type { LogSchema } from '../schemas/log'
 import type { ImportSchema, ReadBackSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
-import { readableCode } from '../shared/secrets'
+import { readableCode } from '../shared/codes'
 
 /**
  * How the service reads file names and hashes, for tools that look at the media themselves

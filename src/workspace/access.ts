@@ -1,6 +1,7 @@
 import { base64urlnopad, hex } from '@scure/base'
 import { Problem, conflict, forbidden, notFound, unauthorized, unavailable } from '../shared/problem'
-import { TOKEN, digestsEqual, randomHex, readableCode, sha256, sha256Sync } from '../shared/secrets'
+import { TOKEN, digestsEqual, randomHex, sha256, sha256Sync } from '../shared/secrets'
+import { readableCode } from '../shared/codes'
 import { mixedScripts } from '../shared/scripts'
 import type { Store, TokenRow } from './store'
 
