@@ -10,7 +10,7 @@
  * otherwise, so the client tells them apart. `who` is an application's API token, or OPERATOR,
  * which the worker passes only once it has checked the operator's session.
  */
-import { DurableObject } from 'cloudflare:workers'
+import { ConsoleFacade } from './ConsoleFacade'
 import { parseObject } from '../schemas/json'
 import { Problem, conflict, forbidden, unauthorized } from '../shared/problem'
 import { utf8Text } from '../shared/utf8'
@@ -19,37 +19,20 @@ import type { Leaf } from '../shared/revisions'
 import type { ImportKeys } from '../import/merge'
 import { dayOf } from '../import/transfer'
 import type { LogEdit } from '../copies/edits'
-import { OPERATOR, noLinkCode, type AccessAsk, type Caller, type LinkCodeListing, type Who } from './access'
-import { answer, answerLater, bytesNow, withBytes, type Bytes, type Tagged } from './answers'
-import { Changes } from './changes'
+import { OPERATOR, type Caller, type Who } from './access'
+import { answer, bytesNow, withBytes, type Bytes, type Tagged } from './answers'
 import { GroupCommit } from './group-commit'
 import type { LogBody, LogRead } from './logs'
-import { assemble, consoleState, type ConsoleState, type Parts } from './parts'
 import type { Days } from './plans'
 import { SYNC_AFTER_WRITE_MS, type NewLink } from './sync'
 import type { SyncStatus } from './units'
-import type { NewSendWindow, SendOutcome, WindowAttachment, WindowEdit } from './windows'
 
 export type { ReportPlan } from './plans'
 
-export class Workspace extends DurableObject<Env> {
-  #parts!: Parts
-  readonly #changes = new Changes()
+export class Workspace extends ConsoleFacade {
   readonly #commits = new GroupCommit(() => this.#afterWrites())
   /** Whether a log was written in the group being committed (#afterWrites). */
   #logsMoved = false
-
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env)
-    // The set-up is synchronous; blockConcurrencyWhile takes a promise, and if the set-up throws
-    // it rejects and the runtime resets the object, so nothing waits on it here.
-    // eslint-disable-next-line @typescript-eslint/require-await
-    void ctx.blockConcurrencyWhile(async () => {
-      this.#parts = assemble(ctx, env, this.#changes)
-      // After a restart: what was written before it and not yet sent goes at once.
-      this.#parts.sync.soon(0)
-    })
-  }
 
   // ---- projects and settings
 
@@ -58,47 +41,47 @@ export class Workspace extends DurableObject<Env> {
       token,
       ({ unit }) => {
         // A unit's cart gives a production its project when it has none (workspace/production.ts).
-        if (unit && this.#production && this.#parts.projects.active)
+        if (unit && this.production && this.parts.projects.active)
           throw conflict('This production has its project: carts link to it')
-        return this.#parts.projects.create(projectName)
+        return this.parts.projects.create(projectName)
       },
       true,
     )
     return this.#moved(made)
   }
   loadProject(token: string, path: string) {
-    return this.#moved(this.#read(token, () => this.#parts.projects.load(path)))
+    return this.#moved(this.#read(token, () => this.parts.projects.load(path)))
   }
   listProjects(token: string) {
-    return this.#read(token, () => this.#parts.projects.list())
+    return this.#read(token, () => this.parts.projects.list())
   }
   /** GET /project; a unit's cart on a production reads which project it syncs, no settings. */
   projectDetails(token: string) {
-    const identity = (caller?: Caller) => caller?.unit && this.#production
+    const identity = (caller?: Caller) => caller?.unit && this.production
     return this.#read(
       token,
-      (c) => (identity(c) ? this.#parts.projects.identity() : this.#parts.projects.details()),
+      (c) => (identity(c) ? this.parts.projects.identity() : this.parts.projects.details()),
       true,
     )
   }
   settings(token: string) {
-    return this.#read(token, () => this.#parts.projects.requireActive().settings)
+    return this.#read(token, () => this.parts.projects.requireActive().settings)
   }
   patchSettings(token: string, patch: Record<string, unknown>) {
     return this.#read(token, () => {
-      const settings = this.#parts.projects.patchSettings(patch)
+      const settings = this.parts.projects.patchSettings(patch)
       // The days' check counts follow `match_sound`, and the unit: the console draws them again.
-      this.#changes.changed()
-      this.#parts.desk.follow()
+      this.changes.changed()
+      this.parts.desk.follow()
       return settings
     })
   }
   listPresets(token: string, kind: 'pdfs' | 'emails', enabled?: boolean) {
-    return this.#read(token, () => this.#parts.projects.presets(kind, enabled))
+    return this.#read(token, () => this.parts.projects.presets(kind, enabled))
   }
   /** GET /ping (no token): whether a project is loaded. */
   hasActiveProject(): boolean {
-    return this.#parts.projects.active !== undefined
+    return this.parts.projects.active !== undefined
   }
   /** Asked before a large body is read; `syncs` for the sync routes, the only ones a unit's cart calls on a production. */
   checkToken(token: string, syncs = false) {
@@ -115,186 +98,93 @@ export class Workspace extends DurableObject<Env> {
   createLog(token: string, json: Bytes, read: LogRead = {}): Promise<void | Problem> {
     const { checked, scanned } = read
     return withBytes(json, async (bytes) => {
-      if (checked) return this.#write(token, () => this.#parts.logs.insertChecked(bytes, checked, checked.summary))
+      if (checked) return this.#write(token, () => this.parts.logs.insertChecked(bytes, checked, checked.summary))
       const outline = utf8Text(scanned ? await bytesNow(scanned.skeleton) : bytes)
       return this.#write(
         token,
         (_, body) =>
           scanned
-            ? this.#parts.logs.insertScanned(body!, bytes, scanned.summary, scanned.custom)
-            : this.#parts.logs.insert(body!, bytes),
+            ? this.parts.logs.insertScanned(body!, bytes, scanned.summary, scanned.custom)
+            : this.parts.logs.insert(body!, bytes),
         outline,
       )
     })
   }
   /** GET /logs; its tag is of the project's logs and their revisions, known without reading one. */
   logsJson(token: string, ifNoneMatch?: string): Tagged<LogBody> | Problem {
-    return this.#read(token, () => this.#parts.logs.taggedListing(ifNoneMatch))
+    return this.#read(token, () => this.parts.logs.taggedListing(ifNoneMatch))
   }
   /** GET /log/{id}; its tag is the log's revision (unique to each write in the store) and project. */
   logJson(token: string, id: string, ifNoneMatch?: string): Tagged<LogBody> | Problem {
-    return this.#read(token, () => this.#parts.logs.tagged(id, ifNoneMatch))
+    return this.#read(token, () => this.parts.logs.tagged(id, ifNoneMatch))
   }
   /** A patch as text is parsed here; a large one comes as bytes, merged without being parsed whole. */
   patchLog(token: string, id: string, patch: string | Bytes): Promise<LogBody | Problem> {
-    if (typeof patch === 'string') return this.#write(token, (_, body) => this.#parts.logs.patch(id, body!), patch)
+    if (typeof patch === 'string') return this.#write(token, (_, body) => this.parts.logs.patch(id, body!), patch)
     return withBytes(patch, (bytes) => {
       // The body's own mistakes answer first, as a small patch's do.
       const members = answer(() => membersOf(bytes))
       if (members instanceof Problem) return Promise.resolve(members)
-      return this.#write(token, () => this.#parts.logs.patch(id, members))
+      return this.#write(token, () => this.parts.logs.patch(id, members))
     })
   }
   /** An offload's files, read by the worker, merged into a log (created when it does not exist). */
   importLog(token: string, day: Bytes, keys: ImportKeys) {
-    return withBytes(day, (bytes) => this.#write(token, () => this.#parts.logs.import(dayOf(bytes), keys)))
+    return withBytes(day, (bytes) => this.#write(token, () => this.parts.logs.import(dayOf(bytes), keys)))
   }
   /** What a read-back found, or a volume renamed or taken off a day (copies/edits.ts). */
   editLog(who: Who, id: string, edit: LogEdit) {
-    return this.#write(who, () => this.#parts.logs.edit(id, edit))
+    return this.#write(who, () => this.parts.logs.edit(id, edit))
   }
   deleteLog(token: string, id: string) {
-    return this.#write(token, () => this.#parts.logs.delete(id))
+    return this.#write(token, () => this.parts.logs.delete(id))
   }
   /** A log of any project as stored: reports and mails read the logs of a range one call each. */
   storedLog(projectId: string, id: string): LogBody | Problem {
-    return answer(() => this.#parts.logs.read(projectId, id))
+    return answer(() => this.parts.logs.read(projectId, id))
   }
 
   // ---- what reports, checks and the Days view are drawn from (plans.ts)
 
   reportPlan(who: Who, presetId: string, days: Days) {
-    return this.#read(who, () => this.#parts.plans.report(presetId, days))
+    return this.#read(who, () => this.parts.plans.report(presetId, days))
   }
   checkPlan(token: string, days: Days) {
-    return this.#read(token, () => this.#parts.plans.checks(days))
+    return this.#read(token, () => this.parts.plans.checks(days))
   }
   daysPlan() {
-    return answer(() => this.#parts.plans.days())
+    return answer(() => this.parts.plans.days())
   }
   dayPlan(id: string) {
-    return answer(() => this.#parts.plans.day(id))
+    return answer(() => this.parts.plans.day(id))
   }
   cachedChecks(projectId: string, ids: string[]) {
-    return this.#parts.plans.cachedChecks(projectId, ids)
+    return this.parts.plans.cachedChecks(projectId, ids)
   }
   logVersions(projectId: string, ids: string[]): number[] {
-    return this.#parts.plans.versions(projectId, ids)
+    return this.parts.plans.versions(projectId, ids)
   }
   /** Caches a log's check counts, unless it was written again since `revision`. */
   cacheChecks(projectId: string, id: string, revision: number, checks: string) {
-    this.#parts.store.cacheChecks(projectId, id, revision, checks)
+    this.parts.store.cacheChecks(projectId, id, revision, checks)
   }
 
-  // ---- access: approval here, link codes on a production (the worker checks the operator first)
-
-  /** POST /auth: on a production with a link code, answered at once; elsewhere held for the operator. */
-  requestAccess(ask: AccessAsk, requestId?: string, linkCode?: string) {
-    if (!this.#production)
-      return answerLater(
-        this.#parts.approvals.request(ask, requestId).then((outcome) => {
-          if ('failure' in outcome) throw outcome.failure
-          return { token: outcome.token }
-        }),
-      )
-    if (linkCode === undefined) return noLinkCode()
-    return answerLater(
-      (async () => {
-        this.#parts.linkCodes.take(linkCode, ask)
-        const token = await this.#parts.tokens.issue(ask.appName, ask.unit === true)
-        this.#changes.changed()
-        return { token }
-      })(),
-    )
-  }
-  /** 403 unless a production's POST /auth brings a live link code: asked before its body is read. */
-  admitLinkCode(code: string | undefined): true | Problem {
-    if (!this.#production) return true
-    return code !== undefined && this.#parts.linkCodes.find(code) ? true : noLinkCode()
-  }
-  makeLinkCode(name: string, unit: boolean) {
-    if (!this.#production) return notAProduction()
-    return answerLater(this.#parts.linkCodes.make(name, unit).then((made) => (this.#changes.changed(), made)))
-  }
-  linkCodes(): LinkCodeListing[] | Problem {
-    return this.#production ? this.#parts.linkCodes.list() : notAProduction()
-  }
-  revokeLinkCode(id: string) {
-    return answer(() => (this.#parts.linkCodes.revoke(id), this.#changes.changed()))
-  }
-  withdrawAccess(requestId: string) {
-    this.#parts.approvals.withdraw(requestId)
-  }
-  pendingRequests() {
-    return this.#parts.approvals.list()
-  }
-  decide(requestId: string, decision: 'approve' | 'deny') {
-    return answerLater(this.#parts.approvals.decide(requestId, decision))
-  }
-  connectedApps() {
-    return this.#parts.tokens.list()
-  }
-  revokeToken(id: string) {
-    return answer(() => (this.#parts.tokens.revoke(id), this.#changes.changed()))
-  }
-
-  /** The console's long poll: as soon as the version differs from `since` (or after `timeoutMs`), all it shows. */
-  async consoleState(since: number, timeoutMs: number): Promise<ConsoleState> {
-    return consoleState(this.#parts, await this.#changes.after(since, timeoutMs))
-  }
-
-  // ---- send windows (window-desk.ts)
+  // ---- send windows: what an application opens one from (the rest: ConsoleFacade.ts)
 
   mailSource(who: Who, logIds: string[], presetId?: string) {
-    return this.#read(who, () => this.#parts.desk.mailSource(logIds, presetId))
-  }
-  openSendWindow(draft: NewSendWindow) {
-    return answer(() => this.#parts.desk.open(draft))
-  }
-  sendWindows() {
-    return answer(() => this.#parts.desk.list())
-  }
-  sendWindow(id: string) {
-    return answer(() => this.#parts.desk.get(id))
-  }
-  windowSource(id: string) {
-    return answer(() => this.#parts.desk.source(id))
-  }
-  editSendWindow(id: string, changes: WindowEdit) {
-    return answer(() => this.#parts.desk.edit(id, changes))
-  }
-  claimSendWindow(id: string) {
-    return answer(() => this.#parts.desk.claim(id))
-  }
-  refreshSendWindow(id: string, source: string, updatedAt: string, summary: string, attachments: WindowAttachment[]) {
-    return answer(() => this.#parts.desk.refresh(id, source, updatedAt, summary, attachments))
-  }
-  noteWindowContent(id: string, contentKey: string, updatedAt: string, summarySource: string | null) {
-    return answer(() => this.#parts.desk.noteContent(id, contentKey, updatedAt, summarySource))
-  }
-  acknowledgeSendWindow(id: string, source: string) {
-    return answer(() => this.#parts.desk.acknowledge(id, source))
-  }
-  releaseSendWindow(id: string) {
-    return answer(() => this.#parts.desk.release(id))
-  }
-  finishSendWindow(id: string, outcome: SendOutcome) {
-    return answer(() => this.#parts.desk.finish(id, outcome))
-  }
-  discardSendWindow(id: string) {
-    return answer(() => this.#parts.desk.discard(id))
+    return this.#read(who, () => this.parts.desk.mailSource(logIds, presetId))
   }
 
   // ---- units (sync.ts, docs/units.md): the calls other units make, then this one's link
 
   syncChanges(token: string, project: string | undefined, since: number, limit: number) {
-    return this.#read(token, () => this.#parts.sync.feed(project, since, limit), true)
+    return this.#read(token, () => this.parts.sync.feed(project, since, limit), true)
   }
   syncMissing(token: string, project: string | undefined, logs: Array<{ id: string; revs: string[] }>) {
-    return this.#read(token, () => this.#parts.sync.missing(project, logs), true)
+    return this.#read(token, () => this.parts.sync.missing(project, logs), true)
   }
   syncVersion(token: string, project: string | undefined, id: string, rev: string): LogBody | Problem {
-    return this.#read(token, () => this.#parts.sync.version(project, id, rev), true)
+    return this.#read(token, () => this.parts.sync.version(project, id, rev), true)
   }
   /** A version another unit wrote; on a production its sender is a cart, held to its own unit's days. */
   syncReceive(
@@ -309,8 +199,8 @@ export class Workspace extends DurableObject<Env> {
         token,
         ({ appName }) => {
           const version = bytes && { bytes, read: sent!.read, skeleton }
-          const from = this.#production ? { unit: appName } : {}
-          return { outcome: this.#parts.sync.receive(this.#parts.sync.project(project), id, leaf, version, from) }
+          const from = this.production ? { unit: appName } : {}
+          return { outcome: this.parts.sync.receive(this.parts.sync.project(project), id, leaf, version, from) }
         },
         undefined,
         true,
@@ -320,35 +210,31 @@ export class Workspace extends DurableObject<Env> {
     return withBytes(sent.json, async (bytes) => receive(bytes, scanned && utf8Text(await bytesNow(scanned.skeleton))))
   }
   linkable() {
-    return answer(() => this.#parts.sync.linkable())
+    return answer(() => this.parts.sync.linkable())
   }
   linkProduction(projectId: string, link: NewLink) {
-    return answer(() => this.#parts.sync.link(projectId, link))
+    return answer(() => this.parts.sync.link(projectId, link))
   }
   unlinkProduction() {
-    return answer(() => this.#parts.sync.unlink())
+    return answer(() => this.parts.sync.unlink())
   }
   conflicts() {
-    return answer(() => this.#parts.sync.conflicts())
+    return answer(() => this.parts.sync.conflicts())
   }
   resolveConflict(id: string, keep: string) {
-    return this.#write(OPERATOR, () => this.#parts.sync.resolve(id, keep))
+    return this.#write(OPERATOR, () => this.parts.sync.resolve(id, keep))
   }
   syncStatus(who: Who): SyncStatus | Problem {
-    return this.#read(who, () => this.#parts.sync.status(), true)
+    return this.#read(who, () => this.parts.sync.status(), true)
   }
   override async alarm() {
-    await this.#parts.sync.round(() => {
+    await this.parts.sync.round(() => {
       this.#logsMoved = true
       this.#afterWrites()
     })
   }
 
   // ---- the two wrappers: who may call, and whether the call writes
-
-  get #production() {
-    return this.#parts.store.role === 'production'
-  }
 
   /**
    * Work for `who`, checked and done in one synchronous step: no await, so no other request in
@@ -363,8 +249,8 @@ export class Workspace extends DurableObject<Env> {
         if (who?.operator !== true) throw unauthorized()
         return work({ appName: 'operator', unit: false }, body)
       }
-      const caller = this.#parts.tokens.verify(who)
-      if (caller.unit && this.#production && !syncs)
+      const caller = this.parts.tokens.verify(who)
+      if (caller.unit && this.production && !syncs)
         throw forbidden(`${caller.appName} is a unit's cart: here it syncs, and does nothing else`)
       return work(caller, body)
     })
@@ -382,8 +268,8 @@ export class Workspace extends DurableObject<Env> {
   /** A project created or loaded: the console hears of it, and a linked one syncs at once. */
   #moved<T>(outcome: T | Problem): T | Problem {
     if (!(outcome instanceof Problem)) {
-      this.#changes.changed()
-      this.#parts.sync.soon(0)
+      this.changes.changed()
+      this.parts.sync.soon(0)
     }
     return outcome
   }
@@ -392,12 +278,9 @@ export class Workspace extends DurableObject<Env> {
   #afterWrites() {
     if (this.#logsMoved) {
       this.#logsMoved = false
-      this.#changes.changed()
-      this.#parts.sync.soon(SYNC_AFTER_WRITE_MS)
+      this.changes.changed()
+      this.parts.sync.soon(SYNC_AFTER_WRITE_MS)
     }
-    this.#parts.desk.follow()
+    this.parts.desk.follow()
   }
 }
-
-const notAProduction = () =>
-  conflict('Link codes are a production’s: on this machine applications ask in the console and are approved there')
