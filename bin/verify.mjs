@@ -11,14 +11,12 @@
 // this volume with no hash is compared with another volume's; a clip with no hash anywhere gets
 // one recorded (`original`). What is read is kept, a line a file, in a resume file: a run stopped
 // with Ctrl-C goes on where it stopped, unless --again.
-import { createHash, randomInt } from 'node:crypto'
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { randomInt } from 'node:crypto'
 import { readFile, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import {
   MediaLogError,
   STATE_WORDS,
-  badFramesWords,
   clipKeys,
   clipOfFile,
   digestOf,
@@ -26,13 +24,12 @@ import {
   readManifest,
 } from 'media-log-service/client'
 import { DigestPool, computable } from './digests.mjs'
-import { APP_NAME, configFolder, connectedClient, serviceUrl } from './service.mjs'
+import { connectedClient, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
+import { Meter, ResumeFile } from './verify-reading.mjs'
+import { isoDate, record, said } from './verify-outcome.mjs'
 
-const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
-/** Clips a read-back request carries, as POST /log/{id}/read-back takes them. */
-const CLIPS_PER_REQUEST = 20_000
 /** Frames of a sequence a read-back names; the counts say how many in all. */
 const FRAMES_NAMED = 5
 /** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
@@ -525,230 +522,4 @@ function readError(err) {
   if (err.code === 'ENOTFILE') return 'not a file any more'
   if (err.code === 'EREPLACED') return 'another file is in its place now, not the one found'
   return err.message
-}
-
-/**
- * The progress line: share read, files, rate and time left; and the time the reading took. Both
- * count from the first byte read: the threads' start (some 50 ms) once made the first line promise
- * a minute for a second's work.
- */
-class Meter {
-  #progress = new Progress()
-  #firstRead = 0
-  #bytes = 0
-  #files = 0
-  #shown = 0
-  constructor(volume, total, files) {
-    this.volume = volume
-    this.total = total
-    this.files = files
-  }
-  add(bytes) {
-    const now = performance.now()
-    this.#firstRead ||= now
-    this.#bytes += bytes
-    // A terminal's line redrawn ten times a second, once a quarter second has given a rate; a
-    // log's line every 15 seconds.
-    if (process.stderr.isTTY ? now - this.#firstRead < 250 || now - this.#shown < 100 : now - this.#shown < 15_000)
-      return
-    this.#shown = now
-    const rate = this.#bytes / ((now - this.#firstRead) / 1000)
-    const left = Math.max(0, (this.total - this.#bytes) / rate)
-    const share = this.total ? Math.min(this.#bytes / this.total, 1) : 1
-    const bar = '#'.repeat(Math.round(share * 20)).padEnd(20, '.')
-    this.#progress.say(
-      `${this.volume} [${bar}] ${sizeOf(this.#bytes)} of ${sizeOf(this.total)}, ${this.#files} of ${count(this.files, 'file')} · ` +
-        `${sizeOf(rate)}/s · ${clock(left)} left`,
-    )
-  }
-  fileDone() {
-    this.#files++
-  }
-  seconds() {
-    return this.#firstRead ? (performance.now() - this.#firstRead) / 1000 : 0
-  }
-  done() {
-    this.#progress.done()
-  }
-}
-
-const sizeOf = (bytes) =>
-  bytes >= 1e12
-    ? `${(bytes / 1e12).toFixed(1)} TB`
-    : bytes >= 1e9
-      ? `${(bytes / 1e9).toFixed(1)} GB`
-      : bytes >= 1e6
-        ? `${Math.round(bytes / 1e6)} MB`
-        : `${Math.round(bytes / 1e3)} kB`
-const clock = (seconds) => {
-  const s = Math.round(seconds)
-  const mmss = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, '0')}`
-  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, '0')}` : mmss
-}
-
-/**
- * What a run has read, a line a file (path, size, inode, times of modification and of change,
- * algorithm, digest), in the user's config folder: the next run of the same volume, log and
- * service takes a file's digest from it while the file is as it was (a file copied over keeps its
- * modification time, not its time of change), for a week. Removed once the outcome is recorded.
- */
-class ResumeFile {
-  static #WEEK = 7 * 24 * 3600 * 1000
-  #kept = new Map()
-  #fd
-  #failed = false
-  constructor(baseUrl, log, volume, roots, again) {
-    const key = createHash('sha256')
-      .update([baseUrl, log, volume, ...roots].join('\u0000'))
-      .digest('hex')
-      .slice(0, 24)
-    this.path = join(configFolder(), 'verify', `${key}.jsonl`)
-    if (again) rmSync(this.path, { force: true })
-    let text = ''
-    try {
-      text = readFileSync(this.path, 'utf8')
-    } catch {}
-    const now = Date.now()
-    for (const line of text.split('\n'))
-      try {
-        const entry = JSON.parse(line)
-        const usable =
-          typeof entry?.path === 'string' &&
-          typeof entry.digest === 'string' &&
-          /^[0-9A-Za-z]+$/.test(entry.digest) &&
-          typeof entry.hashdate === 'string' &&
-          typeof entry.at === 'number' &&
-          now - entry.at < ResumeFile.#WEEK
-        if (usable) this.#kept.set(entry.path, entry)
-      } catch {}
-  }
-  kept(file, algorithm) {
-    const entry = this.#kept.get(file.name)
-    const same =
-      entry &&
-      entry.size === file.size &&
-      entry.ino === String(file.ino) &&
-      entry.mtimeMs === file.mtimeMs &&
-      entry.ctimeMs === file.ctimeMs &&
-      entry.algorithm === algorithm
-    return same ? entry : undefined
-  }
-  /** Keeps a file's digest; a folder that cannot be written to stops the keeping, said once. */
-  add(file, algorithm, digest) {
-    if (this.#failed) return
-    try {
-      if (this.#fd === undefined) {
-        mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 })
-        chmodSync(join(this.path, '..'), 0o700)
-        this.#fd = openSync(this.path, 'a', 0o600)
-      }
-      const { name: path, size, mtimeMs, ctimeMs, hashdate } = file
-      const entry = { path, size, ino: String(file.ino), mtimeMs, ctimeMs, algorithm, digest, hashdate, at: Date.now() }
-      writeSync(this.#fd, `${JSON.stringify(entry)}\n`)
-    } catch (err) {
-      this.#failed = true
-      warn(`${this.path}: ${err.message}: a stopped run will start again from the beginning`)
-    }
-  }
-  done() {
-    if (this.#fd !== undefined) closeSync(this.#fd)
-    this.#fd = undefined
-    rmSync(this.path, { force: true })
-  }
-}
-
-/** A time as ASC MHL writes it: ISO 8601 to the second, in UTC. */
-const isoDate = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
-
-/**
- * The outcome recorded in the log: per volume, each clip read back (verified, failed, or its
- * first checksum), and each the log has on the volume that was not found, in requests of at most
- * CLIPS_PER_REQUEST clips (POST /log/{id}/read-back). When: a clip's last file read; by: this command.
- */
-async function record(client, log, runs) {
-  const recorded = { clips: 0, files: 0, missing: 0 }
-  const tool = `${APP_NAME} ${VERSION}`
-  const now = isoDate(new Date())
-  for (const { outcome, units } of runs) {
-    const entries = units.map((unit) => ({
-      part: unit.part,
-      clip: unit.logClip,
-      found: unit.action,
-      hash: unit.found,
-      hashdate: unit.files.reduce((latest, f) => (f.hashdate && f.hashdate > latest ? f.hashdate : latest), '') || now,
-      ...(unit.sequence && { files: unit.files.length }),
-      ...(unit.frames && { bad_frames: withoutNamed(unit.frames) }),
-    }))
-    for (const m of outcome.missing) entries.push({ part: m.part, clip: m.clip, found: 'missing', hashdate: now })
-    const files = units.reduce((n, unit) => n + unit.files.length, 0)
-    for (let at = 0; at < entries.length; at += CLIPS_PER_REQUEST) {
-      // A read-back the service cannot take is refused whole (400): the command stops, its reads kept.
-      await client.readBack(log, { volume: outcome.volume, tool, clips: entries.slice(at, at + CLIPS_PER_REQUEST) })
-    }
-    recorded.clips += units.length
-    recorded.files += files
-    recorded.missing += outcome.missing.length
-  }
-  return recorded
-}
-
-/** A sequence's bad frames as the read-back records them (whether they could be named is the run's to say). */
-const withoutNamed = ({ changed, missing, changed_count, missing_count }) => ({
-  changed,
-  missing,
-  changed_count,
-  missing_count,
-})
-
-/**
- * A volume's outcome in lines: what was read, then each clip that was not verified and why, each
- * labelled with its state in the service's words (the typed client's STATE_WORDS).
- */
-function said(outcome, log) {
-  const { volume, read } = outcome
-  const took = read.seconds < 60 ? `${read.seconds.toFixed(1)} s` : clock(read.seconds)
-  const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
-  const row = (label, text) => `  ${label}: ${text}`
-  const against = (f) => f.against.replace(/^\S+, /, '')
-  if (
-    !read.files &&
-    !read.resumed &&
-    !outcome.missing.length &&
-    !outcome.uncompared.length &&
-    !outcome.unreadable.length
-  )
-    return [`${volume}: none of ${log}'s clips in ${outcome.folders.join(', ')}`]
-  return [
-    `${volume}: ${count(read.files, 'file')} read back, ${sizeOf(read.bytes)} in ${took}${rate}` +
-      (read.resumed ? `, ${read.resumed} read by the run before` : ''),
-    ...(outcome.verified.length ? [row(STATE_WORDS.verified.label, count(outcome.verified.length, 'clip'))] : []),
-    ...outcome.failed.map((f) => row(STATE_WORDS.failed.label.toUpperCase(), failedWords(f, against(f)))),
-    ...outcome.missing.map((m) =>
-      row(
-        STATE_WORDS['not-found'].label.toUpperCase(),
-        `${m.clip}: the log has a copy on ${volume}; no file of it in ${outcome.folders.join(', ')}`,
-      ),
-    ),
-    ...outcome.unreadable.map((u) => row('NOT READ', `${u.clip}: ${u.path}: ${u.reason}`)),
-    ...outcome.uncompared.map((u) => row('NOT COMPARED', `${u.clip}: ${u.reason}`)),
-    ...outcome.recorded.map((r) =>
-      row('recorded', `${r.clip}: no checksum to compare with anywhere; its ${r.algorithm} is recorded now`),
-    ),
-    ...outcome.unknown.map((path) => row(`not in ${log}`, path)),
-    ...(outcome.unknownElsewhere
-      ? [`  ${count(outcome.unknownElsewhere, 'other clip')} in folders without ${log}'s clips (other days')`]
-      : []),
-  ]
-}
-
-/**
- * A clip read back different, in words: a file's digest found and recorded; a sequence's frames
- * that changed or are missing, its digest called what it is (the frames digest).
- */
-function failedWords(f, against) {
-  if (!f.frames) return `${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${against}`
-  const frames = badFramesWords(f.frames)
-  const digest = `the frames digest (${f.algorithm} of each frame) differs from the one ${against}`
-  if (f.frames.named) return `${f.clip}: ${frames || digest}`
-  return `${f.clip}: ${digest}${frames ? `; ${frames}` : ''}; no checksum of each frame on this drive to name a changed frame`
 }

@@ -1,0 +1,136 @@
+// `media-log verify`, reading: the progress line and the resume file a stopped run goes on from.
+import { createHash } from 'node:crypto'
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { configFolder } from './service.mjs'
+import { Progress, count, warn } from './terminal.mjs'
+
+/**
+ * The progress line: share read, files, rate and time left; and the time the reading took. Both
+ * count from the first byte read: the threads' start (some 50 ms) once made the first line promise
+ * a minute for a second's work.
+ */
+export class Meter {
+  #progress = new Progress()
+  #firstRead = 0
+  #bytes = 0
+  #files = 0
+  #shown = 0
+  constructor(volume, total, files) {
+    this.volume = volume
+    this.total = total
+    this.files = files
+  }
+  add(bytes) {
+    const now = performance.now()
+    this.#firstRead ||= now
+    this.#bytes += bytes
+    // A terminal's line redrawn ten times a second, once a quarter second has given a rate; a
+    // log's line every 15 seconds.
+    if (process.stderr.isTTY ? now - this.#firstRead < 250 || now - this.#shown < 100 : now - this.#shown < 15_000)
+      return
+    this.#shown = now
+    const rate = this.#bytes / ((now - this.#firstRead) / 1000)
+    const left = Math.max(0, (this.total - this.#bytes) / rate)
+    const share = this.total ? Math.min(this.#bytes / this.total, 1) : 1
+    const bar = '#'.repeat(Math.round(share * 20)).padEnd(20, '.')
+    this.#progress.say(
+      `${this.volume} [${bar}] ${sizeOf(this.#bytes)} of ${sizeOf(this.total)}, ${this.#files} of ${count(this.files, 'file')} · ` +
+        `${sizeOf(rate)}/s · ${clock(left)} left`,
+    )
+  }
+  fileDone() {
+    this.#files++
+  }
+  seconds() {
+    return this.#firstRead ? (performance.now() - this.#firstRead) / 1000 : 0
+  }
+  done() {
+    this.#progress.done()
+  }
+}
+
+export const sizeOf = (bytes) =>
+  bytes >= 1e12
+    ? `${(bytes / 1e12).toFixed(1)} TB`
+    : bytes >= 1e9
+      ? `${(bytes / 1e9).toFixed(1)} GB`
+      : bytes >= 1e6
+        ? `${Math.round(bytes / 1e6)} MB`
+        : `${Math.round(bytes / 1e3)} kB`
+export const clock = (seconds) => {
+  const s = Math.round(seconds)
+  const mmss = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, '0')}`
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, '0')}` : mmss
+}
+
+/**
+ * What a run has read, a line a file (path, size, inode, times of modification and of change,
+ * algorithm, digest), in the user's config folder: the next run of the same volume, log and
+ * service takes a file's digest from it while the file is as it was (a file copied over keeps its
+ * modification time, not its time of change), for a week. Removed once the outcome is recorded.
+ */
+export class ResumeFile {
+  static #WEEK = 7 * 24 * 3600 * 1000
+  #kept = new Map()
+  #fd
+  #failed = false
+  constructor(baseUrl, log, volume, roots, again) {
+    const key = createHash('sha256')
+      .update([baseUrl, log, volume, ...roots].join('\u0000'))
+      .digest('hex')
+      .slice(0, 24)
+    this.path = join(configFolder(), 'verify', `${key}.jsonl`)
+    if (again) rmSync(this.path, { force: true })
+    let text = ''
+    try {
+      text = readFileSync(this.path, 'utf8')
+    } catch {}
+    const now = Date.now()
+    for (const line of text.split('\n'))
+      try {
+        const entry = JSON.parse(line)
+        const usable =
+          typeof entry?.path === 'string' &&
+          typeof entry.digest === 'string' &&
+          /^[0-9A-Za-z]+$/.test(entry.digest) &&
+          typeof entry.hashdate === 'string' &&
+          typeof entry.at === 'number' &&
+          now - entry.at < ResumeFile.#WEEK
+        if (usable) this.#kept.set(entry.path, entry)
+      } catch {}
+  }
+  kept(file, algorithm) {
+    const entry = this.#kept.get(file.name)
+    const same =
+      entry &&
+      entry.size === file.size &&
+      entry.ino === String(file.ino) &&
+      entry.mtimeMs === file.mtimeMs &&
+      entry.ctimeMs === file.ctimeMs &&
+      entry.algorithm === algorithm
+    return same ? entry : undefined
+  }
+  /** Keeps a file's digest; a folder that cannot be written to stops the keeping, said once. */
+  add(file, algorithm, digest) {
+    if (this.#failed) return
+    try {
+      if (this.#fd === undefined) {
+        mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 })
+        chmodSync(join(this.path, '..'), 0o700)
+        this.#fd = openSync(this.path, 'a', 0o600)
+      }
+      const { name: path, size, mtimeMs, ctimeMs, hashdate } = file
+      const entry = { path, size, ino: String(file.ino), mtimeMs, ctimeMs, algorithm, digest, hashdate, at: Date.now() }
+      writeSync(this.#fd, `${JSON.stringify(entry)}\n`)
+    } catch (err) {
+      this.#failed = true
+      warn(`${this.path}: ${err.message}: a stopped run will start again from the beginning`)
+    }
+  }
+  done() {
+    if (this.#fd !== undefined) closeSync(this.#fd)
+    this.#fd = undefined
+    rmSync(this.path, { force: true })
+  }
+}
