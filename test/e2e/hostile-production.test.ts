@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyOfTree, launch, type Launched } from './launch'
+import { call, tokenOn } from './service-calls'
 
 const PRODUCTION_PORT = 5691
 const CART_PORT = 5692
@@ -67,56 +68,7 @@ const json = (res: ServerResponse, body: unknown) => {
   res.end(JSON.stringify(body))
 }
 
-type Answer = { status: number; text: string; body: any }
-
-async function call(
-  base: string,
-  method: string,
-  path: string,
-  options: { token?: string; operatorKey?: string; body?: unknown } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {}
-  if (options.token) headers['x-api-token'] = options.token
-  if (options.operatorKey) headers['x-operator-key'] = options.operatorKey
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const response = await fetch(base + path, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  const text = await response.text()
-  let body: unknown = text
-  try {
-    body = JSON.parse(text)
-  } catch {}
-  return { status: response.status, text, body }
-}
-
 const productionBase = () => `${production.base}/productions/feature`
-
-async function approve(base: string, operatorKey: string, appName: string) {
-  for (let i = 0; i < 400; i++) {
-    const { body } = await call(base, 'GET', '/approve/requests', { operatorKey })
-    const found = body.requests?.find((r: { appName: string }) => r.appName === appName)
-    if (found) {
-      expect(
-        (await call(base, 'POST', `/approve/requests/${found.id}`, { operatorKey, body: { decision: 'approve' } }))
-          .status,
-      ).toBe(200)
-      return
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`no request from ${appName}`)
-}
-
-async function tokenOn(base: string, operatorKey: string, appName: string): Promise<string> {
-  const asked = call(base, 'POST', '/auth', { body: { appName } })
-  await approve(base, operatorKey, appName)
-  const { status, body } = await asked
-  expect(status).toBe(200)
-  return body.token
-}
 
 const day = (id: string, n: number, unit: string) => ({
   id,
