@@ -63,8 +63,8 @@ const LAYERS = [
   ),
   layer(
     'workspace',
-    ['import', LARGE_LOG, 'summary', 'copies', 'schemas', 'shared'],
-    'the workspace serves no HTTP and knows nothing of mail, reports or the console: it throws Problems (shared/problem.ts); a cart reaches its production as a client (workspace/production.ts)',
+    ['api', 'import', LARGE_LOG, 'summary', 'copies', 'schemas', 'shared'],
+    'the workspace serves no HTTP and knows nothing of mail, reports or the console: it throws Problems (shared/problem.ts); a cart reaches its production as a client of the declared routes (workspace/production.ts, api/paths.ts)',
   ),
   layer(
     'http',
@@ -79,8 +79,8 @@ const LAYERS = [
   ),
   layer(
     'api',
-    ['mail', 'copies', 'schemas', 'shared'],
-    'api/ declares the routes: their paths, schemas and answer shapes, nothing that runs them',
+    ['mail', 'http', 'copies', 'schemas', 'shared'],
+    'api/ declares the routes (their paths, schemas and answer shapes) and what a handler is given and answers, nothing that runs them',
   ),
   layer('openapi', ['api', 'mail', 'schemas', 'shared'], 'openapi/ renders the declared routes as the contract'),
   layer(

@@ -1,8 +1,10 @@
-import { IttyRouter, StatusError, json, type IRequest } from 'itty-router'
+import { IttyRouter, StatusError, type IRequest } from 'itty-router'
 import { ROUTES, type Route, type RouteName } from './api/routes'
+import { serve } from './serve'
+import type { Handlers } from './api/call'
 import { errorResponse } from './http/errors'
 import { withAllowedHost, withOperator } from './http/guards'
-import { JsonAnswer, withStandardHeaders } from './http/headers'
+import { withStandardHeaders, type JsonAnswer } from './http/headers'
 import { routedTo } from './http/productions'
 import { requestToken } from './routes/auth'
 import * as checks from './routes/checks'
@@ -19,14 +21,15 @@ import * as reports from './routes/reports'
 import * as sync from './routes/sync'
 
 type Args = [env: Env, ctx: ExecutionContext]
-type Handler = (request: IRequest, env: Env, ctx: ExecutionContext) => unknown
+type Step = (request: IRequest, env: Env, ctx: ExecutionContext) => unknown
 
 /**
  * The handler of each declared route (api/routes.ts holds its method, path, schemas and who may
  * call it; an operator's route is guarded by withOperator here). The compiler holds this table to
- * the declarations: a route without a handler, or a handler without a route, does not build.
+ * the declarations: a route without a handler, or a handler without a route, does not build, and
+ * each handler's answer is typed against what its route declares (http/call.ts).
  */
-const HANDLERS: Record<RouteName, Handler> = {
+const HANDLERS: Handlers = {
   // logs of the active project: one shooting day each
   createLog: logs.createLog,
   getLog: logs.getLog,
@@ -116,9 +119,9 @@ const HANDLERS: Record<RouteName, Handler> = {
 export const router = IttyRouter<IRequest, Args>()
 for (const [name, route] of Object.entries(ROUTES) as Array<[RouteName, Route]>) {
   const path = route.path.replace(/\{(\w+)\}/g, ':$1')
-  const handler = HANDLERS[name]
-  if (route.who === 'operator') router[route.method](path, withOperator as Handler, handler)
-  else router[route.method](path, handler)
+  const served = serve(route, HANDLERS[name])
+  if (route.who === 'operator') router[route.method](path, withOperator as Step, served)
+  else router[route.method](path, served)
 }
 
 // A known path asked with another method answers 405 with the methods it has (SPEC §3).
@@ -142,37 +145,36 @@ const NO_QUERY = Object.freeze(Object.create(null) as IRequest['query'])
  * itty-router's own fetch would also build a URLSearchParams and its iterator for every request,
  * query or not, and await each step: walking the table here costs 5–6% less CPU per POST /log.
  */
-export function handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  return dispatch(request as IRequest, env, ctx)
-    .then(respond)
-    .catch(fail)
-}
-
-async function dispatch(request: IRequest, env: Env, ctx: ExecutionContext): Promise<unknown> {
-  withAllowedHost(request, env)
-  // new URL in a try, not URL.parse: in workerd URL.parse made a GET /log/:id cost 1.08× (paired rounds).
-  let url: URL
+export async function handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   try {
-    url = new URL(request.url)
-  } catch {
-    throw new StatusError(400, { error: 'Invalid request URL' })
-  }
-  request.query = url.search ? queryOf(url.searchParams) : NO_QUERY
-  const { method } = request
-  const routed = routedTo(url.pathname, env)
-  const path = routed.path
-  env = routed.env
-  for (const [routeMethod, pattern, handlers] of router.routes) {
-    if (routeMethod !== method && routeMethod !== 'ALL') continue
-    const match = pattern.exec(path)
-    if (!match) continue
-    request.params = match.groups ?? {}
-    for (const handler of handlers) {
-      const answer: unknown = await handler(request, env, ctx)
-      if (answer != null) return answer
+    withAllowedHost(request as IRequest, env)
+    // new URL in a try, not URL.parse: in workerd URL.parse made a GET /log/:id cost 1.08× (paired rounds).
+    let url: URL
+    try {
+      url = new URL(request.url)
+    } catch {
+      throw new StatusError(400, { error: 'Invalid request URL' })
     }
+    const asked = request as IRequest
+    asked.query = url.search ? queryOf(url.searchParams) : NO_QUERY
+    const { method } = request
+    const routed = routedTo(url.pathname, env)
+    const path = routed.path
+    for (const [routeMethod, pattern, steps] of router.routes) {
+      if (routeMethod !== method && routeMethod !== 'ALL') continue
+      const match = pattern.exec(path)
+      if (!match) continue
+      asked.params = match.groups ?? {}
+      for (const step of steps) {
+        // Each route's last step answers (http/serve.ts): a Response, or JSON to be made one.
+        const answer = (await step(asked, routed.env, ctx)) as Response | JsonAnswer | undefined
+        if (answer != null) return withStandardHeaders(answer)
+      }
+    }
+    throw new StatusError(404, { error: 'Not found' })
+  } catch (err) {
+    return withStandardHeaders(errorResponse(err))
   }
-  throw new StatusError(404, { error: 'Not found' })
 }
 
 /** itty-router's reading of a query: a repeated name gives a list. */
@@ -184,7 +186,3 @@ function queryOf(params: URLSearchParams): IRequest['query'] {
   }
   return query
 }
-
-const respond = (answer: unknown) => withStandardHeaders(answer instanceof JsonAnswer ? answer : json(answer))
-
-const fail = (err: unknown) => withStandardHeaders(errorResponse(err))

@@ -350,11 +350,12 @@ describe('PATCH /project/config', () => {
       { id: 'clips', label: 'Report clips', enabled: true },
     ])
     expect((await call('GET', '/email-presets?enabled=false', { token })).body).toEqual([])
-    // A name given twice is a list, neither true nor false: no filter.
-    expect((await call('GET', '/pdf-presets?enabled=true&enabled=false', { token })).body).toEqual([
-      { id: 'clips', label: 'Report clips', enabled: true },
-      { id: 'data1', label: 'Data', enabled: false },
-    ])
+    // The query is read by its declared schema: a name given twice, or another value, is refused.
+    for (const query of ['enabled=true&enabled=false', 'enabled=yes'])
+      expect(await call('GET', `/pdf-presets?${query}`, { token })).toMatchObject({
+        status: 400,
+        body: { error: 'Validation Error', details: [{ prop: 'enabled', message: 'must be true or false' }] },
+      })
   })
 
   it('refuses invalid settings with every failing property, and keeps the stored ones', async () => {

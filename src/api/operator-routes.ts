@@ -1,6 +1,8 @@
 /** The operator's console: its page and session, approvals, tokens, link codes, send windows and the Days view. (api/routes.ts joins the groups in the router's order.) */
 import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
 import {
+  KeyQuerySchema,
+  LiveStateQuerySchema,
   DecisionSchema,
   LinkCodeRequestSchema,
   OpenEmailWindowSchema,
@@ -18,7 +20,7 @@ export const OPERATOR_ROUTES = {
     summary: 'The operator console (HTML); `?key=` signs in once',
     tag: 'Operator',
     who: 'anyone',
-    query: { key: { description: 'the operator key, once, from the printed link', schema: { type: 'string' } } },
+    query: { in: KeyQuerySchema, about: { key: 'the operator key, once, from the printed link' } },
     ok: [200, 'text/html'],
     errors: [401],
   },
@@ -56,6 +58,7 @@ export const OPERATOR_ROUTES = {
     tag: 'Operator',
     who: 'anyone',
     body: SignInSchema,
+    limit: 'open',
     ok: [200, shapes.SignedInSchema],
     errors: [400, 401, 403, 415],
   },
@@ -75,8 +78,8 @@ export const OPERATOR_ROUTES = {
     tag: 'Operator',
     who: 'operator',
     query: {
-      since: { description: 'the version the console has', schema: { type: 'string' } },
-      wait: { description: 'seconds to hold the answer for a change', schema: { type: 'string' } },
+      in: LiveStateQuerySchema,
+      about: { since: 'the version the console has', wait: 'seconds to hold the answer for a change (25 at most)' },
     },
     ok: [200, shapes.LiveStateSchema],
     errors: [400, 401, 403],

@@ -1,5 +1,6 @@
 /** The service itself, projects and their settings, reports and e-mail windows. (api/routes.ts joins the groups in the router's order.) */
 import {
+  EnabledQuerySchema,
   AuthRequestSchema,
   CreateProjectSchema,
   GeneratePdfSchema,
@@ -9,6 +10,8 @@ import {
 import { SettingsSchema } from '../schemas/settings'
 import * as shapes from './shapes'
 import { DAY_RANGE, type Route } from './route'
+
+const ENABLED = { in: EnabledQuerySchema, about: { enabled: '`true` or `false`: only those' } }
 
 export const PROJECT_ROUTES = {
   // service
@@ -46,6 +49,7 @@ export const PROJECT_ROUTES = {
     tag: 'Approval',
     who: 'anyone',
     body: AuthRequestSchema,
+    limit: 'open',
     ok: [200, shapes.TokenSchema],
     errors: [400, 403, 408, 413, 415, 429],
     example: { request: { appName: 'Offload Tool', code: 'K7QM-2XPD' }, response: { token: 'mls_…' } },
@@ -109,6 +113,8 @@ export const PROJECT_ROUTES = {
     tag: 'Projects',
     who: 'application',
     body: SettingsSchema,
+    read: 'object',
+    limit: 'log',
     partial: true,
     ok: [200, shapes.PatchedSettingsSchema],
     errors: [400, 401, 409, 413, 415],
@@ -120,7 +126,7 @@ export const PROJECT_ROUTES = {
     summary: 'The PDF presets',
     tag: 'Projects',
     who: 'application',
-    query: { enabled: { description: '`true` or `false`: only those', schema: { enum: ['true', 'false'] } } },
+    query: ENABLED,
     ok: [200, shapes.PresetListSchema],
     errors: [400, 401, 409],
   },
@@ -130,7 +136,7 @@ export const PROJECT_ROUTES = {
     summary: 'The e-mail presets',
     tag: 'Projects',
     who: 'application',
-    query: { enabled: { description: '`true` or `false`: only those', schema: { enum: ['true', 'false'] } } },
+    query: ENABLED,
     ok: [200, shapes.PresetListSchema],
     errors: [400, 401, 409],
   },

@@ -21,10 +21,19 @@ export type Route = {
   /** The body is a patch: the schema's properties, none of them required. */
   partial?: true
   /**
-   * Query parameters: what each means, and its JSON Schema, or the valibot object schema the
-   * route reads the query with (`in`), whose property of that name the document shows.
+   * How the router reads the body. Unless said, parsed by `body` (its mistakes a 400 listing each).
+   * `bytes`: the bytes as sent, which the handler checks as it stores them (a log is checked a
+   * clip at a time, and kept byte for byte). `object`: a JSON object, checked whole where it is
+   * merged (settings: a patch's field may be valid only beside the stored ones).
    */
-  query?: Record<string, { description: string } & ({ schema: object } | { in: v.GenericSchema })>
+  read?: 'bytes' | 'object'
+  /** The largest body taken (413 beyond): a command's 1 MiB unless `log` (64 MiB) or `open` (4 KiB). */
+  limit?: 'log' | 'open'
+  /** The query: the valibot object schema the router parses it with, and what each parameter means. */
+  query?: {
+    in: v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>
+    about: Record<string, string>
+  }
   ok: readonly [status: number, body: v.GenericSchema | string]
   /** Another success status with the same body, and what it means. */
   alsoOk?: readonly [status: number, description: string]
@@ -40,8 +49,14 @@ export type Route = {
 
 export const ID = 'the log, project request, token or window id (URL-encoded)'
 
+/** An `{id}` in a path under these is a log's id, checked as one before the handler runs. */
+export const isLogPath = (path: string) => /^\/(?:log|approve\/days|sync\/logs|approve\/conflicts)\/\{id\}/.test(path)
+
 /** A range of days as GET /checks, the range PDFs and the console's range take it. */
 export const DAY_RANGE = {
-  from: { description: 'first day: a day number (1–999) or a date YYYY-MM-DD', in: ChecksQuerySchema },
-  to: { description: 'last day, included: a day number or a date', in: ChecksQuerySchema },
+  in: ChecksQuerySchema,
+  about: {
+    from: 'first day: a day number (1–999) or a date YYYY-MM-DD',
+    to: 'last day, included: a day number or a date',
+  },
 }

@@ -10,6 +10,7 @@
  *   const { checks } = await client.checks('D001')
  */
 import type * as v from 'valibot'
+import { requestLine, UnsendableSegment, type RequestLine } from '../api/paths'
 import { ROUTES, type Route, type RouteName } from '../api/routes'
 import type { LogSchema } from '../schemas/log'
 import type { ImportSchema, ReadBackSchema } from '../schemas/requests'
@@ -170,14 +171,14 @@ export class MediaLogClient {
 
   checks = (id: string) => this.route('logChecks', { id })
   rangeChecks = (range: { from?: number | string; to?: number | string } = {}) =>
-    this.route('rangeChecks', {}, undefined, rangeQuery(range))
+    this.route('rangeChecks', {}, undefined, range)
   /** The body as the route takes it: `{presetId, logId}` (one log id, or several). */
   generatePdf = (request: { presetId: string; logId: string | string[] }) => this.route('generatePdf', {}, request)
   /** A day's report as the PDF's bytes. */
   logPdf = (id: string, presetId: string) => this.route('logPdf', { id, presetId })
   /** The report of a range of days (a day number or a date each end, both included) as the PDF's bytes. */
   rangePdf = (presetId: string, range: { from?: number | string; to?: number | string } = {}) =>
-    this.route('rangePdf', { presetId }, undefined, rangeQuery(range))
+    this.route('rangePdf', { presetId }, undefined, range)
   openEmailWindow = (request: { logId: string | string[]; presetId?: string }) =>
     this.route('openEmailWindow', {}, request)
 
@@ -190,23 +191,19 @@ export class MediaLogClient {
     name: N,
     params: Record<string, string> = {},
     body?: unknown,
-    query = '',
+    query: Record<string, string | number | undefined> = {},
   ): Promise<AnswerOf<N>> {
-    const route: Route = ROUTES[name]
-    let unsendable: string | undefined
-    const filled = route.path.replace(/\{(\w+)\}/g, (_, key: string) => {
-      const value = params[key] ?? ''
-      // A path segment `.` or `..` (encoded or not) is a step up the path for every URL parser:
-      // `DELETE /log/D001/volumes/..` would reach DELETE /log/D001. Never sent.
-      if (value === '.' || value === '..') unsendable = key
-      return encodeURIComponent(value)
-    })
-    if (unsendable)
+    let line: RequestLine
+    try {
+      line = requestLine(name, params, query)
+    } catch (err) {
+      if (!(err instanceof UnsendableSegment)) throw err
       return Promise.reject(
-        new MediaLogError(400, 'Validation Error', [{ prop: unsendable, message: 'cannot be "." or ".."' }]),
+        new MediaLogError(400, 'Validation Error', [{ prop: err.param, message: 'cannot be "." or ".."' }]),
       )
-    if (route.conditional && this.#kept) return this.#revalidated<AnswerOf<N>>(`${filled}${query}`, this.#kept)
-    return this.call<AnswerOf<N>>(route.method.toUpperCase(), `${filled}${query}`, body)
+    }
+    if ((ROUTES[name] as Route).conditional && this.#kept) return this.#revalidated<AnswerOf<N>>(line.path, this.#kept)
+    return this.call<AnswerOf<N>>(line.method, line.path, body)
   }
 
   /** Any endpoint: the answer as JSON (a PDF as its bytes), or a MediaLogError. */
@@ -312,15 +309,7 @@ function defaultBaseUrl(): string {
   return 'http://localhost:5252'
 }
 
-/** `?from=…&to=…` for the ends given, or nothing. */
-function rangeQuery(range: { from?: number | string; to?: number | string }): string {
-  const query = new URLSearchParams(
-    Object.entries(range).flatMap(([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]])),
-  ).toString()
-  return query ? `?${query}` : ''
-}
-
-const enabledQuery = (enabled?: boolean) => (enabled === undefined ? '' : `?enabled=${enabled}`)
+const enabledQuery = (enabled?: boolean) => ({ enabled: enabled === undefined ? undefined : String(enabled) })
 
 /**
  * The operator's side, with the operator key (`x-operator-key`): approving applications, their
@@ -342,6 +331,15 @@ export class MediaLogOperator {
   tokens = () => this.#client.route('listTokens')
   revoke = (id: string) => this.#client.route('revokeToken', { id })
   windows = () => this.#client.route('listWindows')
+
+  // ---- this cart's link to its production (docs/units.md)
+
+  /** The link's status, as GET /sync/status says it. */
+  linkStatus = () => this.#client.route('linkStatus')
+  /** The active project linked to the production at `url`, with the link code its operator made for `unit`. */
+  link = (request: { url: string; unit: string; linkCode: string }) => this.#client.route('link', {}, request)
+  /** Syncing stopped; every log stays as it is. */
+  unlink = () => this.#client.route('unlink')
 
   /**
    * Approves the request `appName` is making, once it shows (polled every 20 ms, up to `timeoutMs`);

@@ -1,5 +1,5 @@
 import { StatusError } from 'itty-router'
-import { DEPTH_SCAN_BYTES, bodyText, parseObject, refuseDeepNesting } from '../schemas/json'
+import { DEPTH_SCAN_BYTES, bodyText, refuseDeepNesting } from '../schemas/json'
 import { invalidBody } from '../shared/problem'
 import { concatBytes } from '../shared/utf8'
 
@@ -9,7 +9,7 @@ import { concatBytes } from '../shared/utf8'
  * Endpoints that answer anyone (POST /auth, the sign-in form): 4 KiB.
  */
 export const BODY_LIMIT_BYTES = 64 * 1024 * 1024
-const COMMAND_BODY_BYTES = 1024 * 1024
+export const COMMAND_BODY_BYTES = 1024 * 1024
 export const OPEN_BODY_BYTES = 4 * 1024
 /**
  * A body larger than this is read only once the workspace has accepted the request's token
@@ -79,15 +79,6 @@ function cutShort(err: unknown): never {
 async function refuse(request: Request, failure: StatusError): Promise<never> {
   await request.body?.cancel()
   throw failure
-}
-
-/**
- * A JSON request body the way every endpoint needs it: declared as JSON, within the size limit
- * (a command's unless `limit` says otherwise), arrived in time, and an object as schemas/json.ts
- * takes it.
- */
-export async function readObject(request: Request, limit = COMMAND_BODY_BYTES): Promise<Record<string, unknown>> {
-  return parseObject((await readJsonBody(request, limit)).text)
 }
 
 /**

@@ -1,7 +1,7 @@
 import { base64urlnopad } from '@scure/base'
 import { StatusError, type IRequest } from 'itty-router'
 import { forbidden, unauthorized } from '../shared/problem'
-import { TOKEN, digestsEqual, sha256 } from '../shared/secrets'
+import { digestsEqual, sha256 } from '../shared/secrets'
 
 /** The names of this machine, as a URL's hostname gives them. */
 export const LOOPBACK: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -9,17 +9,15 @@ export const LOOPBACK: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', 
 /** A Host header as HTTP defines it: a name or an IP literal, and a port that can exist. */
 const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i
 
-/** The name in a Host header without its port (`[::1]:5252` → `[::1]`); 400 for a malformed one. */
-function hostname(host: string): string {
-  const match = HOST.exec(host)
-  if (!match || Number(match[2] ?? 0) > 65535) throw new StatusError(400, { error: 'Invalid Host header' })
-  return match[1]!.toLowerCase()
-}
-
-/** SPEC §7: only loopback names (plus ALLOWED_HOSTS) reach the service, so DNS rebinding gets nowhere. */
+/**
+ * SPEC §7: only loopback names (plus ALLOWED_HOSTS) reach the service, so DNS rebinding gets
+ * nowhere. A malformed Host header is answered 400.
+ */
 export function withAllowedHost(request: IRequest, env: Env) {
-  const host = request.headers.get('host') ?? new URL(request.url).host
-  const name = hostname(host)
+  const match = HOST.exec(request.headers.get('host') ?? new URL(request.url).host)
+  if (!match || Number(match[2] ?? 0) > 65535) throw new StatusError(400, { error: 'Invalid Host header' })
+  // The name without its port (`[::1]:5252` → `[::1]`).
+  const name = match[1]!.toLowerCase()
   if (LOOPBACK.has(name)) return
   const extra = (env.ALLOWED_HOSTS ?? '')
     .split(',')
@@ -27,16 +25,6 @@ export function withAllowedHost(request: IRequest, env: Env) {
     .filter(Boolean)
   if (extra.includes(name)) return
   throw forbidden('Host not allowed')
-}
-
-/**
- * The API token of the request, refused at once when it cannot be one (so no body is read for it);
- * verifying it is the workspace's job, in the same call as the work.
- */
-export function apiToken(request: IRequest): string {
-  const token = request.headers.get('x-api-token')
-  if (!token || !TOKEN.test(token)) throw unauthorized()
-  return token
 }
 
 // ---- operator

@@ -20,8 +20,10 @@ TAGGED_JSON.set('cache-control', REVALIDATE)
  * JSON that is already text or bytes (stored logs) goes out as is: no parse, no stringify. The
  * router's last step makes the Response, with every standard header in one list. A Response kept
  * in a WeakSet to mark it held its body until V8's next full collection: gigabytes under load.
+ * `T` is the shape the text holds, which a handler's answer is typed against (http/call.ts).
  */
-export class JsonAnswer {
+export class JsonAnswer<T = unknown> {
+  declare readonly shape?: T
   constructor(
     readonly body: string | Uint8Array | ReadableStream<Uint8Array>,
     readonly status: number,
@@ -29,8 +31,13 @@ export class JsonAnswer {
   ) {}
 }
 
-export const jsonAnswer = (body: string | Uint8Array | ReadableStream<Uint8Array>, status = 200, etag?: string) =>
-  new JsonAnswer(body, status, etag)
+/** JSON text of the shape `T`, answered as it is. */
+export const jsonAnswer = <T>(body: string | Uint8Array | ReadableStream<Uint8Array>, status = 200, etag?: string) =>
+  new JsonAnswer<T>(body, status, etag)
+
+/** A refusal that carries more than the error (409 with the window as it reads now): any route may answer one. */
+export const refusal = (status: number, body: { error: string } & Record<string, unknown>) =>
+  new JsonAnswer<never>(JSON.stringify(body), status)
 
 /** 304: the copy the request named by its tag is the answer; no body. */
 export const notModified = (etag: string) =>

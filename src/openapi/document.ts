@@ -63,16 +63,14 @@ function operationObject(name: string, op: Route) {
     description: ID,
     schema: { type: 'string' },
   }))
-  const queries = Object.entries(op.query ?? {}).map(([name, query]) => ({
+  // Read by a valibot schema: each parameter's text, before the schema turns it into a number.
+  const read = op.query && (jsonSchema(op.query.in, 'input') as { properties: Record<string, object> }).properties
+  const queries = Object.entries(op.query?.about ?? {}).map(([name, description]) => ({
     name,
     in: 'query',
     required: false,
-    description: query.description,
-    // Read by a valibot schema: the parameter's text, before the schema turns it into a number.
-    schema:
-      'in' in query
-        ? (jsonSchema(query.in, 'input') as { properties: Record<string, object> }).properties[name]
-        : query.schema,
+    description,
+    schema: read![name],
   }))
   const [status, body] = op.ok
   const content =

@@ -1,6 +1,4 @@
-import type { IRequest } from 'itty-router'
-import { OPEN_BODY_BYTES, readObject } from '../http/body'
-import { AuthRequestSchema, parseOrThrow } from '../schemas/requests'
+import type { Handler } from '../api/call'
 import { holdsProductions } from '../http/productions'
 import { workspace } from '../workspace/client'
 
@@ -8,13 +6,13 @@ import { workspace } from '../workspace/client'
  * Seed endpoint 1: opens a connection request and holds this HTTP request until the operator
  * approves (200 {token}), denies (403) or lets it expire (408). On a production, with a link code.
  */
-export async function requestToken(request: IRequest, env: Env) {
+export const requestToken: Handler<'requestToken'> = async ({ request, env, body }) => {
   const ws = workspace(env)
   // A production admits only an application its operator made a link code for (docs/units.md):
   // asked before the body is read, and the token answered at once.
   const linkCode = request.headers.get('x-link-code') ?? undefined
   if (holdsProductions(env)) await ws.admitLinkCode(linkCode)
-  const { appName, code, unit } = parseOrThrow(AuthRequestSchema, await readObject(request, OPEN_BODY_BYTES))
+  const { appName, code, unit } = await body()
   const userAgent = userAgentOf(request)
   const id = crypto.randomUUID()
   // Where the runtime reports a client that hung up (enable_request_signal; not the local

@@ -1,52 +1,51 @@
-import type { IRequest } from 'itty-router'
 import { checkDay } from '../checks/day'
 import { unlistedOf, withConflict, type Checked } from '../checks/findings'
 import { groupsOf } from '../checks/groups'
 import { chipOf } from '../copies/words'
 import { checkRange } from '../checks/range'
-import { computedJson } from '../http/conditional'
-import { apiToken } from '../http/guards'
-import { ChecksQuerySchema, parseOrThrow } from '../schemas/requests'
-import { logIdOf } from '../http/params'
+import type { Handler } from '../api/call'
 import { total, type LogSummary, type VolumeCount } from '../summary/summary'
 import { logReader, workspace } from '../workspace/client'
 
 /** The checks of one day: run here in the worker, its log read like a report reads it. */
-export async function logChecks(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  const id = logIdOf(request)
+export const logChecks: Handler<'logChecks'> = async ({ env, token, params }) => {
+  const id = params.id!
   const ws = workspace(env)
   const { projectId, matchSound, summaries, versions, etag } = await ws.checkPlan(token, { logIds: [id] })
-  return computedJson(request, etag, async () => {
-    const checked = withConflict(await checkDay(await logReader(ws, projectId)(id), { matchSound }), versions[0]!)
-    const { findings, summary } = checked
-    return withUnlisted({ checks: findings, summary, groups: groupLines(checked), copies: copyLines(summaries[0]!) })
-  })
+  return {
+    etag,
+    answer: async () => {
+      const checked = withConflict(await checkDay(await logReader(ws, projectId)(id), { matchSound }), versions[0]!)
+      const { findings, summary } = checked
+      return withUnlisted({ checks: findings, summary, groups: groupLines(checked), copies: copyLines(summaries[0]!) })
+    },
+  }
 }
 
 /** The checks of a range of days, and what shows only across them (reel gaps, clips on two days). */
-export async function rangeChecks(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  const { from, to } = parseOrThrow(ChecksQuerySchema, { ...request.query })
+export const rangeChecks: Handler<'rangeChecks'> = async ({ env, token, query: { from, to } }) => {
   const ws = workspace(env)
   const { projectId, matchSound, summaries, versions, etag } = await ws.checkPlan(token, {
     ...(from !== undefined && { from }),
     ...(to !== undefined && { to }),
   })
-  return computedJson(request, etag, async () => {
-    const read = logReader(ws, projectId)
-    const { checks, summary, volumes, days } = await checkRange(
-      summaries.map((summary, i) => ({ summary, log: () => read(summary.id), versions: versions[i]! })),
-      { matchSound },
-    )
-    return withUnlisted({
-      checks,
-      summary,
-      groups: groupLines({ findings: checks, summary, volumes }),
-      copies: copyLines(total(summaries)),
-      days: days.map(({ log, day, date, summary }) => ({ log, day, date, summary })),
-    })
-  })
+  return {
+    etag,
+    answer: async () => {
+      const read = logReader(ws, projectId)
+      const { checks, summary, volumes, days } = await checkRange(
+        summaries.map((summary, i) => ({ summary, log: () => read(summary.id), versions: versions[i]! })),
+        { matchSound },
+      )
+      return withUnlisted({
+        checks,
+        summary,
+        groups: groupLines({ findings: checks, summary, volumes }),
+        copies: copyLines(total(summaries)),
+        days: days.map(({ log, day, date, summary }) => ({ log, day, date, summary })),
+      })
+    },
+  }
 }
 
 /**

@@ -1,18 +1,14 @@
-import { StatusError, type IRequest } from 'itty-router'
+import { StatusError } from 'itty-router'
+import type { Handler } from '../api/call'
 import pkg from '../../package.json'
 import { CONSOLE_CSP, consolePage, signInPage } from '../console/page'
 import { CONSOLE_SCRIPTS, CONSOLE_STYLE } from '../console/assets'
-import { OPEN_BODY_BYTES, readObject } from '../http/body'
-import { invalid, unauthorized } from '../shared/problem'
+import { unauthorized } from '../shared/problem'
 import { clearedSessionCookie, createSession, isOperatorKey, refuseCrossOrigin, sessionOf } from '../http/guards'
 import { mailConfig } from '../mail/config'
-import { parseOrThrow, SignInSchema } from '../schemas/requests'
 import { workspace } from '../workspace/client'
 import { baseOf } from '../http/productions'
 import { consoleWindows } from '../flows/windows'
-
-/** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
-const HOLD_SECONDS = 25
 
 const page = (html: string, status = 200, headers: Record<string, string> = {}) =>
   new Response(html, {
@@ -47,11 +43,10 @@ async function consoleState(env: Env, since?: number, waitMs = 0) {
  * never carries the token nor any state: another server on this machine that received the
  * (port-blind) cookie and replays it gets nothing but the shell.
  */
-export async function openConsole(request: IRequest, env: Env) {
+export const openConsole: Handler<'openConsole'> = async ({ request, env, query: { key } }) => {
   const base = baseOf(env)
-  const key = request.query.key
   if (key !== undefined) {
-    if (typeof key === 'string' && (await isOperatorKey(key, env))) {
+    if (await isOperatorKey(key, env)) {
       const { cookie, csrf } = await createSession(request, env)
       return new Response(null, {
         status: 303,
@@ -71,8 +66,8 @@ export async function openConsole(request: IRequest, env: Env) {
 }
 
 /** GET /approve/console/<name>: one module of the console's script. */
-export function script(request: IRequest) {
-  const text = Object.hasOwn(CONSOLE_SCRIPTS, request.params.file!) ? CONSOLE_SCRIPTS[request.params.file!] : undefined
+export const script: Handler<'consoleScript'> = ({ params: { file } }) => {
+  const text = Object.hasOwn(CONSOLE_SCRIPTS, file!) ? CONSOLE_SCRIPTS[file!] : undefined
   if (text === undefined) throw new StatusError(404, { error: 'Not found' })
   return new Response(text, { headers: { 'content-type': 'text/javascript; charset=utf-8' } })
 }
@@ -92,32 +87,21 @@ export const icon = () => new Response(ICON, { headers: { 'content-type': 'image
  * same-origin only, so no other page (another localhost port included) can post it. The answer is
  * the one place besides the key link's redirect that hands out the CSRF token.
  */
-export async function signIn(request: IRequest, env: Env) {
+export const signIn: Handler<'signIn'> = async ({ request, env, body }) => {
   refuseCrossOrigin(request)
-  const { key } = parseOrThrow(SignInSchema, await readObject(request, OPEN_BODY_BYTES))
+  const { key } = await body()
   if (!(await isOperatorKey(key, env))) throw unauthorized()
   const { cookie, csrf } = await createSession(request, env)
   return json({ success: true, csrf }, { 'set-cookie': cookie })
 }
 
 /** DELETE /approve/session (behind withOperator): the browser forgets its session cookie. */
-export const signOut = (request: IRequest) => json({ success: true }, { 'set-cookie': clearedSessionCookie(request) })
-
-function wholeNumber(request: IRequest, name: string, max: number): number | undefined {
-  const text = request.query[name]
-  if (text === undefined) return undefined
-  if (typeof text !== 'string' || !/^\d{1,15}$/.test(text) || Number(text) > max) {
-    throw invalid([{ prop: name, message: `must be a whole number from 0 to ${max}` }])
-  }
-  return Number(text)
-}
+export const signOut: Handler<'signOut'> = ({ request }) =>
+  json({ success: true }, { 'set-cookie': clearedSessionCookie(request) })
 
 /**
  * GET /approve/state?since=<version>&wait=<seconds>: answers at once when the state's version
  * differs from `since` (or `since` is absent), otherwise as soon as it changes or `wait` runs out.
  */
-export async function liveState(request: IRequest, env: Env) {
-  const since = wholeNumber(request, 'since', Number.MAX_SAFE_INTEGER)
-  const wait = wholeNumber(request, 'wait', HOLD_SECONDS) ?? HOLD_SECONDS
-  return consoleState(env, since, wait * 1000)
-}
+export const liveState: Handler<'liveState'> = ({ env, query: { since, wait } }) =>
+  consoleState(env, since, wait * 1000)

@@ -3,14 +3,12 @@
  * findings and copies. Rows are drawn from the stored summaries and the cached check counts, so a
  * project of many days costs a read of each, not its clips; a day's detail reads its clips once.
  */
-import type { IRequest } from 'itty-router'
 import { readDay, checkRead, type Clip, type ReadDay } from '../checks/day'
 import { withConflict, type Counts } from '../checks/findings'
 import { groupsOf } from '../checks/groups'
 import { VolumeTally, plannedVolumes } from '../copies/account'
 import { chipOf, unknownSizeWords } from '../copies/words'
-import { computedJson } from '../http/conditional'
-import { logIdOf } from '../http/params'
+import type { Handler } from '../api/call'
 import { tagOf } from '../shared/etag'
 import { dayChecks } from '../flows/range'
 import { isEnabled, reportOf, type Settings } from '../schemas/settings'
@@ -58,18 +56,21 @@ const rowOf = (summary: LogSummary, settings: Settings, checks: Counts, revision
 })
 
 /** GET /approve/days: the active project's days in log order (none with no project loaded). */
-export async function listDays(request: IRequest, env: Env) {
+export const listDays: Handler<'listDays'> = async ({ env }) => {
   const ws = workspace(env)
   const plan = await ws.daysPlan()
-  if (!plan) return computedJson(request, NO_DAYS_TAG, () => ({ days: [], presets: { pdfs: [], emails: [] } }))
+  if (!plan) return { etag: NO_DAYS_TAG, answer: () => ({ days: [], presets: { pdfs: [], emails: [] } }) }
   const { projectId, settings, summaries, revisions, etag } = plan
-  return computedJson(request, etag, async () => {
-    const counts = await dayChecks(ws, projectId, settings.match_sound !== false, new Map())(summaries)
-    return {
-      days: summaries.map((summary, i) => rowOf(summary, settings, counts.get(summary.id)!, revisions[i]!)),
-      presets: presetsOf(settings),
-    }
-  })
+  return {
+    etag,
+    answer: async () => {
+      const counts = await dayChecks(ws, projectId, settings.match_sound !== false, new Map())(summaries)
+      return {
+        days: summaries.map((summary, i) => rowOf(summary, settings, counts.get(summary.id)!, revisions[i]!)),
+        presets: presetsOf(settings),
+      }
+    },
+  }
 }
 
 /** The Days view with no project loaded: always the same. */
@@ -86,13 +87,14 @@ const presetsOf = (settings: Settings) => ({
  * each, the first clips named), and its copies by reel and volume: a line per reel, whatever the
  * number of clips.
  */
-export async function getDay(request: IRequest, env: Env) {
-  const id = logIdOf(request)
+export const getDay: Handler<'getDay'> = async ({ env, params }) => {
+  const id = params.id!
   const ws = workspace(env)
   const plan = await ws.dayPlan(id)
-  return computedJson(request, plan.etag, async () =>
-    dayDetail(plan, await readDay(await logReader(ws, plan.projectId)(id))),
-  )
+  return {
+    etag: plan.etag,
+    answer: async () => dayDetail(plan, await readDay(await logReader(ws, plan.projectId)(id))),
+  }
 }
 
 type DayPlan = Awaited<ReturnType<WorkspaceClient['dayPlan']>>

@@ -1,8 +1,8 @@
 import { base64 } from '@scure/base'
-import type { IRequest } from 'itty-router'
-import { readJsonBody } from '../http/body'
-import { apiToken } from '../http/guards'
+import type { Handler } from '../api/call'
+import type { JsonBody } from '../http/body'
 import { jsonAnswer } from '../http/headers'
+import type { ImportAnswerSchema } from '../api/shapes'
 import { readImport, type ImportFile, type ImportOptions } from '../import/read'
 import { dayPieces } from '../import/transfer'
 import { bodyText, parseObject } from '../schemas/json'
@@ -13,21 +13,19 @@ import { ImportSchema, parseOrThrow } from '../schemas/requests'
 import { invalid, invalidBody, type IssueDetail } from '../shared/problem'
 import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, isUtf8, utf8Bytes, utf8Text } from '../shared/utf8'
 import { workspace } from '../workspace/client'
-import { logIdOf } from '../http/params'
 
 /**
  * Files an offload left (ASC MHL folders, classic MHL, ALE), read here in the worker and merged
  * into the log in the workspace. 201 when the import made the log, else 200; a file that could not
  * be read is in the answer's `unreadable`, and only when none could is the import refused.
  */
-export async function importFiles(request: IRequest, env: Env) {
-  const id = logIdOf(request)
+export const importFiles: Handler<'importFiles'> = async ({ env, token, params, body }) => {
+  const id = params.id!
   const ws = workspace(env)
   // Asked first, whatever the body's size: reading manifests is the costliest thing a request can
   // ask for, and no one unapproved may make the service do it (978 KiB once held it 3.8 s).
-  const token = apiToken(request)
   await ws.checkToken(token)
-  const { files, options, keys } = await importBody(request)
+  const { files, options, keys } = importBody(await body())
   const read = await readImport(files, options)
   if (read.unreadable.length === files.length) throw invalid(refusals(files, read.unreadable))
   // One value up to RPC's limit (a stream costs a turn a MiB), a stream past it.
@@ -48,8 +46,8 @@ export async function importFiles(request: IRequest, env: Env) {
     unreadable: read.unreadable,
     notes,
     noteDetail: read.notes.list(),
-  }
-  return jsonAnswer(JSON.stringify(answer), outcome.created ? 201 : 200)
+  } satisfies v.InferInput<typeof ImportAnswerSchema>
+  return jsonAnswer<v.InferInput<typeof ImportAnswerSchema>>(JSON.stringify(answer), outcome.created ? 201 : 200)
 }
 
 /**
@@ -57,9 +55,8 @@ export async function importFiles(request: IRequest, env: Env) {
  * contents as strings can go once read: a 50,000-file manifest is 11 MB of each. Past
  * PIECEWISE_BYTES the contents are taken from the body's bytes and never become strings at all.
  */
-async function importBody(request: IRequest) {
+function importBody(sent: JsonBody) {
   // Its `text` is decoded when first read: a large body's never is.
-  const sent = await readJsonBody(request)
   const { bytes } = sent
   let body: v.InferOutput<typeof ImportSchema>
   let contentOf: (file: { content: string }, i: number) => Uint8Array

@@ -1,26 +1,24 @@
-import type { IRequest } from 'itty-router'
-import { readJsonBody } from '../http/body'
-import { apiToken } from '../http/guards'
-import { ifNoneMatch } from '../http/conditional'
-import { jsonAnswer, notModified } from '../http/headers'
-import { logIdOf } from '../http/params'
+import type * as v from 'valibot'
+import type { Handler } from '../api/call'
+import { jsonAnswer } from '../http/headers'
+import type { LogSchema } from '../schemas/log'
+import type { LogListSchema, PatchedLogSchema } from '../api/shapes'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { PIECEWISE_BYTES } from '../large-logs/check'
 import { workspace } from '../workspace/client'
 import type { LogBody } from '../workspace/logs'
 import type { Tagged } from '../workspace/answers'
-
-import { tokenForBody } from '../flows/token'
 import { readSentLog } from '../flows/sent-log'
 
-export async function createLog(request: IRequest, env: Env) {
-  const token = await tokenForBody(request, env)
-  const sent = await readJsonBody(request)
+type StoredLog = v.InferInput<typeof LogSchema>
+
+export const createLog: Handler<'createLog'> = async ({ env, token, body }) => {
+  const sent = await body()
   const { bytes } = sent
   // Checked in the worker as far as it can be; what is left needs the project's custom schemas.
   const { log, read } = await readSentLog(sent, () => workspace(env).checkToken(token))
   await workspace(env).createLog(token, rpcSafe(log.version === undefined ? withVersion(bytes) : bytes), read)
-  return jsonAnswer('{"success":true}', 201)
+  return { success: true }
 }
 
 /**
@@ -44,36 +42,30 @@ function withVersion(bytes: Uint8Array): Uint8Array {
   return out
 }
 
-/** GET /logs; 304 when the request names the tag of the project's logs as they are. */
-export async function listLogs(request: IRequest, env: Env) {
-  return answerOf(await workspace(env).logsJson(apiToken(request), ifNoneMatch(request)))
-}
+/** GET /logs; the tag is of the project's logs as they are, known without reading one. */
+export const listLogs: Handler<'listLogs'> = async ({ env, token, ifNoneMatch }) =>
+  stored<v.InferInput<typeof LogListSchema>>(await workspace(env).logsJson(token, ifNoneMatch))
 
-/** GET /log/{id}; 304 when the request names the tag of the log as it is, the log not read. */
-export async function getLog(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  return answerOf(await workspace(env).logJson(token, logIdOf(request), ifNoneMatch(request)))
-}
+/** GET /log/{id}; the tag is of the log as it is: a request naming it costs no read of the log. */
+export const getLog: Handler<'getLog'> = async ({ env, token, params, ifNoneMatch }) =>
+  stored<StoredLog>(await workspace(env).logJson(token, params.id!, ifNoneMatch))
 
-const answerOf = ({ etag, body }: Tagged<LogBody>) =>
-  body === undefined ? notModified(etag) : jsonAnswer(body, 200, etag)
+/** Stored JSON under its tag; the workspace left the body out where the request names the tag. */
+const stored = <T>({ etag, body }: Tagged<LogBody>) => ({ etag, answer: () => jsonAnswer<T>(body!) })
 
-export async function patchLog(request: IRequest, env: Env) {
-  const id = logIdOf(request)
-  const token = await tokenForBody(request, env)
-  const sent = await readJsonBody(request)
+export const patchLog: Handler<'patchLog'> = async ({ env, token, params, body }) => {
+  const sent = await body()
   // A large patch goes to the workspace as bytes, merged there without being parsed whole.
   const patch = sent.bytes.length > PIECEWISE_BYTES ? rpcSafe(sent.bytes) : sent.text
-  const merged = await workspace(env).patchLog(token, id, patch)
-  return jsonAnswer(
+  const merged = await workspace(env).patchLog(token, params.id!, patch)
+  return jsonAnswer<v.InferInput<typeof PatchedLogSchema>>(
     typeof merged === 'string'
       ? `{"success":true,"data":${merged}}`
       : framedStream('{"success":true,"data":', merged instanceof Uint8Array ? streamOf([merged]) : merged, '}'),
   )
 }
 
-export async function deleteLog(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  await workspace(env).deleteLog(token, logIdOf(request))
+export const deleteLog: Handler<'deleteLog'> = async ({ env, token, params }) => {
+  await workspace(env).deleteLog(token, params.id!)
   return { success: true }
 }

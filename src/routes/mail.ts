@@ -1,9 +1,7 @@
-import { StatusError, type IRequest } from 'itty-router'
-import { readObject } from '../http/body'
+import { StatusError } from 'itty-router'
+import type { Handler } from '../api/call'
 import { statusOf } from '../http/errors'
-import { apiToken } from '../http/guards'
-import { download, jsonAnswer } from '../http/headers'
-import { pathParam } from '../http/params'
+import { download, refusal } from '../http/headers'
 import {
   attachmentsFor,
   composeMessage,
@@ -16,24 +14,20 @@ import {
 import { mailConfig } from '../mail/config'
 import type { OutgoingMessage } from '../mail/mime'
 import { deliver } from '../mail/providers'
-import { WindowEditSchema, WindowSendSchema } from '../mail/schemas'
 import type { WindowView } from '../mail/view'
-import { logIdsOf, OpenEmailWindowSchema, parseOrThrow } from '../schemas/requests'
+import { logIdsOf } from '../schemas/requests'
 import { conflict, invalid, notFound, Problem } from '../shared/problem'
 import { OPERATOR, workspace, type WorkspaceClient } from '../workspace/client'
 import type { MailSource, SendOutcome, WindowEdit } from '../workspace/windows'
 import { rangeOf } from '../flows/range'
 import { editable, emlOf, liveWindow, messageAsShown } from '../flows/windows'
 
-const windowIdOf = (request: IRequest) => pathParam(request, 'id')
-
 /**
  * Seed endpoint 11: checks the logs and the preset, composes the window (tags replaced, file names
  * of the attachments) and leaves it for the operator, whose console shows it at once.
  */
-export async function openEmailWindow(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  await openDraft(request, env, (ws, logIds, presetId) => ws.mailSource(token, logIds, presetId))
+export const openEmailWindow: Handler<'openEmailWindow'> = async ({ env, token, body }) => {
+  await openDraft(await body(), env, (ws, logIds, presetId) => ws.mailSource(token, logIds, presetId))
   return { success: true }
 }
 
@@ -41,21 +35,20 @@ export async function openEmailWindow(request: IRequest, env: Env) {
  * POST /approve/windows: as POST /open-email-window, from the console's Days view; the answer is the
  * window as the console shows it, so the operator goes straight to it.
  */
-export async function openWindow(request: IRequest, env: Env) {
-  const { ws, listing } = await openDraft(request, env, (ws, logIds, presetId) =>
+export const openWindow: Handler<'openWindow'> = async ({ env, body }) => {
+  const { ws, listing } = await openDraft(await body(), env, (ws, logIds, presetId) =>
     ws.mailSource(OPERATOR, logIds, presetId),
   )
   const { view } = await liveWindow(ws, listing, mailConfig(env))
-  return jsonAnswer(JSON.stringify({ window: view }), 201)
+  return { window: view }
 }
 
-/** Both ways to open a window: the body read, the days and preset looked up by `sourceOf`, the draft composed. */
+/** Both ways to open a window: the days and preset looked up by `sourceOf`, the draft composed. */
 async function openDraft(
-  request: IRequest,
+  { logId, presetId }: { logId: string | string[]; presetId?: string | undefined },
   env: Env,
   sourceOf: (ws: WorkspaceClient, logIds: string[], presetId?: string) => Promise<MailSource>,
 ) {
-  const { logId, presetId } = parseOrThrow(OpenEmailWindowSchema, await readObject(request))
   const ws = workspace(env)
   // The same day named twice is one day of the message.
   const logIds = [...new Set(logIdsOf(logId))]
@@ -68,13 +61,13 @@ async function openDraft(
 }
 
 /** 409 with the window as it reads now: the message differs from the one the caller saw. */
-const changed = (error: string, window: WindowView) => jsonAnswer(JSON.stringify({ error, window }), 409)
+const changed = (error: string, window: WindowView) => refusal(409, { error, window })
 
 const CHANGED_BEFORE_SEND = 'The e-mail changed since it was shown: nothing was sent. Look at it again, then send it.'
 
 // ---- operator (behind withOperator)
 
-export async function listWindows(_request: IRequest, env: Env) {
+export const listWindows: Handler<'listWindows'> = async ({ env }) => {
   const config = mailConfig(env)
   const ws = workspace(env)
   const windows = []
@@ -82,9 +75,9 @@ export async function listWindows(_request: IRequest, env: Env) {
   return { windows }
 }
 
-export async function getWindow(request: IRequest, env: Env) {
+export const getWindow: Handler<'getWindow'> = async ({ env, params }) => {
   const ws = workspace(env)
-  const { view } = await liveWindow(ws, await ws.sendWindow(windowIdOf(request)), mailConfig(env))
+  const { view } = await liveWindow(ws, await ws.sendWindow(params.id!), mailConfig(env))
   return { window: view }
 }
 
@@ -93,9 +86,9 @@ export async function getWindow(request: IRequest, env: Env) {
  * `{seen: fingerprint}` alone: the operator has looked at the window as that fingerprint names it,
  * so it no longer says it was updated (409 with the window when it reads differently by now).
  */
-export async function editWindow(request: IRequest, env: Env) {
-  const id = windowIdOf(request)
-  const edit = parseOrThrow(WindowEditSchema, await readObject(request))
+export const editWindow: Handler<'editWindow'> = async ({ env, params, body }) => {
+  const id = params.id!
+  const edit = await body()
   const config = mailConfig(env)
   const ws = workspace(env)
   const { seen, ...rest } = edit
@@ -124,9 +117,9 @@ export async function editWindow(request: IRequest, env: Env) {
  * sent (SPEC §11). The window is locked while the request is out; a refusal keeps the draft with
  * the provider's reason. The send goes on even if the console disconnects.
  */
-export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionContext) {
-  const id = windowIdOf(request)
-  const { fingerprint } = parseOrThrow(WindowSendSchema, await readObject(request))
+export const sendWindow: Handler<'sendWindow'> = async ({ env, ctx, params, body }) => {
+  const id = params.id!
+  const { fingerprint } = await body()
   const config = mailConfig(env)
   if (!config.provider && !config.problem)
     throw conflict(
@@ -159,23 +152,22 @@ export async function sendWindow(request: IRequest, env: Env, ctx?: ExecutionCon
       ? { ...result, window: await ws.finishSendWindow(id, result.outcome) }
       : { window: await ws.releaseSendWindow(id) },
   )
-  ctx?.waitUntil(work)
+  ctx.waitUntil(work)
   const done = await work
   if (!('outcome' in done)) return changed(CHANGED_BEFORE_SEND, (await liveWindow(ws, done.window, config)).view)
   if (!done.outcome.sent) throw new StatusError(done.status, { error: done.outcome.error })
   return { success: true, window: (await liveWindow(ws, done.window, config)).view }
 }
 
-export async function discardWindow(request: IRequest, env: Env) {
-  await workspace(env).discardSendWindow(windowIdOf(request))
+export const discardWindow: Handler<'discardWindow'> = async ({ env, params }) => {
+  await workspace(env).discardSendWindow(params.id!)
   return { success: true }
 }
 
 /** One PDF as the message would carry it: the same name and bytes (dated with the message). */
-export async function downloadAttachment(request: IRequest, env: Env) {
-  const presetId = pathParam(request, 'presetId')
+export const downloadAttachment: Handler<'downloadAttachment'> = async ({ env, params: { id, presetId } }) => {
   const ws = workspace(env)
-  const { listing } = await liveWindow(ws, await ws.sendWindow(windowIdOf(request)), mailConfig(env))
+  const { listing } = await liveWindow(ws, await ws.sendWindow(id!), mailConfig(env))
   const { window, settings, summaries } = await ws.windowSource(listing.id)
   const attachment = currentAttachments(settings, summaries, window.attachments).find((a) => a.presetId === presetId)
   if (!attachment) throw notFound('Attachment')
@@ -191,10 +183,10 @@ export async function downloadAttachment(request: IRequest, env: Env) {
  * (409 with the window should it change while being made). A sent window's is drawn from the logs
  * as they are now.
  */
-export async function downloadEml(request: IRequest, env: Env) {
+export const downloadEml: Handler<'downloadEml'> = async ({ env, params }) => {
   const config = mailConfig(env)
   const ws = workspace(env)
-  const { listing, view } = await liveWindow(ws, await ws.sendWindow(windowIdOf(request)), config)
+  const { listing, view } = await liveWindow(ws, await ws.sendWindow(params.id!), config)
   const source = await ws.windowSource(listing.id)
   let message: OutgoingMessage
   if (editable(listing)) {

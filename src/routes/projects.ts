@@ -1,57 +1,38 @@
-import type { IRequest } from 'itty-router'
-import { BODY_LIMIT_BYTES, readObject } from '../http/body'
-import { apiToken } from '../http/guards'
-import { jsonAnswer } from '../http/headers'
-import { CreateProjectSchema, LoadProjectSchema, parseOrThrow } from '../schemas/requests'
+import type { Handler } from '../api/call'
 import { workspace } from '../workspace/client'
-import { tokenForBody } from '../flows/token'
 
-export async function createProject(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  const { project_name } = parseOrThrow(CreateProjectSchema, await readObject(request))
-  return jsonAnswer(JSON.stringify(await workspace(env).createProject(token, project_name)), 201)
+export const createProject: Handler<'createProject'> = async ({ env, token, body }) => {
+  const { project_name } = await body()
+  return workspace(env).createProject(token, project_name)
 }
 
-export async function loadProject(request: IRequest, env: Env) {
-  const token = apiToken(request)
-  const { path } = parseOrThrow(LoadProjectSchema, await readObject(request))
-  await workspace(env).loadProject(token, path)
+export const loadProject: Handler<'loadProject'> = async ({ env, token, body }) => {
+  await workspace(env).loadProject(token, (await body()).path)
   return { success: true }
 }
 
 /** SPEC §6: the reference application's shape, a bare array `[{label, path, active}]`, with `project_name` beside `label`. */
-export async function listProjects(request: IRequest, env: Env) {
-  return workspace(env).listProjects(apiToken(request))
-}
+export const listProjects: Handler<'listProjects'> = ({ env, token }) => workspace(env).listProjects(token)
 
 /**
  * SPEC §6: the active project's settings and `activeLog`, as the reference application answers,
  * plus our `id`, `path` and `created_at`. This service has no log that it is filling from
  * folders as the reference application's "active log" is, so `activeLog` is null.
  */
-export async function getProject(request: IRequest, env: Env) {
-  return workspace(env).projectDetails(apiToken(request))
-}
+export const getProject: Handler<'getProject'> = ({ env, token }) => workspace(env).projectDetails(token)
 
-export async function getConfig(request: IRequest, env: Env) {
-  return workspace(env).settings(apiToken(request))
-}
+export const getConfig: Handler<'getConfig'> = ({ env, token }) => workspace(env).settings(token)
 
-export async function patchConfig(request: IRequest, env: Env) {
-  const token = await tokenForBody(request, env)
-  const patch = await readObject(request, BODY_LIMIT_BYTES)
-  return { success: true, data: await workspace(env).patchSettings(token, patch) }
-}
+/** Settings are checked whole once the patch is merged: a patch's field may be valid only beside the stored ones. */
+export const patchConfig: Handler<'patchConfig'> = async ({ env, token, body }) => ({
+  success: true,
+  data: await workspace(env).patchSettings(token, await body()),
+})
 
-const enabledFilter = (request: IRequest) => {
-  const enabled = request.query.enabled
-  return enabled === 'true' ? true : enabled === 'false' ? false : undefined
-}
+const enabledOf = (enabled: 'true' | 'false' | undefined) => (enabled === undefined ? undefined : enabled === 'true')
 
-export async function listPdfPresets(request: IRequest, env: Env) {
-  return workspace(env).listPresets(apiToken(request), 'pdfs', enabledFilter(request))
-}
+export const listPdfPresets: Handler<'listPdfPresets'> = ({ env, token, query }) =>
+  workspace(env).listPresets(token, 'pdfs', enabledOf(query.enabled))
 
-export async function listEmailPresets(request: IRequest, env: Env) {
-  return workspace(env).listPresets(apiToken(request), 'emails', enabledFilter(request))
-}
+export const listEmailPresets: Handler<'listEmailPresets'> = ({ env, token, query }) =>
+  workspace(env).listPresets(token, 'emails', enabledOf(query.enabled))

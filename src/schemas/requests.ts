@@ -185,6 +185,28 @@ const DayOrDate = v.union(
   'must be a day number from 1 to 999 or a date YYYY-MM-DD',
 )
 
+/** `?enabled=true|false` of the preset lists: only those; both when left out. */
+export const EnabledQuerySchema = v.object({
+  enabled: v.optional(v.picklist(['true', 'false'], 'must be true or false')),
+})
+
+/** `GET /approve?key=…`: the operator key, once, from the link `npm start` prints. */
+export const KeyQuerySchema = v.object({ key: v.optional(v.string('must be given once')) })
+
+const wholeUpTo = (max: number) => {
+  const message = `must be a whole number from 0 to ${max}`
+  return v.pipe(v.string(message), v.regex(/^\d{1,15}$/, message), v.transform(Number), v.maxValue(max, message))
+}
+
+/** A long poll is answered after this long even when nothing changed (well under proxy idle limits). */
+const HOLD_SECONDS = 25
+
+/** `GET /approve/state?since=…&wait=…`: the version the console has, and how long to hold the answer. */
+export const LiveStateQuerySchema = v.object({
+  since: v.optional(wholeUpTo(Number.MAX_SAFE_INTEGER)),
+  wait: v.optional(wholeUpTo(HOLD_SECONDS), String(HOLD_SECONDS)),
+})
+
 /** `GET /checks?from=…&to=…`: either end may be left out. */
 export const ChecksQuerySchema = v.object({ from: v.optional(DayOrDate), to: v.optional(DayOrDate) })
 

@@ -53,8 +53,6 @@ export type Caller = { appName: string; unit: boolean }
 
 /** The operator, as the worker names them to the workspace once it has checked their session. */
 export const OPERATOR = { operator: true } as const
-/** Who calls a workspace method: an application by its API token, or the operator. */
-export type Who = string | typeof OPERATOR
 
 /** Approved applications. Only SHA-256 digests of secrets are stored; the raw token leaves once. */
 export class Tokens {

@@ -26,12 +26,5 @@ export function answer<T>(work: () => T): T | Problem {
 export const answerLater = <T>(work: Promise<T>): Promise<T | Problem> =>
   work.catch((err: unknown) => (err instanceof Problem ? err : Promise.reject(err)))
 
-/**
- * The work on a body's bytes: at once when they came as bytes, and once read when RPC brought them
- * as a stream. Small bodies get no extra turn before their write is queued.
- */
-export const withBytes = <T>(json: Bytes, work: (bytes: Uint8Array) => Promise<T>) =>
-  json instanceof Uint8Array ? work(json) : bytesOf(json).then(work)
-
 /** The bytes, read first when they came as a stream. */
 export const bytesNow = (json: Bytes) => (json instanceof Uint8Array ? json : bytesOf(json))

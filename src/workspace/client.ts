@@ -24,16 +24,6 @@ export type WorkspaceClient = { [K in Method]: Remote<Workspace[K]> }
 // Deriving it on every request made a GET /log/:id cost 1.02× (bench/compare.mjs, 30 paired rounds).
 const ids = new WeakMap<Env['WORKSPACE'], Map<string, DurableObjectId>>()
 
-// RPC carries an Error with its message alone (a Problem's JSON), returned or thrown: either way
-// the Problem is rebuilt and thrown here, so a method that throws one answers its status, not 500.
-const valueOf = <T>(value: T) => {
-  if (value instanceof Error) throw problemFrom(value)
-  return value
-}
-const rejected = (err: unknown) => {
-  throw problemFrom(err)
-}
-
 /**
  * The one workspace every client shares (SPEC §2: a single active project for everyone); deployed
  * with productions, the production's own (http/productions.ts).
@@ -50,8 +40,19 @@ export function workspace(env: Env): WorkspaceClient {
   return new Proxy({} as WorkspaceClient, {
     get:
       (_client, method: string) =>
-      (...args: unknown[]) =>
-        stub[method]!(...args).then(valueOf, rejected),
+      async (...args: unknown[]) => {
+        // RPC carries an Error with its message alone (a Problem's JSON), returned or thrown: either
+        // way the Problem is rebuilt and thrown here, so a method that throws one answers its
+        // status, not 500.
+        let value: unknown
+        try {
+          value = await stub[method]!(...args)
+        } catch (err) {
+          throw problemFrom(err)
+        }
+        if (value instanceof Error) throw problemFrom(value)
+        return value
+      },
   })
 }
 

@@ -5,6 +5,7 @@
  * token elsewhere). A refusal or a network failure rejects with what the status shows.
  */
 import * as v from 'valibot'
+import { requestLine, type RequestLine } from '../api/paths'
 import { SyncMissingAnswerSchema, syncChangesAnswerSchema } from '../schemas/requests'
 import { concatBytes } from '../shared/utf8'
 import type { Leaf } from '../shared/revisions'
@@ -46,10 +47,9 @@ const VERSION_BYTES = 64 * 1024 * 1024
  */
 async function call<T>(
   url: string,
-  method: string,
-  path: string,
+  { method, path }: RequestLine,
   init: RequestInit,
-  read: (response: Response) => Promise<T>,
+  read: (response: Response, said: string) => Promise<T>,
 ): Promise<T> {
   // The deadline's timer is cleared once the call ends: AbortSignal.timeout's lives on for its full
   // minute, and some 10,000 calls within one (a cart of 11,000 small days) reached workerd's limit
@@ -82,7 +82,7 @@ async function call<T>(
       )
     }
     try {
-      return await read(response)
+      return await read(response, said)
     } catch (err) {
       if (err instanceof ProductionError) throw err
       throw new ProductionError(
@@ -174,8 +174,8 @@ export async function askProduction(url: string, unit: string, linkCode: string,
     body: JSON.stringify({ appName: unit, unit: true }),
     signal,
   }
-  const { token } = await call(url, 'POST', '/auth', init, (response) =>
-    answerOf(url, 'POST /auth', response, TokenAnswer),
+  const { token } = await call(url, requestLine('requestToken'), init, (response, said) =>
+    answerOf(url, said, response, TokenAnswer),
   )
   return token
 }
@@ -187,47 +187,39 @@ export async function askProduction(url: string, unit: string, linkCode: string,
 export async function productionProject(url: string, token: string, name: string): Promise<string> {
   const headers = { 'x-api-token': token, 'content-type': 'application/json' }
   try {
-    const { id } = await call(url, 'GET', '/project', { headers }, (response) =>
-      answerOf(url, 'GET /project', response, ProjectAnswer),
+    const { id } = await call(url, requestLine('getProject'), { headers }, (response, said) =>
+      answerOf(url, said, response, ProjectAnswer),
     )
     return id
   } catch (err) {
     if (!(err instanceof ProductionError && err.message.endsWith('No Project Loaded'))) throw err
   }
   const init = { headers, body: JSON.stringify({ project_name: name }) }
-  const { id } = await call(url, 'POST', '/project/create', init, (response) =>
-    answerOf(url, 'POST /project/create', response, ProjectAnswer),
+  const { id } = await call(url, requestLine('createProject'), init, (response, said) =>
+    answerOf(url, said, response, ProjectAnswer),
   )
   return id
 }
 
 /** The sync routes of the production's project `project`, called with the cart's token. */
 export function productionAt(url: string, token: string, project: string): Production {
-  const named = `project=${encodeURIComponent(project)}`
-  const sync = <T>(
-    method: string,
-    path: string,
-    read: (response: Response, said: string) => Promise<T>,
-    body?: BodyInit,
-  ) => {
+  const sync = <T>(line: RequestLine, read: (response: Response, said: string) => Promise<T>, body?: BodyInit) => {
     const init = {
       headers: { 'x-api-token': token, ...(body !== undefined && { 'content-type': 'application/json' }) },
       body,
     }
-    const said = `${method} ${path.split('?')[0]}`
-    return call(url, method, path + (path.includes('?') ? '&' : '?') + named, init, (response) => read(response, said))
+    return call(url, line, init, read)
   }
   return {
     changes(since, limit) {
-      return sync('GET', `/sync/changes?since=${since}&limit=${limit}`, (response, said) =>
+      return sync(requestLine('syncChanges', {}, { project, since, limit }), (response, said) =>
         answerOf(url, said, response, syncChangesAnswerSchema(since, limit), CHANGES_BYTES),
       )
     },
     async missing(logs) {
       const asked = [...logs].map(([id, revs]) => ({ id, revs }))
       const { missing } = await sync(
-        'POST',
-        '/sync/missing',
+        requestLine('syncMissing', {}, { project }),
         (response, said) => answerOf(url, said, response, SyncMissingAnswerSchema),
         JSON.stringify({ logs: asked }),
       )
@@ -235,18 +227,20 @@ export function productionAt(url: string, token: string, project: string): Produ
       return new Map(missing.map(({ id, revs }) => [id, revs.filter((rev) => logs.get(id)?.includes(rev))]))
     },
     leaf(id, rev) {
-      return sync('GET', `/sync/logs/${encodeURIComponent(id)}?rev=${rev}`, (response, said) =>
+      return sync(requestLine('getVersion', { id }, { project, rev }), (response, said) =>
         bytesOf(url, said, response, VERSION_BYTES),
       )
     },
     async send(id, leaf, body) {
-      const query =
-        `rev=${leaf.rev}&ancestors=${leaf.ancestors.join(',')}` +
-        (leaf.deleted ? '&deleted=true' : '') +
-        (leaf.owner === undefined ? '' : `&owner=${encodeURIComponent(leaf.owner)}`)
+      const query = {
+        project,
+        rev: leaf.rev,
+        ancestors: leaf.ancestors.join(','),
+        deleted: leaf.deleted ? 'true' : undefined,
+        owner: leaf.owner,
+      }
       await sync(
-        'POST',
-        `/sync/logs/${encodeURIComponent(id)}?${query}`,
+        requestLine('sendVersion', { id }, query),
         async (response) => void (await response.body?.cancel()),
         body ?? '',
       )
