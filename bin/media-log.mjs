@@ -73,8 +73,18 @@ const BATCH_FILES = 10_000
 /** Files open at once: macOS gives a process 256 by default, and ascmhl/ folders grow by the thousand. */
 const OPEN_FILES = 16
 
-async function main(argv) {
-  const { values, positionals } = parseArgs({
+/**
+ * @typedef {ReturnType<typeof parseCommand>['values']} Options  the options as given
+ * @typedef {import('./walk.mjs').Found & {volume: string | undefined, folder: string}} ImportFile
+ *   a file to send, with the volume it is sent as on and the folder given it was found in
+ * @typedef {ImportFile & {bytes: Buffer}} ReadFile  a file to send, read
+ * @typedef {{name: string, reason: string}} Skipped  a file not sent, and why
+ * @typedef {Awaited<ReturnType<import('media-log-service/client').MediaLogClient['importFiles']>>} ImportAnswer
+ */
+
+/** @param {string[]} argv */
+function parseCommand(argv) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -93,6 +103,11 @@ async function main(argv) {
       help: { type: 'boolean', short: 'h' },
     },
   })
+}
+
+/** @param {string[]} argv */
+async function main(argv) {
+  const { values, positionals } = parseCommand(argv)
   const [command, ...rest] = positionals
   if (values.help) return print(USAGE, 0)
   if (!command) {
@@ -112,14 +127,17 @@ async function main(argv) {
 
 // ---- import
 
+/** @param {string[]} folders @param {Options} options */
 async function importFolders(folders, options) {
   if (!folders.length || !options.log) throw new Failure(`import needs folders and --log\n${USAGE}`)
-  if (options.kind && !['ocf', 'sound'].includes(options.kind)) throw new Failure('--kind is ocf or sound')
+  const kind = options.kind === 'ocf' || options.kind === 'sound' ? options.kind : undefined
+  if (options.kind && !kind) throw new Failure('--kind is ocf or sound')
   const day = options.day === undefined ? undefined : Number(options.day)
   if (day !== undefined && !(Number.isInteger(day) && day >= 1 && day <= 999))
     throw new Failure('--day is a whole number from 1 to 999')
   const service = serviceUrl(options.url)
 
+  /** @type {ImportFile[]} */
   const found = []
   const progress = new Progress()
   for (const folder of folders) {
@@ -135,10 +153,13 @@ async function importFolders(folders, options) {
     if (!file.utf8) warn(`${shown(file.name)}: its name is not UTF-8; sent with \ufffd for the bytes that are not`)
 
   const client = await connectedClient(service)
+  /** @type {ImportAnswer[]} */
   const answers = []
+  /** @type {Skipped[]} */
   const skipped = []
   let sent = 0
   for await (const batch of batches(found, skipped)) {
+    /** @type {import('media-log-service/client').ImportInput} */
     const body = {
       files: batch.map(({ name, bytes, volume }) => ({
         name,
@@ -148,7 +169,7 @@ async function importFolders(folders, options) {
         // volumes, and is given one only by --volume, never by the folder it lies in.
         ...(volume && (isManifest(name) || options.volume) && { volume }),
       })),
-      ...(options.kind && { kind: options.kind }),
+      ...(kind && { kind }),
       ...(day !== undefined && { day }),
       ...(options.date && { date: options.date }),
     }
@@ -178,11 +199,12 @@ async function importFolders(folders, options) {
 }
 
 /** An MHL of either kind, and an ASC MHL history's chain: files that lie on the volume they describe. */
-const isManifest = (name) => /\.mhl$|(^|[\\/])ascmhl_chain\.xml$/i.test(name)
+const isManifest = (/** @type {string} */ name) => /\.mhl$|(^|[\\/])ascmhl_chain\.xml$/i.test(name)
 
 /**
  * The files of a folder tree worth sending: ASC MHL histories, classic manifests, ALEs, and the
  * CSVs that are reports (isReport).
+ * @param {string} name @param {string} folder @param {Buffer} path
  */
 async function isWanted(name, folder, path) {
   const lower = name.toLowerCase()
@@ -196,6 +218,7 @@ async function isWanted(name, folder, path) {
  * Whether a CSV is a transfer report or a clip list, as the service reads them: within its first
  * lines, a header naming files, paths or hashes. Other CSVs on a drive (a camera's settings, a
  * budget) are not sent. Its opening bytes only, in UTF-8 or UTF-16 (Silverstack's) alike.
+ * @param {Buffer} path
  */
 async function isReport(path) {
   const handle = await open(path, constants.O_RDONLY)
@@ -232,12 +255,15 @@ const REPORT_COLUMN =
 /**
  * Per folder given, the volumes the service found in its files: the folder's name or the drive's,
  * or, for a transfer report, each destination it names.
+ * @param {string[]} folders @param {ImportFile[]} found @param {ImportAnswer[]} answers
  */
 function volumesFound(folders, found, answers) {
   const folderOf = new Map(found.map((file) => [file.name, file.folder]))
-  const volumes = new Map(folders.map((folder) => [folder, new Set()]))
-  for (const file of answers.flatMap((a) => a.files))
-    if (file.volume !== undefined) volumes.get(folderOf.get(file.name))?.add(file.volume)
+  const volumes = new Map(folders.map((folder) => [folder, /** @type {Set<string>} */ (new Set())]))
+  for (const file of answers.flatMap((a) => a.files)) {
+    const folder = folderOf.get(file.name)
+    if (file.volume !== undefined && folder !== undefined) volumes.get(folder)?.add(file.volume)
+  }
   return [...volumes].map(([folder, names]) =>
     names.size
       ? `${shown(folder)}: ${names.size === 1 ? 'volume' : 'volumes'} ${[...names].map(shown).join(', ')}`
@@ -251,9 +277,13 @@ function volumesFound(folders, found, answers) {
  * own that holds several folders with manifests gives one volume per such folder, named after it.
  * `--volume` names one volume, so it is refused there. On a mounted drive the service names the
  * volume after the drive.
+ * @param {string} folder @param {string} root @param {import('./walk.mjs').Found[]} files
+ * @param {string | undefined} volume `--volume`
+ * @returns {Array<{files: import('./walk.mjs').Found[], volume: string | undefined}>}
  */
 function volumesOf(folder, root, files, volume) {
   if (!files.length) return []
+  /** @type {Map<string, {files: import('./walk.mjs').Found[], manifests: boolean}>} */
   const tops = new Map()
   const prefix = root.endsWith(sep) ? root : `${root}${sep}`
   for (const file of files) {
@@ -283,6 +313,7 @@ function volumesOf(folder, root, files, volume) {
     )
   warn(`${shown(folder)} holds ${backups.length} folders with manifests (${names}): each is a volume of its own`)
   const parts = []
+  /** @type {import('./walk.mjs').Found[]} */
   const rest = []
   for (const [key, group] of tops) {
     if (!backups.includes(key)) {
@@ -302,8 +333,11 @@ function volumesOf(folder, root, files, volume) {
  * together when they fit; each batch read when its turn comes, so a drive's manifests are never
  * all in memory, and at most OPEN_FILES open at once. A file that cannot be read as it was
  * walked goes to `skipped` with the reason; the others are sent.
+ * @param {ImportFile[]} found @param {Skipped[]} skipped
+ * @returns {AsyncGenerator<ReadFile[]>}
  */
 async function* batches(found, skipped) {
+  /** @type {Map<string, ImportFile[]>} */
   const groups = new Map()
   for (const file of found) {
     const folder = dirname(file.name)
@@ -312,12 +346,13 @@ async function* batches(found, skipped) {
     if (group) group.push(file)
     else groups.set(key, [file])
   }
+  /** @type {ReadFile[]} */
   let batch = []
   let size = 0
   for (const group of groups.values()) {
     const read = []
     for (const file of await pooled(group, OPEN_FILES, readChecked)) {
-      if (file.skipped) skipped.push({ name: file.name, reason: file.skipped })
+      if (!file.bytes) skipped.push({ name: file.name, reason: file.skipped })
       else read.push(file)
     }
     const bytes = read.reduce((sum, f) => sum + f.bytes.length, 0)
@@ -342,12 +377,15 @@ async function* batches(found, skipped) {
  * The file as it was walked, or why not: a symbolic link (or anything else) put in its place
  * since is not followed, and a file that is not the one walked (another device or inode: a folder
  * on its path swapped for a link) is not sent.
+ * @param {ImportFile} file
+ * @returns {Promise<ReadFile | ImportFile & {bytes?: undefined, skipped: string}>}
  */
 async function readChecked(file) {
   let handle
   try {
     handle = await open(file.path, OPEN_FLAGS)
-  } catch (err) {
+  } catch (thrown) {
+    const err = /** @type {NodeJS.ErrnoException} */ (thrown)
     const link = err.code === 'ELOOP' || err.code === 'EMLINK'
     return { ...file, skipped: link ? 'it is a symbolic link now, not the file found' : err.message }
   }
@@ -358,14 +396,20 @@ async function readChecked(file) {
       return { ...file, skipped: 'another file is in its place now, not the one found' }
     return { ...file, bytes: await handle.readFile() }
   } catch (err) {
-    return { ...file, skipped: err.message }
+    return { ...file, skipped: /** @type {Error} */ (err).message }
   } finally {
     await handle.close()
   }
 }
 
-/** `fn` over `items`, at most `limit` at a time, the results in order. */
+/**
+ * `fn` over `items`, at most `limit` at a time, the results in order.
+ * @template T, R
+ * @param {T[]} items @param {number} limit @param {(item: T) => Promise<R>} fn
+ * @returns {Promise<R[]>}
+ */
 async function pooled(items, limit, fn) {
+  /** @type {R[]} */
   const results = new Array(items.length)
   let next = 0
   const worker = async () => {
@@ -378,8 +422,10 @@ async function pooled(items, limit, fn) {
   return results
 }
 
+/** @param {string} id @param {ImportAnswer[]} answers @param {Skipped[]} skipped */
 function report(id, answers, skipped) {
-  const all = (key) => answers.flatMap((a) => a[key])
+  /** @template {'added' | 'changed' | 'files' | 'notes' | 'unreadable'} K @param {K} key */
+  const all = (key) => answers.map((a) => a[key]).flat()
   const created = answers.some((a) => a.created)
   const added = all('added')
   const changed = all('changed')
@@ -402,7 +448,7 @@ function report(id, answers, skipped) {
 
 // ---- checks
 
-/** @param {string[]} ids */
+/** @param {string[]} ids @param {Options} options */
 async function printChecks([id], options) {
   if (!id) throw new Failure(`checks needs a log id\n${USAGE}`)
   const client = await connectedClient(serviceUrl(options.url))
@@ -426,7 +472,7 @@ async function printChecks([id], options) {
 /**
  * `volume rename ID OLD NEW`, `volume remove ID NAME`: a volume of a day renamed, or taken off the
  * day, and the day's copies as they stand after.
- * @param {string[]} args
+ * @param {string[]} args @param {Options} options
  */
 async function changeVolume([action, id, volume, name], options) {
   if (!id || !volume || (action === 'rename' ? !name : action !== 'remove'))
@@ -447,21 +493,29 @@ async function changeVolume([action, id, volume, name], options) {
   return 0
 }
 
-/** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. */
+/** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. @param {number} status */
 function exit(status) {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(status)))
 }
 
-main(process.argv.slice(2)).then(exit, (err) => {
-  if (err instanceof Failure || err instanceof MediaLogError || err?.code?.startsWith?.('ERR_PARSE_ARGS_')) {
+main(process.argv.slice(2)).then(exit, (/** @type {unknown} */ err) => {
+  // What Node's errors carry: parseArgs's its code, fetch's the network's error as its cause.
+  const { code, cause } = err instanceof Error ? /** @type {NodeJS.ErrnoException} */ (err) : {}
+  const causeCode = cause instanceof Error ? /** @type {NodeJS.ErrnoException} */ (cause).code : undefined
+  if (
+    err instanceof Failure ||
+    err instanceof MediaLogError ||
+    (err instanceof Error && code?.startsWith('ERR_PARSE_ARGS_'))
+  ) {
     warn(`media-log: ${err.message}`)
-  } else if (err?.cause?.code === 'ECONNREFUSED') {
+  } else if (causeCode === 'ECONNREFUSED') {
     warn(`media-log: nothing answers at ${contacted.url} (npm start starts the service)`)
   } else if (err instanceof TypeError && err.message === 'fetch failed') {
-    const cause = /** @type {{message?: string} | undefined} */ (err.cause)
-    warn(`media-log: cannot reach ${contacted.url}: ${cause?.message ?? 'the connection failed'}`)
+    warn(
+      `media-log: cannot reach ${contacted.url}: ${cause instanceof Error ? cause.message : 'the connection failed'}`,
+    )
   } else {
-    warn(`media-log: ${err?.stack ?? err}`)
+    warn(`media-log: ${err instanceof Error ? (err.stack ?? String(err)) : String(err)}`)
   }
   exit(2)
 })

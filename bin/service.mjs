@@ -12,12 +12,20 @@ export const APP_NAME = 'media-log'
 /** The service's project folder, which this command is part of: its .dev.vars may name the port. */
 const PROJECT = resolve(import.meta.dirname, '..')
 
+/** @typedef {{url: string, from: string}} Service  its URL, and what said so (`--url`, `PORT`…) */
+
 /** The service's URL once the command has turned to it, for the message when nothing answers. */
 export const contacted = { url: /** @type {string | undefined} */ (undefined) }
 
-/** Where the service is, and what said so: as `npm start` was told (see the header). */
+/**
+ * Where the service is, and what said so: as `npm start` was told (see the header).
+ * @param {string | undefined} option `--url`
+ * @returns {Service}
+ */
 export function serviceUrl(option) {
+  /** @type {string} */
   let url
+  /** @type {string} */
   let from
   if (option) [url, from] = [option, '--url']
   else if (process.env.MEDIA_LOG_URL) [url, from] = [process.env.MEDIA_LOG_URL, 'MEDIA_LOG_URL']
@@ -39,17 +47,19 @@ export function serviceUrl(option) {
   return { url: url.replace(/\/+$/, ''), from }
 }
 
+/** @param {string} port @param {string} from */
 function localUrl(port, from) {
   if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
     throw new Failure(`${from}: ${port} is not a port number`)
   return `http://localhost:${Number(port)}`
 }
 
-/** The `PORT=` line of the project's .dev.vars, which `npm start` and `npm run dev` read too. */
+/** The `PORT=` line of the project's .dev.vars, which `npm start` and `npm run dev` read too. @param {string} file */
 function projectPort(file) {
   return /^PORT\s*=\s*"?(\d{1,5})"?\s*$/m.exec(textOf(file))?.[1]
 }
 
+/** @param {string} file */
 function textOf(file) {
   try {
     return readFileSync(file, 'utf8')
@@ -80,17 +90,20 @@ export function configFolder() {
 
 const tokenFile = () => join(configFolder(), 'tokens.json')
 
+/** @returns {Promise<Record<string, string>>} the tokens by the service's URL */
 async function storedTokens() {
   try {
+    /** @type {unknown} JSON.parse types nothing: the file is this command's own (storeToken) */
     const tokens = JSON.parse(await readFile(tokenFile(), 'utf8'))
     // Kept the user's alone whatever made them otherwise since (a folder made 0755 by another tool).
     await Promise.all([chmod(configFolder(), 0o700), chmod(tokenFile(), 0o600)])
-    return tokens
+    return /** @type {Record<string, string>} */ (tokens)
   } catch {
     return {}
   }
 }
 
+/** @param {string} baseUrl @param {string | undefined} token undefined: the kept one goes */
 async function storeToken(baseUrl, token) {
   const tokens = await storedTokens()
   if (token) tokens[baseUrl] = token
@@ -107,6 +120,7 @@ async function storeToken(baseUrl, token) {
 /**
  * A client with a token the service still accepts: the kept one, else a new one, which waits
  * until the operator approves "media-log" in the console.
+ * @param {Service} service
  */
 export async function connectedClient({ url: baseUrl, from }) {
   warn(`service: ${baseUrl} (from ${from})`)

@@ -10,15 +10,20 @@ export class Failure extends Error {}
  * reorder what the terminal shows.
  */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+/** @param {string} c */
 const escapedUnsafe = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
-/** A value from the service or the disk as one line of plain text. */
+/** A value from the service or the disk as one line of plain text. @param {unknown} value */
 export const shown = (value) => String(value).replace(UNSAFE, escapedUnsafe)
 
-/** `1 clip`, `3 clips`; `many` where the plural is not the word and an s (`copy`, `copies`). */
+/**
+ * `1 clip`, `3 clips`; `many` where the plural is not the word and an s (`copy`, `copies`).
+ * @param {number} n @param {string} word
+ */
 export const count = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
-/** Lines to stderr, each shown safe whatever it holds. */
+/** Lines to stderr, each shown safe whatever it holds. @param {string} text */
 export const warn = (text) => process.stderr.write(`${text.split('\n').map(shown).join('\n')}\n`)
 
+/** Lines to stdout, each shown safe; `status` given back, the command's exit status. @param {string} text */
 export function print(text, status = 0) {
   process.stdout.write(`${text.split('\n').map(shown).join('\n')}\n`)
   return status
@@ -27,6 +32,7 @@ export function print(text, status = 0) {
 /** What JSON.stringify leaves as it is of UNSAFE (it escapes C0 itself): `\uXXXX` reads back the same. */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
+/** @param {unknown} value @param {number} status */
 export function printJson(value, status) {
   process.stdout.write(`${JSON.stringify(value, null, 2).replace(UNSAFE_IN_JSON, escapedUnsafe)}\n`)
   return status
@@ -35,6 +41,7 @@ export function printJson(value, status) {
 /** One line rewritten in place on a terminal; whole lines, now and then, anywhere else. */
 export class Progress {
   #shown = false
+  /** @param {string} text */
   say(text) {
     if (process.stderr.isTTY) {
       process.stderr.write(`\r\x1b[K${shown(text)}`)

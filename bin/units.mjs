@@ -1,41 +1,49 @@
 // `media-log link`, `unlink` and `sync`: this cart's link to its production (docs/units.md). Only
 // the operator links a cart: these calls carry the operator key (service.mjs), never a token.
+import { MediaLogError, MediaLogOperator } from 'media-log-service/client'
 import { contacted, operatorKey, serviceUrl } from './service.mjs'
 import { Failure, count, print, printJson, shown } from './terminal.mjs'
+
+/** @typedef {import('./media-log.mjs').Options} Options */
+/** @typedef {Awaited<ReturnType<MediaLogOperator['linkStatus']>>} LinkStatus */
 
 /**
  * `media-log link <url> --unit NAME --code CODE`: links with the code the production's operator
  * made for the unit (its console's Production section), answered at once.
- * @param {string[]} args
+ * @param {string[]} args @param {Options} options @param {string} usage
  */
 export async function link(args, options, usage) {
   const [url, ...extra] = args
-  if (!url || extra.length || !options.unit || !options.code)
+  const { unit, code } = options
+  if (!url || extra.length || !unit || !code)
     throw new Failure(
       `link needs the production's URL, --unit and the link code its operator gave you (--code)\n${usage}`,
     )
-  const status = await operatorCall(options, 'POST', '/approve/link', {
-    url,
-    unit: options.unit,
-    linkCode: options.code,
-  })
+  const status = await answered(operatorOf(options).link({ url, unit, linkCode: code }))
   return said(status, options)
 }
 
-/** `media-log unlink`: stops syncing; every log stays. */
+/**
+ * `media-log unlink`: stops syncing; every log stays.
+ * @param {string[]} rest @param {Options} options @param {string} usage
+ */
 export async function unlink(rest, options, usage) {
   if (rest.length) throw new Failure(`unlink takes no arguments\n${usage}`)
-  await operatorCall(options, 'DELETE', '/approve/link')
+  await answered(operatorOf(options).unlink())
   if (options.json) return printJson({ linked: false }, 0)
   return print('unlinked: this cart keeps every log it holds and no longer syncs', 0)
 }
 
-/** `media-log sync`: the link's status; exit 1 while the last round failed or logs are in conflict. */
+/**
+ * `media-log sync`: the link's status; exit 1 while the last round failed or logs are in conflict.
+ * @param {string[]} rest @param {Options} options @param {string} usage
+ */
 export async function syncStatus(rest, options, usage) {
   if (rest.length) throw new Failure(`sync takes no arguments\n${usage}`)
-  return said(await operatorCall(options, 'GET', '/approve/link'), options)
+  return said(await answered(operatorOf(options).linkStatus()), options)
 }
 
+/** @param {LinkStatus} status @param {Options} options */
 function said(status, options) {
   const troubled =
     (status.linked && (status.error !== null || status.refused.length > 0)) || status.conflicts.length > 0
@@ -56,32 +64,47 @@ function said(status, options) {
   return print(lines.join('\n'), troubled ? 1 : 0)
 }
 
-async function operatorCall(options, method, path, body) {
+/**
+ * The operator of the service the command works with, by its key.
+ * @param {Options} options
+ */
+function operatorOf(options) {
   const { url } = serviceUrl(options.url)
   contacted.url = url
   // The key of this folder's .dev.vars opens this laptop's service: it goes to no other machine.
   const host = new URL(url).hostname
   if (!['localhost', '127.0.0.1', '[::1]'].includes(host) && !process.env.MEDIA_LOG_OPERATOR_KEY)
     throw new Failure(`${url} is not this machine: set MEDIA_LOG_OPERATOR_KEY to that service's operator key`)
-  const response = await fetch(url + path, {
-    method,
-    redirect: 'manual',
-    headers: {
-      'x-operator-key': operatorKey(),
-      ...(body !== undefined && { 'content-type': 'application/json' }),
+  return new MediaLogOperator({
+    baseUrl: url,
+    key: operatorKey(),
+    // An answer that is not JSON comes from something other than the service: said as such, not
+    // as the service's refusal.
+    fetch: async (input, init) => {
+      const response = await fetch(input, init)
+      try {
+        JSON.parse(await response.clone().text())
+      } catch {
+        throw new Failure(`${url} answered ${response.status} with no JSON`)
+      }
+      return response
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const text = await response.text()
-  let answer
+}
+
+/**
+ * What the service answered; its refusal said as its `error`, then each failing property.
+ * @template T
+ * @param {Promise<T>} call
+ * @returns {Promise<T>}
+ */
+async function answered(call) {
   try {
-    answer = JSON.parse(text)
-  } catch {
-    throw new Failure(`${url} answered ${response.status} with no JSON`)
+    return await call
+  } catch (err) {
+    if (!(err instanceof MediaLogError)) throw err
+    // Each detail on its own line: the terminal's escaping keeps a detail to one line, not the list.
+    const details = err.details.map((d) => `\n  ${shown(d.prop)}: ${shown(d.message)}`).join('')
+    throw new Failure(`${shown(err.error)}${details}`)
   }
-  if (!response.ok) {
-    const details = (answer.details ?? []).map((d) => `\n  ${d.prop}: ${d.message}`).join('')
-    throw new Failure(`${shown(answer.error ?? response.status)}${shown(details)}`)
-  }
-  return answer
 }

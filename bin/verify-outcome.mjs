@@ -5,23 +5,31 @@ import { APP_NAME } from './service.mjs'
 import { count } from './terminal.mjs'
 import { sizeOf, clock } from './verify-reading.mjs'
 
-const VERSION = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version
+/** @type {unknown} JSON.parse types nothing: the project's own package.json, which names its version */
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+const VERSION = /** @type {{version: string}} */ (PACKAGE).version
+
+/** @typedef {import('./verify.mjs').Outcome['failed'][number]} Failed  a clip read back different */
+
 /** Clips a read-back request carries, as POST /log/{id}/read-back takes them. */
 const CLIPS_PER_REQUEST = 20_000
 
-/** A time as ASC MHL writes it: ISO 8601 to the second, in UTC. */
+/** A time as ASC MHL writes it: ISO 8601 to the second, in UTC. @param {Date} date */
 export const isoDate = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 /**
  * The outcome recorded in the log: per volume, each clip read back (verified, failed, or its
  * first checksum), and each the log has on the volume that was not found, in requests of at most
  * CLIPS_PER_REQUEST clips (POST /log/{id}/read-back). When: a clip's last file read; by: this command.
+ * @param {import('media-log-service/client').MediaLogClient} client @param {string} log
+ * @param {Array<{outcome: import('./verify.mjs').Outcome, units: import('./verify.mjs').Compared[]}>} runs
  */
 export async function record(client, log, runs) {
   const recorded = { clips: 0, files: 0, missing: 0 }
   const tool = `${APP_NAME} ${VERSION}`
   const now = isoDate(new Date())
   for (const { outcome, units } of runs) {
+    /** @type {import('media-log-service/client').ReadBackInput['clips']} */
     const entries = units.map((unit) => ({
       part: unit.part,
       clip: unit.logClip,
@@ -44,7 +52,10 @@ export async function record(client, log, runs) {
   return recorded
 }
 
-/** A sequence's bad frames as the read-back records them (whether they could be named is the run's to say). */
+/**
+ * A sequence's bad frames as the read-back records them (whether they could be named is the run's to say).
+ * @param {import('./verify.mjs').FramesFound} frames
+ */
 const withoutNamed = ({ changed, missing, changed_count, missing_count }) => ({
   changed,
   missing,
@@ -55,13 +66,14 @@ const withoutNamed = ({ changed, missing, changed_count, missing_count }) => ({
 /**
  * A volume's outcome in lines: what was read, then each clip that was not verified and why, each
  * labelled with its state in the service's words (the typed client's STATE_WORDS).
+ * @param {import('./verify.mjs').Outcome} outcome @param {string} log
  */
 export function said(outcome, log) {
   const { volume, read } = outcome
   const took = read.seconds < 60 ? `${read.seconds.toFixed(1)} s` : clock(read.seconds)
   const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
-  const row = (label, text) => `  ${label}: ${text}`
-  const against = (f) => f.against.replace(/^\S+, /, '')
+  const row = (/** @type {string} */ label, /** @type {string} */ text) => `  ${label}: ${text}`
+  const against = (/** @type {Failed} */ f) => f.against.replace(/^\S+, /, '')
   if (
     !read.files &&
     !read.resumed &&
@@ -96,6 +108,7 @@ export function said(outcome, log) {
 /**
  * A clip read back different, in words: a file's digest found and recorded; a sequence's frames
  * that changed or are missing, its digest called what it is (the frames digest).
+ * @param {Failed} f @param {string} against
  */
 function failedWords(f, against) {
   if (!f.frames) return `${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${against}`

@@ -16,11 +16,17 @@ export class Meter {
   #bytes = 0
   #files = 0
   #shown = 0
+  /**
+   * @param {string} volume
+   * @param {number} total bytes to read
+   * @param {number} files files to read
+   */
   constructor(volume, total, files) {
     this.volume = volume
     this.total = total
     this.files = files
   }
+  /** @param {number} bytes */
   add(bytes) {
     const now = performance.now()
     this.#firstRead ||= now
@@ -50,6 +56,7 @@ export class Meter {
   }
 }
 
+/** @param {number} bytes */
 export const sizeOf = (bytes) =>
   bytes >= 1e12
     ? `${(bytes / 1e12).toFixed(1)} TB`
@@ -58,11 +65,17 @@ export const sizeOf = (bytes) =>
       : bytes >= 1e6
         ? `${Math.round(bytes / 1e6)} MB`
         : `${Math.round(bytes / 1e3)} kB`
+/** @param {number} seconds */
 export const clock = (seconds) => {
   const s = Math.round(seconds)
   const mmss = `${Math.floor(s / 60) % 60}:${String(s % 60).padStart(2, '0')}`
   return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, '0')}` : mmss
 }
+
+/**
+ * @typedef {{path: string, size: number, ino: string, mtimeMs: number, ctimeMs: number, algorithm: string,
+ *   digest: string, hashdate: string, at: number}} Entry  a file read: what it was, its digest, when
+ */
 
 /**
  * What a run has read, a line a file (path, size, inode, times of modification and of change,
@@ -72,9 +85,15 @@ export const clock = (seconds) => {
  */
 export class ResumeFile {
   static #WEEK = 7 * 24 * 3600 * 1000
+  /** @type {Map<string, Entry>} */
   #kept = new Map()
+  /** @type {number | undefined} */
   #fd
   #failed = false
+  /**
+   * @param {string} baseUrl @param {string} log @param {string} volume @param {string[]} roots
+   * @param {boolean | undefined} again `--again`: what the run before read is read again
+   */
   constructor(baseUrl, log, volume, roots, again) {
     const key = createHash('sha256')
       .update([baseUrl, log, volume, ...roots].join('\u0000'))
@@ -89,17 +108,24 @@ export class ResumeFile {
     const now = Date.now()
     for (const line of text.split('\n'))
       try {
-        const entry = JSON.parse(line)
-        const usable =
+        /** @type {unknown} JSON.parse types nothing: looked at below before it is used */
+        const parsed = JSON.parse(line)
+        const entry = /** @type {Partial<Entry> | null} */ (parsed)
+        if (
           typeof entry?.path === 'string' &&
           typeof entry.digest === 'string' &&
           /^[0-9A-Za-z]+$/.test(entry.digest) &&
           typeof entry.hashdate === 'string' &&
           typeof entry.at === 'number' &&
           now - entry.at < ResumeFile.#WEEK
-        if (usable) this.#kept.set(entry.path, entry)
+        )
+          this.#kept.set(entry.path, /** @type {Entry} */ (entry))
       } catch {}
   }
+  /**
+   * The file's digest by `algorithm` as the run before read it, while the file is as it was then.
+   * @param {import('./walk.mjs').Found} file @param {string} algorithm
+   */
   kept(file, algorithm) {
     const entry = this.#kept.get(file.name)
     const same =
@@ -111,7 +137,10 @@ export class ResumeFile {
       entry.algorithm === algorithm
     return same ? entry : undefined
   }
-  /** Keeps a file's digest; a folder that cannot be written to stops the keeping, said once. */
+  /**
+   * Keeps a file's digest; a folder that cannot be written to stops the keeping, said once.
+   * @param {import('./walk.mjs').Found & {hashdate?: string}} file @param {string} algorithm @param {string} digest
+   */
   add(file, algorithm, digest) {
     if (this.#failed) return
     try {
@@ -125,7 +154,7 @@ export class ResumeFile {
       writeSync(this.#fd, `${JSON.stringify(entry)}\n`)
     } catch (err) {
       this.#failed = true
-      warn(`${this.path}: ${err.message}: a stopped run will start again from the beginning`)
+      warn(`${this.path}: ${/** @type {Error} */ (err).message}: a stopped run will start again from the beginning`)
     }
   }
   done() {

@@ -38,10 +38,26 @@ const FIRST_ALGORITHM = 'xxh64'
 /**
  * @typedef {import('./walk.mjs').Found & {rel: string, volumePath: string, hashdate?: string, readSize?: number}} File
  *   `rel`: its path under the folder given, with `/`; `volumePath`: under the volume's root
- * @typedef {{part: 'ocf' | 'sound', clip: string, folder: string, sequence: boolean, files: File[]}} Unit
- *   one clip's files on the volume: one file, or a sequence's frames
- * @typedef {{part: string, clip: string, copies: Array<{volume?: unknown, hash?: unknown, action?: unknown}>}} LogClip
- * @typedef {{algorithm: string, frames: boolean, value: string, against: string} | undefined} Expected
+ * @typedef {{
+ *   part: 'ocf' | 'sound', clip: string, folder: string, sequence: boolean, files: File[], root: string,
+ *   logClip?: string, action?: 'original' | 'verified' | 'failed', found?: string, frames?: FramesFound,
+ *   digests?: string[], algorithm?: Algorithm,
+ * }} Unit
+ *   one clip's files on the volume (one file, or a sequence's frames) under the folder given, `root`;
+ *   once read back, the log's clip it is, what it was found to be and its digest
+ * @typedef {Unit & {logClip: string, action: 'original' | 'verified' | 'failed', found: string}} Compared
+ *   a unit read back and compared
+ * @typedef {import('media-log-service/client').LogOutput} Log
+ * @typedef {NonNullable<NonNullable<Log['ocf']>['clips']>[number]['copies'][number]} Copy  a clip's copy as the log holds it
+ * @typedef {{part: 'ocf' | 'sound', clip: string, copies: Copy[]}} LogClip
+ * @typedef {{algorithm: Algorithm, frames: boolean, value: string, against: string} | undefined} Expected
+ * @typedef {{unit: Unit, clip: LogClip, expected: Expected, digests: string[], error?: {file: File, message: string}}} Reading
+ *   a unit chosen to be read, and its files' digests as they are read, or the error that stopped it
+ * @typedef {import('./digests.mjs').Algorithm} Algorithm
+ * @typedef {{
+ *   client: import('media-log-service/client').MediaLogClient, pool: DigestPool, log: string, volume: string,
+ *   roots: string[], clips: Map<string, LogClip>, share: number, again: boolean | undefined,
+ * }} VolumeRun  what a volume is read back with
  * @typedef {{
  *   volume: string,
  *   folders: string[],
@@ -49,7 +65,7 @@ const FIRST_ALGORITHM = 'xxh64'
  *   verified: string[],
  *   failed: Array<{clip: string, algorithm: string, found: string, recorded: string, against: string, frames?: FramesFound}>,
  *   recorded: Array<{clip: string, algorithm: string}>,
- *   missing: Array<{part: string, clip: string}>,
+ *   missing: Array<{part: 'ocf' | 'sound', clip: string}>,
  *   unreadable: Array<{clip: string, path: string, reason: string}>,
  *   uncompared: Array<{clip: string, reason: string}>,
  *   unknown: string[],
@@ -60,23 +76,29 @@ const FIRST_ALGORITHM = 'xxh64'
  *   checksum of each frame (only the frames digest): then only frames missing by count or number are known
  */
 
+/** @param {string[]} folders @param {import('./media-log.mjs').Options} options @param {string} usage */
 export async function verifyFolders(folders, options, usage) {
-  if (!folders.length || !options.log) throw new Failure(`verify needs folders and --log\n${usage}`)
+  const { log } = options
+  if (!folders.length || !log) throw new Failure(`verify needs folders and --log\n${usage}`)
   if (options.sample !== undefined && options.all) throw new Failure('--sample and --all: one or the other')
   const share = sampleShare(options.sample)
   const volumes = await volumesOf(folders, options.volume)
   // Started while the service is asked for the log and the drive is walked.
   const pool = new DigestPool()
   try {
-    return await verifyWith(pool, volumes, share, options)
+    return await verifyWith(pool, volumes, share, { ...options, log })
   } finally {
     await pool.close()
   }
 }
 
+/**
+ * @param {DigestPool} pool @param {Map<string, string[]>} volumes @param {number} share
+ * @param {import('./media-log.mjs').Options & {log: string}} options
+ */
 async function verifyWith(pool, volumes, share, options) {
   const client = await connectedClient(serviceUrl(options.url))
-  const log = await client.log(options.log).catch((err) => {
+  const log = await client.log(options.log).catch((/** @type {unknown} */ err) => {
     if (err instanceof MediaLogError && err.status === 404)
       throw new Failure(`${shown(options.log)}: no such log in the service's project`)
     throw err
@@ -104,7 +126,8 @@ async function verifyWith(pool, volumes, share, options) {
   const ours = copies.filter((c) => volumes.has(c.volume))
   const outcomes = runs.map((run) => run.outcome)
   // A folder where none of the day's clips was found verified nothing: not a success.
-  const none = (o) => !o.read.files && !o.read.resumed && !o.missing.length && !o.uncompared.length
+  const none = (/** @type {Outcome} */ o) =>
+    !o.read.files && !o.read.resumed && !o.missing.length && !o.uncompared.length
   const bad = outcomes.some(
     (o) => o.failed.length || o.missing.length || o.unreadable.length || o.uncompared.length || none(o),
   )
@@ -123,7 +146,7 @@ async function verifyWith(pool, volumes, share, options) {
   return status
 }
 
-/** `--sample N%`: the share of clips read, 0 < N ≤ 100; all without it. */
+/** `--sample N%`: the share of clips read, 0 < N ≤ 100; all without it. @param {string | undefined} sample */
 function sampleShare(sample) {
   if (sample === undefined) return 1
   const m = /^(\d{1,3}(?:\.\d+)?)%?$/.exec(sample)
@@ -135,13 +158,15 @@ function sampleShare(sample) {
 /**
  * The folders by the volume each is on: `--volume`, else the drive it is on (/Volumes/NAME,
  * /media/USER/NAME, …), else the folder's own name.
+ * @param {string[]} folders @param {string | undefined} named `--volume`
  * @returns {Promise<Map<string, string[]>>}
  */
 async function volumesOf(folders, named) {
+  /** @type {Map<string, string[]>} */
   const volumes = new Map()
   for (const folder of folders) {
     const root = resolve(folder)
-    const info = await stat(root).catch((err) => {
+    const info = await stat(root).catch((/** @type {NodeJS.ErrnoException} */ err) => {
       throw new Failure(`${shown(folder)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
     })
     if (!info.isDirectory()) throw new Failure(`${shown(folder)}: not a folder`)
@@ -151,8 +176,12 @@ async function volumesOf(folders, named) {
   return volumes
 }
 
-/** The log's clips of both parts, found by each key their names give (clipKeys). */
+/**
+ * The log's clips of both parts, found by each key their names give (clipKeys).
+ * @param {Log} log
+ */
 function logClips(log) {
+  /** @type {Map<string, LogClip>} */
   const byKey = new Map()
   for (const part of /** @type {const} */ (['ocf', 'sound']))
     for (const clip of log[part]?.clips ?? [])
@@ -165,7 +194,10 @@ function logClips(log) {
   return byKey
 }
 
-/** One volume's clips read back: which were found, read, and how they compared. */
+/**
+ * One volume's clips read back: which were found, read, and how they compared.
+ * @param {VolumeRun} run
+ */
 async function verifyVolume({ client, pool, log, volume, roots, clips, share, again }) {
   const progress = new Progress()
   const units = []
@@ -188,8 +220,11 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
     unknown: [],
     unknownElsewhere: 0,
   }
+  /** @type {Set<LogClip>} */
   const found = new Set()
+  /** @type {Set<string>} */
   const dayFolders = new Set()
+  /** @type {Reading[]} */
   const toRead = []
   for (const unit of units) {
     const clip = matched(clips, unit)
@@ -206,7 +241,7 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
       outcome.uncompared.push({ clip: clip.clip, reason })
       continue
     }
-    toRead.push({ unit, clip, expected })
+    toRead.push({ unit, clip, expected, digests: [] })
   }
   for (const unit of units)
     if (!matched(clips, unit)) {
@@ -250,6 +285,7 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
       outcome.verified.push(clip.clip)
     } else {
       unit.action = 'failed'
+      /** @type {Outcome['failed'][number]} */
       const failed = {
         clip: clip.clip,
         algorithm,
@@ -265,8 +301,14 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
     }
     unit.found = expected?.frames || (!expected && unit.sequence) ? found : `${algorithm}:${foundValue}`
   }
-  return { outcome, resume, units: chosen.filter((c) => c.unit.action).map((c) => c.unit) }
+  return { outcome, resume, units: chosen.map((c) => c.unit).filter(compared) }
 }
+
+/**
+ * Whether a unit was read back and compared: verifyVolume sets all of Compared together.
+ * @param {Unit} unit @returns {unit is Compared}
+ */
+const compared = (unit) => Boolean(unit.action)
 
 /**
  * Which frames of a sequence that read back different are not as they were copied: each frame's
@@ -274,11 +316,14 @@ async function verifyVolume({ client, pool, log, volume, roots, clips, share, ag
  * sequence's folder or one above it, up to the folder given), and the frames it lists that are not
  * on the drive. Without such a history, only frames missing are known: by the frame count the log
  * recorded, and by gaps in the frames' numbers.
+ * @param {Unit} unit @param {Algorithm} algorithm @param {string[]} digests @param {LogClip} clip @param {string} volume
  * @returns {Promise<FramesFound>}
  */
 async function badFrames(unit, algorithm, digests, clip, volume) {
   const recorded = await frameChecksums(unit, algorithm)
+  /** @type {string[]} */
   const changed = []
+  /** @type {string[]} */
   const missing = []
   if (recorded) {
     const found = new Map(
@@ -296,7 +341,7 @@ async function badFrames(unit, algorithm, digests, clip, volume) {
     const beyond = expected !== undefined ? expected - unit.files.length - missing.length : 0
     if (beyond > 0) missing.push(...Array.from({ length: beyond }, () => ''))
   }
-  const names = (list) => list.filter(Boolean).slice(0, FRAMES_NAMED)
+  const names = (/** @type {string[]} */ list) => list.filter(Boolean).slice(0, FRAMES_NAMED)
   return {
     changed: names(changed.sort()),
     missing: names(missing.sort()),
@@ -309,6 +354,7 @@ async function badFrames(unit, algorithm, digests, clip, volume) {
 /**
  * The checksum of each frame of a sequence as the drive's ASC MHL history recorded it last, by the
  * frame's name; undefined when no history on the drive lists the sequence's frames.
+ * @param {Unit} unit @param {Algorithm} algorithm
  * @returns {Promise<Map<string, string> | undefined>}
  */
 async function frameChecksums(unit, algorithm) {
@@ -318,6 +364,7 @@ async function frameChecksums(unit, algorithm) {
     const generations = (await readdir(history).catch(() => []))
       .filter((name) => /^\d+_.*\.mhl$/i.test(name))
       .sort((a, b) => Number(a.split('_')[0]) - Number(b.split('_')[0]))
+    /** @type {Map<string, string>} */
     const recorded = new Map()
     for (const generation of generations) {
       let manifest
@@ -340,16 +387,17 @@ async function frameChecksums(unit, algorithm) {
   }
 }
 
-/** Frames missing inside a run of numbered frames (`A002C001.0000004.ari` between …3 and …5). */
+/** Frames missing inside a run of numbered frames (`A002C001.0000004.ari` between …3 and …5). @param {string[]} names */
 function gapsInFrames(names) {
   const numbered = names
     .map((name) => /^(.*?)(\d+)(\.[^.]+)$/.exec(name))
-    .filter(Boolean)
+    .filter((m) => m !== null)
     .map((m) => ({ prefix: m[1], digits: m[2].length, n: Number(m[2]), ext: m[3] }))
   if (!numbered.length) return []
   numbered.sort((a, b) => a.n - b.n)
   const { prefix, digits, ext } = numbered[0]
   const have = new Set(numbered.map((f) => f.n))
+  /** @type {string[]} */
   const gaps = []
   for (let n = numbered[0].n; n <= numbered[numbered.length - 1].n; n++)
     if (!have.has(n)) gaps.push(`${prefix}${String(n).padStart(digits, '0')}${ext}`)
@@ -359,12 +407,15 @@ function gapsInFrames(names) {
 /**
  * A volume's media files as the clips they are: one file each, or a sequence's frames together
  * (clipOfFile); proxies left out, as an import leaves them. Each file gets its paths (File).
- * @param {import('./walk.mjs').Found[]} found
+ * @param {import('./walk.mjs').Found[]} found @param {string} root
  * @returns {Unit[]}
  */
 function unitsOf(found, root) {
+  // Made Files here: `rel` and `volumePath` are set on each before it is used.
   const files = /** @type {File[]} */ (found)
+  /** @type {Unit[]} */
   const units = []
+  /** @type {Map<string, Unit>} */
   const sequences = new Map()
   for (const file of files) {
     file.rel = relative(root, file.name).split(sep).join('/')
@@ -396,6 +447,7 @@ function unitsOf(found, root) {
 /**
  * The log's clip a unit is, of its own part (the import files a recorded copy under the part its
  * extension says), by every key its name gives.
+ * @param {Map<string, LogClip>} clips @param {Unit} unit
  */
 function matched(clips, unit) {
   for (const key of clipKeys(unit.clip)) {
@@ -405,7 +457,7 @@ function matched(clips, unit) {
   return undefined
 }
 
-/** The folder a card's clips sit in: a file's own, a sequence's folder's parent. */
+/** The folder a card's clips sit in: a file's own, a sequence's folder's parent. @param {Unit} unit */
 const cardFolder = (unit) => {
   const folder = unit.sequence ? unit.folder.slice(0, Math.max(unit.folder.lastIndexOf('/'), 0)) : unit.folder
   return `${unit.root}\u0000${folder}`
@@ -416,11 +468,12 @@ const cardFolder = (unit) => {
  * hash; of a copy that failed verification before, its `original`, the hash being the digest
  * found then), else another volume's (a copy posted without one, or a copy the log does not have),
  * in the canonical form of digestOf; undefined when no copy has a checksum.
- * @param {LogClip} clip
+ * @param {LogClip} clip @param {string} volume
  * @returns {Expected | {uncompared: string}}
  */
 function expectedOf(clip, volume) {
   const own = clip.copies.find((c) => c?.volume === volume)
+  /** @param {Copy | undefined} c */
   const checksumOf = (c) => {
     const hash = c?.action === 'failed' ? c.original : c?.hash
     return typeof hash === 'string' && hash.trim() ? hash : undefined
@@ -442,10 +495,16 @@ function expectedOf(clip, volume) {
   return undefined
 }
 
-/** A digest as computed, in the form digestOf gives (C4's ID as it is, hex in lower case). */
+/**
+ * A digest as computed, in the form digestOf gives (C4's ID as it is, hex in lower case).
+ * @param {string} algorithm @param {string} digest
+ */
 const canonical = (algorithm, digest) => digestOf(`${algorithm}:${digest}`)?.value ?? digest
 
-/** `share` of the clips, chosen at random: a different sample each run. */
+/**
+ * `share` of the clips, chosen at random: a different sample each run.
+ * @template T @param {T[]} items @param {number} share
+ */
 function sampled(items, share) {
   const shuffled = [...items]
   for (let i = shuffled.length - 1; i > 0; i--) {
@@ -458,12 +517,13 @@ function sampled(items, share) {
 /**
  * Every file of the chosen clips read and hashed, several at a time (DigestPool), a progress line
  * with the rate and the time left; a file the resume file has, unchanged since, is not read again.
+ * @param {Reading[]} chosen @param {ResumeFile} resume @param {Outcome} outcome @param {DigestPool} pool
  */
 async function readBack(chosen, resume, outcome, pool) {
+  /** @type {Array<{item: Reading, file: File, i: number, algorithm: Algorithm}>} */
   const jobs = []
   for (const item of chosen) {
     const algorithm = item.expected?.algorithm ?? FIRST_ALGORITHM
-    item.digests = new Array(item.unit.files.length)
     item.unit.files.forEach((file, i) => jobs.push({ item, file, i, algorithm }))
   }
   let total = 0
@@ -502,7 +562,8 @@ async function readBack(chosen, resume, outcome, pool) {
           outcome.read.files++
           outcome.read.bytes += size
           meter.fileDone()
-        } catch (err) {
+        } catch (thrown) {
+          const err = /** @type {NodeJS.ErrnoException & {fatal?: true}} */ (thrown)
           if (err.fatal) throw err
           job.item.error = { file: job.file, message: readError(err) }
         }
@@ -516,6 +577,7 @@ async function readBack(chosen, resume, outcome, pool) {
   outcome.read.seconds = Number((meter.seconds() || 0).toFixed(3))
 }
 
+/** @param {NodeJS.ErrnoException} err */
 function readError(err) {
   if (err.code === 'ENOENT') return 'gone since it was found'
   if (err.code === 'ELOOP' || err.code === 'EMLINK') return 'a symbolic link now, not the file found'

@@ -15,10 +15,10 @@ export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (co
 /** macOS and Linux mount points (/Volumes/NAME, /media/USER/NAME, /run/media/USER/NAME, /mnt/NAME). */
 const MOUNTED = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)/
 
-/** The mount point a path is under, when it is on a mounted drive. */
+/** The mount point a path is under, when it is on a mounted drive. @param {string} path */
 export const mountPoint = (path) => MOUNTED.exec(path)?.[0]
 
-/** The name of the drive a path is on, when it is on a mounted one. */
+/** The name of the drive a path is on, when it is on a mounted one. @param {string} path */
 export const mountedVolume = (path) => MOUNTED.exec(path)?.[1]
 
 /** Folders that hold nothing of a day's and can be huge, or are not the user's. */
@@ -49,7 +49,8 @@ export async function walk(root, progress, wanted) {
     let entries
     try {
       entries = await readdir(folder, { withFileTypes: true, encoding: 'buffer' })
-    } catch (err) {
+    } catch (thrown) {
+      const err = /** @type {NodeJS.ErrnoException} */ (thrown)
       if (folders === 0) throw new Failure(`${shown(root)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
       warn(`${shown(folder.toString())}: ${err.message}`)
       continue
@@ -70,7 +71,7 @@ export async function walk(root, progress, wanted) {
           const file = { path, name: path.toString(), utf8: isUtf8(path), dev, ino }
           files.push({ ...file, size: Number(size), mtimeMs: Number(mtimeMs), ctimeMs: Number(ctimeMs) })
         } catch (err) {
-          warn(`${shown(path.toString())}: ${err.message}`)
+          warn(`${shown(path.toString())}: ${/** @type {Error} */ (err).message}`)
         }
       }
     }
