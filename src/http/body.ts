@@ -37,7 +37,7 @@ export type JsonBody = { bytes: Uint8Array; readonly text: string }
 const EMPTY: JsonBody = { bytes: new Uint8Array(0), text: '' }
 
 /** The size a request declares, NaN when it declares none (a chunked body). */
-export const declaredLength = (request: Request) => Number(request.headers.get('content-length') ?? NaN)
+const declaredLength = (request: Request) => Number(request.headers.get('content-length') ?? NaN)
 
 /**
  * The body's text and the bytes it was decoded from (logs are stored as those bytes), once it is

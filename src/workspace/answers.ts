@@ -12,17 +12,7 @@ export type Tagged<T> = { etag: string; body?: T }
 /** A body as RPC brings it: bytes, or past RPC_VALUE_BYTES a stream of them. */
 export type Bytes = Uint8Array | ReadableStream<Uint8Array>
 
-/** The work's value, or the Problem it threw; anything else it threw is thrown on (a 500). */
-export function answer<T>(work: () => T): T | Problem {
-  try {
-    return work()
-  } catch (err) {
-    if (err instanceof Problem) return err
-    throw err
-  }
-}
-
-/** `answer` for work that waits. */
+/** The value work that waits gives, or the Problem it threw; anything else it threw is thrown on (a 500). */
 export const answerLater = <T>(work: Promise<T>): Promise<T | Problem> =>
   work.catch((err: unknown) => (err instanceof Problem ? err : Promise.reject(err)))
 
