@@ -69,7 +69,10 @@ export function serve(route: Route, handler: Handler<RouteName>) {
       ifNoneMatch: request.headers.get('if-none-match') ?? undefined,
     }
     const answer = await handler(call)
-    if (!conditional) return answerOf(answer, status)
+    if (!conditional)
+      return answer instanceof Response || answer instanceof JsonAnswer
+        ? answer
+        : new JsonAnswer(JSON.stringify(answer), status)
     const { etag, answer: make } = answer as unknown as Conditional<unknown>
     if (namesTag(call.ifNoneMatch, etag)) return notModified(etag)
     return answerOf(await make(), status, etag)

@@ -48,7 +48,7 @@ export async function readSentLog(sent: JsonBody, admitted: () => Promise<unknow
       },
     }
   // Checked only for a caller the workspace admits: a small body's token was not asked before it
-  // was read (flows/token.ts), and checking 500,000 bad clips costs half a second.
+  // was read (serve.ts), and checking 500,000 bad clips costs half a second.
   await admitted()
   const { details, unlisted } = checkLog(log, NO_SCHEMAS)
   if (details.length) throw invalid(details, unlisted)

@@ -13,7 +13,7 @@ export const COMMAND_BODY_BYTES = 1024 * 1024
 export const OPEN_BODY_BYTES = 4 * 1024
 /**
  * A body larger than this is read only once the workspace has accepted the request's token
- * (routes/token.ts), and is scanned for nesting depth as it is read (schemas/json.ts).
+ * (serve.ts), and is scanned for nesting depth as it is read (schemas/json.ts).
  */
 export const LARGE_BODY_BYTES = DEPTH_SCAN_BYTES
 

@@ -71,7 +71,7 @@ export function parseJsonAt(text: string, path: string): unknown {
 /**
  * One pass over a large body's bytes as it is read, counting brackets outside strings: a body
  * nested deeper than 64 levels is refused before JSON.parse builds it. (A body this large has
- * already passed the token check: routes/token.ts.)
+ * already passed the token check: serve.ts.)
  */
 export function refuseDeepNesting(bytes: Uint8Array) {
   if (bytes.length <= DEPTH_SCAN_BYTES) return
