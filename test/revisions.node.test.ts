@@ -13,7 +13,7 @@ import {
   winnerOf,
   type Leaf,
 } from '../src/shared/revisions'
-import { planReceive } from '../src/shared/sync-rules'
+import { planMerge, planReceive, planResolve } from '../src/shared/sync-rules'
 import { Problem } from '../src/shared/problem'
 
 /** A replica's leaves after receiving `revisions` in that order. */
@@ -188,5 +188,74 @@ describe('what taking a version does (planReceive)', () => {
       }),
       { numRuns: 300 },
     )
+  })
+})
+
+describe('what keeping one version, or merging two, does (planResolve, planMerge)', () => {
+  const served = {
+    rev: '2-aaaaaaaaaaaaaaaa',
+    ancestors: ['1-0000000000000000'],
+    deleted: false,
+    winner: true,
+    owner: 'A',
+  }
+  const beside = { rev: '2-bbbbbbbbbbbbbbbb', ancestors: ['1-0000000000000000'], deleted: false, winner: false }
+  const deletion = { rev: '3-cccccccccccccccc', ancestors: ['2-dddddddddddddddd'], deleted: true, winner: false }
+  const refusal = (work: () => unknown) => {
+    try {
+      work()
+    } catch (err) {
+      return err instanceof Problem ? { kind: err.kind, error: err.error } : err
+    }
+    return undefined
+  }
+
+  it('replaces every version with one revision past them all; the row is touched when the served one is kept', () => {
+    expect(planResolve([served, beside], served.rev)).toEqual({
+      leaf: {
+        rev: expect.stringMatching(/^3-[0-9a-f]{16}$/),
+        ancestors: ancestorsOf([served, beside]),
+        deleted: false,
+        owner: 'A',
+      },
+      row: 'touch',
+      drop: [served.rev, beside.rev],
+    })
+  })
+
+  it('takes the kept version’s body into the row in place of the served one, or leaves none for a deletion', () => {
+    expect(planResolve([served, beside], beside.rev)).toMatchObject({
+      leaf: { deleted: false },
+      row: { remove: true, restore: beside.rev },
+    })
+    const plan = planResolve([served, deletion], deletion.rev, 'A')
+    // A deletion kept on a cart is that cart's unit's act.
+    expect(plan).toMatchObject({ leaf: { deleted: true, owner: 'A' }, row: { remove: true } })
+    expect(plan.row).not.toHaveProperty('restore')
+    expect(plan.leaf.rev.startsWith('4-')).toBe(true)
+  })
+
+  it('refuses a version it does not hold, a log not in conflict, and on a cart another unit’s version', () => {
+    expect(refusal(() => planResolve([served, beside], '9-eeeeeeeeeeeeeeee'))).toEqual({
+      kind: 'not-found',
+      error: 'Revision not found',
+    })
+    expect(refusal(() => planResolve([served], served.rev))).toEqual({
+      kind: 'conflict',
+      error: 'Log has no versions in conflict',
+    })
+    expect(refusal(() => planResolve([served, beside], beside.rev, 'B'))).toEqual({
+      kind: 'forbidden',
+      error: "A version of this log belongs to A: the production's operator keeps one",
+    })
+  })
+
+  it('merges two versions into a body owned as the served one is, the served row replaced', () => {
+    expect(planMerge([served, beside])).toEqual({
+      leaf: { rev: expect.stringMatching(/^3-/), ancestors: ancestorsOf([served, beside]), deleted: false, owner: 'A' },
+      row: { remove: true },
+      drop: [served.rev, beside.rev],
+    })
+    expect(refusal(() => planMerge([served]))).toEqual({ kind: 'conflict', error: 'Log has no two versions to merge' })
   })
 })

@@ -4,8 +4,8 @@
  * Pure: the store (workspace/revisions.ts) carries a plan out in SQL. The revision rules they
  * build on are revisions.ts's.
  */
-import { forbidden, invalid } from './problem'
-import { MAX_VERSIONS, implausible, newestCommon, received, winnerOf, type Leaf } from './revisions'
+import { conflict, forbidden, invalid, notFound } from './problem'
+import { MAX_VERSIONS, implausible, newestCommon, nextRevision, received, winnerOf, type Leaf } from './revisions'
 
 /** Versions of a log as far as who owns them goes (`owner` null or absent: none). */
 export type Owned = Array<{ deleted: boolean; owner?: string | null | undefined }>
@@ -115,3 +115,55 @@ export function planReceive(
   const row = winner === incoming ? (hasBody ? 'incoming' : 'none') : winner.deleted ? 'none' : { restore: winner.rev }
   return { outcome, ...(oldWinner && { oldWinner }), row, drop, keepBeside, crown: winner.rev }
 }
+
+/**
+ * What a resolution or a merge does to a log's row and leaves: a new revision replacing every
+ * leaf (so every replica that takes it ends the conflict the same way), and the row as it then
+ * serves: touched where the version kept is the one served, else the served one removed and the
+ * kept one's body restored (none for a deletion), or the merged body put in its place.
+ */
+export type EndPlan = {
+  leaf: Leaf
+  row: 'touch' | { remove: boolean; restore?: string }
+  drop: string[]
+}
+
+/**
+ * The operator keeps version `keep` of a log in conflict. `unit`: the unit this cart writes as
+ * (none on a production), which may not set aside another unit's version, and which a deletion
+ * kept on a cart is owned by (another unit's deletion it may keep, not send as that unit's).
+ */
+export function planResolve(leaves: Array<Leaf & { winner: boolean }>, keep: string, unit?: string): EndPlan {
+  const kept = leaves.find((leaf) => leaf.rev === keep)
+  if (!kept) throw notFound('Revision')
+  if (leaves.length < 2) throw conflict('Log has no versions in conflict')
+  const other = unit === undefined ? undefined : otherOwner(unit, leaves)
+  if (other !== undefined)
+    throw forbidden(`A version of this log belongs to ${other}: the production's operator keeps one`)
+  const owner = kept.deleted ? (unit ?? kept.owner) : kept.owner
+  const before = leaves.find((leaf) => leaf.winner)
+  return {
+    leaf: replacing(leaves, kept.deleted, owner),
+    row:
+      kept === before ? 'touch' : { remove: !!before && !before.deleted, ...(!kept.deleted && { restore: kept.rev }) },
+    drop: leaves.map((leaf) => leaf.rev),
+  }
+}
+
+/** Two versions in conflict merged into one body (shared/three-way.ts), owned as the served one is. */
+export function planMerge(leaves: Array<Leaf & { winner: boolean }>): EndPlan {
+  const winner = leaves.find((leaf) => leaf.winner)
+  if (leaves.length !== 2 || !winner) throw conflict('Log has no two versions to merge')
+  return {
+    leaf: replacing(leaves, false, winner.owner),
+    row: { remove: !winner.deleted },
+    drop: leaves.map((leaf) => leaf.rev),
+  }
+}
+
+/** The revision that replaces every leaf: past each one's generation, naming them all as ancestors. */
+const replacing = (leaves: Leaf[], deleted: boolean, owner: string | undefined): Leaf => ({
+  ...nextRevision(leaves),
+  deleted,
+  ...(owner !== undefined && { owner }),
+})

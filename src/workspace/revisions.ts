@@ -4,15 +4,26 @@
  * beside the log's row, the version a production merges against, and which unit a cart writes as.
  * The log's own row is the store's (store.ts), reached through `rows`.
  */
-import { conflict, forbidden, notFound } from '../shared/problem'
+import { conflict } from '../shared/problem'
 import type { LogKeys } from '../shared/log-order'
 import { concatBytes, cutBytes, utf8Bytes } from '../shared/utf8'
 import { ancestorsOf, knows, nextRevision, type Leaf } from '../shared/revisions'
-import { otherOwner, planReceive, requireOwned, type Owned } from '../shared/sync-rules'
+import {
+  otherOwner,
+  planMerge,
+  planReceive,
+  planResolve,
+  requireOwned,
+  type EndPlan,
+  type Owned,
+} from '../shared/sync-rules'
 import { CHUNK_BYTES, partsOf, type OpenLog } from './pieces'
 
 /** What a workspace is: the service on a cart (or a laptop), or a production holding its units' days. */
 export type Role = 'cart' | 'production'
+
+/** A merged log as the store takes it. */
+type MergedBody = { keys: LogKeys; json: Uint8Array; summary: string }
 
 /** A log merged three ways is parsed whole: at most PIECEWISE_BYTES (8 MiB), 16 pieces. */
 const MERGED_PIECES = 16
@@ -101,7 +112,7 @@ export class Revisions {
   /**
    * On a cart, 403 unless its unit may write the log, as its production will take it: a write
    * replaces the version served alone, which must be the unit's or no unit's (a resolution
-   * replaces every version: #ownedElsewhere).
+   * replaces every version: planResolve in shared/sync-rules.ts).
    */
   requireOwned(project: number, leaves: Array<Leaf & { winner: boolean }>) {
     requireOwned(this.#unitIn(project), leaves)
@@ -392,29 +403,20 @@ export class Revisions {
    */
   resolve(projectId: string, id: string, keep: string): Leaf {
     const project = this.rows.requireKeyOf(projectId)
-    const leaves = this.leafRows(project, id)
-    const kept = leaves.find((leaf) => leaf.rev === keep)
-    if (!kept) throw notFound('Revision')
-    if (leaves.length < 2) throw conflict('Log has no versions in conflict')
-    const other = this.#ownedElsewhere(project, leaves)
-    if (other !== undefined)
-      throw forbidden(`A version of this log belongs to ${other}: the production's operator keeps one`)
-    // A deletion kept on a cart is the cart's act (another unit's deletion it may keep, but not
-    // send as that unit's); elsewhere the kept version's owner stays.
-    const owner = kept.deleted ? (this.#unitIn(project) ?? kept.owner) : kept.owner
-    const leaf = {
-      rev: nextRevision(leaves).rev,
-      ancestors: ancestorsOf(leaves),
-      deleted: kept.deleted,
-      ...(owner !== undefined && { owner }),
-    }
+    const plan = planResolve(this.leafRows(project, id), keep, this.#unitIn(project))
+    return this.#end(project, id, plan)
+  }
+
+  /** What a resolution or a merge planned (sync-rules.ts), done: the row, then the leaves. */
+  #end(project: number, id: string, { leaf, row, drop }: EndPlan, body?: MergedBody): Leaf {
     const seq = this.rows.nextRevision()
-    const before = leaves.find((held) => held.winner)
-    if (kept !== before) {
-      if (before && !before.deleted) this.rows.removeRow(project, id)
-      if (!kept.deleted) this.#restoreBody(project, id, kept.rev, seq)
-    } else this.#touchRow(project, id, seq)
-    for (const held of leaves) this.#dropLeaf(project, id, held.rev)
+    if (row === 'touch') this.#touchRow(project, id, seq)
+    else {
+      if (row.remove) this.rows.removeRow(project, id)
+      if (row.restore !== undefined) this.#restoreBody(project, id, row.restore, seq)
+      if (body) this.rows.insertRow(project, body.keys, body.json, body.summary, seq)
+    }
+    for (const rev of drop) this.#dropLeaf(project, id, rev)
     this.#insertLeaf(project, id, leaf, seq)
     this.dropBase(project, id)
     return leaf
@@ -495,24 +497,9 @@ export class Revisions {
    * Two versions in conflict merged into one (src/shared/three-way.ts): a revision replacing both,
    * the log as `body`, which every replica takes.
    */
-  merge(projectId: string, id: string, body: { keys: LogKeys; json: Uint8Array; summary: string }): Leaf {
+  merge(projectId: string, id: string, body: MergedBody): Leaf {
     const project = this.rows.requireKeyOf(projectId)
-    const leaves = this.leafRows(project, id)
-    const winner = leaves.find((leaf) => leaf.winner)
-    if (leaves.length !== 2 || !winner) throw conflict('Log has no two versions to merge')
-    const leaf = {
-      rev: nextRevision(leaves).rev,
-      ancestors: ancestorsOf(leaves),
-      deleted: false,
-      ...(winner.owner !== undefined && { owner: winner.owner }),
-    }
-    const seq = this.rows.nextRevision()
-    if (!winner.deleted) this.rows.removeRow(project, id)
-    this.rows.insertRow(project, body.keys, body.json, body.summary, seq)
-    for (const held of leaves) this.#dropLeaf(project, id, held.rev)
-    this.#insertLeaf(project, id, leaf, seq)
-    this.dropBase(project, id)
-    return leaf
+    return this.#end(project, id, planMerge(this.leafRows(project, id)), body)
   }
 
   /**
