@@ -2,10 +2,19 @@
 // unauthenticated Local Explorer switched off (it would run any SQL against the workspace).
 import { spawn } from 'node:child_process'
 import { createConnection, createServer } from 'node:net'
-import { PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv, wranglerDevArgs } from './local.mjs'
+import {
+  PORT,
+  ROOT,
+  STATE_DIR,
+  otherArgs,
+  prepareLocal,
+  printConsoleUrl,
+  quietWranglerEnv,
+  wranglerDevArgs,
+} from './local.mjs'
 
 const key = prepareLocal()
-const wrangler = spawn(process.execPath, wranglerDevArgs(PORT, STATE_DIR, ...process.argv.slice(2)), {
+const wrangler = spawn(process.execPath, wranglerDevArgs(PORT, STATE_DIR, ...otherArgs()), {
   cwd: ROOT,
   env: quietWranglerEnv,
   stdio: 'inherit',

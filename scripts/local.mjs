@@ -6,10 +6,48 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 
 export const ROOT = resolve(import.meta.dirname, '..')
-/** `PORT`, else the project's .dev.vars `PORT=` line, else 5252: where `media-log` looks too. */
-export const PORT = Number(process.env.PORT ?? portOf(devVars()) ?? 5252)
-/** wrangler dev keeps local state in .wrangler/state/v3; npm start uses the very same directory. */
-export const STATE_DIR = resolve(ROOT, process.env.MEDIA_LOG_STATE ?? '.wrangler/state')
+/**
+ * `--production <name>` (or MEDIA_LOG_PRODUCTION=<name>): this folder serves that production, as a
+ * deployment holding it does (docs/units.md), so units can be tried on one laptop: carts link to it
+ * at /productions/<name>. Undefined: the laptop's own service.
+ */
+export const PRODUCTION = productionNamed()
+/**
+ * `PORT`, else the project's .dev.vars `PORT=` line, else 5252: where `media-log` looks too. A
+ * production beside it takes 5253 unless PORT says otherwise.
+ */
+export const PORT = Number(process.env.PORT ?? (PRODUCTION ? 5253 : (portOf(devVars()) ?? 5252)))
+/**
+ * wrangler dev keeps local state in .wrangler/state/v3; npm start uses the very same directory. A
+ * production keeps its own, so it never opens the laptop's workspace.
+ */
+export const STATE_DIR = resolve(
+  ROOT,
+  process.env.MEDIA_LOG_STATE ?? (PRODUCTION ? `.wrangler/production-${PRODUCTION}` : '.wrangler/state'),
+)
+/** Where the service's paths start: a production's under /productions/<name>. */
+export const BASE = PRODUCTION ? `/productions/${PRODUCTION}` : ''
+
+/** The production the command line or the environment names, its name checked as a URL takes it. */
+function productionNamed() {
+  const args = process.argv.slice(2)
+  const at = args.findIndex((arg) => arg === '--production' || arg.startsWith('--production='))
+  const name = at < 0 ? process.env.MEDIA_LOG_PRODUCTION : (args[at].split('=')[1] ?? args[at + 1])
+  if (name === undefined || name === '') return undefined
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/.test(name)) {
+    console.error(`--production ${name}: a production's name is lowercase letters, digits and dashes`)
+    process.exit(2)
+  }
+  return name
+}
+
+/** The arguments a command passes on to wrangler: all but `--production` and its name. */
+export function otherArgs() {
+  const args = process.argv.slice(2)
+  const at = args.findIndex((arg) => arg === '--production' || arg.startsWith('--production='))
+  if (at < 0) return args
+  return args.filter((_, i) => i !== at && !(i === at + 1 && args[at] === '--production'))
+}
 
 /**
  * The workspace's files hold every log and token digest: readable by this user only. The mask is
@@ -100,8 +138,9 @@ export function prepareLocal() {
 
 export function printConsoleUrl(key, port = PORT) {
   console.log('')
-  console.log(`Media-Log Service on http://localhost:${port}`)
-  console.log(`Operator console: http://localhost:${port}/approve?key=${encodeURIComponent(key)}`)
+  if (PRODUCTION) console.log(`Production ${PRODUCTION} on http://localhost:${port}${BASE} (carts link here)`)
+  else console.log(`Media-Log Service on http://localhost:${port}`)
+  console.log(`Operator console: http://localhost:${port}${BASE}/approve?key=${encodeURIComponent(key)}`)
   console.log('')
 }
 
@@ -138,5 +177,6 @@ export const wranglerDevArgs = (port, state, ...more) => [
   state,
   '--var',
   `TIME_ZONE:${LAPTOP_TIME_ZONE}`,
+  ...(PRODUCTION ? ['--var', `PRODUCTIONS:${PRODUCTION}`] : []),
   ...more,
 ]

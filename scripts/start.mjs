@@ -6,7 +6,16 @@ import { readdirSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Miniflare } from 'miniflare'
-import { LAPTOP_TIME_ZONE, PORT, ROOT, STATE_DIR, prepareLocal, printConsoleUrl, quietWranglerEnv } from './local.mjs'
+import {
+  LAPTOP_TIME_ZONE,
+  PORT,
+  PRODUCTION,
+  ROOT,
+  STATE_DIR,
+  prepareLocal,
+  printConsoleUrl,
+  quietWranglerEnv,
+} from './local.mjs'
 
 /** Restarts of workerd: the first after 0.25 s, each next one twice as late, up to 4 s. */
 const FIRST_DELAY = 250
@@ -55,8 +64,13 @@ const options = {
     {
       ...workerOptions,
       name: config.name,
-      // The runtime's own zone is UTC: a new project takes the laptop's, passed here.
-      bindings: { ...workerOptions.bindings, TIME_ZONE: LAPTOP_TIME_ZONE },
+      // The runtime's own zone is UTC: a new project takes the laptop's, passed here. A production
+      // tried on this laptop is named as a deployment names it (wrangler.toml's PRODUCTIONS).
+      bindings: {
+        ...workerOptions.bindings,
+        TIME_ZONE: LAPTOP_TIME_ZONE,
+        ...(PRODUCTION && { PRODUCTIONS: PRODUCTION }),
+      },
       modules: true,
       modulesRoot: outdir,
       scriptPath: resolve(outdir, 'index.js'),

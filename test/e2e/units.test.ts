@@ -24,7 +24,9 @@ const CONVERGE_MS = 45_000
 const productionTree = copyOfTree()
 const cartTree = copyOfTree()
 const productionKey = randomBytes(24).toString('base64url')
-writeFileSync(join(productionTree.dir, '.dev.vars'), `OPERATOR_KEY=${productionKey}\nPRODUCTIONS=feature\n`)
+writeFileSync(join(productionTree.dir, '.dev.vars'), `OPERATOR_KEY=${productionKey}\n`)
+// The production as docs/units.md has it tried on one laptop: the same folder's npm start, named.
+const AS_PRODUCTION = { MEDIA_LOG_PRODUCTION: 'feature' }
 writeFileSync(join(cartTree.dir, '.dev.vars'), `OPERATOR_KEY=${randomBytes(24).toString('base64url')}\n`)
 
 let production: Launched
@@ -110,6 +112,7 @@ beforeAll(async () => {
     dir: productionTree.dir,
     port: PRODUCTION_PORT,
     state: join(productionTree.dir, 'state'),
+    env: AS_PRODUCTION,
   })
   for (const [i, port] of CART_PORTS.entries())
     carts.push(await launch('start', { dir: cartTree.dir, port, state: join(cartTree.dir, `state-${i}`) }))
@@ -125,6 +128,23 @@ afterAll(async () => {
 })
 
 describe('two carts and their production', () => {
+  it('start from one folder: the production named on start, its banner giving its own console', async () => {
+    const banner = `Operator console: http://localhost:${PRODUCTION_PORT}/productions/feature/approve?key=${productionKey}`
+    expect(production.output()).toContain(
+      `Production feature on http://localhost:${PRODUCTION_PORT}/productions/feature`,
+    )
+    expect(production.output()).toContain(banner)
+    // The printed link signs in and leads to the console's page: nothing to edit, nothing answering 404.
+    const signIn = await fetch(banner.slice('Operator console: '.length), { redirect: 'manual' })
+    await signIn.arrayBuffer()
+    expect(signIn.status).toBe(303)
+    const page = await fetch(new URL(signIn.headers.get('location')!, `http://localhost:${PRODUCTION_PORT}`), {
+      headers: { cookie: signIn.headers.get('set-cookie')!.split(';')[0]! },
+    })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<title>')
+  })
+
   it(
     'link once each, with link codes made in the production console for their units',
     { timeout: 120_000 },
@@ -436,6 +456,7 @@ describe('two carts and their production', () => {
         dir: productionTree.dir,
         port: PRODUCTION_PORT,
         state: join(productionTree.dir, 'state'),
+        env: AS_PRODUCTION,
       })
       const after = await converged([...all, ...more])
       console.log(`units: converged ${after} ms after the production started again`)
