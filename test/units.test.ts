@@ -686,6 +686,48 @@ describe('a deployment holding productions', () => {
     expect(await served('D024')).toBe(notes)
   })
 
+  it('shows each day under the unit whose cart wrote it, never relabelled by the project’s unit', async () => {
+    const [main, second] = [await productionToken('Main unit', true), await productionToken('Second unit', true)]
+    const office = await productionToken('Production office')
+    const send = (token: string, path: string, body: string, type = 'application/json') =>
+      deployed(`/productions/feature${path}`, {
+        method: path === '/project/config' ? 'PATCH' : 'POST',
+        headers: { 'x-api-token': token, 'content-type': type },
+        body,
+      })
+    expect((await send(main, '/project/create', JSON.stringify({ project_name: 'Feature' }))).status).toBe(201)
+    // Days as a cart's application sent them, naming no unit of their own.
+    const unnamed = (id: string, day: number) => {
+      const { unit: _, ...log } = makeLog(id, day)
+      return log
+    }
+    const sent = [
+      [main, 'Main unit', unnamed('D030', 30)],
+      [second, 'Second unit', unnamed('D031', 31)],
+      // A log naming its unit keeps it, whoever sent it.
+      [second, 'Second unit', { ...unnamed('D033', 33), unit: 'Splinter' }],
+    ] as const
+    for (const [token, owner, log] of sent) {
+      const path = `/sync/logs/${log.id}?rev=${rev(1, 'a')}&ancestors=&owner=${encodeURIComponent(owner)}`
+      expect((await send(token, path, JSON.stringify(log))).status).toBe(200)
+    }
+    // The office's own day, and the project named after the main unit, as an office might set it.
+    expect((await send(office, '/log', JSON.stringify(unnamed('D032', 32)))).status).toBe(201)
+    expect((await send(office, '/project/config', JSON.stringify({ unit: 'Main unit' }))).status).toBe(200)
+    const days = JSON.parse((await deployed('/productions/feature/approve/days', { headers: key })).text) as {
+      days: Array<{ id: string; unit: string }>
+    }
+    expect(days.days.map(({ id, unit }) => [id, unit])).toEqual([
+      ['D030', 'Main unit'],
+      ['D031', 'Second unit'],
+      ['D032', 'Main unit'],
+      ['D033', 'Splinter'],
+    ])
+    // The logs stay as their applications sent them: no unit written into them.
+    const served = await deployed('/productions/feature/log/D031', { headers: { 'x-api-token': office } })
+    expect(served.text).toBe(JSON.stringify(unnamed('D031', 31)))
+  })
+
   it('serves each production under its path with its own workspace, and nothing else', async () => {
     // Outside the productions, /ping answers without making a workspace nobody set up.
     const before = (await listDurableObjectIds(env.WORKSPACE)).map(String)

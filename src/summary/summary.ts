@@ -71,6 +71,11 @@ export type LogSummary = {
   day: number
   date: string
   unit?: string
+  /**
+   * The unit whose cart wrote the day (docs/units.md), kept beside the log, never in it: added as
+   * the summary is read, not stored with it.
+   */
+  owner?: string
   /** OCF clips the log lists. */
   clips: number
   /** Sound clips the log lists (left out when none). */
@@ -247,7 +252,12 @@ export function summarize(log: LogOutput): LogSummary {
 }
 
 /** The unit a log is reported under: its own, else the project's. */
-export const unitOf = (summary: LogSummary, projectUnit: string | undefined) => summary.unit || projectUnit || ''
+/**
+ * The unit a day is shown under: the `unit` its log names, else the unit whose cart wrote it, else
+ * the project's. The project's `unit` never relabels a day another unit's cart wrote.
+ */
+export const unitOf = (summary: LogSummary, projectUnit: string | undefined) =>
+  summary.unit || summary.owner || projectUnit || ''
 
 /** Totals over several days: sizes and files add up, durations add in seconds, volumes merge. */
 export function total(summaries: readonly LogSummary[]) {

@@ -249,14 +249,21 @@ export class Logs {
    */
   summaries(projectId: string, ids: string[]): LogSummary[] {
     return ids.map((id) => {
-      const text = this.store.summaryText(projectId, id)
-      if (text === undefined) throw notFound('Log')
-      if (text !== null) return JSON.parse(text) as LogSummary
-      const stored = this.#stored(projectId, id)
-      const summary = isLarge(stored) ? checkPiecewise(stored).summary : summarize(parsed(stored) as LogOutput)
-      this.store.setSummary(projectId, id, JSON.stringify(summary))
-      return summary
+      const summary = this.#summary(projectId, id)
+      // The unit whose cart wrote the day: beside the log, so the log stays as its application sent it.
+      const owner = this.store.revisions.ownerOf(projectId, id)
+      return owner === undefined ? summary : { ...summary, owner }
     })
+  }
+
+  #summary(projectId: string, id: string): LogSummary {
+    const text = this.store.summaryText(projectId, id)
+    if (text === undefined) throw notFound('Log')
+    if (text !== null) return JSON.parse(text) as LogSummary
+    const stored = this.#stored(projectId, id)
+    const summary = isLarge(stored) ? checkPiecewise(stored).summary : summarize(parsed(stored) as LogOutput)
+    this.store.setSummary(projectId, id, JSON.stringify(summary))
+    return summary
   }
 
   /** A stored log: its text when it is one piece, else its bytes. */

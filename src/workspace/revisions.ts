@@ -451,6 +451,20 @@ export class Revisions {
     if (this.role === 'production') this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
   }
 
+  /** The unit whose cart wrote the version a log serves, if any. */
+  ownerOf(projectId: string, id: string): string | undefined {
+    const project = this.rows.keyOf(projectId)
+    if (project === undefined) return undefined
+    const row = this.sql
+      .exec<{ owner: string | null }>(
+        'SELECT owner FROM log_leaves WHERE project = ? AND id = ? AND winner = 1',
+        project,
+        id,
+      )
+      .toArray()[0]
+    return row?.owner ?? undefined
+  }
+
   /** The revision of the version a log's last write replaced, kept on a production. */
   baseRevision(projectId: string, id: string): string | undefined {
     const project = this.rows.keyOf(projectId)
