@@ -137,6 +137,9 @@ export async function connectedClient({ url: baseUrl, from }) {
       warn('the kept token is no longer accepted: asking for a new one')
     }
   }
+  // Nothing answering is said first (exit 2), before the operator is asked to approve a code in a
+  // console that is not there either.
+  await new MediaLogClient({ baseUrl }).ping()
   const client = await MediaLogClient.connect({
     baseUrl,
     appName: APP_NAME,

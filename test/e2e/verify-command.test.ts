@@ -585,4 +585,21 @@ describe('media-log verify', () => {
       expect(failed.stderr).toContain(said)
     }
   })
+
+  it('says first that nothing answers at the service’s URL, and asks for no approval there', async () => {
+    // A port nothing listens on, and no token kept for it: verify and checks alike.
+    const nowhere = 'http://localhost:5749'
+    const fresh = mkdtempSync(join(dir, 'config-'))
+    for (const args of [
+      ['verify', dir, '--log', 'D013'],
+      ['checks', 'D013'],
+    ]) {
+      const failed = await runCommand(args, { base: nowhere, configDir: fresh })
+      expect(failed.status).toBe(2)
+      expect(failed.stdout).toBe('')
+      expect(failed.stderr).toBe(
+        `service: ${nowhere} (from MEDIA_LOG_URL)\nmedia-log: nothing answers at ${nowhere} (npm start starts the service)\n`,
+      )
+    }
+  })
 })
