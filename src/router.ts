@@ -110,6 +110,7 @@ const HANDLERS: Handlers = {
   linkStatus: sync.linkStatus,
   link: sync.link,
   listConflicts: sync.listConflicts,
+  compareConflict: sync.compareConflict,
   resolveConflict: sync.resolveConflict,
   unlink: sync.unlink,
 }

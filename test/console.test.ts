@@ -573,6 +573,7 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'DELETE /approve/link-codes/:id': ['/approve/link-codes/0123456789abcdef'],
       'DELETE /approve/link': ['/approve/link'],
       'GET /approve/conflicts': ['/approve/conflicts'],
+      'GET /approve/conflicts/:id': ['/approve/conflicts/D001'],
       'POST /approve/conflicts/:id': ['/approve/conflicts/D001', { keep: '1-0123456789abcdef' }],
     }
     const guarded = router.routes

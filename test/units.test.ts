@@ -16,6 +16,7 @@ import { Store } from '../src/workspace/store'
 import { UnitLink } from '../src/workspace/units'
 import type { Workspace } from '../src/workspace/Workspace'
 import { BASE, OPERATOR_KEY, call, getAsSent, makeLog, utf8, withProject } from './helpers'
+import { clip } from './log-fixtures'
 
 type Leaf = { rev: string; ancestors: string[]; deleted: boolean }
 type Feed = { changes: Array<{ id: string; seq: number; leaves: Leaf[] }>; last: number }
@@ -338,6 +339,76 @@ describe('resolving a conflict', () => {
     )
     // The log can be deleted again.
     expect((await call('DELETE', '/log/D007', { token })).status).toBe(200)
+  })
+})
+
+describe('comparing versions in conflict', () => {
+  it('shows each version against the one served, with its volumes and what its checks find', async () => {
+    const { token } = await withProject()
+    const asOperator = { 'x-operator-key': OPERATOR_KEY }
+    const ours = makeLog('D008', 2)
+    // Theirs: clip 1 gone, clip 2 with another checksum on SSD_01, clip 3 new on a shuttle.
+    const theirs = {
+      ...makeLog('D008', 0, { unit: 'Splinter' }),
+      ocf: {
+        clips: [
+          clip(2, {
+            copies: [
+              { volume: 'SSD_01', hash: 'xxh64:00000000000000ff' },
+              { volume: 'RAID_A', hash: null },
+            ],
+          }),
+          clip(3, { copies: [{ volume: 'SHUTTLE_B', hash: null }] }),
+        ],
+      },
+    }
+    expect((await call('POST', '/log', { token, body: ours })).status).toBe(201)
+    const [local] = (await leavesOf(token, 'D008'))!
+    const other = { rev: rev(1, 'f'), ancestors: [], deleted: false }
+    expect((await send(token, 'D008', other, JSON.stringify(theirs))).body).toEqual({ outcome: 'winner' })
+
+    const compared = await call('GET', '/approve/conflicts/D008', { headers: asOperator })
+    const described = { deleted: false, owner: null, day: 1, date: '2024-01-01', clips: 2, soundClips: 0 }
+    const counts = { errors: expect.any(Number), warnings: expect.any(Number), info: expect.any(Number) }
+    expect(compared).toMatchObject({ status: 200 })
+    expect(compared.body).toEqual({
+      id: 'D008',
+      keptHere: true,
+      versions: [
+        {
+          ...described,
+          rev: other.rev,
+          served: true,
+          unit: 'Splinter',
+          volumes: ['RAID_A', 'SHUTTLE_B', 'SSD_01'],
+          checks: counts,
+        },
+        {
+          ...described,
+          rev: local!.rev,
+          served: false,
+          unit: 'Main Unit',
+          volumes: ['RAID_A', 'SSD_01'],
+          checks: counts,
+          differs: {
+            added: { count: 1, listed: [clip(1).clip] },
+            removed: { count: 1, listed: [clip(3).clip] },
+            changed: { count: 1, listed: [{ clip: clip(2).clip, what: ['checksums'] }] },
+            volumes: { added: [], removed: ['SHUTTLE_B'] },
+          },
+        },
+      ],
+    })
+    // What the comparison says a version's checks find is what the day's checks say once it is kept.
+    await call('POST', '/approve/conflicts/D008', { headers: asOperator, body: { keep: local!.rev } })
+    const { errors, warnings, info } = (await call('GET', '/log/D008/checks', { token })).body.summary
+    expect(compared.body.versions[1].checks).toEqual({ errors, warnings, info })
+    // No versions in conflict, or no such log: 404.
+    for (const id of ['D008', 'D404'])
+      expect(await call('GET', `/approve/conflicts/${id}`, { headers: asOperator })).toMatchObject({
+        status: 404,
+        body: { error: 'Conflict not found' },
+      })
   })
 })
 

@@ -288,21 +288,43 @@ export const SyncStatusSchema = v.variant('linked', [
   }),
 ])
 
+/** A version of a log in conflict, as the list describes it. */
+const ConflictVersionSchema = v.object({
+  rev: text,
+  deleted: v.boolean(),
+  served: v.boolean(),
+  owner: v.nullable(text),
+  day: v.optional(count),
+  date: v.optional(text),
+  unit: v.optional(v.nullable(text)),
+  clips: v.optional(count),
+})
+
 export const ConflictListSchema = v.object({
-  conflicts: v.array(
+  conflicts: v.array(v.object({ id: text, keptHere: v.boolean(), versions: v.array(ConflictVersionSchema) })),
+})
+
+const listedSchema = <T extends v.GenericSchema>(item: T) => v.object({ count, listed: v.array(item) })
+
+/** One log's versions in conflict side by side: each against the one served, and what its checks find. */
+export const ConflictComparisonSchema = v.object({
+  id: text,
+  keptHere: v.boolean(),
+  versions: v.array(
     v.object({
-      id: text,
-      keptHere: v.boolean(),
-      versions: v.array(
+      ...ConflictVersionSchema.entries,
+      soundClips: v.optional(count),
+      volumes: v.optional(v.array(text)),
+      checks: v.optional(v.object({ errors: count, warnings: count, info: count })),
+      /** Against the version served (left out for it and for a deletion). */
+      differs: v.optional(
         v.object({
-          rev: text,
-          deleted: v.boolean(),
-          served: v.boolean(),
-          owner: v.nullable(text),
-          day: v.optional(count),
-          date: v.optional(text),
-          unit: v.optional(v.nullable(text)),
-          clips: v.optional(count),
+          added: listedSchema(text),
+          removed: listedSchema(text),
+          changed: listedSchema(
+            v.object({ clip: text, what: v.array(v.picklist(['size', 'reel', 'copies', 'checksums'])) }),
+          ),
+          volumes: v.object({ added: v.array(text), removed: v.array(text) }),
         }),
       ),
     }),

@@ -144,6 +144,19 @@ export const UNIT_ROUTES = {
     ok: [200, shapes.ConflictListSchema],
     errors: [401, 403],
   },
+  compareConflict: {
+    method: 'get',
+    path: '/approve/conflicts/{id}',
+    summary: "One log's versions in conflict side by side, each against the one served",
+    description:
+      'For each version: its volumes, what its checks find, and (but for the one served and a deletion) the clips it ' +
+      'adds, removes or holds otherwise (size, reel, copies, checksums) and the volumes it adds or lacks, against the ' +
+      'one served; 50 names of each kind listed, `count` all of them. 404 when the log has no versions in conflict.',
+    tag: 'Operator',
+    who: 'operator',
+    ok: [200, shapes.ConflictComparisonSchema],
+    errors: [400, 401, 403, 404],
+  },
   resolveConflict: {
     method: 'post',
     path: '/approve/conflicts/{id}',

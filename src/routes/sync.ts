@@ -9,8 +9,11 @@ import { LOOPBACK } from '../http/guards'
 import { jsonAnswer } from '../http/headers'
 import type { LogSchema } from '../schemas/log'
 import type * as v from 'valibot'
-import { invalid } from '../shared/problem'
-import { rpcSafe } from '../shared/utf8'
+import { checkRead, readDay, type ReadDay } from '../checks/day'
+import { compareDays, volumesOf } from '../checks/compare'
+import { lazyLog } from '../large-logs/read'
+import { invalid, notFound } from '../shared/problem'
+import { bytesOf, rpcSafe } from '../shared/utf8'
 import { OPERATOR, workspace } from '../workspace/client'
 import { ProductionError, askProduction, productionProject } from '../workspace/production'
 import { baseOf } from '../http/productions'
@@ -84,6 +87,42 @@ export const unlink: Handler<'unlink'> = async ({ env }) => {
 export const listConflicts: Handler<'listConflicts'> = async ({ env }) => ({
   conflicts: await workspace(env).conflicts(),
 })
+
+/**
+ * GET /approve/conflicts/{id}: the versions side by side. Each is read and checked here in the
+ * worker, as a day's detail is; a log has at most 16 versions.
+ */
+export const compareConflict: Handler<'compareConflict'> = async ({ env, params }) => {
+  const id = params.id!
+  const ws = workspace(env)
+  const conflict = (await ws.conflicts()).find((held) => held.id === id)
+  if (!conflict) throw notFound('Conflict')
+  const read = new Map<string, ReadDay>()
+  for (const { rev, deleted } of conflict.versions) {
+    if (deleted) continue
+    const body = await ws.conflictVersion(id, rev)
+    read.set(rev, await readDay(lazyLog(body instanceof ReadableStream ? await bytesOf(body) : body)))
+  }
+  const served = read.get(conflict.versions.find((version) => version.served)!.rev)
+  const matchSound = (await ws.daysPlan())?.settings.match_sound !== false
+  const versions = []
+  for (const version of conflict.versions) {
+    const day = read.get(version.rev)
+    if (!day) {
+      versions.push(version)
+      continue
+    }
+    const { summary } = await checkRead(day, { matchSound })
+    versions.push({
+      ...version,
+      soundClips: day.sound.length,
+      volumes: [...volumesOf(day)].sort(),
+      checks: { errors: summary.errors, warnings: summary.warnings, info: summary.info },
+      ...(!version.served && served && { differs: compareDays(served, day) }),
+    })
+  }
+  return { id, keptHere: conflict.keptHere, versions }
+}
 
 /** POST /approve/conflicts/{id}: keeps one version; the others go, on every unit once synced. */
 export const resolveConflict: Handler<'resolveConflict'> = async ({ env, params, body }) => {

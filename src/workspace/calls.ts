@@ -203,6 +203,11 @@ export const CALLS = {
   }),
   unlinkProduction: declare({ who: 'worker', work: ({ sync }) => sync.unlink() }),
   conflicts: declare({ who: 'worker', work: ({ sync }) => sync.conflicts() }),
+  /** A version of a log of the active project as stored, served or in conflict, for the operator's comparison. */
+  conflictVersion: declare({
+    who: 'worker',
+    work: ({ sync }, _, id: string, rev: string) => sync.version(undefined, id, rev),
+  }),
   resolveConflict: declare({
     who: 'worker',
     writes: true,

@@ -342,7 +342,7 @@ describe('two carts and their production', () => {
         const card = page.locator('#units .card.conflict')
         await card.waitFor()
         expect(await card.locator('h3').textContent()).toBe('D005: 2 versions')
-        expect(await card.locator('.meta').textContent()).toBe(
+        expect(await card.locator('.who > .meta').textContent()).toBe(
           "Written without seeing each other; one version is another unit's, so the production's operator keeps one.",
         )
         expect((await card.locator('.version').allTextContents()).sort()).toEqual([
@@ -359,11 +359,22 @@ describe('two carts and their production', () => {
         const there = production.locator('#units .card.conflict')
         await there.waitFor()
         await production.screenshot({ path: join(tmpdir(), 'media-log-units-production.png'), fullPage: true })
-        await there
-          .locator('.version')
-          .filter({ hasNotText: '(shown now)' })
-          .getByRole('button', { name: 'Keep this one' })
-          .click()
+        // Each version side by side with the one shown, then a question naming what will go.
+        const choice = there.locator('.version').filter({ hasNotText: '(shown now)' })
+        expect(await choice.locator('.meta').first().textContent()).toMatch(
+          /^Volumes: .+ · checks: \d+ errors?, \d+ warnings?$/,
+        )
+        expect(await choice.locator('.meta').nth(1).textContent()).toMatch(/^Against the one shown: /)
+        await choice.getByRole('button', { name: 'Keep this one' }).click()
+        const question = choice.getByRole('group', { name: 'Confirm keeping this version' })
+        const label = async (version: typeof choice) => (await version.locator('span').first().textContent())!
+        const shownNow = there.locator('.version').filter({ hasText: '(shown now)' })
+        expect(await question.locator('p').textContent()).toBe(
+          `Keep ${await label(choice)}? No longer served, here and on every unit once synced: ` +
+            `${(await label(shownNow)).replace(' (shown now)', '')}.`,
+        )
+        await production.screenshot({ path: join(tmpdir(), 'media-log-units-confirm.png'), fullPage: true })
+        await question.getByRole('button', { name: 'Yes, keep it' }).click()
         await there.waitFor({ state: 'detached' })
         // The cart hears of it on its next round.
         await card.waitFor({ state: 'detached' })

@@ -227,6 +227,33 @@
  */
 
 /**
+ * GET /approve/conflicts/{id}: one version, its volumes and check counts, and what it holds
+ * against the one served (`differs`, left out for that one and for a deletion).
+ * @typedef {object} ConflictVersion
+ * @property {string} rev
+ * @property {boolean} deleted
+ * @property {boolean} served
+ * @property {string | null} owner
+ * @property {number} [day]
+ * @property {string} [date]
+ * @property {string | null} [unit]
+ * @property {number} [clips]
+ * @property {string[]} [volumes]
+ * @property {{errors: number, warnings: number, info: number}} [checks]
+ * @property {{added: Listed, removed: Listed, changed: {count: number, listed: Array<{clip: string, what: string[]}>}, volumes: {added: string[], removed: string[]}}} [differs]
+ */
+
+/** @typedef {{count: number, listed: string[]}} Listed */
+
+/**
+ * GET /approve/conflicts/{id}: a log's versions side by side.
+ * @typedef {object} ConflictComparison
+ * @property {string} id
+ * @property {boolean} keptHere
+ * @property {ConflictVersion[]} versions
+ */
+
+/**
  * The service's error shape; `details` name what a refused edit got wrong, and a refused send or
  * "seen" whose message changed carries the window as it reads now.
  * @typedef {object} Problem

@@ -4,7 +4,7 @@
  * conflict, each version with a button that keeps it (docs/units.md).
  */
 import { $, BASE, el, api, problemText, notify, ago, setBusy, showCount, askFirst } from './core.browser.js'
-/** @import { Answer, Conflict, LinkCode, SyncStatus } from './state.js' */
+/** @import { Answer, Conflict, ConflictComparison, ConflictVersion, LinkCode, SyncStatus } from './state.js' */
 
 /** @returns {import('./live.browser.js').Section} */
 export function unitsSection() {
@@ -248,25 +248,91 @@ export function unitsSection() {
     )
   }
 
-  // ---- days in conflict: each version, and a button that keeps it
+  // ---- days in conflict: each version side by side with the one shown, and a button that keeps it
 
-  /** @param {Conflict} conflict */
+  /** @param {ConflictVersion} version */
+  const labelOf = (version) =>
+    (version.owner ? version.owner + "'s · " : '') +
+    (version.deleted
+      ? 'deleted'
+      : [version.unit || 'no unit', 'day ' + version.day, version.date, version.clips + ' clips'].join(' · '))
+
+  /** @param {number} n @param {string} one @param {string} many */
+  const counted = (n, one, many) => n + ' ' + (n === 1 ? one : many)
+
+  /** @param {{count: number, listed: string[]}} listed */
+  const named = ({ count, listed }) =>
+    listed.slice(0, 3).join(', ') + (count > 3 ? ' and ' + counted(count - 3, 'other', 'others') : '')
+
+  /** What a version holds against the one shown, in a line or two. @param {ConflictVersion} version */
+  function differenceLines(version) {
+    const lines = []
+    if (version.volumes)
+      lines.push(
+        'Volumes: ' +
+          (version.volumes.join(', ') || 'none') +
+          (version.checks
+            ? ' · checks: ' +
+              [
+                counted(version.checks.errors, 'error', 'errors'),
+                counted(version.checks.warnings, 'warning', 'warnings'),
+              ].join(', ')
+            : ''),
+      )
+    const differs = version.differs
+    if (differs) {
+      const parts = []
+      if (differs.added.count)
+        parts.push(counted(differs.added.count, 'clip', 'clips') + ' more: ' + named(differs.added))
+      if (differs.removed.count)
+        parts.push(counted(differs.removed.count, 'clip', 'clips') + ' fewer: ' + named(differs.removed))
+      if (differs.changed.count)
+        parts.push(
+          counted(differs.changed.count, 'clip', 'clips') +
+            ' otherwise: ' +
+            named({
+              count: differs.changed.count,
+              listed: differs.changed.listed.map(({ clip, what }) => clip + ' (' + what.join(', ') + ')'),
+            }),
+        )
+      if (differs.volumes.added.length) parts.push('on ' + differs.volumes.added.join(', ') + ' as well')
+      if (differs.volumes.removed.length) parts.push('not on ' + differs.volumes.removed.join(', '))
+      lines.push('Against the one shown: ' + (parts.join('; ') || 'the same clips, copies and checksums'))
+    }
+    return lines.map((text) => el('p', { class: 'meta', text }))
+  }
+
+  /** @param {ConflictComparison} conflict */
   function conflictCard(conflict) {
     const versions = conflict.versions.map((version) => {
-      const said =
-        (version.owner ? version.owner + "'s · " : '') +
-        (version.deleted
-          ? 'deleted'
-          : [version.unit || 'no unit', 'day ' + version.day, version.date, version.clips + ' clips'].join(' · '))
-      const shown = el('span', { text: said + (version.served ? ' (shown now)' : '') })
-      if (!conflict.keptHere) return el('li', { class: 'version' }, shown)
+      const shown = el('span', { text: labelOf(version) + (version.served ? ' (shown now)' : '') })
+      // The version's words in one column, its button beside them, the question under both.
+      const said = el('div', { class: 'version-said' }, shown, ...differenceLines(version))
+      if (!conflict.keptHere) return el('li', { class: 'version' }, said)
       const button = el('button', {
         type: 'button',
         class: version.served ? 'quiet' : 'primary',
         text: 'Keep this one',
       })
-      const entry = { node: button, busy: false }
-      button.addEventListener('click', async () => {
+      const others = conflict.versions.filter((other) => other !== version).map(labelOf)
+      const confirm = el('button', { type: 'button', class: 'danger-solid', text: 'Yes, keep it' })
+      const cancel = el('button', { type: 'button', class: 'quiet', text: 'Cancel' })
+      const question = el(
+        'div',
+        { class: 'confirm', role: 'group', 'aria-label': 'Confirm keeping this version', hidden: true },
+        el('p', {
+          text:
+            'Keep ' +
+            labelOf(version) +
+            '? No longer served, here and on every unit once synced: ' +
+            others.join('; ') +
+            '.',
+        }),
+        el('div', { class: 'actions' }, confirm, cancel),
+      )
+      const entry = { node: confirm, busy: false }
+      button.addEventListener('click', askFirst(button, question, confirm, cancel))
+      confirm.addEventListener('click', async () => {
         if (entry.busy) return
         setBusy(entry, true)
         const answer = await api('POST', '/approve/conflicts/' + encodeURIComponent(conflict.id), { keep: version.rev })
@@ -274,7 +340,7 @@ export function unitsSection() {
         if (answer.status === 200) notify(conflict.id + ': the version kept goes to every unit.', 'ok')
         else notify(conflict.id + ': ' + problemText(answer), 'error')
       })
-      return el('li', { class: 'version' }, shown, button)
+      return el('li', { class: 'version' }, said, button, question)
     })
     return el(
       'li',
@@ -286,7 +352,7 @@ export function unitsSection() {
         el('p', {
           class: 'meta',
           text: conflict.keptHere
-            ? 'Written without seeing each other. Keep one; the others go on every unit.'
+            ? 'Written without seeing each other. Compare them and keep one; the others go on every unit.'
             : "Written without seeing each other; one version is another unit's, so the production's operator keeps one.",
         }),
         el('ul', { class: 'versions' }, versions),
@@ -294,12 +360,21 @@ export function unitsSection() {
     )
   }
 
+  /** The days in conflict, each compared version by version (GET /approve/conflicts/{id}). */
   async function loadConflicts() {
     const key = conflictsKey
     const answer = /** @type {Answer<{conflicts: Conflict[]}>} */ (await api('GET', '/approve/conflicts'))
     if (answer.status !== 200 || key !== conflictsKey) return
+    const cards = []
+    for (const { id } of answer.body.conflicts) {
+      const compared = /** @type {Answer<ConflictComparison>} */ (
+        await api('GET', '/approve/conflicts/' + encodeURIComponent(id))
+      )
+      if (key !== conflictsKey) return
+      if (compared.status === 200) cards.push(conflictCard(compared.body))
+    }
     for (const node of Array.from(list.querySelectorAll('.card.conflict'))) node.remove()
-    list.append(...answer.body.conflicts.map(conflictCard))
+    list.append(...cards)
   }
 
   list.append(linkCard, codesCard)
