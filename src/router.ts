@@ -18,6 +18,7 @@ import * as operator from './routes/operator'
 import * as projects from './routes/projects'
 import { importFiles } from './routes/import'
 import * as reports from './routes/reports'
+import * as setAside from './routes/set-aside'
 import * as sync from './routes/sync'
 
 type Args = [env: Env, ctx: ExecutionContext]
@@ -111,6 +112,11 @@ const HANDLERS: Handlers = {
   link: sync.link,
   listConflicts: sync.listConflicts,
   compareConflict: sync.compareConflict,
+  // the versions a resolution did not keep, listed under their day and retrievable as they were
+  listSetAside: setAside.listSetAside,
+  getSetAside: setAside.getSetAside,
+  daySetAside: setAside.daySetAside,
+  daySetAsideVersion: setAside.daySetAsideVersion,
   resolveConflict: sync.resolveConflict,
   unlink: sync.unlink,
 }

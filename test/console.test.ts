@@ -574,6 +574,8 @@ describe('a replayed session cookie (cookies are not port-scoped: any other loca
       'DELETE /approve/link': ['/approve/link'],
       'GET /approve/conflicts': ['/approve/conflicts'],
       'GET /approve/conflicts/:id': ['/approve/conflicts/D001'],
+      'GET /approve/days/:id/set-aside': ['/approve/days/D001/set-aside'],
+      'GET /approve/days/:id/set-aside/:rev': ['/approve/days/D001/set-aside/1-0123456789abcdef'],
       'POST /approve/conflicts/:id': ['/approve/conflicts/D001', { keep: '1-0123456789abcdef' }],
     }
     const guarded = router.routes

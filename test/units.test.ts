@@ -400,7 +400,32 @@ describe('comparing versions in conflict', () => {
       ],
     })
     // What the comparison says a version's checks find is what the day's checks say once it is kept.
-    await call('POST', '/approve/conflicts/D008', { headers: asOperator, body: { keep: local!.rev } })
+    const kept = await call('POST', '/approve/conflicts/D008', { headers: asOperator, body: { keep: local!.rev } })
+    // The version not kept is set aside: listed under the day, and retrievable as it was.
+    const listed = {
+      versions: [
+        {
+          rev: other.rev,
+          owner: null,
+          replacedBy: kept.body.rev,
+          setAsideAt: expect.any(String),
+          day: 1,
+          date: '2024-01-01',
+          unit: 'Splinter',
+          clips: 2,
+        },
+      ],
+    }
+    expect((await call('GET', '/log/D008/set-aside', { token })).body).toEqual(listed)
+    expect((await call('GET', '/approve/days/D008/set-aside', { headers: asOperator })).body).toEqual(listed)
+    expect((await getAsSent(`/log/D008/set-aside/${other.rev}`, token)).text).toBe(JSON.stringify(theirs))
+    const file = await call('GET', `/approve/days/D008/set-aside/${other.rev}`, { headers: asOperator })
+    expect(file.body).toEqual(theirs)
+    expect(file.headers.get('content-disposition')).toContain(`filename="D008-${other.rev}.json"`)
+    expect(await call('GET', `/log/D008/set-aside/${rev(9, 'e')}`, { token })).toMatchObject({
+      status: 404,
+      body: { error: 'Revision not found' },
+    })
     const { errors, warnings, info } = (await call('GET', '/log/D008/checks', { token })).body.summary
     expect(compared.body.versions[1].checks).toEqual({ errors, warnings, info })
     // No versions in conflict, or no such log: 404.

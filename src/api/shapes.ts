@@ -332,3 +332,19 @@ export const ConflictComparisonSchema = v.object({
 })
 
 export const ResolvedSchema = v.object({ success: v.literal(true), rev: text })
+
+/** A log's versions a resolution did not keep, the latest first. */
+export const SetAsideListSchema = v.object({
+  versions: v.array(
+    v.object({
+      rev: text,
+      owner: v.nullable(text),
+      replacedBy: text,
+      setAsideAt: text,
+      day: v.optional(count),
+      date: v.optional(text),
+      unit: v.optional(v.nullable(text)),
+      clips: v.optional(count),
+    }),
+  ),
+})

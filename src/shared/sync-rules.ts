@@ -126,6 +126,8 @@ export type EndPlan = {
   leaf: Leaf
   row: 'touch' | { remove: boolean; restore?: string }
   drop: string[]
+  /** The live versions not kept, set aside before they go (workspace/set-aside.ts); `served`: in the row. */
+  setAside: Array<{ rev: string; served: boolean }>
 }
 
 /**
@@ -147,6 +149,9 @@ export function planResolve(leaves: Array<Leaf & { winner: boolean }>, keep: str
     row:
       kept === before ? 'touch' : { remove: !!before && !before.deleted, ...(!kept.deleted && { restore: kept.rev }) },
     drop: leaves.map((leaf) => leaf.rev),
+    setAside: leaves
+      .filter((leaf) => leaf !== kept && !leaf.deleted)
+      .map((leaf) => ({ rev: leaf.rev, served: leaf.winner })),
   }
 }
 
@@ -158,6 +163,8 @@ export function planMerge(leaves: Array<Leaf & { winner: boolean }>): EndPlan {
     leaf: replacing(leaves, false, winner.owner),
     row: { remove: !winner.deleted },
     drop: leaves.map((leaf) => leaf.rev),
+    // The merged body holds what both did: nothing is lost to set aside.
+    setAside: [],
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { parseObject } from '../schemas/json'
 import { conflict } from '../shared/problem'
-import { utf8Text } from '../shared/utf8'
+import { bytesOrStream, utf8Text } from '../shared/utf8'
 import { membersOf } from '../large-logs/scan'
 import type { Leaf } from '../shared/revisions'
 import type { ImportKeys } from '../import/merge'
@@ -13,7 +13,7 @@ import { dayOf } from '../import/transfer'
 import type { LogEdit } from '../copies/edits'
 import { bytesNow, type Bytes } from './answers'
 import { declare, declareTaking } from './declare'
-import type { LogRead, SentVersion } from './logs'
+import type { LogBody, LogRead, SentVersion } from './logs'
 import type { Days } from './plans'
 import type { NewLink } from './sync'
 
@@ -203,6 +203,17 @@ export const CALLS = {
   }),
   unlinkProduction: declare({ who: 'worker', work: ({ sync }) => sync.unlink() }),
   conflicts: declare({ who: 'worker', work: ({ sync }) => sync.conflicts() }),
+  /** A log's versions resolutions did not keep (set-aside.ts), the latest first. */
+  setAsideVersions: declare({
+    who: 'either',
+    work: ({ projects, store }, _, id: string) => store.revisions.setAside.list(projects.requireActive().row.id, id),
+  }),
+  /** One of them, as it was. */
+  setAsideVersion: declare({
+    who: 'either',
+    work: ({ projects, store }, _, id: string, rev: string): LogBody =>
+      bytesOrStream(store.revisions.setAside.body(projects.requireActive().row.id, id, rev)),
+  }),
   /** A version of a log of the active project as stored, served or in conflict, for the operator's comparison. */
   conflictVersion: declare({
     who: 'worker',

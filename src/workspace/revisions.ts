@@ -18,6 +18,7 @@ import {
   type Owned,
 } from '../shared/sync-rules'
 import { CHUNK_BYTES, partsOf, type OpenLog } from './pieces'
+import { SetAside, sameBytes } from './set-aside'
 
 /** What a workspace is: the service on a cart (or a laptop), or a production holding its units' days. */
 export type Role = 'cart' | 'production'
@@ -45,12 +46,17 @@ export type LogRows = {
 }
 
 export class Revisions {
+  /** The versions resolutions did not keep. */
+  readonly setAside: SetAside
+
   constructor(
     private readonly sql: SqlStorage,
     /** Fixed when the object starts: a production keeps the version before each write to merge against, and holds each cart to its own unit's days (requireSendersOwn). */
     readonly role: Role,
     private readonly rows: LogRows,
-  ) {}
+  ) {
+    this.setAside = new SetAside(sql, (projectId) => rows.keyOf(projectId))
+  }
 
   /**
    * The project this store's cart is linked with and the unit it is linked as (workspace/units.ts);
@@ -199,6 +205,16 @@ export class Revisions {
     const sender = sent === undefined ? undefined : (sent.unit ?? this.#unitIn(project))
     const plan = planReceive(leaves, incoming, body !== undefined, sender)
     if (plan.outcome === 'known') return 'known'
+    // Several versions replaced at once: a choice made elsewhere. What it did not keep is set aside
+    // here too, so no unit's record of its day disappears from its own service.
+    if (plan.drop.length > 1)
+      for (const leaf of leaves)
+        if (
+          plan.drop.includes(leaf.rev) &&
+          !leaf.deleted &&
+          !(body && sameBytes(this.versionPieces(projectId, id, leaf), body.json))
+        )
+          this.setAside.keep(project, id, leaf.rev, leaf.winner, incoming.rev)
     const seq = this.rows.nextRevision()
     const { oldWinner, row } = plan
     if (oldWinner?.keep === 'conflict') this.#keepBody(project, id, oldWinner.rev)
@@ -408,7 +424,8 @@ export class Revisions {
   }
 
   /** What a resolution or a merge planned (sync-rules.ts), done: the row, then the leaves. */
-  #end(project: number, id: string, { leaf, row, drop }: EndPlan, body?: MergedBody): Leaf {
+  #end(project: number, id: string, { leaf, row, drop, setAside }: EndPlan, body?: MergedBody): Leaf {
+    for (const { rev, served } of setAside) this.setAside.keep(project, id, rev, served, leaf.rev)
     const seq = this.rows.nextRevision()
     if (row === 'touch') this.#touchRow(project, id, seq)
     else {

@@ -39,6 +39,17 @@ const logPiecesTable = (name: string) => `
     PRIMARY KEY (project, log_id, seq)
   );`
 
+/** The pieces of versions kept beside a log's row: in conflict (leaf_pieces), or set aside. */
+const versionPiecesTable = (name: string) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    project INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    rev TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (project, id, rev, seq)
+  );`
+
 /** The layout this code reads and writes, kept in meta as `schema`. */
 const SCHEMA_VERSION = '6'
 
@@ -88,14 +99,20 @@ const SCHEMA = `
   );
   -- The changes feed reads a project's leaves in seq order from a place on.
   CREATE INDEX IF NOT EXISTS log_leaves_feed ON log_leaves (project, seq);
-  CREATE TABLE IF NOT EXISTS leaf_pieces (
+  ${versionPiecesTable('leaf_pieces')}
+  -- Versions a resolution did not keep (set-aside.ts): retrievable as they were, listed under
+  -- their day, never sent to other units (each sets aside its own when it takes the resolution).
+  CREATE TABLE IF NOT EXISTS set_aside (
     project INTEGER NOT NULL,
     id TEXT NOT NULL,
     rev TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (project, id, rev, seq)
+    owner TEXT,
+    summary TEXT,
+    replaced_by TEXT NOT NULL,
+    set_aside_at TEXT NOT NULL,
+    PRIMARY KEY (project, id, rev)
   );
+  ${versionPiecesTable('set_aside_pieces')}
   CREATE TABLE IF NOT EXISTS tokens (
     id TEXT PRIMARY KEY,
     digest TEXT NOT NULL,

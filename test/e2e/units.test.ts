@@ -313,6 +313,8 @@ describe('two carts and their production', () => {
       expect(conflict.id).toBe('D005')
       const kept = conflict.versions.find((version: { served: boolean }) => !version.served)
       const keptText = (await call(a.base, 'GET', `/sync/logs/D005?rev=${kept.rev}`, { token: tokens[0] })).text
+      const dropped = conflict.versions.find((version: { served: boolean }) => version.served)
+      const droppedText = (await call(a.base, 'GET', `/sync/logs/D005?rev=${dropped.rev}`, { token: tokens[0] })).text
       // A version is Second unit's: Main unit's cart may not choose between them.
       expect(conflict.keptHere).toBe(false)
       expect(conflict.versions.map((version: { owner: string }) => version.owner).sort()).toEqual([
@@ -387,6 +389,13 @@ describe('two carts and their production', () => {
       console.log(`units: a resolution reached the others in ${took} ms`)
       for (const [i, cart] of carts.entries()) {
         expect((await call(cart.base, 'GET', '/log/D005', { token: tokens[i] })).text).toBe(keptText)
+        // The version not kept is set aside on every service that held it, retrievable as it was.
+        const aside = await call(cart.base, 'GET', '/log/D005/set-aside', { token: tokens[i] })
+        expect(aside.body.versions.map((v: { rev: string; owner: string }) => [v.rev, v.owner])).toEqual([
+          [dropped.rev, dropped.owner],
+        ])
+        const again = await call(cart.base, 'GET', `/log/D005/set-aside/${dropped.rev}`, { token: tokens[i] })
+        expect(again.text).toBe(droppedText)
         for (let n = 0; n < 80; n++) {
           const seen = await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })
           if (seen.body.conflicts.length === 0) break
@@ -394,6 +403,8 @@ describe('two carts and their production', () => {
         }
         expect((await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })).body.conflicts).toEqual([])
       }
+      const there = await call(productionBase(), 'GET', `/log/D005/set-aside/${dropped.rev}`, { token: observer })
+      expect(there.text).toBe(droppedText)
       expect((await call(productionBase(), 'GET', '/approve/link', { operatorKey: productionKey })).body).toEqual({
         linked: false,
         conflicts: [],
