@@ -220,6 +220,8 @@ describe('what keeping one version, or merging two, does (planResolve, planMerge
       },
       row: 'touch',
       drop: [served.rev, beside.rev],
+      // The live version not kept is set aside before it goes.
+      setAside: [{ rev: beside.rev, served: false }],
     })
   })
 
@@ -227,6 +229,7 @@ describe('what keeping one version, or merging two, does (planResolve, planMerge
     expect(planResolve([served, beside], beside.rev)).toMatchObject({
       leaf: { deleted: false },
       row: { remove: true, restore: beside.rev },
+      setAside: [{ rev: served.rev, served: true }],
     })
     const plan = planResolve([served, deletion], deletion.rev, 'A')
     // A deletion kept on a cart is that cart's unit's act.
@@ -255,6 +258,7 @@ describe('what keeping one version, or merging two, does (planResolve, planMerge
       leaf: { rev: expect.stringMatching(/^3-/), ancestors: ancestorsOf([served, beside]), deleted: false, owner: 'A' },
       row: { remove: true },
       drop: [served.rev, beside.rev],
+      setAside: [],
     })
     expect(refusal(() => planMerge([served]))).toEqual({ kind: 'conflict', error: 'Log has no two versions to merge' })
   })

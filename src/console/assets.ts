@@ -10,6 +10,7 @@ import card from './browser/card.browser.js'
 import style from './browser/console.css'
 import core from './browser/core.browser.js'
 import days from './browser/days.browser.js'
+import dayDetail from './browser/day-detail.browser.js'
 import live from './browser/live.browser.js'
 import main from './browser/main.browser.js'
 import requests from './browser/requests.browser.js'
@@ -35,6 +36,7 @@ export const CONSOLE_SCRIPTS: Readonly<Record<string, string>> = {
   'window-actions.browser.js': windowActions,
   'apps.browser.js': apps,
   'days.browser.js': days,
+  'day-detail.browser.js': dayDetail,
   'units.browser.js': units,
 }
 

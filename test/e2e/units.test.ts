@@ -371,13 +371,22 @@ describe('two carts and their production', () => {
         const question = choice.getByRole('group', { name: 'Confirm keeping this version' })
         const label = async (version: typeof choice) => (await version.locator('span').first().textContent())!
         const shownNow = there.locator('.version').filter({ hasText: '(shown now)' })
+        const droppedLabel = (await label(shownNow)).replace(' (shown now)', '')
         expect(await question.locator('p').textContent()).toBe(
-          `Keep ${await label(choice)}? No longer served, here and on every unit once synced: ` +
-            `${(await label(shownNow)).replace(' (shown now)', '')}.`,
+          `Keep ${await label(choice)}? No longer served, here and on every unit once synced: ${droppedLabel}.`,
         )
         await production.screenshot({ path: join(tmpdir(), 'media-log-units-confirm.png'), fullPage: true })
         await question.getByRole('button', { name: 'Yes, keep it' }).click()
         await there.waitFor({ state: 'detached' })
+        // The version not kept is listed under its day, to download as it was.
+        const dayCard = production.locator('#days-list > li[data-key="D005"]')
+        await dayCard.locator('.day-toggle').click()
+        const aside = dayCard.locator('.set-aside')
+        await aside.locator('h4', { hasText: 'Versions set aside' }).waitFor()
+        const listedAside = await aside.locator('.version span').allTextContents()
+        expect(listedAside).toHaveLength(1)
+        expect(listedAside[0]!.startsWith(`${droppedLabel} · set aside `)).toBe(true)
+        await production.screenshot({ path: join(tmpdir(), 'media-log-units-set-aside.png'), fullPage: true })
         // The cart hears of it on its next round.
         await card.waitFor({ state: 'detached' })
         await mark.waitFor({ state: 'detached' })

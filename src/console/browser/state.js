@@ -246,6 +246,19 @@
 /** @typedef {{count: number, listed: string[]}} Listed */
 
 /**
+ * GET /approve/days/{id}/set-aside: a version a resolution did not keep.
+ * @typedef {object} SetAsideVersion
+ * @property {string} rev
+ * @property {string | null} owner
+ * @property {string} replacedBy
+ * @property {string} setAsideAt
+ * @property {number} [day]
+ * @property {string} [date]
+ * @property {string | null} [unit]
+ * @property {number} [clips]
+ */
+
+/**
  * GET /approve/conflicts/{id}: a log's versions side by side.
  * @typedef {object} ConflictComparison
  * @property {string} id
