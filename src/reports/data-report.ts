@@ -101,19 +101,12 @@ export async function dataReport(
     ...figures(s),
     checks: status(checks?.get(s.id)),
   }))
-  const all = checks && [...checks.values()]
   const footer: Row = {
     day: 'Total',
     date: firstDate === lastDate ? firstDate : `${firstDate} – ${lastDate}`,
     unit: units.length === 1 ? units[0]! : '',
     ...figures(totals),
-    checks: all
-      ? status({
-          errors: all.reduce((n, c) => n + c.errors, 0),
-          warnings: all.reduce((n, c) => n + c.warnings, 0),
-          info: all.reduce((n, c) => n + c.info, 0),
-        })
-      : '',
+    checks: checks ? status(sum([...checks.values()]) ?? { errors: 0, warnings: 0, info: 0 }) : '',
   }
   const columns: Array<Column<Row> & { key: keyof Row }> = [
     { key: 'day', label: 'Day', value: (r) => r.day },
@@ -139,4 +132,48 @@ export async function dataReport(
   )
   await heading(report, 'Shooting days', summaries.length === 1 ? '1 log' : `${summaries.length} logs`)
   await drawTable(report, shown, rows, { footer })
+  if (units.length > 1) await perUnit(report, summaries, unitsOf, shown, checks)
+}
+
+/**
+ * A wrap of several units: each unit's days added up, a row per unit in the order units first
+ * appear, under the same columns as the days (reels and copies per day above stay there).
+ */
+async function perUnit(
+  report: ReportDocument,
+  summaries: LogSummary[],
+  unitsOf: string[],
+  shown: Array<Column<Row> & { key: keyof Row }>,
+  checks?: Map<string, Counts>,
+) {
+  const byUnit = new Map<string, LogSummary[]>()
+  summaries.forEach((s, i) => {
+    const unit = unitsOf[i] || 'No unit'
+    byUnit.set(unit, [...(byUnit.get(unit) ?? []), s])
+  })
+  const rows: Row[] = [...byUnit].map(([unit, days]) => ({
+    day: `${formatCount(days.length)} ${days.length === 1 ? 'day' : 'days'}`,
+    date: '',
+    unit,
+    ...figures(total(days)),
+    checks: checks ? status(sum(days.map((s) => checks.get(s.id)))) : '',
+  }))
+  const columns = shown
+    .filter((c) => !['date', 'reels', 'copies', 'soundCopies'].includes(c.key))
+    .map((c) => (c.key === 'day' ? { ...c, label: 'Days' } : c))
+  // The unit first: it is what each row is.
+  columns.sort((a, b) => Number(b.key === 'unit') - Number(a.key === 'unit'))
+  await heading(report, 'Per unit', `${formatCount(byUnit.size)} units`)
+  await drawTable(report, columns, rows)
+}
+
+/** The check counts of several days, added up; undefined when none has any. */
+function sum(all: Array<Counts | undefined>): Counts | undefined {
+  const known = all.filter((c): c is Counts => c !== undefined)
+  if (!known.length) return undefined
+  return {
+    errors: known.reduce((n, c) => n + c.errors, 0),
+    warnings: known.reduce((n, c) => n + c.warnings, 0),
+    info: known.reduce((n, c) => n + c.info, 0),
+  }
 }

@@ -586,4 +586,30 @@ describe('data report, read back with poppler', () => {
     expect(row(/^\s*2\s+2024-01-02/)).toMatch(/ 1 error · 2 warnings · 1 note$/)
     expect(row(/^\s*Total\s/)).toMatch(/ 1 error · 2 warnings · 1 note$/)
   })
+
+  it('adds up a wrap of several units per unit: a row each, under the days', async () => {
+    const logs = [
+      log('D001', 1, '2024-01-01', clipsOf(10), { unit: 'Main Unit' }),
+      log('D002', 1, '2024-01-01', clipsOf(4), { unit: 'Second Unit' }),
+      log('D003', 2, '2024-01-02', clipsOf(20), { unit: 'Main Unit' }),
+    ]
+    const counts = new Map([
+      ['D001', { errors: 0, warnings: 1, info: 0 }],
+      ['D002', { errors: 1, warnings: 0, info: 0 }],
+      ['D003', { errors: 0, warnings: 2, info: 0 }],
+    ])
+    const file = write(
+      await reports.renderReport({
+        ...rangeOf({ settings: settings(), preset: preset('data-report'), logs }),
+        dayChecks: async () => counts,
+      }),
+    )
+    const all = pages(file).join('\n')
+    expect(all).toContain('Per unit')
+    const rows = all.slice(all.indexOf('Per unit')).split('\n')
+    const row = (start: RegExp) => collapse(rows.find((r) => start.test(r)) ?? '')
+    expect(row(/^\s*Unit\s+Days/)).toMatch(/^ Unit Days Duration OCF files OCF size .* Checks$/)
+    expect(row(/^\s*Main Unit\s/)).toBe(' Main Unit 2 days 00:30:00:00 30 36.90 GB — — — — 3 warnings')
+    expect(row(/^\s*Second Unit\s/)).toBe(' Second Unit 1 day 00:04:00:00 4 4.92 GB — — — — 1 error')
+  })
 })
