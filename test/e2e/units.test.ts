@@ -512,4 +512,44 @@ describe('two carts and their production', () => {
     await new Promise((r) => setTimeout(r, 6000))
     expect((await call(b.base, 'GET', '/logs', { token: tokens[1] })).text).toBe(before.text)
   })
+
+  it('give one shooting date across units its reports and e-mail in the production’s console', async () => {
+    const a = carts[0]!
+    // Main unit's day 7 from its cart; the second unit numbers the same date its day 3 (logged at the office).
+    expect((await call(a.base, 'POST', '/log', { token: tokens[0], body: day('M007', 7, 'Main') })).status).toBe(201)
+    const second = { ...day('S003', 3, 'Second'), date: day('M007', 7, 'Main').date }
+    expect((await call(productionBase(), 'POST', '/log', { token: observer, body: second })).status).toBe(201)
+    for (let i = 0; i < 120; i++) {
+      if ((await call(productionBase(), 'GET', '/log/M007', { token: observer })).status === 200) break
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    const office = await openBrowser()
+    try {
+      const page = await office.context.newPage()
+      await page.goto(`${productionBase()}/approve?key=${encodeURIComponent(productionKey)}`)
+      const dayCard = page.locator('#days-list > li[data-key="M007"]')
+      await dayCard.locator('.day-toggle').click()
+      const across = dayCard.getByRole('group', { name: `Reports and e-mail of ${second.date} across units` })
+      expect(await across.locator('.meta').textContent()).toBe(
+        `${second.date} across 2 units (Second: day 3, Main: day 7):`,
+      )
+      expect(await across.getByRole('button').allTextContents()).toEqual([
+        '⤓ Clips report (PDF)',
+        '⤓ Data report (PDF)',
+        '✉ Prepare e-mail',
+      ])
+      // The e-mail of that date takes both units' days.
+      await across.getByRole('button', { name: '✉ Prepare e-mail' }).click()
+      const windows = async () =>
+        (await call(productionBase(), 'GET', '/approve/windows', { operatorKey: productionKey })).body
+          .windows as Array<{
+          logIds: string[]
+        }>
+      for (let i = 0; i < 40 && !(await windows()).length; i++) await new Promise((r) => setTimeout(r, 250))
+      expect((await windows()).map((w) => w.logIds)).toEqual([['S003', 'M007']])
+      await page.screenshot({ path: join(tmpdir(), 'media-log-units-across.png'), fullPage: true })
+    } finally {
+      await office.close()
+    }
+  })
 })

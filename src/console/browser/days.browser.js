@@ -167,6 +167,9 @@ export function daysSection() {
   const opened = new Set()
   /** @type {Presets} */
   let presets = { pdfs: [], emails: [] }
+  /** Every day as last listed: a day's card finds the same shooting day of other units there. */
+  /** @type {DayRow[]} */
+  let allDays = []
   /** The presets as a key: the actions are drawn again only when it changes. */
   let presetsKey = ''
   const range = rangeBar()
@@ -231,9 +234,13 @@ export function daysSection() {
     status.dataset.state = checkState(row.checks)
     status.textContent = checkWords(row.checks)
     entry.toggle.setAttribute('aria-label', toggleLabel(entry.open, row.day))
-    // Drawn again only when the presets change: a button in use keeps its focus across updates.
-    if (entry.actionsFor !== presetsKey) {
-      entry.actionsFor = presetsKey
+    // The same shooting day on other units' carts (docs/units.md): its reports and e-mail across them.
+    const across = allDays.filter((d) => d.date === row.date)
+    const manyUnits = new Set(across.map((d) => d.unit)).size > 1
+    const acrossKey = manyUnits ? across.map((d) => d.id + '\u0000' + d.unit).join('\u0000') : ''
+    // Drawn again only when the presets or the units change: a button in use keeps its focus across updates.
+    if (entry.actionsFor !== presetsKey + acrossKey) {
+      entry.actionsFor = presetsKey + acrossKey
       const id = row.id
       entry.actions.replaceChildren(
         ...actionNodes(
@@ -242,7 +249,28 @@ export function daysSection() {
           (presetId) => '/approve/days/' + encodeURIComponent(id) + '/pdf/' + encodeURIComponent(presetId),
         ),
       )
+      if (manyUnits) entry.actions.append(acrossUnits(row, across))
     }
+  }
+
+  /**
+   * One shooting date as every unit logged it (each may number its days its own way): its clips and
+   * data reports and its e-mail across them, the days of that date as a range of one date takes them.
+   * @param {DayRow} row @param {DayRow[]} across
+   */
+  function acrossUnits(row, across) {
+    const units = across.map((d) => (d.unit || 'no unit') + ': day ' + d.day).join(', ')
+    const date = encodeURIComponent(row.date)
+    return el(
+      'div',
+      { class: 'day-across', role: 'group', 'aria-label': 'Reports and e-mail of ' + row.date + ' across units' },
+      el('p', { class: 'meta', text: row.date + ' across ' + across.length + ' units (' + units + '):' }),
+      ...actionNodes(
+        presets,
+        () => allDays.filter((d) => d.date === row.date),
+        (presetId) => '/approve/days/pdf/' + encodeURIComponent(presetId) + '?from=' + date + '&to=' + date,
+      ),
+    )
   }
 
   const cards = keyedList($('#days-list'), (/** @type {DayRow} */ d) => d.id, create, update)
@@ -290,6 +318,7 @@ export function daysSection() {
         const { days } = answer.body
         presets = answer.body.presets
         presetsKey = JSON.stringify(presets)
+        allDays = days
         cards.sync(days)
         range.sync(days, presets, presetsKey)
         showCount('days', days.length, ['day', 'days'])
