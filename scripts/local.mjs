@@ -33,9 +33,10 @@ function productionNamed() {
   const args = process.argv.slice(2)
   const at = args.findIndex((arg) => arg === '--production' || arg.startsWith('--production='))
   const name = at < 0 ? process.env.MEDIA_LOG_PRODUCTION : (args[at].split('=')[1] ?? args[at + 1])
-  if (name === undefined || name === '') return undefined
-  if (!/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/.test(name)) {
-    console.error(`--production ${name}: a production's name is lowercase letters, digits and dashes`)
+  if (at < 0 && !name) return undefined
+  // `--production` with no name is a mistake, not the laptop's own service.
+  if (!name || !/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/.test(name)) {
+    console.error(`--production ${name ?? ''}: a production's name is lowercase letters, digits and dashes`)
     process.exit(2)
   }
   return name

@@ -258,7 +258,10 @@ describe('what keeping one version, or merging two, does (planResolve, planMerge
       leaf: { rev: expect.stringMatching(/^3-/), ancestors: ancestorsOf([served, beside]), deleted: false, owner: 'A' },
       row: { remove: true },
       drop: [served.rev, beside.rev],
-      setAside: [],
+      setAside: [
+        { rev: served.rev, served: true },
+        { rev: beside.rev, served: false },
+      ],
     })
     expect(refusal(() => planMerge([served]))).toEqual({ kind: 'conflict', error: 'Log has no two versions to merge' })
   })

@@ -167,7 +167,7 @@ export const UNIT_ROUTES = {
     tag: 'Units',
     who: 'application',
     ok: [200, shapes.SetAsideListSchema],
-    errors: [400, 401, 409],
+    errors: [400, 401, 403, 409],
   },
   getSetAside: {
     method: 'get',
@@ -176,7 +176,7 @@ export const UNIT_ROUTES = {
     tag: 'Units',
     who: 'application',
     ok: [200, LogSchema],
-    errors: [400, 401, 404, 409],
+    errors: [400, 401, 403, 404, 409],
   },
   daySetAside: {
     method: 'get',

@@ -13,7 +13,8 @@ import { checkRead, readDay, type ReadDay } from '../checks/day'
 import { compareDays, volumesOf } from '../checks/compare'
 import { lazyLog } from '../large-logs/read'
 import { invalid, notFound } from '../shared/problem'
-import { bytesOf, rpcSafe } from '../shared/utf8'
+import { concatBytes, rpcSafe } from '../shared/utf8'
+import { PIECEWISE_BYTES } from '../large-logs/check'
 import { OPERATOR, workspace } from '../workspace/client'
 import { ProductionError, askProduction, productionProject } from '../workspace/production'
 import { baseOf } from '../http/productions'
@@ -88,6 +89,26 @@ export const listConflicts: Handler<'listConflicts'> = async ({ env }) => ({
   conflicts: await workspace(env).conflicts(),
 })
 
+/** A version compared is read whole: at most this large (PIECEWISE_BYTES, as a log parsed whole). */
+const COMPARED_BYTES = PIECEWISE_BYTES
+
+/** A stream's bytes, or undefined (the stream let go) once they pass `limit`. */
+async function bytesUpTo(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | undefined> {
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return concatBytes(chunks)
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(value)
+  }
+}
+
 /**
  * GET /approve/conflicts/{id}: the versions side by side. Each is read and checked here in the
  * worker, as a day's detail is; a log has at most 16 versions.
@@ -101,7 +122,9 @@ export const compareConflict: Handler<'compareConflict'> = async ({ env, params 
   for (const { rev, deleted } of conflict.versions) {
     if (deleted) continue
     const body = await ws.conflictVersion(id, rev)
-    read.set(rev, await readDay(lazyLog(body instanceof ReadableStream ? await bytesOf(body) : body)))
+    const bytes = body instanceof ReadableStream ? await bytesUpTo(body, COMPARED_BYTES) : body
+    // A version past the limit is listed, not compared: 16 such days held at once would not fit.
+    if (bytes !== undefined) read.set(rev, await readDay(lazyLog(bytes)))
   }
   const served = read.get(conflict.versions.find((version) => version.served)!.rev)
   const matchSound = (await ws.daysPlan())?.settings.match_sound !== false

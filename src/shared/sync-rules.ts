@@ -163,8 +163,9 @@ export function planMerge(leaves: Array<Leaf & { winner: boolean }>): EndPlan {
     leaf: replacing(leaves, false, winner.owner),
     row: { remove: !winner.deleted },
     drop: leaves.map((leaf) => leaf.rev),
-    // The merged body holds what both did: nothing is lost to set aside.
-    setAside: [],
+    // Both versions it joined are set aside, as every other service that takes the merge sets them
+    // aside (it cannot tell a merge from a choice): the same record everywhere.
+    setAside: leaves.filter((leaf) => !leaf.deleted).map((leaf) => ({ rev: leaf.rev, served: leaf.winner })),
   }
 }
 

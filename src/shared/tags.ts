@@ -6,7 +6,8 @@
  */
 import { inDateOrder, inLogOrder } from './log-order'
 
-type TagLog = { id: string; day: number; date: string; unit?: string }
+/** A log as a tag reads it: `owner`, the unit whose cart wrote it (summary/summary.ts unitOf). */
+type TagLog = { id: string; day: number; date: string; unit?: string; owner?: string }
 export type TagContext = { projectName: string; unit?: string; logs: TagLog[] }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
@@ -52,7 +53,7 @@ function logTag(tag: string, log: TagLog, unit: string | undefined): string | un
     case 'log':
       return log.id
     case 'unit':
-      return log.unit || unit || ''
+      return log.unit || log.owner || unit || ''
     case 'd':
       return String(log.day)
     case 'dd':

@@ -264,7 +264,10 @@ export function daysSection() {
     return el(
       'div',
       { class: 'day-across', role: 'group', 'aria-label': 'Reports and e-mail of ' + row.date + ' across units' },
-      el('p', { class: 'meta', text: row.date + ' across ' + across.length + ' units (' + units + '):' }),
+      el('p', {
+        class: 'meta',
+        text: row.date + ' across ' + new Set(across.map((d) => d.unit)).size + ' units (' + units + '):',
+      }),
       ...actionNodes(
         presets,
         () => allDays.filter((d) => d.date === row.date),

@@ -366,12 +366,13 @@ export function unitsSection() {
     const answer = /** @type {Answer<{conflicts: Conflict[]}>} */ (await api('GET', '/approve/conflicts'))
     if (answer.status !== 200 || key !== conflictsKey) return
     const cards = []
-    for (const { id } of answer.body.conflicts) {
+    for (const conflict of answer.body.conflicts) {
       const compared = /** @type {Answer<ConflictComparison>} */ (
-        await api('GET', '/approve/conflicts/' + encodeURIComponent(id))
+        await api('GET', '/approve/conflicts/' + encodeURIComponent(conflict.id))
       )
       if (key !== conflictsKey) return
-      if (compared.status === 200) cards.push(conflictCard(compared.body))
+      // Without its comparison a conflict still shows, and can still be resolved.
+      cards.push(conflictCard(compared.status === 200 ? compared.body : conflict))
     }
     for (const node of Array.from(list.querySelectorAll('.card.conflict'))) node.remove()
     list.append(...cards)
