@@ -5,7 +5,6 @@
  * answer being made when the request names its tag (RFC 9110 §13).
  */
 import type { IRequest } from 'itty-router'
-import * as v from 'valibot'
 import { isLogPath, type Route } from './api/route'
 import type { RouteName } from './api/routes'
 import { LogIdSchema } from './schemas/log'
@@ -31,7 +30,8 @@ export function serve(route: Route, handler: Handler<RouteName>) {
   const logId = isLogPath(route.path)
   const hasParams = route.path.includes('{')
   const limit = route.limit ? LIMITS[route.limit] : COMMAND_BODY_BYTES
-  const schema = route.body && !read && (route.partial ? v.partial(route.body as never) : route.body)
+  // A patch (`partial`) is read as bytes or an object and checked where it is merged: never parsed here.
+  const schema = read ? undefined : route.body
   const query = route.query?.in
   // A body up to 64 MiB is read only once the token is known good (below); a command's is small.
   const askFirst = route.limit === 'log' && who === 'application'

@@ -127,7 +127,7 @@ export const compareConflict: Handler<'compareConflict'> = async ({ env, params 
     if (bytes !== undefined) read.set(rev, await readDay(lazyLog(bytes)))
   }
   const served = read.get(conflict.versions.find((version) => version.served)!.rev)
-  const matchSound = (await ws.daysPlan())?.settings.match_sound !== false
+  const matchSound = await ws.matchesSound()
   const versions = []
   for (const version of conflict.versions) {
     const day = read.get(version.rev)

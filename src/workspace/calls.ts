@@ -214,6 +214,11 @@ export const CALLS = {
     work: ({ projects, store }, _, id: string, rev: string): LogBody =>
       bytesOrStream(store.revisions.setAside.body(projects.requireActive().row.id, id, rev)),
   }),
+  /** Whether the active project's checks match sound to picture (`match_sound`). */
+  matchesSound: declare({
+    who: 'worker',
+    work: ({ projects }) => projects.requireActive().settings.match_sound !== false,
+  }),
   /** A version of a log of the active project as stored, served or in conflict, for the operator's comparison. */
   conflictVersion: declare({
     who: 'worker',

@@ -248,10 +248,11 @@ export class Logs {
    * summarised now, once.
    */
   summaries(projectId: string, ids: string[]): LogSummary[] {
+    // The unit whose cart wrote each day: beside the log, so the log stays as its application sent it.
+    const owners = this.store.revisions.owners(projectId)
     return ids.map((id) => {
       const summary = this.#summary(projectId, id)
-      // The unit whose cart wrote the day: beside the log, so the log stays as its application sent it.
-      const owner = this.store.revisions.ownerOf(projectId, id)
+      const owner = owners.get(id)
       return owner === undefined ? summary : { ...summary, owner }
     })
   }

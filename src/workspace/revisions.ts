@@ -468,18 +468,15 @@ export class Revisions {
     if (this.role === 'production') this.sql.exec('DELETE FROM base_pieces WHERE project = ? AND id = ?', project, id)
   }
 
-  /** The unit whose cart wrote the version a log serves, if any. */
-  ownerOf(projectId: string, id: string): string | undefined {
+  /** The unit whose cart wrote the version each log serves, for the logs that have one: one query. */
+  owners(projectId: string): Map<string, string> {
     const project = this.rows.keyOf(projectId)
-    if (project === undefined) return undefined
-    const row = this.sql
-      .exec<{ owner: string | null }>(
-        'SELECT owner FROM log_leaves WHERE project = ? AND id = ? AND winner = 1',
-        project,
-        id,
-      )
-      .toArray()[0]
-    return row?.owner ?? undefined
+    if (project === undefined) return new Map()
+    const rows = this.sql.exec<{ id: string; owner: string }>(
+      'SELECT id, owner FROM log_leaves WHERE project = ? AND winner = 1 AND owner IS NOT NULL',
+      project,
+    )
+    return new Map(rows.toArray().map(({ id, owner }) => [id, owner]))
   }
 
   /** The revision of the version a log's last write replaced, kept on a production. */
