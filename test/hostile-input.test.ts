@@ -305,6 +305,19 @@ describe('guessing the operator key', () => {
       expect(answer).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
   })
 
+  it('answers a wrong key in its turn after the clock is set back, not when the old time comes again', async () => {
+    vi.useFakeTimers()
+    const first = withKey('wrong-key-before-0123456789abcdef')
+    await vi.advanceTimersByTimeAsync(150)
+    expect(await first).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    vi.setSystemTime(Date.now() - 60 * 60_000)
+    let settled = false
+    const after = withKey('wrong-key-after-0123456789abcdef').then((answer) => ((settled = true), answer))
+    await vi.advanceTimersByTimeAsync(250)
+    expect(settled).toBe(true)
+    expect(await after).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+  })
+
   it('refuses more than 100 waiting wrong keys at once with 429', async () => {
     vi.useFakeTimers()
     const answers = Array.from({ length: 110 }, (_, i) =>

@@ -79,7 +79,9 @@ async function wrongKeyTurn() {
   if (wrongKeysWaiting >= WRONG_KEYS_WAITING)
     throw new StatusError(429, { error: 'Too many wrong operator keys: wait a moment' })
   const now = Date.now()
-  const at = Math.max(now, nextWrongKeyAt)
+  // The queue ends at most one spacing per waiting key from now: a clock set back (the laptop's
+  // time corrected) must not hold every wrong key for as long as it jumped.
+  const at = Math.max(now, Math.min(nextWrongKeyAt, now + (wrongKeysWaiting + 1) * WRONG_KEY_SPACING_MS))
   nextWrongKeyAt = at + WRONG_KEY_SPACING_MS
   wrongKeysWaiting++
   try {
