@@ -274,15 +274,20 @@ export const SyncReceivedSchema = v.object({ outcome: v.picklist(['known', 'winn
 
 const ConflictsSchema = v.array(v.object({ id: text, leaves: count }))
 
+/** A service's link to its production (GET /sync/status); `conflicts`, its logs whose versions are in conflict. */
 export const SyncStatusSchema = v.variant('linked', [
   v.object({ linked: v.literal(false), conflicts: ConflictsSchema }),
   v.object({
     linked: v.literal(true),
     production: text,
     unit: text,
+    /** When the last round ended with nothing left to exchange. */
     lastSync: v.nullable(text),
+    /** Logs written here since the production last took them. */
     pending: count,
+    /** Why the last round stopped; null once a round completes. */
     error: v.nullable(text),
+    /** Versions one end refused (`push`: the production; `pull`: this cart), set aside so the rest syncs. */
     refused: v.array(v.object({ id: text, rev: text, way: v.picklist(['push', 'pull']), error: text })),
     conflicts: ConflictsSchema,
   }),

@@ -6,6 +6,8 @@
  * place kept once done: a round cut anywhere starts again where the last page ended, and sends
  * nothing twice that arrived.
  */
+import type * as v from 'valibot'
+import type { SyncStatusSchema } from '../api/shapes'
 import { Problem, conflict } from '../shared/problem'
 import { ProductionError, type Production } from './production'
 import { concatBytes } from '../shared/utf8'
@@ -29,28 +31,11 @@ type LinkRow = {
   failures: number
 }
 
-/** What GET /sync/status answers, and the console shows. */
-export type SyncStatus = {
-  /** Logs of the project whose versions are in conflict, here: on a cart and on a production. */
-  conflicts: Array<{ id: string; leaves: number }>
-} & (
-  | { linked: false }
-  | {
-      linked: true
-      production: string
-      unit: string
-      /** When the last round ended with nothing left to exchange. */
-      lastSync: string | null
-      /** Logs written here since the production last took them. */
-      pending: number
-      /** Why the last round stopped; null once a round completes. */
-      error: string | null
-      /** Versions one end refused (`push`: the production; `pull`: this cart), set aside so the rest syncs. */
-      refused: Refusal[]
-    }
-)
+/** What GET /sync/status answers, and the console shows: the shape the route declares. */
+export type SyncStatus = v.InferOutput<typeof SyncStatusSchema>
 
-export type Refusal = { id: string; rev: string; way: 'push' | 'pull'; error: string }
+/** A version one end refused (`push`: the production; `pull`: this cart), set aside so the rest syncs. */
+export type Refusal = Extract<SyncStatus, { linked: true }>['refused'][number]
 
 /**
  * Whether one version was refused for what it is (its log invalid there, too large…), rather
