@@ -1,9 +1,10 @@
-// npm run bench:verify (and part of npm run bench): `media-log verify` reading back a 2 GiB set of
+// npm run bench:verify (and part of npm run bench): `media-log verify` reading back an 8 GiB set of
 // camera files from the page cache, against the platform's own tools in the same run: Debian's
 // xxhsum (installed here when missing and apt-get can), md5sum and sha1sum, and `cat > /dev/null`
 // as the limit of reading alone. Each algorithm's log is made by importing an ASC MHL whose digests
 // are the tools' own: the command's "verified" is checked against another implementation too.
-// Rounds alternate the tool and the command; the median round stands. Writes
+// Rounds alternate the tool and the command (one thread, all threads, and WASM for the xxHash
+// kinds); the median round stands. FILES (8) files of 256 MiB. Writes
 // bench/results/verify.{json,md}.
 import { execFile, spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -13,7 +14,9 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { ROOT, api, approvedToken, machine, startServer } from './client.mjs'
 
-const FILES = 8
+// 8 GiB: a run's fixed cost (Node's start, the service asked, the outcome recorded: some 0.3 s)
+// is a small part of it, as of a shuttle's hundreds of GB, where 2 GiB made it a third.
+const FILES = Number(process.env.FILES ?? 32)
 const FILE_BYTES = 256 * 2 ** 20
 const TOTAL = FILES * FILE_BYTES
 const ROUNDS = Number(process.env.ROUNDS ?? 3)
@@ -109,8 +112,10 @@ async function main() {
     mkdirSync(config, { recursive: true })
     writeFileSync(join(config, 'tokens.json'), JSON.stringify({ [server.base]: token }))
     const env = { ...process.env, MEDIA_LOG_URL: server.base, MEDIA_LOG_CONFIG_DIR: config }
-    const command = (log) =>
-      run(process.execPath, [join(ROOT, 'bin/media-log.mjs'), 'verify', drive, '--log', log, '--json'], { env })
+    const command = (log, extra, runEnv) =>
+      run(process.execPath, [join(ROOT, 'bin/media-log.mjs'), 'verify', drive, '--log', log, ...extra, '--json'], {
+        env: runEnv,
+      })
 
     // Into the page cache, and the limit of reading alone.
     const catAll = () => run('sh', ['-c', `cat ${paths.map((p) => `'${p}'`).join(' ')} > /dev/null`])
@@ -118,66 +123,95 @@ async function main() {
     const cat = []
     for (let r = 0; r < ROUNDS; r++) cat.push((await seconds(catAll)).seconds)
 
+    // The command's xxHash made WASM, as on a machine where the native binary cannot load.
+    const preload = join(dir, 'unloadable-xxhash.cjs')
+    writeFileSync(
+      preload,
+      "const dlopen = process.dlopen\nprocess.dlopen = (m, f, ...r) => { if (f.includes('xxhash-addon')) throw new Error('unloadable'); return dlopen(m, f, ...r) }\n",
+    )
+    const wasmEnv = { ...env, NODE_OPTIONS: `--require ${preload}` }
+
     const rows = []
     for (const [algorithm, { tool, args }] of Object.entries(TOOLS)) {
       if (tool === 'xxhsum' && !xxhsum) {
         rows.push({ algorithm, tool, skipped: 'xxhsum is not installed (apt-get install xxhash)' })
         continue
       }
-      const toolRuns = []
-      const reads = []
-      const walls = []
-      let digests
-      for (let r = 0; r < ROUNDS; r++) {
-        const measured = await seconds(() => run(tool, [...args, ...paths]))
-        toolRuns.push(measured.seconds)
-        digests ??= toolDigests(measured.out)
-        const log = `V${algorithm.toUpperCase()}${r}`
-        await request('POST', `/log/${log}/import`, {
-          token,
-          body: {
-            files: [
-              {
-                name: 'SHUTTLE_01/ascmhl/0001.mhl',
-                content: manifest(drive, paths, algorithm, digests),
-                volume: 'SHUTTLE_01',
-              },
-            ],
-            day: 1,
-            date: '2026-11-26',
-          },
-        })
-        const verified = await seconds(async () => JSON.parse(await command(log)))
-        const [volume] = verified.out.volumes
+      const xxh = algorithm.startsWith('xxh')
+      const log = `V${algorithm.toUpperCase()}`
+      const digests = toolDigests(await run(tool, [...args, ...paths]))
+      await request('POST', `/log/${log}/import`, {
+        token,
+        body: {
+          files: [
+            {
+              name: 'SHUTTLE_01/ascmhl/0001.mhl',
+              content: manifest(drive, paths, algorithm, digests),
+              volume: 'SHUTTLE_01',
+            },
+          ],
+          day: 1,
+          date: '2026-11-26',
+        },
+      })
+      /** The whole command, start to exit, checked to have verified every file. */
+      const verify = async (extra, runEnv = env) => {
+        const { seconds: wall, out } = await seconds(async () => JSON.parse(await command(log, extra, runEnv)))
+        const [volume] = out.volumes
         if (volume.verified.length !== FILES || volume.read.bytes !== TOTAL)
           throw new Error(`${algorithm}: the command did not verify every file: ${JSON.stringify(volume)}`)
-        reads.push(volume.read.seconds)
-        walls.push(verified.seconds)
+        return { wall, read: volume.read.seconds, xxhash: out.xxhash }
+      }
+      const runs = { tool: [], one: [], oneReading: [], all: [], wasm: [] }
+      let kind
+      for (let r = 0; r < ROUNDS; r++) {
+        runs.tool.push((await seconds(() => run(tool, [...args, ...paths]))).seconds)
+        const one = await verify(['--threads', '1'])
+        kind = one.xxhash
+        runs.one.push(one.wall)
+        runs.oneReading.push(one.read)
+        runs.all.push((await verify([])).wall)
+        if (xxh) runs.wasm.push((await verify(['--threads', '1'], wasmEnv)).wall)
       }
       rows.push({
         algorithm,
         tool: `${tool} ${args.join(' ')}`.trim(),
-        toolMiBs: mibs(TOTAL, median(toolRuns)),
-        readMiBs: mibs(TOTAL, median(reads)),
-        wholeMiBs: mibs(TOTAL, median(walls)),
-        runs: { tool: toolRuns, read: reads, whole: walls },
+        digests: xxh ? `${kind}` : 'node:crypto',
+        toolMiBs: mibs(TOTAL, median(runs.tool)),
+        oneMiBs: mibs(TOTAL, median(runs.one)),
+        oneReadingMiBs: mibs(TOTAL, median(runs.oneReading)),
+        // Each round's command against the tool run just before it, the median of those.
+        ratios: Object.fromEntries(
+          ['one', 'oneReading', 'all', 'wasm'].map((k) => [
+            k,
+            runs[k].length ? median(runs[k].map((t, r) => runs.tool[r] / t)) : undefined,
+          ]),
+        ),
+        allMiBs: mibs(TOTAL, median(runs.all)),
+        wasmMiBs: xxh ? mibs(TOTAL, median(runs.wasm)) : undefined,
+        runs,
       })
     }
+    const nodeStart = []
+    for (let r = 0; r < ROUNDS; r++) nodeStart.push((await seconds(() => run(process.execPath, ['-e', '0']))).seconds)
     const host = machine()
     const catMiBs = mibs(TOTAL, median(cat))
     const f = (n) => Math.round(n).toLocaleString('en-US')
+    const pct = (ratio) => `${Math.round(100 * ratio)}%`
     const markdown = [
       `\`media-log verify\` over ${FILES} files of ${FILE_BYTES / 2 ** 20} MiB (${TOTAL / 2 ** 30} GiB) from the page cache, median of ${ROUNDS} rounds alternating tool and command.`,
-      "Reading: from the first byte read to the last digest (the command's own `read.seconds`); whole command: from start to exit (Node's start, the service asked for the log, the walk, the outcome recorded).",
+      "Start to exit: the tool's process, and the whole command (Node's start, the service asked for the log, the walk, the reading, the outcome recorded). Reading: the command's own `read.seconds`, first byte read to last digest. One thread: `--threads 1`; all: one a core, four at most. WASM: the command where xxhash-addon's binary cannot load, one thread. ÷ tool: each round's command against the tool's run beside it, the median round.",
       '',
-      '| Algorithm | media-log verify, reading (MiB/s) | whole command (MiB/s) | platform tool | tool (MiB/s) | reading ÷ tool |',
-      '| --- | --- | --- | --- | --- | --- |',
+      '| Algorithm | digests | platform tool | tool (MiB/s) | one thread, reading (MiB/s) | ÷ tool | one thread, whole (MiB/s) | ÷ tool | all threads, whole (MiB/s) | ÷ tool | WASM, whole (MiB/s) | ÷ tool |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows.map((row) =>
         row.skipped
-          ? `| ${row.algorithm} | — | — | ${row.tool} | — | ${row.skipped} |`
-          : `| ${row.algorithm} | ${f(row.readMiBs)} | ${f(row.wholeMiBs)} | ${row.tool} | ${f(row.toolMiBs)} | ${Math.round((100 * row.readMiBs) / row.toolMiBs)}% |`,
+          ? `| ${row.algorithm} | | ${row.tool} | — | | | | | | | | ${row.skipped} |`
+          : `| ${row.algorithm} | ${row.digests} | ${row.tool} | ${f(row.toolMiBs)} | ${f(row.oneReadingMiBs)} | ${pct(row.ratios.oneReading)} | ${f(row.oneMiBs)} | ${pct(row.ratios.one)} | ${f(row.allMiBs)} | ${pct(row.ratios.all)} | ${row.wasmMiBs ? `${f(row.wasmMiBs)} | ${pct(row.ratios.wasm)}` : '| '} |`,
       ),
-      `| (read limit) | | | cat > /dev/null | ${f(catMiBs)} | |`,
+      `| (read limit) | | cat > /dev/null | ${f(catMiBs)} | | | | | | | | |`,
+      '',
+      `Node's own start (\`node -e 0\`): ${Math.round(median(nodeStart) * 1000)} ms.`,
       '',
       `Machine: ${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB RAM, Node ${host.node}; ${host.date.slice(0, 16).replace('T', ' ')} UTC.`,
       '',
@@ -187,7 +221,7 @@ async function main() {
     mkdirSync(out, { recursive: true })
     writeFileSync(
       join(out, 'verify.json'),
-      JSON.stringify({ host, files: FILES, bytes: TOTAL, catMiBs, cat, rows }, null, 2) + '\n',
+      JSON.stringify({ host, files: FILES, bytes: TOTAL, catMiBs, cat, nodeStart, rows }, null, 2) + '\n',
     )
     writeFileSync(join(out, 'verify.md'), markdown)
     console.log('Written to bench/results/verify.json and verify.md')

@@ -1,32 +1,68 @@
 // The digests a copy is read back with, by the names the service gives algorithms (src/shared/
-// digests.ts): each file read once, front to back, in large chunks, its digest in the form the
-// service keeps (lower-case hex; C4 as its ID).
+// digests.ts): each file read once, front to back, its digest in the form the service keeps
+// (lower-case hex; C4 as its ID).
 //
-// Chosen by measurement (1 GiB from the page cache, one thread, AMD EPYC): hash-wasm's XXH64 at
-// 2,558 MiB/s, XXH128 2,713, XXH3 1,869 (Debian's xxhsum: 4,390 / 5,399 / 5,698; `cat` 3,482);
-// node:crypto's SHA-1 at 885 MiB/s (sha1sum 285) and MD5 at 470 (md5sum 544), ahead of hash-wasm's
-// MD5 (440). xxhash-wasm's XXH64 is faster alone (2,963) but has neither XXH128 nor XXH3, and on
-// two threads gained nothing measurable. WASM has no SIMD path here where xxhsum uses SSE2/AVX2:
-// one thread reaches about half of xxhsum, so files are read back several at a time, a thread
-// each (DigestPool); bench/verify.mjs measures the command against the tools in one run.
+// Chosen by measurement (npm run bench:verify; docs/verify.md has the figures): the xxHash kinds
+// from xxhash-addon's prebuilt native binary, where it loads, at 90–100% of Debian's xxhsum on one
+// thread; where it does not (a platform without a prebuild), hash-wasm's WASM, at about half
+// (no SIMD: xxhsum uses SSE2/AVX2). node:crypto's SHA-1 at 885 MiB/s (sha1sum 285) and MD5 at 470
+// (md5sum 544), ahead of hash-wasm's MD5 (440). Files are read back several at a time, a thread
+// each (DigestPool).
 import { base58 } from '@scure/base'
 import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { createRequire } from 'node:module'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { createXXHash128, createXXHash3, createXXHash32, createXXHash64 } from 'hash-wasm'
 import { OPEN_FLAGS } from './walk.mjs'
 
-/** 8 MiB a read: XXH64 over 1 GiB ran at 2,986 MiB/s, against 2,454 with 1 MiB reads and 2,408 with 32 MiB. */
+/**
+ * 8 MiB a read for WASM and node:crypto: XXH64 in WASM over 1 GiB ran at 2,986 MiB/s, against
+ * 2,454 with 1 MiB reads and 2,408 with 32 MiB.
+ */
 export const CHUNK = 8 * 1024 * 1024
+/**
+ * 256 KiB for the native xxHash, read while the last read is still in the core's cache: XXH128
+ * over 1 GiB at 4,870–6,140 MiB/s, against 3,000 with 8 MiB reads (xxhsum: 5,120).
+ */
+export const NATIVE_CHUNK = 256 * 1024
 
 /**
  * @typedef {{update: (bytes: Uint8Array) => void, digest: () => string}} Digest
+ * @typedef {'native' | 'wasm'} XxhashKind  where the xxHash digests come from
  * @typedef {{path: string | Uint8Array, algorithm: Algorithm, found?: {dev: bigint, ino: bigint}}} Job
  *   a file a thread is given
  * @typedef {{read: number} | {digest: string, size: number} | {error: {code?: unknown, message: string}}} Said
- *   what a thread says of it: each read's bytes, then its digest and size, or why not
+ *   what a thread says of it: bytes read since it last said, then its digest and size, or why not
+ * @typedef {{XXHash32: XxhashClass, XXHash64: XxhashClass, XXHash3: XxhashClass, XXHash128: XxhashClass}} Addon
+ * @typedef {new (seed: Buffer) => {update: (bytes: Uint8Array) => void, digest: () => Buffer}} XxhashClass
  */
+
+/** @type {{addon?: Addon, why?: string} | undefined} */
+let loaded
+/** xxhash-addon, or why it did not load: a platform it has no binary for, or one that cannot open it. */
+function nativeAddon() {
+  if (!loaded)
+    try {
+      /** @type {unknown} */
+      const addon = createRequire(import.meta.url)('xxhash-addon')
+      loaded = { addon: /** @type {Addon} */ (addon) }
+    } catch (err) {
+      loaded = { why: err instanceof Error ? err.message.split('\n')[0] : String(err) }
+    }
+  return loaded
+}
+
+/**
+ * Where this machine's xxHash digests come from: native when the binary loads, else WASM, with
+ * why. Asked once by the command; its reading threads are told, so one run uses one kind.
+ * @returns {{kind: XxhashKind, why?: string}}
+ */
+export function xxhashKind() {
+  const { addon, why } = nativeAddon()
+  return addon ? { kind: 'native' } : { kind: 'wasm', why }
+}
 
 /** @param {string} name @returns {() => Digest} */
 const node = (name) => () => {
@@ -41,6 +77,19 @@ const wasm = (make) => async () => {
   return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest('hex') }
 }
 
+/**
+ * The native xxHash `name` with seed 0 (its digest big-endian, as xxhsum prints it), or the WASM one.
+ * @param {'XXHash32' | 'XXHash64' | 'XXHash3' | 'XXHash128'} name
+ * @param {() => Promise<import('hash-wasm').IHasher>} make
+ * @returns {(xxhash: XxhashKind) => Promise<Digest>}
+ */
+const xxhash = (name, make) => async (kind) => {
+  const { addon } = kind === 'native' ? nativeAddon() : {}
+  if (!addon) return wasm(make)()
+  const hash = new addon[name](Buffer.alloc(name === 'XXHash32' ? 4 : 8))
+  return { update: (bytes) => hash.update(bytes), digest: () => hash.digest().toString('hex') }
+}
+
 /** C4 ID (SMPTE ST 2114): the SHA-512 in Base58, padded with `1` to 88 digits after `c4`. */
 const c4 = () => {
   const hash = createHash('sha512')
@@ -52,44 +101,47 @@ const c4 = () => {
 
 /** Every algorithm a copy's hash may name that the command can compute. */
 const ALGORITHMS = {
-  xxh64: wasm(() => createXXHash64()),
-  xxh128: wasm(() => createXXHash128()),
-  xxh3: wasm(() => createXXHash3()),
-  xxh32: wasm(() => createXXHash32()),
+  xxh64: xxhash('XXHash64', () => createXXHash64()),
+  xxh128: xxhash('XXHash128', () => createXXHash128()),
+  xxh3: xxhash('XXHash3', () => createXXHash3()),
+  xxh32: xxhash('XXHash32', () => createXXHash32()),
   md5: node('md5'),
   sha1: node('sha1'),
   c4: () => Promise.resolve(c4()),
 }
 
 /** @typedef {keyof typeof ALGORITHMS} Algorithm */
+/** @param {Algorithm} algorithm */
+const isXxhash = (algorithm) => algorithm.startsWith('xxh')
 
 /** Whether the command can compute `name`. @param {string} name @returns {name is Algorithm} */
 export const computable = (name) => Object.hasOwn(ALGORITHMS, name)
 
 /**
- * A file's digest by `algorithm`, read front to back in CHUNK-sized reads into one buffer, and the
- * bytes it held. `onRead` hears how many bytes each read gave (progress). The reads block: on a
- * thread of its own (DigestPool) a blocking read gave 4,839 MiB/s where an awaited one gave 4,166
- * (two threads, XXH64), and the command's own thread never waits on them. The path may be bytes
- * (a name that is not UTF-8); `found`, the device and inode the file had when found: another file
- * in its place (a folder on its path swapped for a link) is refused.
+ * A file's digest by `algorithm`, read front to back into one buffer (NATIVE_CHUNK at a time for
+ * the native xxHash, CHUNK otherwise), and the bytes it held. `onRead` hears how many bytes each
+ * read gave (progress). The reads block: on a thread of its own (DigestPool) a blocking read gave
+ * 4,839 MiB/s where an awaited one gave 4,166 (two threads, XXH64), and the command's own thread
+ * never waits on them. The path may be bytes (a name that is not UTF-8); `found`, the device and
+ * inode the file had when found: another file in its place (a folder on its path swapped for a
+ * link) is refused. `xxhash`: where the xxHash kinds come from (this machine's, by default).
  * @param {string | Uint8Array} path
  * @param {Algorithm} algorithm
- * @param {(bytes: number) => void} [onRead]
- * @param {{dev: bigint, ino: bigint}} [found]
+ * @param {{onRead?: (bytes: number) => void, found?: {dev: bigint, ino: bigint}, xxhash?: XxhashKind}} [options]
  * @returns {Promise<{digest: string, size: number}>}
  */
-export async function digestFile(path, algorithm, onRead, found) {
-  const hash = await ALGORITHMS[algorithm]()
+export async function digestFile(path, algorithm, { onRead, found, xxhash = xxhashKind().kind } = {}) {
+  const hash = await /** @type {(xxhash: XxhashKind) => Promise<Digest>} */ (ALGORITHMS[algorithm])(xxhash)
+  const chunk = xxhash === 'native' && isXxhash(algorithm) ? NATIVE_CHUNK : CHUNK
   const fd = openSync(typeof path === 'string' ? path : Buffer.from(path), OPEN_FLAGS)
   try {
     const stat = fstatSync(fd, { bigint: true })
     if (!stat.isFile()) throw Object.assign(new Error('not a file'), { code: 'ENOTFILE' })
     if (found && (stat.dev !== found.dev || stat.ino !== found.ino))
       throw Object.assign(new Error('another file is in its place'), { code: 'EREPLACED' })
-    const buffer = Buffer.allocUnsafe(CHUNK)
+    const buffer = Buffer.allocUnsafe(chunk)
     let size = 0
-    for (let read; (read = readSync(fd, buffer, 0, CHUNK, null));) {
+    for (let read; (read = readSync(fd, buffer, 0, chunk, null));) {
       hash.update(buffer.subarray(0, read))
       size += read
       onRead?.(read)
@@ -101,10 +153,11 @@ export async function digestFile(path, algorithm, onRead, found) {
 }
 
 /**
- * Files digested several at a time, one a thread, a thread a core (four at most): a WASM digest
- * is bound by its core, not by reading (two threads: 2 GiB of XXH64 at 3,300–4,500 MiB/s, one
- * at 2,400). `onRead` hears every read's bytes, of whichever file. A thread that dies (out of
- * memory) fails the file it had with `fatal`: the run cannot go on.
+ * Files digested several at a time, one a thread, a thread a core (four at most): a digest is
+ * bound by its core, not by reading (two threads of WASM: 2 GiB of XXH64 at 3,300–4,500 MiB/s,
+ * one at 2,400). `onRead` hears the bytes read, of whichever file. A thread that dies (out of
+ * memory) fails the file it had with `fatal`: the run cannot go on. Every thread digests xxHash
+ * the way `xxhash` says (this machine's, by default).
  */
 export class DigestPool {
   /** @type {Worker[]} */ #idle = []
@@ -116,13 +169,14 @@ export class DigestPool {
   /**
    * The threads start at once (some 50 ms each, the WASM with them): made before the work is
    * known, they are ready when it is.
-   * @param {{threads?: number, onRead?: (bytes: number) => void}} [options]
+   * @param {{threads?: number, onRead?: (bytes: number) => void, xxhash?: XxhashKind}} [options]
    */
-  constructor({ threads = Math.min(availableParallelism(), 4), onRead } = {}) {
+  constructor({ threads = Math.min(availableParallelism(), 4), onRead, xxhash = xxhashKind().kind } = {}) {
     this.threads = threads
     this.onRead = onRead
+    this.xxhash = xxhash
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(new URL(import.meta.url), { workerData: { digestPool: true } })
+      const worker = new Worker(new URL(import.meta.url), { workerData: { digestPool: true, xxhash } })
       worker.unref()
       worker.on('message', (/** @type {Said} */ message) => 'read' in message && this.onRead?.(message.read))
       // Heard by the file it had (digest below); never an unhandled 'error' that ends the process.
@@ -178,15 +232,28 @@ export class DigestPool {
 
 /** @type {unknown} what the pool gave the thread, which Node types `any` */
 const given = workerData
-// A thread of the pool: digests the files it is given, saying each read's bytes as it goes.
-if (!isMainThread && parentPort && /** @type {{digestPool?: true} | null} */ (given)?.digestPool) {
+const pooled = /** @type {{digestPool?: true, xxhash?: XxhashKind} | null} */ (given)
+// A thread of the pool: digests the files it is given, saying what it read every 8 MiB or so:
+// enough for the progress line, where every 256 KiB read would be 4,096 messages a GiB.
+if (!isMainThread && parentPort && pooled?.digestPool) {
   const port = parentPort
+  const xxhash = pooled.xxhash ?? 'wasm'
   /** @param {Said} said */
   const say = (said) => port.postMessage(said)
   port.on('message', (/** @type {Job} */ { path, algorithm, found }) => {
-    digestFile(path, algorithm, (read) => say({ read }), found).then(
-      ({ digest, size }) => say({ digest, size }),
+    let unsaid = 0
+    const flush = () => {
+      if (unsaid) say({ read: unsaid })
+      unsaid = 0
+    }
+    const onRead = (/** @type {number} */ read) => {
+      unsaid += read
+      if (unsaid >= CHUNK) flush()
+    }
+    digestFile(path, algorithm, { onRead, found, xxhash }).then(
+      ({ digest, size }) => (flush(), say({ digest, size })),
       (/** @type {unknown} */ err) => {
+        flush()
         const { code, message } = err instanceof Error ? /** @type {NodeJS.ErrnoException} */ (err) : {}
         say({ error: { code, message: message ?? String(err) } })
       },

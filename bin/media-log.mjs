@@ -3,7 +3,7 @@
  * The DIT's command for the service on this laptop:
  *
  *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
- *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--json]
+ *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--threads N] [--json]
  *   media-log checks D012 [--all] [--json]
  *   media-log volume rename D012 OLD NEW   |   media-log volume remove D012 NAME
  *   media-log link <production URL> --unit NAME --code CODE   |   media-log unlink   |   media-log sync [--json]
@@ -56,7 +56,7 @@ import { OPEN_FLAGS, mountedVolume, walk } from './walk.mjs'
 
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
-  media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--json]
+  media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--threads N] [--json]
   media-log checks ID [--all] [--json]
   media-log volume rename ID OLD NEW | media-log volume remove ID NAME
   media-log link <production URL> --unit NAME --code LINK-CODE [--json]
@@ -96,6 +96,7 @@ function parseCommand(argv) {
       sample: { type: 'string' },
       all: { type: 'boolean' },
       again: { type: 'boolean' },
+      threads: { type: 'string' },
       url: { type: 'string' },
       unit: { type: 'string' },
       code: { type: 'string' },

@@ -20,11 +20,13 @@ export class Meter {
    * @param {string} volume
    * @param {number} total bytes to read
    * @param {number} files files to read
+   * @param {string} digests what the bytes are digested with
    */
-  constructor(volume, total, files) {
+  constructor(volume, total, files, digests) {
     this.volume = volume
     this.total = total
     this.files = files
+    this.digests = digests
   }
   /** @param {number} bytes */
   add(bytes) {
@@ -42,7 +44,7 @@ export class Meter {
     const bar = '#'.repeat(Math.round(share * 20)).padEnd(20, '.')
     this.#progress.say(
       `${this.volume} [${bar}] ${sizeOf(this.#bytes)} of ${sizeOf(this.total)}, ${this.#files} of ${count(this.files, 'file')} · ` +
-        `${sizeOf(rate)}/s · ${clock(left)} left`,
+        `${sizeOf(rate)}/s (${this.digests}) · ${clock(left)} left`,
     )
   }
   fileDone() {

@@ -23,7 +23,7 @@ import {
   framesDigest,
   readManifest,
 } from 'media-log-service/client'
-import { DigestPool, computable } from './digests.mjs'
+import { DigestPool, computable, xxhashKind } from './digests.mjs'
 import { connectedClient, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
@@ -56,7 +56,7 @@ const FIRST_ALGORITHM = 'xxh64'
  * @typedef {import('./digests.mjs').Algorithm} Algorithm
  * @typedef {{
  *   client: import('media-log-service/client').MediaLogClient, pool: DigestPool, log: string, volume: string,
- *   roots: string[], clips: Map<string, LogClip>, share: number, again: boolean | undefined,
+ *   roots: string[], units: Unit[], clips: Map<string, LogClip>, share: number, again: boolean | undefined,
  * }} VolumeRun  what a volume is read back with
  * @typedef {{
  *   volume: string,
@@ -82,9 +82,12 @@ export async function verifyFolders(folders, options, usage) {
   if (!folders.length || !log) throw new Failure(`verify needs folders and --log\n${usage}`)
   if (options.sample !== undefined && options.all) throw new Failure('--sample and --all: one or the other')
   const share = sampleShare(options.sample)
+  const threads = threadsOf(options.threads)
   const volumes = await volumesOf(folders, options.volume)
+  const xxhash = xxhashKind()
+  if (xxhash.why) warn(`xxHash in WASM, at about half the native speed: its native binary did not load (${xxhash.why})`)
   // Started while the service is asked for the log and the drive is walked.
-  const pool = new DigestPool()
+  const pool = new DigestPool({ threads, xxhash: xxhash.kind })
   try {
     return await verifyWith(pool, volumes, share, { ...options, log })
   } finally {
@@ -93,10 +96,27 @@ export async function verifyFolders(folders, options, usage) {
 }
 
 /**
+ * Files read at once: `--threads N`, else one a core (four at most). Fewer leaves a core to an
+ * offload running beside the read-back.
+ * @param {string | undefined} given
+ */
+function threadsOf(given) {
+  if (given === undefined) return undefined
+  const threads = Number(given)
+  if (!/^\d+$/.test(given) || threads < 1 || threads > 64)
+    throw new Failure(`--threads ${shown(given)}: a whole number of files read at once, 1 to 64`)
+  return threads
+}
+
+/**
  * @param {DigestPool} pool @param {Map<string, string[]>} volumes @param {number} share
  * @param {import('./media-log.mjs').Options & {log: string}} options
  */
 async function verifyWith(pool, volumes, share, options) {
+  // The drive is walked while the service is reached and asked for the log (a first fetch costs
+  // Node some 100 ms): a run's fixed cost is what keeps a small one from the drive's speed.
+  const walking = walkVolumes(volumes)
+  walking.catch(() => {}) // heard below, once the service has answered
   const client = await connectedClient(serviceUrl(options.url))
   const log = await client.log(options.log).catch((/** @type {unknown} */ err) => {
     if (err instanceof MediaLogError && err.status === 404)
@@ -117,9 +137,14 @@ async function verifyWith(pool, volumes, share, options) {
             .join(', ') || 'none'
         }. ` + `Name the volume with --volume (a new one is recorded as read back).`,
       )
+  const walked = await walking
   const runs = []
-  for (const [volume, roots] of volumes)
-    runs.push(await verifyVolume({ client, pool, log: options.log, volume, roots, clips, share, again: options.again }))
+  for (const [volume, roots] of volumes) {
+    const units = walked.get(volume) ?? []
+    runs.push(
+      await verifyVolume({ client, pool, log: options.log, volume, roots, units, clips, share, again: options.again }),
+    )
+  }
   const recorded = await record(client, options.log, runs)
   for (const { resume } of runs) resume.done()
   const { copies } = await client.checks(options.log)
@@ -132,7 +157,8 @@ async function verifyWith(pool, volumes, share, options) {
     (o) => o.failed.length || o.missing.length || o.unreadable.length || o.uncompared.length || none(o),
   )
   const status = bad ? 1 : 0
-  if (options.json) return printJson({ log: options.log, volumes: outcomes, recorded, copies: ours }, status)
+  if (options.json)
+    return printJson({ log: options.log, xxhash: pool.xxhash, volumes: outcomes, recorded, copies: ours }, status)
   print(outcomes.flatMap((o) => said(o, options.log)).join('\n'))
   print(
     [
@@ -195,17 +221,30 @@ function logClips(log) {
 }
 
 /**
+ * The clips' files on each volume's folders, walked one volume after another.
+ * @param {Map<string, string[]>} volumes
+ */
+async function walkVolumes(volumes) {
+  /** @type {Map<string, ReturnType<typeof unitsOf>>} */
+  const found = new Map()
+  for (const [volume, roots] of volumes) {
+    const progress = new Progress()
+    const units = []
+    for (const root of roots) {
+      const files = await walk(root, progress, (name) => !name.startsWith('._') && clipOfFile('', name) !== undefined)
+      units.push(...unitsOf(files, root))
+    }
+    progress.done()
+    found.set(volume, units)
+  }
+  return found
+}
+
+/**
  * One volume's clips read back: which were found, read, and how they compared.
  * @param {VolumeRun} run
  */
-async function verifyVolume({ client, pool, log, volume, roots, clips, share, again }) {
-  const progress = new Progress()
-  const units = []
-  for (const root of roots) {
-    const files = await walk(root, progress, (name) => !name.startsWith('._') && clipOfFile('', name) !== undefined)
-    units.push(...unitsOf(files, root))
-  }
-  progress.done()
+async function verifyVolume({ client, pool, log, volume, roots, units, clips, share, again }) {
   /** @type {Outcome} */
   const outcome = {
     volume,
@@ -538,7 +577,14 @@ async function readBack(chosen, resume, outcome, pool) {
   const pending = jobs.filter((job) => job.item.digests[job.i] === undefined)
   if (outcome.read.resumed)
     warn(`${outcome.volume}: ${count(outcome.read.resumed, 'file')} read by the run before (--again reads them again)`)
-  const meter = new Meter(outcome.volume, total, pending.length)
+  // The progress line names what the bytes are digested with: `xxh64 native`, `md5`.
+  const digests = [...new Set(pending.map((job) => job.algorithm))]
+  const meter = new Meter(
+    outcome.volume,
+    total,
+    pending.length,
+    digests.map((a) => (a.startsWith('xxh') ? `${a} ${pool.xxhash}` : a)).join(', '),
+  )
   pool.onRead = (bytes) => meter.add(bytes)
   const stop = () => {
     meter.done()

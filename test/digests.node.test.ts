@@ -10,17 +10,29 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 /** bin/digests.mjs, as the compiler of the tests sees it (the module itself is checked with bin/). */
 type Digested = { digest: string; size: number }
+type Xxhash = 'native' | 'wasm'
 type Digests = {
   CHUNK: number
+  NATIVE_CHUNK: number
   computable: (name: string) => boolean
-  digestFile: (path: string, algorithm: string, onRead?: (bytes: number) => void) => Promise<Digested>
-  DigestPool: new (options?: { threads?: number; onRead?: (bytes: number) => void }) => {
+  xxhashKind: () => { kind: Xxhash; why?: string }
+  digestFile: (
+    path: string,
+    algorithm: string,
+    options?: { onRead?: (bytes: number) => void; xxhash?: Xxhash },
+  ) => Promise<Digested>
+  DigestPool: new (options?: { threads?: number; onRead?: (bytes: number) => void; xxhash?: Xxhash }) => {
     digest: (path: string, algorithm: string) => Promise<Digested>
     close: () => Promise<unknown>
   }
 }
-const { CHUNK, computable, digestFile, DigestPool } = (await import('../bin/digests.mjs' as string)) as Digests
-const digestOf = async (path: string, algorithm: string) => (await digestFile(path, algorithm)).digest
+const { CHUNK, NATIVE_CHUNK, computable, xxhashKind, digestFile, DigestPool } = (await import(
+  '../bin/digests.mjs' as string
+)) as Digests
+const digestOf = async (path: string, algorithm: string, xxhash?: Xxhash) =>
+  (await digestFile(path, algorithm, { xxhash })).digest
+// Every platform xxhash-addon ships a binary for; elsewhere the WASM is this machine's only kind.
+const PREBUILT = ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64']
 
 const dir = mkdtempSync(join(tmpdir(), 'digests-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -56,11 +68,19 @@ describe('digests of a copy read back', () => {
     for (const [algorithm, digest] of Object.entries(digests))
       it(`${algorithm} of "${text}" is the published ${digest.slice(0, 12)}…`, async () => {
         expect(computable(algorithm)).toBe(true)
-        expect(await digestFile(file(`${algorithm}-${text || 'empty'}`, text), algorithm)).toEqual({
-          digest,
-          size: text.length,
-        })
+        const path = file(`${algorithm}-${text || 'empty'}`, text)
+        expect(await digestFile(path, algorithm)).toEqual({ digest, size: text.length })
+        // The xxHash kinds, both ways they are computed: the native binary and its WASM fallback.
+        if (algorithm.startsWith('xxh'))
+          for (const xxhash of ['native', 'wasm'] as const)
+            expect(await digestFile(path, algorithm, { xxhash })).toEqual({ digest, size: text.length })
       })
+
+  it('takes the native xxHash where a binary ships for the platform, and says why not otherwise', () => {
+    const platform = `${process.platform}-${process.arch}`
+    if (PREBUILT.includes(platform)) expect(xxhashKind()).toEqual({ kind: 'native' })
+    else expect(xxhashKind()).toEqual({ kind: 'wasm', why: expect.any(String) })
+  })
 
   it('reads a file larger than a read in several, to the digest of its bytes in one go', async () => {
     // Two reads and a byte: the last read is short, the digest spans them all.
@@ -68,35 +88,43 @@ describe('digests of a copy read back', () => {
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24
     const path = file('large.bin', bytes)
     const reads: number[] = []
-    expect(await digestFile(path, 'md5', (n) => reads.push(n))).toEqual({
+    expect(await digestFile(path, 'md5', { onRead: (n) => reads.push(n) })).toEqual({
       digest: createHash('md5').update(bytes).digest('hex'),
       size: bytes.length,
     })
     expect(reads).toEqual([CHUNK, CHUNK, 1])
     expect(await digestOf(path, 'sha1')).toBe(createHash('sha1').update(bytes).digest('hex'))
-    expect(await digestOf(path, 'xxh64')).toBe(await xxhash64(bytes))
-    expect(await digestOf(path, 'xxh128')).toBe(await xxhash128(bytes))
-    expect(await digestOf(path, 'xxh3')).toBe(await xxhash3(bytes))
+    for (const xxhash of ['native', 'wasm'] as const) {
+      expect(await digestOf(path, 'xxh64', xxhash)).toBe(await xxhash64(bytes))
+      expect(await digestOf(path, 'xxh128', xxhash)).toBe(await xxhash128(bytes))
+      expect(await digestOf(path, 'xxh3', xxhash)).toBe(await xxhash3(bytes))
+    }
+    // The native xxHash reads in its own smaller pieces, heard as they come.
+    const native: number[] = []
+    await digestFile(path, 'xxh3', { onRead: (n) => native.push(n), xxhash: 'native' })
+    expect(native).toHaveLength(Math.ceil(bytes.length / NATIVE_CHUNK))
+    expect(native.reduce((a, b) => a + b)).toBe(bytes.length)
   })
 
-  it('reads several files at once on its threads, each to its own digest, and hears every read', async () => {
-    const files = Array.from({ length: 5 }, (_, i) => {
-      const bytes = new Uint8Array(CHUNK + i * 1000).fill(i + 1)
-      return { path: file(`pooled-${i}.bin`, bytes), bytes }
+  for (const xxhash of ['native', 'wasm'] as const)
+    it(`reads several files at once on its threads, each to its own digest, and hears every read (${xxhash})`, async () => {
+      const files = Array.from({ length: 5 }, (_, i) => {
+        const bytes = new Uint8Array(CHUNK + i * 1000).fill(i + 1)
+        return { path: file(`pooled-${i}.bin`, bytes), bytes }
+      })
+      let heard = 0
+      const pool = new DigestPool({ threads: 2, onRead: (n) => (heard += n), xxhash })
+      try {
+        const digests = await Promise.all(files.map(({ path }) => pool.digest(path, 'xxh64')))
+        expect(digests).toEqual(
+          await Promise.all(files.map(async ({ bytes }) => ({ digest: await xxhash64(bytes), size: bytes.length }))),
+        )
+        expect(heard).toBe(files.reduce((sum, f) => sum + f.bytes.length, 0))
+        await expect(pool.digest(join(dir, 'none.bin'), 'xxh64')).rejects.toMatchObject({ code: 'ENOENT' })
+      } finally {
+        await pool.close()
+      }
     })
-    let heard = 0
-    const pool = new DigestPool({ threads: 2, onRead: (n) => (heard += n) })
-    try {
-      const digests = await Promise.all(files.map(({ path }) => pool.digest(path, 'xxh64')))
-      expect(digests).toEqual(
-        await Promise.all(files.map(async ({ bytes }) => ({ digest: await xxhash64(bytes), size: bytes.length }))),
-      )
-      expect(heard).toBe(files.reduce((sum, f) => sum + f.bytes.length, 0))
-      await expect(pool.digest(join(dir, 'none.bin'), 'xxh64')).rejects.toMatchObject({ code: 'ENOENT' })
-    } finally {
-      await pool.close()
-    }
-  })
 
   it('does not read through a symbolic link put in a file’s place', async () => {
     const target = file('target.bin', 'abc')

@@ -291,6 +291,7 @@ describe('media-log verify', () => {
       ]
       expect(JSON.parse(verified.stdout)).toEqual({
         log: 'D012',
+        xxhash: 'native',
         volumes: [
           {
             volume: 'SHUTTLE_01',
@@ -344,6 +345,40 @@ describe('media-log verify', () => {
           },
         ],
       })
+    })
+
+    it('finds the same where the native xxHash cannot load, in WASM, and says so', async () => {
+      // A machine whose xxHash binary cannot be opened, as one built for another platform would not be.
+      const preload = join(dir, 'unloadable-xxhash.cjs')
+      writeFileSync(
+        preload,
+        `const dlopen = process.dlopen
+process.dlopen = (module, filename, ...rest) => {
+  if (filename.includes('xxhash-addon')) throw new Error(filename + ': invalid ELF header')
+  return dlopen(module, filename, ...rest)
+}
+`,
+      )
+      const args = ['verify', drive, '--log', 'D012', '--json']
+      const native = await run(args)
+      const fallback = await runCommand(args, {
+        base: service.base,
+        configDir: config,
+        env: { NODE_OPTIONS: `--require ${preload}` },
+      })
+      expect(fallback.stderr).toContain(
+        'xxHash in WASM, at about half the native speed: its native binary did not load (',
+      )
+      expect(fallback.stderr).toContain('invalid ELF header)')
+      expect([native.status, fallback.status]).toEqual([1, 1])
+      const [first, second] = [native, fallback].map((r) => JSON.parse(r.stdout) as Record<string, unknown>)
+      expect([first!.xxhash, second!.xxhash]).toEqual(['native', 'wasm'])
+      const timeless = (answer: Record<string, unknown>) =>
+        JSON.stringify(answer.volumes, (key, value: unknown) => (key === 'seconds' ? 0 : value))
+      expect(timeless(second!)).toBe(timeless(first!))
+      expect(second!.copies).toEqual(first!.copies)
+      // Its 1 GiB clip is an xxh64 one: read whole both ways.
+      expect((first!.volumes as Array<{ verified: string[] }>)[0]!.verified).toContain(LARGE.replace('.mov', ''))
     })
 
     it('keeps what it found through an import of the offload again', async () => {
@@ -550,6 +585,19 @@ describe('media-log verify', () => {
     })
   })
 
+  it('reads one file at a time with --threads 1, to the same outcome', async () => {
+    const folder = join(drives, 'D013', 'SHUTTLE_01')
+    const [one, many] = [
+      await run(['verify', folder, '--log', 'D013', '--threads', '1', '--json']),
+      await run(['verify', folder, '--log', 'D013', '--json']),
+    ]
+    expect([one.status, many.status]).toEqual([0, 0])
+    const verified = (r: { stdout: string }) =>
+      (JSON.parse(r.stdout) as { volumes: Array<{ verified: string[] }> }).volumes[0]!.verified
+    expect(verified(one)).toHaveLength(6)
+    expect(verified(one)).toEqual(verified(many))
+  })
+
   it('reads a share of the clips with --sample', async () => {
     const sampled = await run([
       'verify',
@@ -577,6 +625,11 @@ describe('media-log verify', () => {
       ],
       [['verify', folder, '--log', 'D013', '--sample', '5%', '--all'], '--sample and --all: one or the other'],
       [['verify', folder, '--log', 'D404'], "media-log: D404: no such log in the service's project"],
+      [
+        ['verify', folder, '--log', 'D013', '--threads', '0'],
+        '--threads 0: a whole number of files read at once, 1 to 64',
+      ],
+      [['verify', folder, '--log', 'D013', '--threads', '2.5'], '--threads 2.5: a whole number'],
     ]
     for (const [args, said] of cases) {
       const failed = await run(args)
