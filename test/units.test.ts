@@ -72,6 +72,35 @@ describe('revisions of local writes', () => {
 })
 
 describe('versions written elsewhere', () => {
+  it('checks a version’s custom entries against this project’s schemas, and keeps its bytes as sent', async () => {
+    const { token } = await withProject()
+    const schemas = {
+      custom_schemas: [{ id: 'script', sync: 'clip', log_fields: [{ type: 'text', key_name: 'director' }] }],
+    }
+    expect((await call('PATCH', '/project/config', { token, body: schemas })).status).toBe(200)
+    // The unit that wrote it has a schema this project lacks: its entry stays, as does every byte.
+    const kept = JSON.stringify(
+      makeLog('D030', 30, {
+        custom: [
+          { schema: 'script', log: { director: 'A. Director' } },
+          { schema: 'theirs', log: { x: 1 } },
+        ],
+      }),
+    )
+    const leaf = { rev: rev(1, 'a'), ancestors: [], deleted: false, owner: 'Second unit' }
+    expect(await send(token, 'D030', leaf, kept)).toMatchObject({ status: 200, body: { outcome: 'winner' } })
+    expect((await getAsSent('/log/D030', token)).text).toBe(kept)
+    // An entry this project's schema refuses is refused, with its path, and nothing is stored.
+    const refused = JSON.stringify(makeLog('D031', 31, { custom: [{ schema: 'script', log: { director: 7 } }] }))
+    const answer = await send(token, 'D031', { ...leaf, rev: rev(1, 'b') }, refused)
+    expect(answer.status).toBe(400)
+    expect((answer.body as { details: Array<{ prop: string }> }).details.map((d) => d.prop)).toEqual([
+      'custom.0.log.director',
+    ])
+    expect(await call('GET', '/log/D031', { token })).toMatchObject({ status: 404 })
+    expect(await leavesOf(token, 'D031')).toBeUndefined()
+  })
+
   it('stores a new log as sent, knows it after, and serves that version byte for byte', async () => {
     const { token } = await withProject()
     const text = JSON.stringify(makeLog('D002', 3), null, 1)

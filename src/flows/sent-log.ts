@@ -3,7 +3,7 @@
  * every refusal that needs no project state is answered here, outside the single-threaded
  * workspace. Checked there, 200,000 invalid clips held every other request for seconds.
  */
-import { checkLog } from '../schemas/log'
+import { checkLog, type LogOutput } from '../schemas/log'
 import { certainlyValidLog } from '../schemas/plain-log'
 import { parseObject } from '../schemas/json'
 import type { JsonBody } from '../http/body'
@@ -18,8 +18,8 @@ export type SentLog = { log: Record<string, unknown>; read: LogRead }
 /**
  * A sent log checked as far as the worker can: refused when invalid, otherwise with what the
  * workspace needs to store it. `checked`: nothing left to check, stored as sent, never parsed
- * again; `scanned`: too large to parse whole, checked a clip at a time, the workspace checking
- * only its custom entries; neither: parsed again where the project's custom schemas are known.
+ * again; `valid`: checked whole, the workspace checking only its custom entries; `scanned`: too
+ * large to parse whole, checked a clip at a time, the workspace checking only its custom entries.
  * `admitted` asks the workspace whether the caller's token is good, before any costly check.
  */
 export async function readSentLog(sent: JsonBody, admitted: () => Promise<unknown>): Promise<SentLog> {
@@ -52,5 +52,7 @@ export async function readSentLog(sent: JsonBody, admitted: () => Promise<unknow
   await admitted()
   const { details, unlisted } = checkLog(log, NO_SCHEMAS)
   if (details.length) throw invalid(details, unlisted)
-  return { log, read: {} }
+  // Only its custom entries are left to check, where the project's schemas are (a log was checked
+  // whole twice: here, then in the workspace). The summary does not read them.
+  return { log, read: { valid: { summary: JSON.stringify(summarize(log as LogOutput)) } } }
 }

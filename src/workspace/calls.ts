@@ -70,8 +70,8 @@ export const CALLS = {
 
   /**
    * A new log, as the bytes sent. How the worker read it (flows/sent-log.ts) decides what is left:
-   * `checked` is stored as it is; `scanned`'s skeleton is checked here for custom entries; a log
-   * neither is parsed and checked here, where the project's custom fields are known.
+   * `checked` is stored as it is; `valid`'s custom entries and `scanned`'s skeleton's are checked
+   * here, where the project's custom schemas are known.
    */
   createLog: declareTaking({
     who: 'application',
@@ -82,8 +82,9 @@ export const CALLS = {
       if (checked) return [bytes, read, undefined] as const
       return [bytes, read, parseObject(utf8Text(scanned ? await bytesNow(scanned.skeleton) : bytes))] as const
     },
-    work: ({ logs }, _, bytes: Uint8Array, { checked, scanned }: LogRead, body?: Record<string, unknown>) => {
+    work: ({ logs }, _, bytes: Uint8Array, { checked, valid, scanned }: LogRead, body?: Record<string, unknown>) => {
       if (checked) return logs.insertChecked(bytes, checked, checked.summary)
+      if (valid) return logs.insertValid(body!, bytes, valid.summary)
       return scanned ? logs.insertScanned(body!, bytes, scanned.summary, scanned.custom) : logs.insert(body!, bytes)
     },
   }),

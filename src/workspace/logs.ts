@@ -30,6 +30,8 @@ export type LogBody = string | Uint8Array | ReadableStream<Uint8Array>
 /** What the worker learnt of a log it sends (flows/sent-log.ts): at most one of these. */
 export type LogRead = {
   checked?: { id: string; day: number; date: string; summary: string }
+  /** Checked whole by the worker save its custom entries, which only the project's schemas can check. */
+  valid?: { summary: string }
   scanned?: { skeleton: Uint8Array | ReadableStream<Uint8Array>; summary: string; custom?: [number, number] }
 }
 
@@ -59,6 +61,14 @@ export class Logs {
     if (details.length) throw invalid(details, unlisted)
     // A log kept as it came is stored as sent, not stringified again.
     const summary = JSON.stringify(summarize(log as LogOutput))
+    this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
+  }
+
+  /** A log the worker checked save its custom entries: those are checked here, the rest not again. */
+  insertValid(body: Record<string, unknown>, json: Uint8Array, summary: string) {
+    const active = this.projects.requireActive()
+    const log = withCustomApplied(active, body)
+    // A log kept as it came is stored as sent, not stringified again.
     this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
   }
 
@@ -206,9 +216,14 @@ export class Logs {
     const active = this.projects.requireActive()
     let keys: LogKeys
     let summary: string
-    const { checked, scanned } = read
+    const { checked, valid, scanned } = read
     if (checked) [keys, summary] = [checked, checked.summary]
-    else if (scanned && skeleton !== undefined) {
+    else if (valid) {
+      const log = parseObject(bodyText(json))
+      // Refuses a custom entry its schema refuses; the bytes stay as sent either way.
+      withCustomApplied(active, log)
+      ;[keys, summary] = [log as LogKeys, valid.summary]
+    } else if (scanned && skeleton !== undefined) {
       const log = parseObject(skeleton)
       // Refuses a custom entry its schema refuses; the bytes stay as sent either way.
       withCustomChecked(active, log, json, scanned.custom)
@@ -283,6 +298,17 @@ export class Logs {
   #insert(active: ActiveProject, keys: LogKeys, json: Uint8Array, summary: string) {
     if (!this.store.insertLog(active.row.id, keys, json, summary)) throw conflict('Log already exists')
   }
+}
+
+/**
+ * `log` with its custom entries checked against the project's schemas (checkLog's step for them):
+ * refused when one is invalid; entries of schemas the project does not have dropped (seed §2.8).
+ */
+function withCustomApplied(active: ActiveProject, log: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(log.custom)) return log
+  const { kept, changed, details } = active.schemas.apply(log.custom)
+  if (details.length) throw invalid(details)
+  return changed ? { ...log, custom: kept } : log
 }
 
 /**
