@@ -391,6 +391,8 @@ describe('operator console under wrangler dev', () => {
     })
 
     afterAll(async () => {
+      // The browser's kept-alive connections would hold close() for a minute.
+      hostile?.closeAllConnections()
       await new Promise((resolve) => hostile?.close(resolve))
     })
 
@@ -629,6 +631,7 @@ describe('operator console against a tossed cookie, and names with bidi controls
   }
 
   afterAll(async () => {
+    hostile?.closeAllConnections()
     await new Promise((resolve) => hostile?.close(resolve))
     await browser?.close()
     await service?.stop()
