@@ -318,7 +318,7 @@ describe('guessing the operator key', () => {
     expect(await after).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
   })
 
-  it('refuses more than 100 waiting wrong keys at once with 429', async () => {
+  it('refuses more than 100 waiting wrong keys at once with 429, and meanwhile any key, the right one too', async () => {
     vi.useFakeTimers()
     const answers = Array.from({ length: 110 }, (_, i) =>
       call('POST', '/approve/session', {
@@ -326,9 +326,20 @@ describe('guessing the operator key', () => {
         headers: { origin: 'http://localhost:5252', 'sec-fetch-site': 'same-origin' },
       }),
     )
+    // The first was answered at once; one more wrong key fills the 100 places again.
+    await vi.advanceTimersByTimeAsync(50)
+    const filling = withKey('wrong-key-filling-0123456789abcdef')
+    await vi.advanceTimersByTimeAsync(10)
+    // Answered at once, a key compared now would say right (200) or wrong (429) without waiting.
+    expect(await withKey('test-operator-key-0123456789abcdef')).toMatchObject({
+      status: 429,
+      body: { error: 'Too many wrong operator keys: wait a moment' },
+    })
     await vi.advanceTimersByTimeAsync(20_000)
     const statuses = (await Promise.all(answers)).map((a) => a.status)
     expect(statuses.filter((s) => s === 401)).toHaveLength(100)
     expect(statuses.filter((s) => s === 429)).toHaveLength(10)
+    expect(await filling).toMatchObject({ status: 401 })
+    expect(await withKey('test-operator-key-0123456789abcdef')).toMatchObject({ status: 200 })
   })
 })

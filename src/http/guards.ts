@@ -60,10 +60,15 @@ const operatorKey = (env: Env) => {
 /**
  * Whether `given` is the operator key. A wrong one is answered only after the wrong ones before
  * it, ten a second at most however many arrive together (about 4,000 a second were possible); the
- * right key never waits. With 100 wrong keys waiting, more are refused at once with 429.
+ * right key never waits. With 100 wrong keys waiting, every key is refused at once with 429, the
+ * right one too, until they have been answered.
  */
 export async function isOperatorKey(given: string | null | undefined, env: Env): Promise<boolean> {
   if (!given) return false
+  // Refused before it is compared: answered at once, a key would tell right from wrong (200 or
+  // 429) as fast as it is sent. A signed-in console is not asked for the key.
+  if (wrongKeysWaiting >= WRONG_KEYS_WAITING)
+    throw new StatusError(429, { error: 'Too many wrong operator keys: wait a moment' })
   if (await sameSecret(given, operatorKey(env))) return true
   await wrongKeyTurn()
   return false
