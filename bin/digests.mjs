@@ -3,9 +3,9 @@
 // (lower-case hex; C4 as its ID).
 //
 // Chosen by measurement (npm run bench:verify; docs/verify.md has the figures): the xxHash kinds
-// from xxhash-addon's prebuilt native binary, where it loads, at 90–100% of Debian's xxhsum on one
-// thread; where it does not (a platform without a prebuild), hash-wasm's WASM, at about half
-// (no SIMD: xxhsum uses SSE2/AVX2). node:crypto's SHA-1 at 885 MiB/s (sha1sum 285) and MD5 at 470
+// from xxhash-addon's prebuilt native binary, where it loads, reading on one thread at 86–98% of
+// Debian's xxhsum; where it does not (a platform without a prebuild), hash-wasm's WASM, the whole
+// command at 28–66% (no SIMD: xxhsum uses SSE2/AVX2). node:crypto's SHA-1 at 885 MiB/s (sha1sum 285) and MD5 at 470
 // (md5sum 544), ahead of hash-wasm's MD5 (440). Files are read back several at a time, a thread
 // each (DigestPool).
 import { base58 } from '@scure/base'
@@ -23,8 +23,9 @@ import { OPEN_FLAGS } from './walk.mjs'
  */
 export const CHUNK = 8 * 1024 * 1024
 /**
- * 256 KiB for the native xxHash, read while the last read is still in the core's cache: XXH128
- * over 1 GiB at 4,870–6,140 MiB/s, against 3,000 with 8 MiB reads (xxhsum: 5,120).
+ * 256 KiB for the native xxHash, digested while the read is still in the core's cache: XXH128
+ * over 1 GiB from the page cache at 4,870–6,140 MiB/s, against 3,000 with 8 MiB reads (xxhsum
+ * 5,120; measured by a script reading the same file in each size, beside xxhsum).
  */
 export const NATIVE_CHUNK = 256 * 1024
 
@@ -84,8 +85,11 @@ const wasm = (make) => async () => {
  * @returns {(xxhash: XxhashKind) => Promise<Digest>}
  */
 const xxhash = (name, make) => async (kind) => {
-  const { addon } = kind === 'native' ? nativeAddon() : {}
-  if (!addon) return wasm(make)()
+  if (kind === 'wasm') return wasm(make)()
+  // Told native, a thread where the binary does not load fails its files rather than say native
+  // of a WASM digest.
+  const { addon, why } = nativeAddon()
+  if (!addon) throw new Error(`the native xxHash did not load: ${why}`)
   const hash = new addon[name](Buffer.alloc(name === 'XXHash32' ? 4 : 8))
   return { update: (bytes) => hash.update(bytes), digest: () => hash.digest().toString('hex') }
 }

@@ -85,7 +85,7 @@ export async function verifyFolders(folders, options, usage) {
   const threads = threadsOf(options.threads)
   const volumes = await volumesOf(folders, options.volume)
   const xxhash = xxhashKind()
-  if (xxhash.why) warn(`xxHash in WASM, at about half the native speed: its native binary did not load (${xxhash.why})`)
+  if (xxhash.why) warn(`xxHash in WASM, at 30–65% of the native speed: its native binary did not load (${xxhash.why})`)
   // Started while the service is asked for the log and the drive is walked.
   const pool = new DigestPool({ threads, xxhash: xxhash.kind })
   try {
@@ -113,9 +113,11 @@ function threadsOf(given) {
  * @param {import('./media-log.mjs').Options & {log: string}} options
  */
 async function verifyWith(pool, volumes, share, options) {
-  // The drive is walked while the service is reached and asked for the log (a first fetch costs
-  // Node some 100 ms): a run's fixed cost is what keeps a small one from the drive's speed.
-  const walking = walkVolumes(volumes)
+  // The first drive is walked while the service is reached and asked for the log (a first fetch
+  // costs Node some 100 ms): a run's fixed cost is what keeps a small one from the drive's speed.
+  // The others are walked when their turn comes, so what they hold is seen as it is then.
+  const [first] = volumes.values()
+  const walking = walkVolume(first ?? [])
   walking.catch(() => {}) // heard below, once the service has answered
   const client = await connectedClient(serviceUrl(options.url))
   const log = await client.log(options.log).catch((/** @type {unknown} */ err) => {
@@ -137,10 +139,9 @@ async function verifyWith(pool, volumes, share, options) {
             .join(', ') || 'none'
         }. ` + `Name the volume with --volume (a new one is recorded as read back).`,
       )
-  const walked = await walking
   const runs = []
   for (const [volume, roots] of volumes) {
-    const units = walked.get(volume) ?? []
+    const units = roots === first ? await walking : await walkVolume(roots)
     runs.push(
       await verifyVolume({ client, pool, log: options.log, volume, roots, units, clips, share, again: options.again }),
     )
@@ -221,23 +222,21 @@ function logClips(log) {
 }
 
 /**
- * The clips' files on each volume's folders, walked one volume after another.
- * @param {Map<string, string[]>} volumes
+ * The clips' files on a volume's folders.
+ * @param {string[]} roots
  */
-async function walkVolumes(volumes) {
-  /** @type {Map<string, ReturnType<typeof unitsOf>>} */
-  const found = new Map()
-  for (const [volume, roots] of volumes) {
-    const progress = new Progress()
-    const units = []
+async function walkVolume(roots) {
+  const progress = new Progress()
+  const units = []
+  try {
     for (const root of roots) {
       const files = await walk(root, progress, (name) => !name.startsWith('._') && clipOfFile('', name) !== undefined)
       units.push(...unitsOf(files, root))
     }
+  } finally {
     progress.done()
-    found.set(volume, units)
   }
-  return found
+  return units
 }
 
 /**

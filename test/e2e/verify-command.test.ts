@@ -291,7 +291,12 @@ describe('media-log verify', () => {
       ]
       expect(JSON.parse(verified.stdout)).toEqual({
         log: 'D012',
-        xxhash: 'native',
+        // Where xxhash-addon ships a binary for the platform, as on every machine this runs on.
+        xxhash: ['linux-x64', 'linux-arm64', 'darwin-arm64', 'darwin-x64', 'win32-x64', 'win32-arm64'].includes(
+          `${process.platform}-${process.arch}`,
+        )
+          ? 'native'
+          : 'wasm',
         volumes: [
           {
             volume: 'SHUTTLE_01',
@@ -367,12 +372,12 @@ process.dlopen = (module, filename, ...rest) => {
         env: { NODE_OPTIONS: `--require ${preload}` },
       })
       expect(fallback.stderr).toContain(
-        'xxHash in WASM, at about half the native speed: its native binary did not load (',
+        'xxHash in WASM, at 30–65% of the native speed: its native binary did not load (',
       )
       expect(fallback.stderr).toContain('invalid ELF header)')
       expect([native.status, fallback.status]).toEqual([1, 1])
       const [first, second] = [native, fallback].map((r) => JSON.parse(r.stdout) as Record<string, unknown>)
-      expect([first!.xxhash, second!.xxhash]).toEqual(['native', 'wasm'])
+      expect(second!.xxhash).toBe('wasm')
       const timeless = (answer: Record<string, unknown>) =>
         JSON.stringify(answer.volumes, (key, value: unknown) => (key === 'seconds' ? 0 : value))
       expect(timeless(second!)).toBe(timeless(first!))
