@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { STATE_WORDS, badFramesWords } from 'media-log-service/client'
 import { APP_NAME } from './service.mjs'
 import { count } from './terminal.mjs'
-import { sizeOf, clock } from './verify-reading.mjs'
+import { clock, isoDate, sizeOf } from './verify-reading.mjs'
 
 /** @type {unknown} JSON.parse types nothing: the project's own package.json, which names its version */
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -13,9 +13,6 @@ const VERSION = /** @type {{version: string}} */ (PACKAGE).version
 
 /** Clips a read-back request carries, as POST /log/{id}/read-back takes them. */
 const CLIPS_PER_REQUEST = 20_000
-
-/** A time as ASC MHL writes it: ISO 8601 to the second, in UTC. @param {Date} date */
-export const isoDate = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 /**
  * The outcome recorded in the log: per volume, each clip read back (verified, failed, or its

@@ -1,9 +1,16 @@
-// `media-log verify`, reading: the progress line and the resume file a stopped run goes on from.
+// `media-log verify`, reading: the chosen files read back on the digest pool, the progress line, and
+// the resume file a stopped run goes on from.
 import { createHash } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configFolder } from './service.mjs'
 import { Progress, count, warn } from './terminal.mjs'
+
+/** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
+export const FIRST_ALGORITHM = 'xxh64'
+
+/** A time as the log's hashdates give it: to the second, in UTC. @param {Date} date */
+export const isoDate = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 /**
  * The progress line: share read, files, rate and time left; and the time the reading took. Both
@@ -164,4 +171,84 @@ export class ResumeFile {
     this.#fd = undefined
     rmSync(this.path, { force: true })
   }
+}
+
+/**
+ * Every file of the chosen clips read and hashed, several at a time (DigestPool), a progress line
+ * with the rate and the time left; a file the resume file has, unchanged since, is not read again.
+ * @param {import('./verify.mjs').Reading[]} chosen @param {ResumeFile} resume
+ * @param {import('./verify.mjs').Outcome} outcome @param {import('./digests.mjs').DigestPool} pool
+ */
+export async function readBack(chosen, resume, outcome, pool) {
+  /** @type {Array<{item: import('./verify.mjs').Reading, file: import('./verify.mjs').File, i: number, algorithm: import('./digests.mjs').Algorithm}>} */
+  const jobs = []
+  for (const item of chosen) {
+    const algorithm = item.expected?.algorithm ?? FIRST_ALGORITHM
+    item.unit.files.forEach((file, i) => jobs.push({ item, file, i, algorithm }))
+  }
+  let total = 0
+  for (const job of jobs) {
+    const kept = resume.kept(job.file, job.algorithm)
+    if (kept) {
+      job.item.digests[job.i] = kept.digest
+      job.file.hashdate = kept.hashdate
+      outcome.read.resumed++
+    } else total += job.file.size
+  }
+  const pending = jobs.filter((job) => job.item.digests[job.i] === undefined)
+  if (outcome.read.resumed)
+    warn(`${outcome.volume}: ${count(outcome.read.resumed, 'file')} read by the run before (--again reads them again)`)
+  // The progress line names what the bytes are digested with: `xxh64 native`, `md5`.
+  const digests = [...new Set(pending.map((job) => job.algorithm))]
+  const meter = new Meter(
+    outcome.volume,
+    total,
+    pending.length,
+    digests.map((a) => (a.startsWith('xxh') ? `${a} ${pool.xxhash}` : a)).join(', '),
+  )
+  pool.onRead = (bytes) => meter.add(bytes)
+  const stop = () => {
+    meter.done()
+    warn(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
+    process.exit(130)
+  }
+  process.once('SIGINT', stop)
+  try {
+    let next = 0
+    const thread = async () => {
+      while (next < pending.length) {
+        const job = pending[next++]
+        if (job.item.error) continue
+        try {
+          const { file } = job
+          const { digest, size } = await pool.digest(file.path, job.algorithm, { dev: file.dev, ino: file.ino })
+          job.item.digests[job.i] = digest
+          file.hashdate = isoDate(new Date())
+          file.readSize = size
+          resume.add(file, job.algorithm, digest)
+          outcome.read.files++
+          outcome.read.bytes += size
+          meter.fileDone()
+        } catch (thrown) {
+          const err = /** @type {NodeJS.ErrnoException & {fatal?: true}} */ (thrown)
+          if (err.fatal) throw err
+          job.item.error = { file: job.file, message: readError(err) }
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: pool.threads }, thread))
+  } finally {
+    process.off('SIGINT', stop)
+    meter.done()
+  }
+  outcome.read.seconds = Number((meter.seconds() || 0).toFixed(3))
+}
+
+/** @param {NodeJS.ErrnoException} err */
+function readError(err) {
+  if (err.code === 'ENOENT') return 'gone since it was found'
+  if (err.code === 'ELOOP' || err.code === 'EMLINK') return 'a symbolic link now, not the file found'
+  if (err.code === 'ENOTFILE') return 'not a file any more'
+  if (err.code === 'EREPLACED') return 'another file is in its place now, not the one found'
+  return err.message
 }

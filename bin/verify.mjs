@@ -27,13 +27,11 @@ import { DigestPool, computable, xxhashKind } from './digests.mjs'
 import { connectedClient, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
-import { Meter, ResumeFile } from './verify-reading.mjs'
-import { isoDate, record, said } from './verify-outcome.mjs'
+import { FIRST_ALGORITHM, ResumeFile, readBack } from './verify-reading.mjs'
+import { record, said } from './verify-outcome.mjs'
 
 /** Frames of a sequence a read-back names; the counts say how many in all. */
 const FRAMES_NAMED = 5
-/** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
-const FIRST_ALGORITHM = 'xxh64'
 
 /**
  * @typedef {import('./walk.mjs').Found & {rel: string, volumePath: string, hashdate?: string, readSize?: number}} File
@@ -550,83 +548,4 @@ function sampled(items, share) {
     ;[shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]]
   }
   return shuffled.slice(0, Math.ceil(items.length * share))
-}
-
-/**
- * Every file of the chosen clips read and hashed, several at a time (DigestPool), a progress line
- * with the rate and the time left; a file the resume file has, unchanged since, is not read again.
- * @param {Reading[]} chosen @param {ResumeFile} resume @param {Outcome} outcome @param {DigestPool} pool
- */
-async function readBack(chosen, resume, outcome, pool) {
-  /** @type {Array<{item: Reading, file: File, i: number, algorithm: Algorithm}>} */
-  const jobs = []
-  for (const item of chosen) {
-    const algorithm = item.expected?.algorithm ?? FIRST_ALGORITHM
-    item.unit.files.forEach((file, i) => jobs.push({ item, file, i, algorithm }))
-  }
-  let total = 0
-  for (const job of jobs) {
-    const kept = resume.kept(job.file, job.algorithm)
-    if (kept) {
-      job.item.digests[job.i] = kept.digest
-      job.file.hashdate = kept.hashdate
-      outcome.read.resumed++
-    } else total += job.file.size
-  }
-  const pending = jobs.filter((job) => job.item.digests[job.i] === undefined)
-  if (outcome.read.resumed)
-    warn(`${outcome.volume}: ${count(outcome.read.resumed, 'file')} read by the run before (--again reads them again)`)
-  // The progress line names what the bytes are digested with: `xxh64 native`, `md5`.
-  const digests = [...new Set(pending.map((job) => job.algorithm))]
-  const meter = new Meter(
-    outcome.volume,
-    total,
-    pending.length,
-    digests.map((a) => (a.startsWith('xxh') ? `${a} ${pool.xxhash}` : a)).join(', '),
-  )
-  pool.onRead = (bytes) => meter.add(bytes)
-  const stop = () => {
-    meter.done()
-    warn(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
-    process.exit(130)
-  }
-  process.once('SIGINT', stop)
-  try {
-    let next = 0
-    const thread = async () => {
-      while (next < pending.length) {
-        const job = pending[next++]
-        if (job.item.error) continue
-        try {
-          const { file } = job
-          const { digest, size } = await pool.digest(file.path, job.algorithm, { dev: file.dev, ino: file.ino })
-          job.item.digests[job.i] = digest
-          file.hashdate = isoDate(new Date())
-          file.readSize = size
-          resume.add(file, job.algorithm, digest)
-          outcome.read.files++
-          outcome.read.bytes += size
-          meter.fileDone()
-        } catch (thrown) {
-          const err = /** @type {NodeJS.ErrnoException & {fatal?: true}} */ (thrown)
-          if (err.fatal) throw err
-          job.item.error = { file: job.file, message: readError(err) }
-        }
-      }
-    }
-    await Promise.all(Array.from({ length: pool.threads }, thread))
-  } finally {
-    process.off('SIGINT', stop)
-    meter.done()
-  }
-  outcome.read.seconds = Number((meter.seconds() || 0).toFixed(3))
-}
-
-/** @param {NodeJS.ErrnoException} err */
-function readError(err) {
-  if (err.code === 'ENOENT') return 'gone since it was found'
-  if (err.code === 'ELOOP' || err.code === 'EMLINK') return 'a symbolic link now, not the file found'
-  if (err.code === 'ENOTFILE') return 'not a file any more'
-  if (err.code === 'EREPLACED') return 'another file is in its place now, not the one found'
-  return err.message
 }
