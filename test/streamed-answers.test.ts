@@ -6,7 +6,7 @@ import { runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { LogBody } from '../src/workspace/logs'
 import type { Workspace } from '../src/workspace/Workspace'
-import type { Tagged } from '../src/workspace/answers'
+import { untagged, type Tagged } from '../src/workspace/answers'
 import { call, clip, makeLog, withProject } from './helpers'
 
 const stub = () => env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace'))
@@ -37,7 +37,7 @@ describe('answers streamed from storage', () => {
     for (const log of logs) expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
 
     const seen = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
-      const listing = (workspace.logsJson(token) as Tagged<LogBody>).body
+      const listing = untagged(workspace.logsJson(token) as Tagged<LogBody>).body
       if (!(listing instanceof ReadableStream)) throw new Error('a listing over 1 MiB must stream')
       const reader = listing.getReader()
       const first = await reader.read()
@@ -67,7 +67,7 @@ describe('answers streamed from storage', () => {
     const log = bigLog('D001', 1)
     expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
     const seen = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
-      const answer = (workspace.logJson(token, 'D001') as Tagged<LogBody>).body
+      const answer = untagged(workspace.logJson(token, 'D001') as Tagged<LogBody>).body
       if (!(answer instanceof ReadableStream)) throw new Error('a log over 1 MiB must stream')
       const reader = answer.getReader()
       const first = await reader.read()
@@ -85,7 +85,7 @@ describe('answers streamed from storage', () => {
     const { token } = await withProject()
     expect((await call('POST', '/log', { token, body: bigLog('D001', 1) })).status).toBe(201)
     const kept = await runInDurableObject(stub(), async (workspace: Workspace, state) => {
-      const answer = (workspace.logJson(token, 'D001') as Tagged<LogBody>).body as ReadableStream<Uint8Array>
+      const answer = untagged(workspace.logJson(token, 'D001') as Tagged<LogBody>).body as ReadableStream<Uint8Array>
       const reader = answer.getReader()
       await reader.read()
       await reader.cancel()

@@ -7,7 +7,7 @@ import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { PIECEWISE_BYTES } from '../large-logs/check'
 import { workspace } from '../workspace/client'
 import type { LogBody } from '../workspace/logs'
-import type { Tagged } from '../workspace/answers'
+import { untagged, type Tagged } from '../workspace/answers'
 import { readSentLog } from '../flows/sent-log'
 
 type StoredLog = v.InferInput<typeof LogSchema>
@@ -51,7 +51,10 @@ export const getLog: Handler<'getLog'> = async ({ env, token, params, ifNoneMatc
   stored<StoredLog>(await workspace(env).logJson(token, params.id!, ifNoneMatch))
 
 /** Stored JSON under its tag; the workspace left the body out where the request names the tag. */
-const stored = <T>({ etag, body }: Tagged<LogBody>) => ({ etag, answer: () => jsonAnswer<T>(body!) })
+const stored = <T>(tagged: Tagged<LogBody>) => {
+  const { etag, body } = untagged(tagged)
+  return { etag, answer: () => jsonAnswer<T>(body!) }
+}
 
 export const patchLog: Handler<'patchLog'> = async ({ env, token, params, body }) => {
   const sent = await body()

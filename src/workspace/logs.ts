@@ -9,7 +9,7 @@ import type { LogKeys } from '../shared/log-order'
 import { summarize, type LogSummary } from '../summary/summary'
 import { conflict, invalid, notFound } from '../shared/problem'
 import { namesTag, tagOf } from '../shared/etag'
-import type { Tagged } from './answers'
+import { taggedText, type Tagged } from './answers'
 import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { bodyText, parseObject } from '../schemas/json'
 import { checkPiecewise, PIECEWISE_BYTES } from '../large-logs/check'
@@ -96,7 +96,9 @@ export class Logs {
     const projectId = this.projects.active?.row.id
     const logs = projectId === undefined ? [] : this.store.revisionsOf(projectId)
     const etag = tagOf('logs', projectId ?? '', ...logs.map(({ id, revision }) => `${id}\u0000${revision}`).sort())
-    return namesTag(ifNoneMatch, etag) ? { etag } : { etag, body: this.listing() }
+    if (namesTag(ifNoneMatch, etag)) return { etag }
+    const body = this.listing()
+    return typeof body === 'string' ? taggedText(etag, body) : { etag, body }
   }
 
   /** GET /log/{id}: its tag, and the log as stored unless `ifNoneMatch` names the tag. */
@@ -111,7 +113,7 @@ export class Logs {
       if (namesTag(ifNoneMatch, etag(revision))) return { etag: etag(revision) }
     }
     const { body, revision } = this.readAt(projectId, id)
-    return { etag: etag(revision), body }
+    return typeof body === 'string' ? taggedText(etag(revision), body) : { etag: etag(revision), body }
   }
 
   /** A log of any project as stored: past 1 MiB, a stream of its pieces. */
