@@ -527,12 +527,27 @@ describe('two carts and their production', () => {
     try {
       const page = await office.context.newPage()
       await page.goto(`${productionBase()}/approve?key=${encodeURIComponent(productionKey)}`)
-      const dayCard = page.locator('#days-list > li[data-key="M007"]')
-      await dayCard.locator('.day-toggle').click()
-      const across = dayCard.getByRole('group', { name: `Reports and e-mail of ${second.date} across units` })
-      expect(await across.locator('.meta').textContent()).toBe(
-        `${second.date} across 2 units (Second: day 3, Main: day 7):`,
-      )
+      // The date's heading where its first day stands, both units' days of it beneath it.
+      const across = page.getByRole('group', { name: `Reports and e-mail of ${second.date} across units` })
+      await across.waitFor()
+      const shown = await page
+        .locator('#days-list > li')
+        .evaluateAll((items) =>
+          items.map((li) =>
+            li.classList.contains('date-group')
+              ? `date ${li.querySelector('.date-title')!.textContent}`
+              : `${(li as HTMLElement).dataset.key}${li.hasAttribute('data-grouped') ? ' under it' : ''}`,
+          ),
+        )
+      const at = shown.indexOf(`date ${second.date} 2 units Second: day 3 · Main: day 7`)
+      expect(at).toBeGreaterThanOrEqual(0)
+      expect(shown.slice(at + 1, at + 3)).toEqual(['S003 under it', 'M007 under it'])
+      // Every day under a heading follows it or another day of its date; the rest stand alone.
+      shown.forEach((item, i) => {
+        if (item.endsWith(' under it'))
+          expect(shown[i - 1]!.startsWith('date ') || shown[i - 1]!.endsWith(' under it')).toBe(true)
+      })
+      expect(shown.filter((item) => !item.startsWith('date ') && !item.endsWith(' under it')).length).toBeGreaterThan(0)
       expect(await across.getByRole('button').allTextContents()).toEqual([
         '⤓ Clips report (PDF)',
         '⤓ Data report (PDF)',

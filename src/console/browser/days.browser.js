@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * Page script: the Days view. One card per log of the active project, in log order: its parts,
+ * Page script: the Days view. One card per log of the active project, in log order (a date several
+ * units logged under one heading with its reports across them): its parts,
  * each volume's copies as a chip, its check counts. A card opens the day's findings (naming the
  * clips), its copies by reel and volume, and its actions: a PDF of each report preset, its e-mail.
  * Above the cards, a range of days for a wrap report and its e-mail. Drawn again whenever the live
@@ -20,10 +21,51 @@ import { STATE, detailNodes } from './day-detail.browser.js'
  * @typedef {{node: HTMLLIElement, row: DayRow, toggle: HTMLButtonElement, detail: HTMLElement, actions: HTMLElement, content: HTMLElement, open: boolean, detailWritten: string | null, actionsFor: string}} DayCard
  */
 
+/**
+ * The heading of a date several units logged, and the key its actions were drawn for.
+ * @typedef {{node: HTMLLIElement, title: HTMLElement, actions: HTMLElement, actionsFor: string}} DateHeading
+ */
+
+/** @typedef {{date: string, days: DayRow[]}} DateGroup */
+/** @typedef {{row: DayRow, grouped: boolean} | DateGroup} ListItem */
+
 /** @typedef {DayList['presets']} Presets */
 
-/** `Day 3`, `Days 1–5`: what a set of days is called on a button's label and in a notice. @param {DayRow[]} days */
+/**
+ * What the list shows: the days in log order, but a date that more than one unit logged gathered
+ * where its first day stands, under a heading, its days below it in log order. A unit numbers its
+ * days its own way (the second unit's day 3 is the main unit's day 7), so its date is what one
+ * shooting day has in common. @param {DayRow[]} days @returns {ListItem[]}
+ */
+function listed(days) {
+  /** @type {Map<string, DayRow[]>} */
+  const byDate = new Map()
+  for (const d of days) {
+    const same = byDate.get(d.date)
+    if (same) same.push(d)
+    else byDate.set(d.date, [d])
+  }
+  /** @type {ListItem[]} */
+  const items = []
+  const headed = new Set()
+  for (const d of days) {
+    const same = byDate.get(d.date) ?? [d]
+    if (new Set(same.map((x) => x.unit)).size < 2) items.push({ row: d, grouped: false })
+    else if (!headed.has(d.date)) {
+      headed.add(d.date)
+      items.push({ date: d.date, days: same }, ...same.map((row) => ({ row, grouped: true })))
+    }
+  }
+  return items
+}
+
+/**
+ * `Day 3`, `Days 1–5`, `2026-03-08 across 2 units`: what a set of days is called in a notice (units
+ * number their days each their own way: one date's days are named by it). @param {DayRow[]} days
+ */
 function daysName(days) {
+  const units = new Set(days.map((d) => d.unit)).size
+  if (units > 1 && days.every((d) => d.date === days[0]?.date)) return days[0]?.date + ' across ' + units + ' units'
   const numbers = days.map((d) => d.day)
   const first = Math.min(...numbers)
   const last = Math.max(...numbers)
@@ -209,8 +251,8 @@ export function daysSection() {
     return entry
   }
 
-  /** @param {DayCard} entry @param {DayRow} row */
-  function update(entry, row) {
+  /** @param {DayCard} entry @param {DayRow} row @param {boolean} grouped under a date's heading */
+  function update(entry, row, grouped) {
     entry.row = row
     const { node } = entry
     const title = $('.day-title', node)
@@ -234,13 +276,10 @@ export function daysSection() {
     status.dataset.state = checkState(row.checks)
     status.textContent = checkWords(row.checks)
     entry.toggle.setAttribute('aria-label', toggleLabel(entry.open, row.day))
-    // The same shooting day on other units' carts (docs/units.md): its reports and e-mail across them.
-    const across = allDays.filter((d) => d.date === row.date)
-    const manyUnits = new Set(across.map((d) => d.unit)).size > 1
-    const acrossKey = manyUnits ? across.map((d) => d.id + '\u0000' + d.unit).join('\u0000') : ''
-    // Drawn again only when the presets or the units change: a button in use keeps its focus across updates.
-    if (entry.actionsFor !== presetsKey + acrossKey) {
-      entry.actionsFor = presetsKey + acrossKey
+    node.toggleAttribute('data-grouped', grouped)
+    // Drawn again only when the presets change: a button in use keeps its focus across updates.
+    if (entry.actionsFor !== presetsKey) {
+      entry.actionsFor = presetsKey
       const id = row.id
       entry.actions.replaceChildren(
         ...actionNodes(
@@ -249,34 +288,62 @@ export function daysSection() {
           (presetId) => '/approve/days/' + encodeURIComponent(id) + '/pdf/' + encodeURIComponent(presetId),
         ),
       )
-      if (manyUnits) entry.actions.append(acrossUnits(row, across))
     }
   }
 
   /**
-   * One shooting date as every unit logged it (each may number its days its own way): its clips and
-   * data reports and its e-mail across them, the days of that date as a range of one date takes them.
-   * @param {DayRow} row @param {DayRow[]} across
+   * The heading of one shooting date several units logged (each numbers its days its own way): the
+   * units' days of it, then its clips and data reports and its e-mail across them, as a range of
+   * that one date takes them. @param {DateGroup} group @returns {DateHeading}
    */
-  function acrossUnits(row, across) {
-    const units = across.map((d) => (d.unit || 'no unit') + ': day ' + d.day).join(', ')
-    const date = encodeURIComponent(row.date)
-    return el(
-      'div',
-      { class: 'day-across', role: 'group', 'aria-label': 'Reports and e-mail of ' + row.date + ' across units' },
-      el('p', {
-        class: 'meta',
-        text: row.date + ' across ' + new Set(across.map((d) => d.unit)).size + ' units (' + units + '):',
-      }),
+  function createHeading(group) {
+    const title = el('h3', { class: 'date-title' })
+    const actions = el('div', {
+      class: 'day-actions date-actions',
+      role: 'group',
+      'aria-label': 'Reports and e-mail of ' + group.date + ' across units',
+    })
+    const node = el('li', { class: 'date-group' }, title, actions)
+    return { node, title, actions, actionsFor: '' }
+  }
+
+  /** @param {DateHeading} heading @param {DateGroup} group */
+  function updateHeading(heading, { date, days }) {
+    const units = new Set(days.map((d) => d.unit)).size
+    heading.title.replaceChildren(
+      el('span', { class: 'day-date', text: date }),
+      ' ',
+      el('span', { class: 'date-units', text: units + ' units' }),
+      ' ',
+      el('span', { class: 'meta', text: days.map((d) => (d.unit || 'no unit') + ': day ' + d.day).join(' · ') }),
+    )
+    const key = presetsKey + days.map((d) => d.id).join('\u0000')
+    if (heading.actionsFor === key) return
+    heading.actionsFor = key
+    heading.actions.replaceChildren(
       ...actionNodes(
         presets,
-        () => allDays.filter((d) => d.date === row.date),
-        (presetId) => '/approve/days/pdf/' + encodeURIComponent(presetId) + '?from=' + date + '&to=' + date,
+        () => allDays.filter((d) => d.date === date),
+        (presetId) =>
+          '/approve/days/pdf/' +
+          encodeURIComponent(presetId) +
+          '?from=' +
+          encodeURIComponent(date) +
+          '&to=' +
+          encodeURIComponent(date),
       ),
     )
   }
 
-  const cards = keyedList($('#days-list'), (/** @type {DayRow} */ d) => d.id, create, update)
+  const cards = keyedList(
+    $('#days-list'),
+    (/** @type {ListItem} */ item) => ('row' in item ? item.row.id : '\u0000' + item.date),
+    (/** @type {ListItem} */ item) => ('row' in item ? create(item.row) : createHeading(item)),
+    (/** @type {DayCard | DateHeading} */ entry, /** @type {ListItem} */ item) => {
+      if ('row' in item) update(/** @type {DayCard} */ (entry), item.row, item.grouped)
+      else updateHeading(/** @type {DateHeading} */ (entry), item)
+    },
+  )
 
   /** @param {DayCard} entry @param {boolean} open */
   function setOpen(entry, open) {
@@ -322,13 +389,13 @@ export function daysSection() {
         presets = answer.body.presets
         presetsKey = JSON.stringify(presets)
         allDays = days
-        cards.sync(days)
+        cards.sync(listed(days))
         range.sync(days, presets, presetsKey)
         showCount('days', days.length, ['day', 'days'])
         for (const id of Array.from(opened)) if (!days.some((d) => d.id === id)) opened.delete(id)
         // An open day is read again once its log was written: a 20,000-clip day's checks take a while.
         for (const entry of cards.entries())
-          if (entry.open && entry.detailWritten !== entry.row.written) loadDetail(entry)
+          if ('row' in entry && entry.open && entry.detailWritten !== entry.row.written) loadDetail(entry)
       } while (again)
     } finally {
       loading = false
