@@ -457,6 +457,11 @@ describe('comparing versions in conflict', () => {
     })
     const { errors, warnings, info } = (await call('GET', '/log/D008/checks', { token })).body.summary
     expect(compared.body.versions[1].checks).toEqual({ errors, warnings, info })
+    // Deleting the day deletes what it serves, not what a resolution set aside: still listed and retrievable.
+    expect((await call('DELETE', '/log/D008', { token })).status).toBe(200)
+    expect((await call('GET', '/log/D008', { token })).status).toBe(404)
+    expect((await call('GET', '/log/D008/set-aside', { token })).body).toEqual(listed)
+    expect((await getAsSent(`/log/D008/set-aside/${other.rev}`, token)).text).toBe(JSON.stringify(theirs))
     // No versions in conflict, or no such log: 404.
     for (const id of ['D008', 'D404'])
       expect(await call('GET', `/approve/conflicts/${id}`, { headers: asOperator })).toMatchObject({
