@@ -27,12 +27,18 @@ const PORTS = { production: 5791, carts: [5792, 5793], proxy: 5794 }
 async function countingProxy(port, target) {
   const counts = { up: 0, down: 0 }
   let open = true
+  // A proxy that passes no WebSocket: a connection asking for an upgrade is closed.
+  let webSockets = true
   const sockets = new Set()
   const server = createServer((client) => {
     sockets.add(client)
     client.on('error', () => client.destroy())
     client.once('close', () => sockets.delete(client))
     if (!open) return client.resetAndDestroy()
+    // Any request of the connection: a kept-alive one carries the upgrade after other requests.
+    client.on('data', (chunk) => {
+      if (!webSockets && /\r\nupgrade: *websocket\r\n/i.test(chunk.toString('latin1'))) client.resetAndDestroy()
+    })
     const upstream = connect(target, '127.0.0.1')
     sockets.add(upstream)
     upstream.on('error', () => upstream.destroy())
@@ -51,29 +57,73 @@ async function countingProxy(port, target) {
       for (const socket of sockets) socket.resetAndDestroy()
     },
     restore: () => (open = true),
+    passWebSockets: (pass) => (webSockets = pass),
     reset: () => Object.assign(counts, { up: 0, down: 0 }),
     close: () => new Promise((resolve) => server.close(resolve)),
   }
 }
 
-/** Approves `appName`'s pending request on a service's console. */
-async function approve(request, key, appName) {
-  for (let i = 0; i < 400; i++) {
-    const { requests } = await request('GET', '/approve/requests', { headers: { 'x-operator-key': key } })
-    const found = requests.find((r) => r.appName === appName)
-    if (found) {
-      await request('POST', `/approve/requests/${found.id}`, {
-        headers: { 'x-operator-key': key },
-        body: { decision: 'approve' },
-      })
-      return
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`no request from ${appName}`)
+/** A link code a production's operator made for `name` (`unit`: a unit's cart). */
+async function linkCode(request, key, name, unit = false) {
+  const { code } = await request('POST', '/approve/link-codes', {
+    headers: { 'x-operator-key': key },
+    body: { name, unit },
+  })
+  return code
+}
+
+/** An office application's token on a production: its POST /auth with a link code, answered at once. */
+async function officeToken(request, key, appName) {
+  const headers = { 'x-link-code': await linkCode(request, key, appName) }
+  return (await request('POST', '/auth', { headers, body: { appName } })).token
 }
 
 const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1)
+
+/** Writes in the live phase. */
+const LIVE_WRITES = 20
+
+/** Until every cart's status says `live` is `want`. */
+async function untilLive(carts, tokens, want) {
+  for (const [i, cart] of carts.entries()) {
+    for (let tries = 0; ; tries++) {
+      const status = await api(cart.base)('GET', '/sync/status', { token: tokens[i] })
+      if (status.live === want) break
+      if (tries > 300) throw new Error(`cart ${i + 1} not ${want ? 'live' : 'polling'} within 30 s`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+}
+
+/** For each of `writes` small days, written on one cart in turn: ms until the other cart serves it. */
+async function latencies(carts, tokens, prefix, writes) {
+  await untilLive(carts, tokens, prefix === 'L')
+  const times = []
+  for (let n = 0; n < writes; n++) {
+    const from = n % 2
+    const to = 1 - from
+    const id = `${prefix}${String(n).padStart(3, '0')}`
+    await api(carts[from].base)('POST', '/log', { token: tokens[from], body: makeLog(id, 20, 100 + n) })
+    const written = performance.now()
+    const request = api(carts[to].base)
+    for (;;) {
+      const { status } = await request('GET', `/log/${id}`, { token: tokens[to], ok: false })
+      if (status === 200) break
+      if (performance.now() - written > 30_000) throw new Error(`${id} did not reach the other cart within 30 s`)
+      await new Promise((r) => setTimeout(r, 10))
+    }
+    times.push(performance.now() - written)
+    // Not in step with the rounds: each write lands at another point of the other cart's poll.
+    await new Promise((r) => setTimeout(r, 300 + ((n * 1237) % 1700)))
+  }
+  return times
+}
+
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]
+}
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`.padStart(7)
 
 async function main() {
   process.env.MINIFLARE_WORKERD_V8_FLAGS = `--max-heap-size=${HEAP_MIB}`
@@ -99,14 +149,24 @@ async function main() {
       tokens.push(token)
       await request('POST', '/project/create', { token, body: { project_name: 'Bench units' } })
       const unit = `Unit ${i + 1}`
-      const linked = request('POST', '/approve/link', {
+      // The production's operator makes the unit a link code; the cart's links with it.
+      const code = await linkCode(office, productionKey, unit, true)
+      await request('POST', '/approve/link', {
         headers: { 'x-operator-key': cart.operatorKey() },
-        body: { url: `${through}/feature`, unit },
+        body: { url: `${through}/feature`, unit, linkCode: code },
       })
-      await approve(office, productionKey, unit)
-      await linked
     }
-    const observer = await approvedToken(office, productionKey, 'bench office')
+    const observer = await officeToken(office, productionKey, 'bench office')
+
+    // Live: a day written on one cart, until the other cart serves it; the carts take turns.
+    // Baseline, in the same run: the same through a proxy that passes no WebSocket (polling).
+    const live = await latencies(carts, tokens, 'L', LIVE_WRITES)
+    proxy.passWebSockets(false)
+    proxy.cut()
+    proxy.restore()
+    await untilLive(carts, tokens, false)
+    const polled = await latencies(carts, tokens, 'P', LIVE_WRITES)
+    proxy.passWebSockets(true)
 
     // A day offline: each cart logs its days with the production out of reach.
     proxy.cut()
@@ -139,7 +199,11 @@ async function main() {
       const held = await Promise.all(
         feeds.map(async ([base, token]) => {
           const { changes } = await api(base)('GET', '/sync/changes?limit=1000', { token })
-          return changes.map((c) => c.id).sort()
+          // The days logged offline (the live phase's are there too).
+          return changes
+            .map((c) => c.id)
+            .filter((id) => id.startsWith('U'))
+            .sort()
         }),
       )
       if (held.every((list) => JSON.stringify(list) === JSON.stringify(ids))) break
@@ -156,7 +220,7 @@ async function main() {
     // Baseline: the same days sent once, one POST /log after another, through the same link.
     proxy.reset()
     const baseline = api(`${through}/baseline`)
-    const token = await approvedToken(api(`${production.base}/productions/baseline`), productionKey, 'bench upload')
+    const token = await officeToken(api(`${production.base}/productions/baseline`), productionKey, 'bench upload')
     await baseline('POST', '/project/create', { token, body: { project_name: 'Baseline' } })
     const uploadStarted = performance.now()
     for (const text of sent) await baseline('POST', '/log', { token, text })
@@ -165,6 +229,16 @@ async function main() {
 
     const m = machine()
     console.log(`machine: ${m.cpu}, ${m.cores} cores, load ${m.load}`)
+    console.log(`a day written on one cart until the other cart serves it (${LIVE_WRITES} writes, the carts in turn):`)
+    console.log(`| how the cart hears of it                         | median  | p90     | slowest |`)
+    console.log(`| ------------------------------------------------ | ------- | ------- | ------- |`)
+    for (const [what, times] of [
+      [`live: the production says "changed" (WebSocket)`, live],
+      ['baseline: polling every 5 s (no WebSocket)', polled],
+    ])
+      console.log(
+        `| ${what.padEnd(48)} | ${seconds(quantile(times, 0.5))} | ${seconds(quantile(times, 0.9))} | ${seconds(quantile(times, 1))} |`,
+      )
     console.log(`${carts.length} carts × ${DAYS} days × ${CLIPS} clips offline: ${mib(size)} MiB of logs`)
     console.log(`| what                                   | time     | bytes over the link      |`)
     console.log(`| -------------------------------------- | -------- | ------------------------ |`)

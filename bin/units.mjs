@@ -52,6 +52,7 @@ function said(status, options) {
     ? [
         `linked to ${shown(status.production)} as ${shown(status.unit)}`,
         `last sync: ${status.lastSync ? shown(status.lastSync) : 'not yet'}; ${count(status.pending, 'log')} waiting to go`,
+        ...(status.live ? ['live: the production tells this cart of other units’ writes as they happen'] : []),
         ...(status.error ? [`last round failed: ${shown(status.error)}`] : []),
         ...status.refused.map(
           (r) =>

@@ -104,6 +104,8 @@ const HANDLERS: Handlers = {
   rangeOfDaysPdf: reports.rangeOfDaysPdf,
   // units: a cart's link to its production, and the versions of logs they exchange
   syncStatus: sync.syncStatus,
+  // a cart hears of its production's writes at once (workspace/live.ts)
+  syncLive: sync.syncLive,
   syncChanges: sync.syncChanges,
   syncMissing: sync.syncMissing,
   getVersion: sync.getVersion,

@@ -945,6 +945,7 @@ describe('a round, against a production that refuses or waits', () => {
           return new Map([...logs].map(([id, revs]) => [id, revs.filter((rev) => held.get(id) !== rev)]))
         },
         leaf: (id: string) => Promise.resolve(utf8(JSON.stringify(makeLog(id, 1)))),
+        live: () => Promise.reject(new ProductionError('no socket here')),
         async send(id: string, leaf: { rev: string }) {
           await production.hold
           if (production.refuse.has(id)) throw new ProductionError('answered 400: Validation Error', 400)

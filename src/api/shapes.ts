@@ -289,6 +289,8 @@ export const SyncStatusSchema = v.variant('linked', [
     error: v.nullable(text),
     /** Versions one end refused (`push`: the production; `pull`: this cart), set aside so the rest syncs. */
     refused: v.array(v.object({ id: text, rev: text, way: v.picklist(['push', 'pull']), error: text })),
+    /** Whether the production tells this cart of other units' writes as they happen (GET /sync/live); else it asks every 5 s. */
+    live: v.boolean(),
     conflicts: ConflictsSchema,
   }),
 ])

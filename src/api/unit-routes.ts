@@ -101,6 +101,24 @@ export const UNIT_ROUTES = {
     ok: [200, shapes.SyncReceivedSchema],
     errors: [400, 401, 403, 404, 409, 413, 415],
   },
+  syncLive: {
+    method: 'get',
+    path: '/sync/live',
+    summary: 'A WebSocket on which the service says `changed` whenever a log of the project is written',
+    description:
+      'A linked cart keeps one open to its production and syncs at once when it hears `changed`, instead of ' +
+      'waiting for its next round; it polls as before whenever the socket is closed. The request must ask to ' +
+      'upgrade (`Upgrade: websocket`, else 426). Messages the client sends are not read; `ping` is answered `pong`. ' +
+      'Closed with code 4401 once the token is revoked.',
+    tag: 'Units',
+    who: 'application',
+    query: {
+      in: SyncProjectQuerySchema,
+      about: { project: 'the project synced with (409 when another is loaded)' },
+    },
+    ok: [101, 'websocket'],
+    errors: [400, 401, 403, 409, 426, 429],
+  },
   linkStatus: {
     method: 'get',
     path: '/approve/link',

@@ -103,7 +103,10 @@ function operationObject(name: string, op: Route) {
       },
     }),
     responses: {
-      [status]: { description: 'Success', ...(op.conditional && { headers: TAG_HEADERS }), content },
+      [status]:
+        status === 101
+          ? { description: 'Switching Protocols: the WebSocket' }
+          : { description: 'Success', ...(op.conditional && { headers: TAG_HEADERS }), content },
       ...(op.conditional && {
         304: { description: 'Not modified: the copy the request named by its tag is the answer', headers: TAG_HEADERS },
       }),

@@ -15,7 +15,7 @@ import { lazyLog } from '../large-logs/read'
 import { invalid, notFound } from '../shared/problem'
 import { concatBytes, rpcSafe } from '../shared/utf8'
 import { PIECEWISE_BYTES } from '../large-logs/check'
-import { OPERATOR, workspace } from '../workspace/client'
+import { OPERATOR, workspace, workspaceStub } from '../workspace/client'
 import { ProductionError, askProduction, productionProject } from '../workspace/production'
 import { baseOf } from '../http/productions'
 import { readSentLog } from '../flows/sent-log'
@@ -48,6 +48,20 @@ export const sendVersion: Handler<'sendVersion'> = async ({ env, token, params, 
   // Checked here as a new log is, so an invalid version never holds the workspace.
   const { read } = await readSentLog(sent!, () => ws.checkSyncToken(token))
   return ws.syncReceive(token, project, params.id!, leaf, { json: rpcSafe(sent!.bytes), read })
+}
+
+/**
+ * GET /sync/live: the WebSocket on which this service says `changed` when a log is written
+ * (workspace/live.ts). The workspace checks the token and project first, then takes the socket.
+ */
+export const syncLive: Handler<'syncLive'> = async ({ request, env, token, query }) => {
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket')
+    throw new StatusError(426, { error: 'Upgrade Required: GET /sync/live is a WebSocket' })
+  await workspace(env).listen(token, query.project)
+  const accepted = await workspaceStub(env).fetch(request)
+  if (accepted.status !== 101)
+    throw new StatusError(accepted.status, { error: accepted.status === 429 ? 'Too many listening' : 'Unauthorized' })
+  return new Response(null, { status: 101, webSocket: accepted.webSocket })
 }
 
 /** GET /sync/status: whether this service is linked to a production, and how syncing goes. */

@@ -50,6 +50,15 @@ export class Workspace extends DurableObject<Env> {
     })
   }
 
+  /** GET /sync/live's WebSocket, accepted here once `listen` passed: a WebSocket cannot cross RPC. */
+  override fetch(request: Request) {
+    return this.#modules.listeners.accept(request)
+  }
+
+  // What a listening cart sends is not read: its `ping` is answered by workerd (live.ts).
+  override webSocketMessage() {}
+  override webSocketClose() {}
+
   override async alarm() {
     await this.#modules.sync.round(() => {
       this.#logsMoved = true
@@ -124,6 +133,7 @@ export class Workspace extends DurableObject<Env> {
     if (this.#logsMoved) {
       this.#logsMoved = false
       this.#modules.changes.changed()
+      this.#modules.listeners.changed()
       this.#modules.sync.soon(SYNC_AFTER_WRITE_MS)
     }
     this.#modules.desk.follow()

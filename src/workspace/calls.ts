@@ -196,6 +196,15 @@ export const CALLS = {
       return { outcome: sync.receive(sync.project(project), id, leaf, version, from) }
     },
   }),
+  /** Before GET /sync/live's socket is opened (Workspace.fetch): the token, the project, room for one more. */
+  listen: declare({
+    who: 'application',
+    syncs: true,
+    work: ({ sync, listeners }, _, project: string | undefined) => {
+      sync.project(project)
+      listeners.admit()
+    },
+  }),
   syncStatus: declare({ who: 'either', syncs: true, work: ({ sync }) => sync.status() }),
   linkable: declare({ who: 'worker', work: ({ sync }) => sync.linkable() }),
   linkProduction: declare({

@@ -29,14 +29,7 @@ const ids = new WeakMap<Env['WORKSPACE'], Map<string, DurableObjectId>>()
  * with productions, the production's own (http/productions.ts).
  */
 export function workspace(env: Env): WorkspaceClient {
-  let named = ids.get(env.WORKSPACE)
-  if (!named) ids.set(env.WORKSPACE, (named = new Map<string, DurableObjectId>()))
-  // A deployment holding productions names the request's (http/productions.ts).
-  const { production } = env as Env & { production?: string }
-  const name = production === undefined ? 'workspace' : `production:${production}`
-  let id = named.get(name)
-  if (!id) named.set(name, (id = env.WORKSPACE.idFromName(name)))
-  const stub = env.WORKSPACE.get(id) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
+  const stub = workspaceStub(env) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
   return new Proxy({} as WorkspaceClient, {
     get:
       (_client, method: string) =>
@@ -54,6 +47,18 @@ export function workspace(env: Env): WorkspaceClient {
         return value
       },
   })
+}
+
+/** The workspace's stub itself: for its fetch (GET /sync/live's WebSocket), which RPC cannot carry. */
+export function workspaceStub(env: Env) {
+  let named = ids.get(env.WORKSPACE)
+  if (!named) ids.set(env.WORKSPACE, (named = new Map<string, DurableObjectId>()))
+  // A deployment holding productions names the request's (http/productions.ts).
+  const { production } = env as Env & { production?: string }
+  const name = production === undefined ? 'workspace' : `production:${production}`
+  let id = named.get(name)
+  if (!id) named.set(name, (id = env.WORKSPACE.idFromName(name)))
+  return env.WORKSPACE.get(id)
 }
 
 /**

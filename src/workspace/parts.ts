@@ -5,6 +5,7 @@
 import { isTimeZone } from '../shared/time-zone'
 import { Approvals, LinkCodes, Tokens, type LinkCodeListing } from './access'
 import type { Changes } from './changes'
+import { Listeners } from './live'
 import { Logs } from './logs'
 import { Plans } from './plans'
 import { Projects } from './projects'
@@ -78,6 +79,7 @@ export function assemble(ctx: DurableObjectState, env: Env, changes: Changes) {
     linkCodes: new LinkCodes(store),
     desk: new WindowDesk(new SendWindows(ctx.storage.sql, changed), store, projects, logs, changes),
     sync: new Sync(store, projects, logs, units, changes, transaction, setAlarm),
+    listeners: new Listeners(ctx, tokens),
   }
 }
 

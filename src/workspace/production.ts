@@ -16,6 +16,8 @@ export type Production = {
   missing(logs: Map<string, string[]>): Promise<Map<string, string[]>>
   leaf(id: string, rev: string): Promise<Uint8Array>
   send(id: string, leaf: Leaf, body?: Uint8Array): Promise<void>
+  /** GET /sync/live's socket, on which the production says `changed` (live.ts). */
+  live(): Promise<WebSocket>
 }
 
 /** A request that has not answered by then is given up: the round fails and is tried again later. */
@@ -65,7 +67,8 @@ async function call<T>(
     } catch (err) {
       throw new ProductionError(`${url} did not answer (${err instanceof Error ? err.message : String(err)})`)
     }
-    if (!response.ok) {
+    // 101: a WebSocket accepted (live).
+    if (!response.ok && response.status !== 101) {
       const body = objectOf(await textOf(url, said, response, SMALL_BYTES).catch(() => ''))
       // A validation error says which field: its first detail goes with it into the status.
       const detail = Array.isArray(body.details)
@@ -230,6 +233,17 @@ export function productionAt(url: string, token: string, project: string): Produ
       return sync(requestLine('getVersion', { id }, { project, rev }), (response, said) =>
         bytesOf(url, said, response, VERSION_BYTES),
       )
+    },
+    async live() {
+      const line = requestLine('syncLive', {}, { project })
+      const init = { headers: { 'x-api-token': token, upgrade: 'websocket' } }
+      return call(url, line, init, async (response, said) => {
+        if (response.status !== 101 || !response.webSocket) {
+          await response.body?.cancel()
+          throw new ProductionError(`${url} answered ${response.status} to ${said}, not a WebSocket`)
+        }
+        return response.webSocket
+      })
     },
     async send(id, leaf, body) {
       const query = {

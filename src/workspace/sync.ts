@@ -13,6 +13,7 @@ import { bytesOrStream, concatBytes, utf8Bytes, utf8Text } from '../shared/utf8'
 import type { LogSummary } from '../summary/summary'
 import type { Changes } from './changes'
 import type { Logs, LogBody, SentVersion } from './logs'
+import { Ear } from './live'
 import { productionAt } from './production'
 import type { Projects } from './projects'
 import type { Store } from './store'
@@ -27,6 +28,8 @@ const NOT_ACTIVE = 'The linked project is not the active one: load it to sync'
 export const SYNC_AFTER_WRITE_MS = 1000
 /** Between rounds, to hear of other units' writes. */
 const SYNC_POLL_MS = 5000
+/** Between rounds while the production can tell of a write at once (live.ts): a check that nothing was missed. */
+const SYNC_LIVE_POLL_MS = 60_000
 /** The longest wait after failed rounds (1 s, 2 s, 4 s, … up to this). */
 const SYNC_BACKOFF_MAX_MS = 60_000
 
@@ -35,6 +38,11 @@ export class Sync {
   #roundAt: number | undefined
   /** What the console showed of syncing after the last round. */
   #shownBefore = ''
+  /** The socket on which the production tells of other units' writes; a round runs when it does. */
+  readonly #ear = new Ear(
+    () => this.soon(0),
+    () => this.soon(SYNC_POLL_MS),
+  )
 
   constructor(
     private readonly store: Store,
@@ -145,6 +153,7 @@ export class Sync {
 
   unlink() {
     if (!this.units.unlink()) throw notFound('Link')
+    this.#ear.stop()
     this.store.revisions.linkAs(undefined)
     this.changes.changed()
   }
@@ -180,7 +189,10 @@ export class Sync {
 
   /** The link, last sync, what waits to go, the last error, conflicts. */
   status(): SyncStatus {
-    return this.units.status(this.projects.active?.row.id)
+    const status = this.units.status(this.projects.active?.row.id)
+    if (!status.linked) return status
+    const { conflicts, ...link } = status
+    return { ...link, live: this.#ear.open, conflicts }
   }
 
   /**
@@ -192,20 +204,25 @@ export class Sync {
     const link = this.units.get()
     if (!link) return
     const linkedActive = () => this.projects.active?.row.id === link.project
+    const production = productionAt(link.url, link.token, link.production_project)
     const done = linkedActive()
-      ? await this.units.round(productionAt(link.url, link.token, link.production_project), (id, leaf, bytes) => {
+      ? await this.units.round(production, (id, leaf, bytes) => {
           // Checked at every version: another project may have been loaded while the round waited.
           if (!linkedActive()) throw new Error(NOT_ACTIVE)
           this.receive(link.project, id, leaf, bytes && { bytes, read: {} })
           received()
         })
       : this.units.paused(link, NOT_ACTIVE)
+    // Listening while the link works and its project is loaded; polled otherwise.
+    if (done && linkedActive()) void this.#ear.listen(production)
+    else this.#ear.stop()
     // The console hears of a round that changed what it shows: not of every quiet one.
     const shown = this.#shown()
     if (shown !== this.#shownBefore) this.changes.changed()
     this.#shownBefore = shown
     const failures = this.units.failures()
-    this.soon(done ? SYNC_POLL_MS : Math.min(SYNC_BACKOFF_MAX_MS, 1000 * 2 ** Math.min(failures, 10)))
+    const wait = this.#ear.open ? SYNC_LIVE_POLL_MS : SYNC_POLL_MS
+    this.soon(done ? wait : Math.min(SYNC_BACKOFF_MAX_MS, 1000 * 2 ** Math.min(failures, 10)))
   }
 
   /** What the console shows of syncing, but the time of the last round. */

@@ -33,6 +33,9 @@ type LinkRow = {
 
 /** What GET /sync/status answers, and the console shows: the shape the route declares. */
 export type SyncStatus = v.InferOutput<typeof SyncStatusSchema>
+/** The status as the link's row says it: all but whether the production's socket is open. */
+export type SyncStatusStored =
+  Extract<SyncStatus, { linked: false }> | Omit<Extract<SyncStatus, { linked: true }>, 'live'>
 
 /** A version one end refused (`push`: the production; `pull`: this cart), set aside so the rest syncs. */
 export type Refusal = Extract<SyncStatus, { linked: true }>['refused'][number]
@@ -125,8 +128,8 @@ export class UnitLink {
     return this.sql.exec('DELETE FROM unit_link').rowsWritten > 0
   }
 
-  /** The link's state; `project`, the active project, when not linked. */
-  status(project: string | undefined): SyncStatus {
+  /** The link's state (but whether the production's socket is open: sync.ts); `project`, the active project, when not linked. */
+  status(project: string | undefined): SyncStatusStored {
     const link = this.get()
     if (!link)
       return { linked: false, conflicts: project === undefined ? [] : this.store.revisions.conflicted(project) }

@@ -222,6 +222,15 @@ describe('two carts and their production', () => {
     const took = await converged(['D001', 'D002'])
     console.log(`units: two days on three services in ${took} ms`)
     expect(await settled(0)).toMatchObject({ linked: true, pending: 0, error: null, conflicts: [] })
+    // Each cart listens to the production, which tells it of other units' writes as they happen.
+    for (const [i, cart] of carts.entries()) {
+      let status = await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })
+      for (let tries = 0; tries < 50 && !status.body.live; tries++) {
+        await new Promise((r) => setTimeout(r, 100))
+        status = await call(cart.base, 'GET', '/sync/status', { token: tokens[i] })
+      }
+      expect(status.body).toMatchObject({ linked: true, live: true })
+    }
     // Each day belongs to the unit that logged it: another unit's cart reads it and does not write it.
     const feed = await call(productionBase(), 'GET', '/sync/changes', { token: observer })
     expect(

@@ -215,6 +215,7 @@
  * @property {number} [pending]
  * @property {string | null} [error]
  * @property {Array<{id: string, rev: string, way: 'push' | 'pull', error: string}>} [refused] Versions set aside.
+ * @property {boolean} [live] The production tells this cart of other units' writes as they happen.
  * @property {Array<{id: string, leaves: number}>} conflicts
  */
 

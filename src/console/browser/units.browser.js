@@ -111,7 +111,7 @@ export function unitsSection() {
         ? 'Cannot sync: ' + status.error + ' · ' + pending + last
         : pending
           ? pending + last
-          : 'In sync · ' + last
+          : (status.live ? 'In sync, live · ' : 'In sync · ') + last
       meta.dataset.state = status.error ? 'error' : 'ok'
       const key = JSON.stringify(status.refused)
       if (refused.dataset.key !== key) {

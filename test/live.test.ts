@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import { BASE, call, fetchWorker, makeLog, operator, withProject } from './helpers'
+
+/** GET /sync/live as a cart asks for it; the answer's body is read where there is one. */
+async function listen(token: string, query = '', headers: Record<string, string> = { upgrade: 'websocket' }) {
+  const response = await fetchWorker(
+    new Request(`${BASE}/sync/live${query}`, { headers: { 'x-api-token': token, ...headers } }),
+  )
+  if (response.status === 101) return { status: 101, socket: response.webSocket!, body: undefined }
+  return { status: response.status, socket: undefined, body: await response.json() }
+}
+
+/** The next message or close of a socket, or `nothing` after `ms`. */
+function next(socket: WebSocket, ms = 1000): Promise<string> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done('nothing'), ms)
+    const done = (what: string) => {
+      clearTimeout(timer)
+      socket.removeEventListener('message', onMessage)
+      socket.removeEventListener('close', onClose)
+      resolve(what)
+    }
+    const onMessage = (event: MessageEvent) => done(String(event.data))
+    const onClose = (event: CloseEvent) => done(`closed ${event.code} ${event.reason}`)
+    socket.addEventListener('message', onMessage)
+    socket.addEventListener('close', onClose)
+  })
+}
+
+/** Closes a socket and waits until the service closed its end. */
+function closed(socket: WebSocket) {
+  const answered = next(socket)
+  socket.close(1000, 'done')
+  return answered
+}
+
+describe('GET /sync/live', () => {
+  it('says `changed` once for a burst of writes, answers ping, and goes quiet for a revoked token', async () => {
+    const { token, project } = await withProject()
+    const { status, socket } = await listen(token, `?project=${project.id}`)
+    expect(status).toBe(101)
+    socket!.accept()
+    expect(await next(socket!, 300)).toBe('nothing')
+
+    // Three writes together are told once.
+    const heard = next(socket!)
+    for (const id of ['D001', 'D002', 'D003'])
+      expect((await call('POST', '/log', { token, body: makeLog(id, 1) })).status).toBe(201)
+    expect(await heard).toBe('changed')
+    expect(await next(socket!, 300)).toBe('nothing')
+
+    socket!.send('ping')
+    expect(await next(socket!)).toBe('pong')
+
+    // A patch and a delete are writes too.
+    const patched = next(socket!)
+    expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Second unit' } })).status).toBe(200)
+    expect(await patched).toBe('changed')
+
+    // Revoked, the token's socket is closed at the next write.
+    const { body } = await operator('GET', '/approve/tokens')
+    const closed = next(socket!)
+    expect((await operator('DELETE', `/approve/tokens/${body.tokens[0].id}`)).status).toBe(200)
+    const other = await withProject('Another Film')
+    expect((await call('POST', '/log', { token: other.token, body: makeLog('D009', 9) })).status).toBe(201)
+    expect(await closed).toBe('closed 4401 Token revoked')
+  })
+
+  it('refuses what is not a WebSocket, an unknown token, another project, and says why', async () => {
+    const { token, project } = await withProject()
+    expect(await listen(token, '', {})).toEqual({
+      status: 426,
+      socket: undefined,
+      body: { error: 'Upgrade Required: GET /sync/live is a WebSocket' },
+    })
+    expect(await listen(`mls_${'0'.repeat(16)}_${'A'.repeat(43)}`)).toEqual({
+      status: 401,
+      socket: undefined,
+      body: { error: 'Unauthorized' },
+    })
+    expect(await listen('not a token')).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    expect(await listen(token, '?project=another')).toEqual({
+      status: 409,
+      socket: undefined,
+      body: { error: 'The project this cart is linked to is not the one loaded here: load it again' },
+    })
+    // Without a project named, the active one.
+    const { status, socket } = await listen(token)
+    expect(status).toBe(101)
+    socket!.accept()
+    await closed(socket!)
+    expect(project.id).toEqual(expect.any(String))
+  })
+
+  it('takes at most 64 listeners at once', async () => {
+    const { token } = await withProject()
+    const sockets: WebSocket[] = []
+    for (let i = 0; i < 64; i++) {
+      const { status, socket } = await listen(token)
+      expect(status).toBe(101)
+      socket!.accept()
+      sockets.push(socket!)
+    }
+    expect(await listen(token)).toEqual({ status: 429, socket: undefined, body: { error: '64 carts listen already' } })
+    await Promise.all(sockets.map((socket) => closed(socket)))
+  })
+})
