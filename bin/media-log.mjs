@@ -5,6 +5,7 @@
  *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
  *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--threads N] [--json]
  *   media-log checks D012 [--all] [--json]
+ *   media-log watch <folder…> --log D012 [--volume NAME] [--settle SECONDS]
  *   media-log volume rename D012 OLD NEW   |   media-log volume remove D012 NAME
  *   media-log link <production URL> --unit NAME --code CODE   |   media-log unlink   |   media-log sync [--json]
  *
@@ -17,6 +18,9 @@
  * every finding) and each volume's copies, in the service's words: the console, the reports and
  * the e-mail say the same. `volume` renames a volume of a day or takes it off (a report that named
  * the wrong one); the checks follow.
+ *
+ * `watch` takes each report an offload tool writes into the folders, once it is whole, into the
+ * log, as `import` would (bin/watch.mjs, docs/watch.md); it runs until Ctrl-C.
  *
  * `verify` reads the day's copies on a drive back and records what it found (bin/verify.mjs,
  * docs/verify.md; its exit status is its own: 0 all matched, 1 a mismatch or a clip missing).
@@ -45,19 +49,20 @@
  *   2  the command could not do its work: usage (no arguments too), the service not reachable,
  *      refusing or redirecting, approval refused or timed out, --volume over several volumes
  */
-import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { basename, dirname, join, resolve, sep } from 'node:path'
+import { basename, dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MediaLogError } from 'media-log-service/client'
 import { connectedClient, contacted, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
-import { OPEN_FLAGS, mountedVolume, walk } from './walk.mjs'
+import { isManifest, isWanted, volumesOf } from './reports.mjs'
+import { OPEN_FLAGS, walk } from './walk.mjs'
 
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
   media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--threads N] [--json]
   media-log checks ID [--all] [--json]
+  media-log watch <folder…> --log ID [--volume NAME] [--settle SECONDS]
   media-log volume rename ID OLD NEW | media-log volume remove ID NAME
   media-log link <production URL> --unit NAME --code LINK-CODE [--json]
   media-log unlink
@@ -97,6 +102,7 @@ function parseCommand(argv) {
       all: { type: 'boolean' },
       again: { type: 'boolean' },
       threads: { type: 'string' },
+      settle: { type: 'string' },
       url: { type: 'string' },
       unit: { type: 'string' },
       code: { type: 'string' },
@@ -119,6 +125,7 @@ async function main(argv) {
   // Loaded when asked for: its digests (hash-wasm, worker threads) are no other command's concern.
   if (command === 'verify') return (await import('./verify.mjs')).verifyFolders(rest, values, USAGE)
   if (command === 'checks') return printChecks(rest, values)
+  if (command === 'watch') return (await import('./watch.mjs')).watchFolders(rest, values, USAGE)
   if (command === 'volume') return changeVolume(rest, values)
   if (command === 'link') return (await import('./units.mjs')).link(rest, values, USAGE)
   if (command === 'unlink') return (await import('./units.mjs')).unlink(rest, values, USAGE)
@@ -199,60 +206,6 @@ async function importFolders(folders, options) {
   return status
 }
 
-/** An MHL of either kind, and an ASC MHL history's chain: files that lie on the volume they describe. */
-const isManifest = (/** @type {string} */ name) => /\.mhl$|(^|[\\/])ascmhl_chain\.xml$/i.test(name)
-
-/**
- * The files of a folder tree worth sending: ASC MHL histories, classic manifests, ALEs, and the
- * CSVs that are reports (isReport).
- * @param {string} name @param {string} folder @param {Buffer} path
- */
-async function isWanted(name, folder, path) {
-  const lower = name.toLowerCase()
-  if (lower.startsWith('._')) return false // macOS resource forks on non-Mac volumes
-  if (lower.endsWith('.csv')) return isReport(path)
-  if (lower.endsWith('.mhl') || lower.endsWith('.ale')) return true
-  return lower === 'ascmhl_chain.xml' && folder === 'ascmhl'
-}
-
-/**
- * Whether a CSV is a transfer report or a clip list, as the service reads them: within its first
- * lines, a header naming files, paths or hashes. Other CSVs on a drive (a camera's settings, a
- * budget) are not sent. Its opening bytes only, in UTF-8 or UTF-16 (Silverstack's) alike.
- * @param {Buffer} path
- */
-async function isReport(path) {
-  const handle = await open(path, constants.O_RDONLY)
-  try {
-    const head = Buffer.alloc(16384)
-    const { bytesRead } = await handle.read(head, 0, head.length, 0)
-    const bytes = head.subarray(0, bytesRead)
-    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
-    const text = utf16
-      ? new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes)
-      : bytes.toString('utf8')
-    return text
-      .split(/\r\n|\r|\n/)
-      .slice(0, 20)
-      .some((line) =>
-        line
-          .split(/[,;\t]/)
-          .map((cell) =>
-            cell
-              .replace(/^\s*"|"\s*$/g, '')
-              .toLowerCase()
-              .replace(/[^a-z0-9]/g, ''),
-          )
-          .some((cell) => REPORT_COLUMN.test(cell)),
-      )
-  } finally {
-    await handle.close()
-  }
-}
-
-const REPORT_COLUMN =
-  /^((source|src|destination|dest|file)?(md5|sha1|xxhash(64)?(be|le)?|xxh(64|128|3))(checksum|hash)?|filename|sourcefile|clipname|name|path|filepath|destinationpath)$/
-
 /**
  * Per folder given, the volumes the service found in its files: the folder's name or the drive's,
  * or, for a transfer report, each destination it names.
@@ -270,63 +223,6 @@ function volumesFound(folders, found, answers) {
       ? `${shown(folder)}: ${names.size === 1 ? 'volume' : 'volumes'} ${[...names].map(shown).join(', ')}`
       : `${shown(folder)}: no volume (camera lists only)`,
   )
-}
-
-/**
- * The files of one given folder, by volume. Backups copied side by side into one folder
- * (RAID_NORD/ascmhl/…, SHUTTLE_02/ascmhl/…) are never one volume: a folder with no manifests of its
- * own that holds several folders with manifests gives one volume per such folder, named after it.
- * `--volume` names one volume, so it is refused there. On a mounted drive the service names the
- * volume after the drive.
- * @param {string} folder @param {string} root @param {import('./walk.mjs').Found[]} files
- * @param {string | undefined} volume `--volume`
- * @returns {Array<{files: import('./walk.mjs').Found[], volume: string | undefined}>}
- */
-function volumesOf(folder, root, files, volume) {
-  if (!files.length) return []
-  /** @type {Map<string, {files: import('./walk.mjs').Found[], manifests: boolean}>} */
-  const tops = new Map()
-  const prefix = root.endsWith(sep) ? root : `${root}${sep}`
-  for (const file of files) {
-    const [top, ...below] = file.name.slice(prefix.length).split(sep)
-    // The folder's own: files right in it, and its own ascmhl/ history.
-    const key = below.length === 0 || top === 'ascmhl' ? '' : top
-    const group = tops.get(key) ?? { files: [], manifests: false }
-    group.files.push(file)
-    group.manifests ||= file.name.toLowerCase().endsWith('.mhl')
-    tops.set(key, group)
-  }
-  const backups = [...tops].filter(([key, group]) => key && group.manifests).map(([key]) => key)
-  const whole = { files, volume }
-  if (tops.get('')?.manifests || backups.length < 2 || mountedVolume(root) !== undefined) {
-    if (volume || mountedVolume(root) !== undefined) return [whole]
-    // Reports name their destinations themselves: the folder's name is only their fallback.
-    if (files.some((file) => file.name.toLowerCase().endsWith('.mhl')))
-      warn(`${shown(folder)}: volume ${shown(basename(root))} (the folder's name; --volume to name it)`)
-    return [{ files, volume: basename(root) }]
-  }
-  const names = backups.map(shown).join(', ')
-  if (volume)
-    throw new Failure(
-      `${shown(folder)} holds ${backups.length} folders with manifests (${names}), each a backup of its own: ` +
-        `--volume would make them one volume. Leave out --volume to take each folder as a volume named after it, ` +
-        `or import one folder per run with its own --volume.`,
-    )
-  warn(`${shown(folder)} holds ${backups.length} folders with manifests (${names}): each is a volume of its own`)
-  const parts = []
-  /** @type {import('./walk.mjs').Found[]} */
-  const rest = []
-  for (const [key, group] of tops) {
-    if (!backups.includes(key)) {
-      rest.push(...group.files)
-      continue
-    }
-    warn(`${shown(join(folder, key))}: volume ${shown(key)} (the folder's name)`)
-    parts.push({ files: group.files, volume: key })
-  }
-  // ALEs beside the backups: camera metadata, on no volume.
-  if (rest.length) parts.push({ files: rest, volume: basename(root) })
-  return parts
 }
 
 /**

@@ -1,0 +1,170 @@
+// `media-log watch` against `npm start`, while an offload is written into the watched drive the
+// way a copy tool writes it: the media first, then the ASC MHL generation in pieces over two
+// seconds, the chain file naming it last; later the verification pass's generation, and the
+// card's ALE. Each report is taken once it is whole and never half-written; stopped and started
+// again, or a report renamed, nothing is sent twice.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, appendFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MediaLogOperator, approvedClient, type MediaLogClient } from 'media-log-service/client'
+import { c4Of } from '../../src/import/read'
+import { CARD, ascChain, cardOffload } from '../offload-fixtures'
+import { COMMAND, runCommand } from './command'
+import { launch, type Launched } from './launch'
+
+const PORT = 5746
+const dir = mkdtempSync(join(tmpdir(), 'media-log-watch-'))
+const drive = join(dir, 'SHUTTLE_A')
+const config = join(dir, 'config')
+let service: Launched
+let app: MediaLogClient
+let approving = true
+let approver: Promise<void>
+
+/** The watcher, as a shell runs it; what it printed so far. */
+function watcher() {
+  const child = spawn(process.execPath, [COMMAND, 'watch', drive, '--log', 'D012', '--settle', '1'], {
+    env: { ...process.env, MEDIA_LOG_URL: service.base, MEDIA_LOG_CONFIG_DIR: config, PORT: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const out = { stdout: '', stderr: '', child }
+  child.stdout.on('data', (d) => (out.stdout += d))
+  child.stderr.on('data', (d) => (out.stderr += d))
+  return out
+}
+
+const stopped = (child: ChildProcess) =>
+  new Promise<number | null>((done) => {
+    child.once('exit', (code) => done(code))
+    child.kill('SIGINT')
+  })
+
+async function until(what: string, ready: () => boolean | Promise<boolean>, ms = 30_000) {
+  for (const started = Date.now(); !(await ready());) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const taken = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('taken '))
+
+/** The offload of SHUTTLE_A as the fixtures make it, by name. */
+let offload: Map<string, Uint8Array>
+const reel = join(drive, 'D012', CARD.reel)
+
+beforeAll(async () => {
+  service = await launch('start', { port: PORT, state: join(dir, 'state') })
+  app = await approvedClient({ baseUrl: service.base, appName: 'Setup', operatorKey: service.operatorKey })
+  await app.createProject('Watch Film')
+  offload = new Map(
+    (await cardOffload(c4Of, dir)).filter((f) => f.path.startsWith(drive)).map((f) => [f.path, f.bytes]),
+  )
+  mkdirSync(drive, { recursive: true })
+  // The operator approves the command's first request, as at the console.
+  const operator = new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey })
+  approver = (async () => {
+    while (approving) {
+      for (const card of (await operator.requests()).requests)
+        if (card.appName === 'media-log') await operator.decide(card.id, 'approve')
+      await sleep(100)
+    }
+  })()
+})
+
+afterAll(async () => {
+  approving = false
+  await approver
+  await service?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const generation = (n: number) => [...offload.keys()].find((path) => new RegExp(`/ascmhl/000${n}_`).test(path))!
+
+describe('media-log watch', () => {
+  let first: ReturnType<typeof watcher>
+
+  it('takes a generation once it is whole and named by the chain, never while it is written', async () => {
+    first = watcher()
+    await until('watching', () => first.stderr.includes('watching '))
+    // The media first (what the manifest lists; never read by the watcher).
+    for (const clip of CARD.clips) {
+      mkdirSync(join(reel, 'Clips'), { recursive: true })
+      writeFileSync(join(reel, 'Clips', `${clip}.mxf`), Buffer.alloc(4096, 1))
+    }
+    // Generation 1 in four pieces over two seconds, then the chain naming it.
+    const path = generation(1)
+    const bytes = offload.get(path)!
+    mkdirSync(dirname(path), { recursive: true })
+    const piece = Math.ceil(bytes.length / 4)
+    writeFileSync(path, bytes.subarray(0, piece))
+    for (let i = 1; i < 4; i++) {
+      await sleep(650)
+      appendFileSync(path, bytes.subarray(i * piece, (i + 1) * piece))
+    }
+    await sleep(1500)
+    // Whole, but no chain names it yet: it waits.
+    expect(taken(first.stdout)).toEqual([])
+    const name = path.slice(path.lastIndexOf('/') + 1)
+    writeFileSync(
+      join(dirname(path), 'ascmhl_chain.xml'),
+      ascChain([{ generation: 1, path: name, c4: await c4Of(bytes) }]),
+    )
+    await until('generation 1 taken', () => taken(first.stdout).length === 1)
+    expect(taken(first.stdout)).toEqual([
+      `taken ${path} into D012: created; 4 clips added, 0 changed, volume SHUTTLE_A`,
+    ])
+    const log = await app.log('D012')
+    expect(log.ocf!.clips!.map((c) => c.clip).sort()).toEqual([...CARD.clips, CARD.sequence].sort())
+    expect(first.stderr).not.toContain('not taken')
+  })
+
+  it('takes the next generation and the ALE, each once', async () => {
+    const second = generation(2)
+    writeFileSync(second, offload.get(second)!)
+    const chain = join(dirname(second), 'ascmhl_chain.xml')
+    writeFileSync(chain, offload.get(chain)!)
+    const ale = join(drive, 'D012', `${CARD.reel}.ale`)
+    writeFileSync(ale, offload.get(ale)!)
+    await until('generation 2 and the ALE taken', () => taken(first.stdout).length === 3)
+    expect(taken(first.stdout).slice(1).sort()).toEqual(
+      [
+        `taken ${second} into D012: merged; 0 clips added, 4 changed, volume SHUTTLE_A`,
+        `taken ${ale} into D012: merged; 0 clips added, 3 changed`,
+      ].sort(),
+    )
+    expect(first.stderr).not.toContain('not taken')
+  })
+
+  it('sends nothing twice: stopped and started again, or a report renamed', async () => {
+    const before = await app.send('GET', '/log/D012')
+    expect(await stopped(first.child)).toBe(0)
+    const again = watcher()
+    await until('watching again', () => again.stderr.includes('watching '))
+    const ale = join(drive, 'D012', `${CARD.reel}.ale`)
+    renameSync(ale, join(drive, 'D012', 'renamed.ale'))
+    // Longer than the settling time and a tick, with every report on the drive walked.
+    await sleep(3000)
+    expect(await stopped(again.child)).toBe(0)
+    expect(taken(again.stdout)).toEqual([])
+    expect(again.stderr).not.toContain('not taken')
+    const after = await app.send('GET', '/log/D012')
+    expect(after.etag).toBe(before.etag)
+    expect(after.text).toBe(before.text)
+  })
+
+  it('refuses what it cannot watch before it asks for anything: exit 2, said why', async () => {
+    const run = (args: string[]) => runCommand(['watch', ...args], { base: service.base, configDir: config })
+    const noLog = await run([drive])
+    expect([noLog.status, noLog.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^media-log: watch needs folders and --log\nusage:/),
+    ])
+    const settle = await run([drive, '--log', 'D012', '--settle', 'soon'])
+    expect([settle.status, settle.stderr]).toEqual([2, 'media-log: --settle is seconds, from 0 to 600\n'])
+    const nowhere = await run([join(dir, 'nowhere'), '--log', 'D012'])
+    expect([nowhere.status, nowhere.stderr]).toEqual([2, `media-log: ${join(dir, 'nowhere')} is not a folder\n`])
+  })
+})
