@@ -5,7 +5,7 @@
  *   media-log import <folder…> --log D012 [--day 12] [--date 2025-06-14] [--volume NAME] [--kind ocf|sound] [--json]
  *   media-log verify <folder…> --log D012 [--volume NAME] [--sample N%|--all] [--again] [--threads N] [--json]
  *   media-log checks D012 [--all] [--json]
- *   media-log watch <folder…> --log D012 [--volume NAME] [--settle SECONDS]
+ *   media-log watch <folder…> [--log D012] [--volume NAME] [--settle SECONDS]
  *   media-log volume rename D012 OLD NEW   |   media-log volume remove D012 NAME
  *   media-log link <production URL> --unit NAME --code CODE   |   media-log unlink   |   media-log sync [--json]
  *
@@ -20,7 +20,7 @@
  * the wrong one); the checks follow.
  *
  * `watch` takes each report an offload tool writes into the folders, once it is whole, into the
- * log, as `import` would (bin/watch.mjs, docs/watch.md); it runs until Ctrl-C.
+ * log (without --log, the day the report's own dates name), as `import` would (bin/watch.mjs, docs/watch.md); it runs until Ctrl-C.
  *
  * `verify` reads the day's copies on a drive back and records what it found (bin/verify.mjs,
  * docs/verify.md; its exit status is its own: 0 all matched, 1 a mismatch or a clip missing).
@@ -62,7 +62,7 @@ const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
   media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--threads N] [--json]
   media-log checks ID [--all] [--json]
-  media-log watch <folder…> --log ID [--volume NAME] [--settle SECONDS]
+  media-log watch <folder…> [--log ID] [--volume NAME] [--settle SECONDS]
   media-log volume rename ID OLD NEW | media-log volume remove ID NAME
   media-log link <production URL> --unit NAME --code LINK-CODE [--json]
   media-log unlink

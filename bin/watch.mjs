@@ -1,7 +1,8 @@
 /**
- * `media-log watch <folder…> --log ID`: the offload destinations watched, and each report an
+ * `media-log watch <folder…> [--log ID]`: the offload destinations watched, and each report an
  * offload tool writes there taken into the day's log once it is whole, as `media-log import` would
- * send it (docs/watch.md).
+ * send it (docs/watch.md). Without --log, into the day its own dates name (POST /import): the
+ * project's log of that date, else a new one from the project's log id template.
  *
  * Whole means: an ASC MHL generation (`ascmhl/NNNN_….mhl`) once it ends with its closing
  * `</hashlist>` and the history's `ascmhl_chain.xml` names it (a copy tool writes the chain last);
@@ -39,7 +40,7 @@ const QUIET = { say: () => {} }
 
 /** @param {string[]} folders @param {import('./media-log.mjs').Options} options @param {string} usage */
 export async function watchFolders(folders, options, usage) {
-  if (!folders.length || !options.log) throw new Failure(`watch needs folders and --log\n${usage}`)
+  if (!folders.length) throw new Failure(`watch needs folders\n${usage}`)
   const settleMs = options.settle === undefined ? 2000 : Number(options.settle) * 1000
   if (!(settleMs >= 0 && settleMs <= 600_000)) throw new Failure('--settle is seconds, from 0 to 600')
   const roots = folders.map((folder) => resolve(folder))
@@ -84,7 +85,8 @@ export async function watchFolders(folders, options, usage) {
     }
   })
   warn(
-    `watching ${roots.map(shown).join(', ')} for offload reports, taken into ${shown(log)} ` +
+    `watching ${roots.map(shown).join(', ')} for offload reports, taken into ` +
+      `${log === undefined ? 'the day each one’s dates name' : shown(log)} ` +
       `(whole after ${settleMs / 1000} s unchanged; Ctrl-C stops)`,
   )
   await walkAll()
@@ -122,7 +124,7 @@ export async function watchFolders(folders, options, usage) {
 /**
  * A report taken into the log if whole, once: 'wait' while an ASC MHL generation is not yet
  * named by its chain or not closed.
- * @param {Client} client @param {string} log @param {string} path @param {Waiting} entry
+ * @param {Client} client @param {string | undefined} log @param {string} path @param {Waiting} entry
  * @param {import('./media-log.mjs').Options} options @param {Remembered} taken @param {Set<string>} failed
  * @returns {Promise<'taken' | 'known' | 'wait' | 'failed' | 'not a report'>}
  */
@@ -146,22 +148,24 @@ async function take(client, log, path, entry, options, taken, failed) {
   // A manifest is on the volume it describes (its drive's, else the watched folder's name); a
   // transfer report names its own, as `import` sends them.
   const volume = options.volume ?? (mountedVolume(entry.root) === undefined ? basename(entry.root) : undefined)
-  const key = `${log}\u0000${volume ?? ''}\u0000${createHash('sha256').update(bytes).digest('hex')}`
+  const key = `${log ?? ''}\u0000${volume ?? ''}\u0000${createHash('sha256').update(bytes).digest('hex')}`
   if (taken.has(key) || failed.has(key)) return 'known'
   try {
-    const answer = await client.importFiles(log, {
+    const body = {
       files: files.map((file) => ({
         name: file.name,
         content: file.bytes.toString('base64'),
         encoding: /** @type {const} */ ('base64'),
         ...(volume && (isManifest(file.name) || options.volume) && { volume }),
       })),
-    })
+    }
+    const answer =
+      log === undefined ? await client.importToDay(body) : { ...(await client.importFiles(log, body)), log }
     await taken.add(key)
     const read = answer.files.find((file) => file.name === path)
     const unread = answer.unreadable.map((u) => `; NOT READ ${shown(u.name)}: ${shown(u.reason)}`).join('')
     process.stdout.write(
-      `taken ${shown(path)} into ${shown(log)}: ${answer.created ? 'created' : 'merged'}; ` +
+      `taken ${shown(path)} into ${shown(answer.log)}: ${answer.created ? 'created' : 'merged'}; ` +
         `${count(answer.added.length, 'clip')} added, ${answer.changed.length} changed` +
         `${read?.volume ? `, volume ${shown(read.volume)}` : ''}${unread}\n`,
     )

@@ -16,7 +16,7 @@ import * as mail from './routes/mail'
 import * as meta from './routes/meta'
 import * as operator from './routes/operator'
 import * as projects from './routes/projects'
-import { importFiles } from './routes/import'
+import { importFiles, importToDay } from './routes/import'
 import * as reports from './routes/reports'
 import * as setAside from './routes/set-aside'
 import * as sync from './routes/sync'
@@ -39,6 +39,7 @@ const HANDLERS: Handlers = {
   listLogs: logs.listLogs,
   // what offload tools and cameras wrote (MHL, ASC MHL, ALE, transfer reports), merged into a day's log
   importFiles,
+  importToDay,
   // a day's copies apart from its log: what a read-back found, a volume renamed or taken off the day
   readBack: copies.readBack,
   renameVolume: copies.renameVolume,

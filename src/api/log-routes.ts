@@ -100,6 +100,24 @@ export const LOG_ROUTES = {
       },
     },
   },
+  importToDay: {
+    method: 'post',
+    path: '/import',
+    summary: 'As POST /log/{id}/import, into the log of the date the files name (what media-log watch sends)',
+    description:
+      'The day is the one the manifests’ own dates name (`date` overrides): the project’s log of that date (the first ' +
+      'in log order when there are several), else a new log, the day after the project’s last (`day` overrides), its ' +
+      'id made from the project’s `logid_template` (`D<dd>_<yymmdd>` when none). `log` names it. 400 when no file is ' +
+      'dated; 409 when the id the template makes is a log of another date.',
+    tag: 'Logs',
+    who: 'application',
+    body: ImportSchema,
+    read: 'bytes',
+    limit: 'log',
+    ok: [200, shapes.ImportToDayAnswerSchema],
+    alsoOk: [201, 'No log of that date existed: the import made it'],
+    errors: [400, 401, 409, 413, 415],
+  },
   readBack: {
     method: 'post',
     path: '/log/{id}/read-back',

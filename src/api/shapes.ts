@@ -181,6 +181,9 @@ export const ImportAnswerSchema = v.object({
   noteDetail: v.array(v.object({ name: v.optional(text), message: text })),
 })
 
+/** POST /import: as a log's import, with the log the files' date named. */
+export const ImportToDayAnswerSchema = v.object({ ...ImportAnswerSchema.entries, log: text })
+
 const PartMedia = v.nullable(
   v.object({ files: count, size: count, unknownSizes: v.optional(count), unknown: v.optional(text) }),
 )

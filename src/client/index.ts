@@ -160,6 +160,8 @@ export class MediaLogClient {
   deleteLog = (id: string) => this.route('deleteLog', { id })
   /** MHL, ASC MHL, ALE and transfer reports merged into log `id` (made when new): what was added, changed, unread. */
   importFiles = (id: string, files: ImportInput) => this.route('importFiles', { id }, files)
+  /** The files into the log of the date they name (made when none is): `log` in the answer names it. */
+  importToDay = (files: ImportInput) => this.route('importToDay', {}, files)
   /** What a read-back of one volume found of log `id`'s clips (`media-log verify` sends this). */
   readBack = (id: string, found: ReadBackInput) => this.route('readBack', { id }, found)
   /** A volume of log `id` renamed: every clip's copy on it. */

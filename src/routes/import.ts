@@ -2,7 +2,8 @@ import { base64 } from '@scure/base'
 import type { Handler } from '../api/call'
 import type { JsonBody } from '../http/body'
 import { jsonAnswer } from '../http/headers'
-import type { ImportAnswerSchema } from '../api/shapes'
+import type { ImportAnswerSchema, ImportToDayAnswerSchema } from '../api/shapes'
+import type { ImportKeys } from '../import/merge'
 import { readImport, type ImportFile, type ImportOptions } from '../import/read'
 import { dayPieces } from '../import/transfer'
 import { bodyText, parseObject } from '../schemas/json'
@@ -12,7 +13,7 @@ import type * as v from 'valibot'
 import { ImportSchema, parseOrThrow } from '../schemas/requests'
 import { invalid, invalidBody, type IssueDetail } from '../shared/problem'
 import { RPC_VALUE_BYTES, bytesOrStream, concatBytes, isUtf8, utf8Bytes, utf8Text } from '../shared/utf8'
-import { workspace } from '../workspace/client'
+import { workspace, type WorkspaceClient } from '../workspace/client'
 
 /**
  * Files an offload left (ASC MHL folders, classic MHL, ALE), read here in the worker and merged
@@ -20,24 +21,57 @@ import { workspace } from '../workspace/client'
  * be read is in the answer's `unreadable`, and only when none could is the import refused.
  */
 export const importFiles: Handler<'importFiles'> = async ({ env, token, params, body }) => {
-  const id = params.id!
+  const { outcome, read } = await imported(env, token, await body(), (ws, day, keys) =>
+    ws.importLog(token, day, { id: params.id!, ...keys }),
+  )
+  return jsonAnswer<v.InferInput<typeof ImportAnswerSchema>>(
+    JSON.stringify(answerOf(outcome, read)),
+    outcome.created ? 201 : 200,
+  )
+}
+
+/** POST /import: the same, into the log of the date the files name (workspace/logs.ts importToDay). */
+export const importToDay: Handler<'importToDay'> = async ({ env, token, body }) => {
+  const { outcome, read } = await imported(env, token, await body(), (ws, day, keys) => ws.importDay(token, day, keys))
+  return jsonAnswer<v.InferInput<typeof ImportToDayAnswerSchema>>(
+    JSON.stringify({ ...answerOf(outcome, read), log: outcome.id }),
+    outcome.created ? 201 : 200,
+  )
+}
+
+type Merged = Awaited<ReturnType<WorkspaceClient['importLog']>>
+
+/** The files read and merged by `merge`, once the token is known good. */
+async function imported<O extends Merged>(
+  env: Env,
+  token: string,
+  sent: JsonBody,
+  merge: (
+    ws: WorkspaceClient,
+    day: Uint8Array | ReadableStream<Uint8Array>,
+    keys: Omit<ImportKeys, 'id'>,
+  ) => Promise<O>,
+) {
   const ws = workspace(env)
   // Asked first, whatever the body's size: reading manifests is the costliest thing a request can
   // ask for, and no one unapproved may make the service do it (978 KiB once held it 3.8 s).
   await ws.checkToken(token)
-  const { files, options, keys } = importBody(await body())
+  const { files, options, keys } = importBody(sent)
   const read = await readImport(files, options)
   if (read.unreadable.length === files.length) throw invalid(refusals(files, read.unreadable))
   // One value up to RPC's limit (a stream costs a turn a MiB), a stream past it.
   const day = bytesOrStream(dayPieces(read.day), RPC_VALUE_BYTES)
-  const outcome = await ws.importLog(token, day, { id, ...keys })
-  // A line per file and kind of note (the files', then the merge's), and each note as found.
+  return { outcome: await merge(ws, day, keys), read }
+}
+
+/** A line per file and kind of note (the files', then the merge's), and each note as found. */
+function answerOf(outcome: Merged, read: Awaited<ReturnType<typeof readImport>>) {
   const notes = [
     ...read.notes.summed(),
     ...outcome.said.map(({ name, message }) => (name === undefined ? { message } : { name, message })),
   ]
   read.notes.addAll(outcome.notes, outcome.unlisted)
-  const answer = {
+  return {
     success: true,
     created: outcome.created,
     added: outcome.added,
@@ -47,7 +81,6 @@ export const importFiles: Handler<'importFiles'> = async ({ env, token, params, 
     notes,
     noteDetail: read.notes.list(),
   } satisfies v.InferInput<typeof ImportAnswerSchema>
-  return jsonAnswer<v.InferInput<typeof ImportAnswerSchema>>(JSON.stringify(answer), outcome.created ? 201 : 200)
 }
 
 /**

@@ -113,6 +113,13 @@ export const CALLS = {
     take: async (day: Bytes, keys: ImportKeys) => [dayOf(await bytesNow(day)), keys] as const,
     work: ({ logs }, _, day: ReturnType<typeof dayOf>, keys: ImportKeys) => logs.import(day, keys),
   }),
+  /** The same, into the log of the date the files name (POST /import, media-log watch). */
+  importDay: declareTaking({
+    who: 'application',
+    writes: true,
+    take: async (day: Bytes, keys: Omit<ImportKeys, 'id'>) => [dayOf(await bytesNow(day)), keys] as const,
+    work: ({ logs }, _, day: ReturnType<typeof dayOf>, keys: Omit<ImportKeys, 'id'>) => logs.importToDay(day, keys),
+  }),
   /** What a read-back found, or a volume renamed or taken off a day (copies/edits.ts). */
   editLog: declare({
     who: 'either',

@@ -3,7 +3,9 @@
  * checked against the project's custom schemas, merged by PATCH. Used in the workspace's single
  * thread only: a read-merge-write here has no await, so no other request comes in between.
  */
-import { checkLog, type LogCheck, type LogOutput } from '../schemas/log'
+import { LogIdSchema, checkLog, type LogCheck, type LogOutput } from '../schemas/log'
+import { parseOrThrow } from '../schemas/requests'
+import { fillTags } from '../shared/tags'
 import { certainlyValidLog } from '../schemas/plain-log'
 import type { LogKeys } from '../shared/log-order'
 import { summarize, type LogSummary } from '../summary/summary'
@@ -195,6 +197,30 @@ export class Logs {
     const { log, outcome, written } = mergeImport(stored === undefined ? undefined : parsed(stored), imported, keys)
     if (written) this.#write(active, log, stored === undefined ? undefined : keys.id)
     return outcome
+  }
+
+  /**
+   * An import with no log named (POST /import, media-log watch): into the project's log of the
+   * date the files name (the first in log order when several are), else a new log, the day after
+   * the project's last, its id from the project's template (Daytalog's `D<dd>_<yymmdd>` when it
+   * has none). `keys` may name the date and the new log's day.
+   */
+  importToDay(imported: SentDay, keys: Omit<ImportKeys, 'id'>): MergeOutcome & { id: string } {
+    const projectId = this.projects.requireForLogs()
+    const date = keys.date ?? imported.date
+    if (date === undefined)
+      throw invalid([{ prop: 'date', message: 'is required: no file is dated, so none names a day' }])
+    const logs = this.store.logKeys(projectId)
+    const found = logs.find((log) => log.date === date)
+    if (found) return { id: found.id, ...this.import(imported, { id: found.id }) }
+    const day = keys.day ?? Math.min(999, Math.max(0, ...logs.map((log) => log.day)) + 1)
+    const { settings } = this.projects.active!
+    const template = settings.logid_template || 'D<dd>_<yymmdd>'
+    const context = { projectName: settings.project_name, unit: settings.unit, logs: [{ id: '', day, date }] }
+    const id = parseOrThrow(LogIdSchema, fillTags(template, context), 'logid_template')
+    if (logs.some((log) => log.id === id))
+      throw conflict(`The project's template makes ${id}, a log of another date: name the log`)
+    return { id, ...this.import(imported, { id, day, date }) }
   }
 
   /**

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MediaLogOperator, approvedClient, type MediaLogClient } from 'media-log-service/client'
 import { c4Of } from '../../src/import/read'
-import { CARD, ascChain, cardOffload } from '../offload-fixtures'
+import { CARD, ascChain, cardOffload, classicManifest } from '../offload-fixtures'
 import { COMMAND, runCommand } from './command'
 import { launch, type Launched } from './launch'
 
@@ -24,8 +24,8 @@ let approving = true
 let approver: Promise<void>
 
 /** The watcher, as a shell runs it; what it printed so far. */
-function watcher() {
-  const child = spawn(process.execPath, [COMMAND, 'watch', drive, '--log', 'D012', '--settle', '1'], {
+function watcher(args = [drive, '--log', 'D012']) {
+  const child = spawn(process.execPath, [COMMAND, 'watch', ...args, '--settle', '1'], {
     env: { ...process.env, MEDIA_LOG_URL: service.base, MEDIA_LOG_CONFIG_DIR: config, PORT: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -47,6 +47,13 @@ async function until(what: string, ready: () => boolean | Promise<boolean>, ms =
     await new Promise((r) => setTimeout(r, 100))
   }
 }
+
+/** A classic MHL of one clip beside it, hashed on `date`. */
+const oneClip = (clip: string, date: string) =>
+  classicManifest({
+    started: `${date}T09:00:00Z`,
+    entries: [{ file: `${clip}.mov`, size: 1000, hashes: { xxh64: '00000000000abcde' } }],
+  })
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const taken = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('taken '))
@@ -155,13 +162,33 @@ describe('media-log watch', () => {
     expect(after.text).toBe(before.text)
   })
 
+  it('without --log, takes each report into the day its own dates name', async () => {
+    const other = join(dir, 'SHUTTLE_B')
+    mkdirSync(other, { recursive: true })
+    const watching = watcher([other])
+    await until('watching', () => watching.stderr.includes('watching '))
+    expect(watching.stderr).toContain('taken into the day each one’s dates name')
+    // Hashed on the day of D012 (2025-06-14): into D012. The next day's: a new log after it.
+    const sameDay = join(other, 'A003.mhl')
+    writeFileSync(sameDay, oneClip('A003C001', '2025-06-14'))
+    await until('the same day taken', () => taken(watching.stdout).length === 1).catch((err: Error) => {
+      throw new Error(`${err.message}\n${watching.stderr}\n${watching.stdout}`)
+    })
+    const nextDay = join(other, 'A004.mhl')
+    writeFileSync(nextDay, oneClip('A004C001', '2025-06-15'))
+    await until('the next day taken', () => taken(watching.stdout).length === 2)
+    expect(await stopped(watching.child)).toBe(0)
+    expect(taken(watching.stdout)).toEqual([
+      `taken ${sameDay} into D012: merged; 1 clip added, 0 changed, volume SHUTTLE_B`,
+      `taken ${nextDay} into D13_250615: created; 1 clip added, 0 changed, volume SHUTTLE_B`,
+    ])
+    expect((await app.log('D13_250615')).day).toBe(13)
+  })
+
   it('refuses what it cannot watch before it asks for anything: exit 2, said why', async () => {
     const run = (args: string[]) => runCommand(['watch', ...args], { base: service.base, configDir: config })
-    const noLog = await run([drive])
-    expect([noLog.status, noLog.stderr]).toEqual([
-      2,
-      expect.stringMatching(/^media-log: watch needs folders and --log\nusage:/),
-    ])
+    const none = await run([])
+    expect([none.status, none.stderr]).toEqual([2, expect.stringMatching(/^media-log: watch needs folders\nusage:/)])
     const settle = await run([drive, '--log', 'D012', '--settle', 'soon'])
     expect([settle.status, settle.stderr]).toEqual([2, 'media-log: --settle is seconds, from 0 to 600\n'])
     const nowhere = await run([join(dir, 'nowhere'), '--log', 'D012'])
