@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto'
 import { watch } from 'node:fs'
-import { appendFile, mkdir, readFile, stat } from 'node:fs/promises'
+import { appendFile, lstat, mkdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MediaLogError } from 'media-log-service/client'
 import { isManifest, isWanted } from './reports.mjs'
@@ -30,11 +30,16 @@ import { mountedVolume, walk } from './walk.mjs'
 const RESCAN_MS = 30_000
 /** How often waiting reports are looked at. */
 const TICK_MS = 250
+/** A generation its chain does not name yet is looked at again this often, or when the chain changes. */
+const WAIT_MS = 5000
+/** The largest report sent: as large as the service takes a body. */
+const REPORT_BYTES = 64 * 1024 * 1024
 /** A walk's progress, not said: it runs in the background. */
 const QUIET = { say: () => {} }
 
 /**
- * @typedef {{root: string, size: number, mtimeMs: number, changedAt: number}} Waiting
+ * @typedef {{root: string, size: number, mtimeMs: number, changedAt: number, retryAt: number}} Waiting
+ *   a report waiting to be whole: as last seen, when it last changed, when to look again
  * @typedef {import('media-log-service/client').MediaLogClient} Client
  */
 
@@ -56,29 +61,48 @@ export async function watchFolders(folders, options, usage) {
   /** Reports that failed, by key: not sent again until they change. @type {Set<string>} */
   const failed = new Set()
 
+  /** Files dealt with, as they were then (size and time): a walk passes them by unless they changed. */
+  /** @type {Map<string, string>} */
+  const handled = new Map()
+
   /** A file the watcher or a walk named: waits if it may be a report. @param {string} root @param {string} path */
   const consider = async (root, path) => {
     const name = basename(path).toLowerCase()
     if (!/\.(mhl|ale|csv)$/.test(name) && name !== 'ascmhl_chain.xml') return
-    const found = await stat(path).catch(() => undefined)
+    const found = await lstat(path).catch(() => undefined)
     if (!found?.isFile()) return void waiting.delete(path)
+    // A chain that changed may name a generation waiting for it: looked at again now.
+    if (name === 'ascmhl_chain.xml')
+      for (const [other, entry] of waiting) if (dirname(other) === dirname(path)) entry.retryAt = 0
+    if (handled.get(path) === `${found.size}:${found.mtimeMs}`) return
     const before = waiting.get(path)
     if (before && before.size === found.size && before.mtimeMs === found.mtimeMs) return
-    waiting.set(path, { root, size: found.size, mtimeMs: found.mtimeMs, changedAt: Date.now() })
+    waiting.set(path, { root, size: found.size, mtimeMs: found.mtimeMs, changedAt: Date.now(), retryAt: 0 })
   }
 
+  // Each walk after the one before ends: a large RAID may take longer than the interval.
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let walking
+  let stopping = false
   const walkAll = async () => {
     for (const root of roots) {
       const files = await walk(root, QUIET, isWanted).catch(() => [])
       for (const file of files) await consider(root, file.name)
     }
+    if (!stopping) walking = setTimeout(() => void walkAll(), RESCAN_MS)
   }
 
   const watchers = roots.map((root) => {
     try {
-      return watch(root, { recursive: true }, (_, name) => {
+      const watcher = watch(root, { recursive: true }, (_, name) => {
         if (name) void consider(root, join(root, name.toString()))
       })
+      // A drive unplugged: its watcher ends; the walks find it again when it is back.
+      watcher.on('error', (err) => {
+        warn(`${shown(root)}: no longer watched (${err.message}); walked every 30 s`)
+        watcher.close()
+      })
+      return watcher
     } catch (err) {
       warn(`${shown(root)}: not watched (${err instanceof Error ? err.message : String(err)}); walked every 30 s`)
       return undefined
@@ -98,35 +122,40 @@ export async function watchFolders(folders, options, usage) {
     try {
       const now = Date.now()
       const due = [...waiting]
-        .filter(([, w]) => now - w.changedAt >= settleMs)
+        .filter(([, w]) => now - w.changedAt >= settleMs && now >= w.retryAt)
         .sort(([, a], [, b]) => a.changedAt - b.changedAt)
       for (const [path, entry] of due) {
         const outcome = await take(client, log, path, entry, options, taken, failed)
         // A generation whose chain does not name it yet waits for the chain.
-        if (outcome !== 'wait') waiting.delete(path)
+        if (outcome === 'wait') entry.retryAt = Date.now() + WAIT_MS
+        else if (outcome !== 'changed') {
+          waiting.delete(path)
+          // Not reachable: looked at again at the next walk.
+          if (outcome !== 'unreachable') handled.set(path, `${entry.size}:${entry.mtimeMs}`)
+        }
       }
     } finally {
       busy = false
     }
   }
   const ticking = setInterval(() => void tick(), TICK_MS)
-  const rescanning = setInterval(() => void walkAll(), RESCAN_MS)
   await new Promise((stop) => {
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
+  stopping = true
   clearInterval(ticking)
-  clearInterval(rescanning)
+  clearTimeout(walking)
   for (const watcher of watchers) watcher?.close()
   return 0
 }
 
 /**
- * A report taken into the log if whole, once: 'wait' while an ASC MHL generation is not yet
- * named by its chain or not closed.
+ * A report taken into the log if whole, once: 'wait' while an ASC MHL generation is not closed or
+ * not yet named by a whole chain; 'changed' when it changed since it was last seen.
  * @param {Client} client @param {string | undefined} log @param {string} path @param {Waiting} entry
  * @param {import('./media-log.mjs').Options} options @param {Remembered} taken @param {Set<string>} failed
- * @returns {Promise<'taken' | 'known' | 'wait' | 'failed' | 'not a report'>}
+ * @returns {Promise<'taken' | 'known' | 'wait' | 'changed' | 'failed' | 'unreachable' | 'not a report'>}
  */
 async function take(client, log, path, entry, options, taken, failed) {
   const name = basename(path)
@@ -134,21 +163,42 @@ async function take(client, log, path, entry, options, taken, failed) {
   // The chain is sent with a generation, never alone.
   if (name.toLowerCase() === 'ascmhl_chain.xml') return 'not a report'
   if (!(await isWanted(name, basename(dirname(path)), Buffer.from(path)).catch(() => false))) return 'not a report'
+  if (entry.size > REPORT_BYTES) {
+    warn(`not taken ${shown(path)}: over ${REPORT_BYTES / 1024 / 1024} MiB, more than the service takes`)
+    return 'not a report'
+  }
+  // Read as it was when found whole: a file written again meanwhile waits to settle again. Never
+  // through a symbolic link (a drive's link to the user's files is not a report).
+  const same = async () => {
+    const now = await lstat(path).catch(() => undefined)
+    if (!now?.isFile()) return false
+    if (now.size === entry.size && now.mtimeMs === entry.mtimeMs) return true
+    Object.assign(entry, { size: now.size, mtimeMs: now.mtimeMs, changedAt: Date.now() })
+    return false
+  }
+  if (!(await same())) return 'changed'
   const bytes = await readFile(path).catch(() => undefined)
-  if (!bytes) return 'failed'
+  if (!bytes || !(await same())) return 'changed'
   /** @type {Array<{name: string, bytes: Buffer}>} */
   const files = [{ name: path, bytes }]
   if (generation) {
     if (!/<\/hashlist>\s*$/.test(bytes.subarray(-64).toString('latin1'))) return 'wait'
     const chainPath = join(dirname(path), 'ascmhl_chain.xml')
     const chain = await readFile(chainPath).catch(() => undefined)
-    if (!chain?.toString('utf8').includes(name)) return 'wait'
-    files.push({ name: chainPath, bytes: chain })
+    const chainText = chain?.toString('utf8') ?? ''
+    if (!chainText.includes(name) || !/<\/ascmhldirectory>\s*$/.test(chainText)) return 'wait'
+    files.push({ name: chainPath, bytes: /** @type {Buffer} */ (chain) })
   }
   // A manifest is on the volume it describes (its drive's, else the watched folder's name); a
   // transfer report names its own, as `import` sends them.
-  const volume = options.volume ?? (mountedVolume(entry.root) === undefined ? basename(entry.root) : undefined)
-  const key = `${log ?? ''}\u0000${volume ?? ''}\u0000${createHash('sha256').update(bytes).digest('hex')}`
+  const mounted = mountedVolume(path)
+  const volume = options.volume ?? (mounted === undefined ? basename(entry.root) : undefined)
+  // The report's bytes (a generation's chain grows with each generation: not part of it), and the
+  // volume it is on: the same report on two drives is two copies.
+  const digest = createHash('sha256').update(bytes).digest('hex')
+  const key = createHash('sha256')
+    .update(JSON.stringify([log ?? null, options.volume ?? mounted ?? basename(entry.root), digest]))
+    .digest('hex')
   if (taken.has(key) || failed.has(key)) return 'known'
   try {
     const body = {
@@ -171,32 +221,34 @@ async function take(client, log, path, entry, options, taken, failed) {
     )
     return 'taken'
   } catch (err) {
-    // The service refused it (a report it cannot read, a log it will not take): said once, not
-    // sent again until it changes. Not reachable: tried again at the next change or walk.
-    if (err instanceof MediaLogError && err.status < 500 && err.status !== 429) failed.add(key)
     const why = err instanceof MediaLogError ? `${err.status} ${err.error}` : String(err)
     warn(`not taken ${shown(path)}: ${why}`)
-    return 'failed'
+    // A report the service cannot read, or too large: not sent again until it changes. Anything
+    // else (no project loaded, a token refused, the service away) is tried again at the next walk.
+    if (err instanceof MediaLogError && [400, 413, 415].includes(err.status)) {
+      failed.add(key)
+      return 'failed'
+    }
+    return 'unreachable'
   }
 }
 
 /** @typedef {{has: (key: string) => boolean, add: (key: string) => Promise<void>}} Remembered */
 
-/** The reports taken before, from the config folder's `watch-taken.txt` (a key a line). @returns {Promise<Remembered>} */
+/**
+ * The reports taken before, from the config folder's `watch-taken.txt`: a line each, the SHA-256
+ * of the log, the volume and the report's bytes.
+ * @returns {Promise<Remembered>}
+ */
 async function rememberedReports() {
   const file = join(configFolder(), 'watch-taken.txt')
-  const keys = new Set(
-    (await readFile(file, 'utf8').catch(() => ''))
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.replaceAll('\t', '\u0000')),
-  )
+  const keys = new Set((await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean))
   await mkdir(configFolder(), { recursive: true, mode: 0o700 })
   return {
     has: (key) => keys.has(key),
     async add(key) {
       keys.add(key)
-      await appendFile(file, `${key.replaceAll('\u0000', '\t')}\n`, { mode: 0o600 })
+      await appendFile(file, `${key}\n`, { mode: 0o600 })
     },
   }
 }

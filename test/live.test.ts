@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BASE, call, fetchWorker, makeLog, operator, withProject } from './helpers'
+import { BASE, approvedToken, call, fetchWorker, makeLog, operator, withProject } from './helpers'
 
 /** GET /sync/live as a cart asks for it; the answer's body is read where there is one. */
 async function listen(token: string, query = '', headers: Record<string, string> = { upgrade: 'websocket' }) {
@@ -57,13 +57,17 @@ describe('GET /sync/live', () => {
     expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Second unit' } })).status).toBe(200)
     expect(await patched).toBe('changed')
 
-    // Revoked, the token's socket is closed at the next write.
+    // Listening again with the same token: the older socket goes.
+    const replaced = next(socket!)
+    const second = await listen(token)
+    second.socket!.accept()
+    expect(await replaced).toBe('closed 4409 Listening again')
+
+    // Revoked, the token's socket is closed at once.
     const { body } = await operator('GET', '/approve/tokens')
-    const closed = next(socket!)
+    const closedNow = next(second.socket!)
     expect((await operator('DELETE', `/approve/tokens/${body.tokens[0].id}`)).status).toBe(200)
-    const other = await withProject('Another Film')
-    expect((await call('POST', '/log', { token: other.token, body: makeLog('D009', 9) })).status).toBe(201)
-    expect(await closed).toBe('closed 4401 Token revoked')
+    expect(await closedNow).toBe('closed 4401 Token revoked')
   })
 
   it('refuses what is not a WebSocket, an unknown token, another project, and says why', async () => {
@@ -84,24 +88,29 @@ describe('GET /sync/live', () => {
       socket: undefined,
       body: { error: 'The project this cart is linked to is not the one loaded here: load it again' },
     })
-    // Without a project named, the active one.
-    const { status, socket } = await listen(token)
+    // Without a project named, the active one; a close is answered.
+    const { status, socket } = await listen(token, `?project=${project.id}`)
     expect(status).toBe(101)
     socket!.accept()
-    await closed(socket!)
-    expect(project.id).toEqual(expect.any(String))
+    expect(await closed(socket!)).toBe('closed 1000 Closed')
   })
 
-  it('takes at most 64 listeners at once', async () => {
+  it('takes at most 64 listeners at once, and one more once one closed', async () => {
     const { token } = await withProject()
     const sockets: WebSocket[] = []
     for (let i = 0; i < 64; i++) {
-      const { status, socket } = await listen(token)
+      const { status, socket } = await listen(i ? await approvedToken(`Office ${i}`) : token)
       expect(status).toBe(101)
       socket!.accept()
       sockets.push(socket!)
     }
-    expect(await listen(token)).toEqual({ status: 429, socket: undefined, body: { error: '64 carts listen already' } })
-    await Promise.all(sockets.map((socket) => closed(socket)))
+    const more = await approvedToken('One more')
+    expect(await listen(more)).toEqual({ status: 429, socket: undefined, body: { error: '64 carts listen already' } })
+    expect(await closed(sockets.pop()!)).toBe('closed 1000 Closed')
+    const { status, socket } = await listen(more)
+    expect(status).toBe(101)
+    socket!.accept()
+    sockets.push(socket!)
+    await Promise.all(sockets.map((s) => closed(s)))
   })
 })

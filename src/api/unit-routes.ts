@@ -109,7 +109,7 @@ export const UNIT_ROUTES = {
       'A linked cart keeps one open to its production and syncs at once when it hears `changed`, instead of ' +
       'waiting for its next round; it polls as before whenever the socket is closed. The request must ask to ' +
       'upgrade (`Upgrade: websocket`, else 426). Messages the client sends are not read; `ping` is answered `pong`. ' +
-      'Closed with code 4401 once the token is revoked.',
+      'One socket a token: asking again closes the older one. Closed with code 4401 when the token is revoked.',
     tag: 'Units',
     who: 'application',
     query: {

@@ -19,6 +19,7 @@ import { Changes } from './changes'
 import { CONSOLE_CALLS } from './console-calls'
 import type { Declaration, Modules, MethodsOf } from './declare'
 import { GroupCommit } from './group-commit'
+import { closeQuietly } from './live'
 import { assemble } from './parts'
 import { SYNC_AFTER_WRITE_MS } from './sync'
 
@@ -57,7 +58,11 @@ export class Workspace extends DurableObject<Env> {
 
   // What a listening cart sends is not read: its `ping` is answered by workerd (live.ts).
   override webSocketMessage() {}
-  override webSocketClose() {}
+
+  /** A cart closed its socket: the close is answered (with 1000 for a code a socket may not send). */
+  override webSocketClose(socket: WebSocket, code: number) {
+    closeQuietly(socket, code >= 3000 && code <= 4999 ? code : 1000, 'Closed')
+  }
 
   override async alarm() {
     await this.#modules.sync.round(() => {

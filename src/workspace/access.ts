@@ -113,12 +113,6 @@ export class Tokens {
     return { appName: record.row.app_name, unit: record.unit }
   }
 
-  /** Whether token `id` is still approved and unexpired (a socket opened with it hears no more once not). */
-  holds(id: string): boolean {
-    const record = this.#byId.get(id)
-    return record !== undefined && record.expiresAt > Date.now()
-  }
-
   list(): ConnectedApp[] {
     return [...this.#byId.values()].map(({ row, usedAt, unit }) => ({
       id: row.id,

@@ -77,7 +77,12 @@ export const CONSOLE_CALLS = {
   connectedApps: declare({ who: 'worker', work: ({ tokens }) => tokens.list() }),
   revokeToken: declare({
     who: 'worker',
-    work: ({ tokens, changes }, _, id: string) => (tokens.revoke(id), changes.changed()),
+    work: ({ tokens, changes, listeners }, _, id: string) => {
+      tokens.revoke(id)
+      // A unit's cart listening with it hears no more (live.ts).
+      listeners.revoked(id)
+      changes.changed()
+    },
   }),
 
   /** The console's long poll: as soon as the version differs from `since` (or after `timeoutMs`), all it shows. */

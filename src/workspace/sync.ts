@@ -40,7 +40,7 @@ export class Sync {
   #shownBefore = ''
   /** The socket on which the production tells of other units' writes; a round runs when it does. */
   readonly #ear = new Ear(
-    () => this.soon(0),
+    (ms) => this.soon(ms),
     () => this.soon(SYNC_POLL_MS),
   )
 

@@ -154,12 +154,17 @@ describe('media-log watch', () => {
     renameSync(ale, join(drive, 'D012', 'renamed.ale'))
     // Longer than the settling time and a tick, with every report on the drive walked.
     await sleep(3000)
-    expect(await stopped(again.child)).toBe(0)
     expect(taken(again.stdout)).toEqual([])
     expect(again.stderr).not.toContain('not taken')
     const after = await app.send('GET', '/log/D012')
     expect(after.etag).toBe(before.etag)
     expect(after.text).toBe(before.text)
+    // It is watching all the same: a new report is taken.
+    const fresh = join(drive, 'D012', 'A005.mhl')
+    writeFileSync(fresh, oneClip('A005C001', '2025-06-14'))
+    await until('a new report taken', () => taken(again.stdout).length === 1)
+    expect(taken(again.stdout)).toEqual([`taken ${fresh} into D012: merged; 1 clip added, 0 changed, volume SHUTTLE_A`])
+    expect(await stopped(again.child)).toBe(0)
   })
 
   it('without --log, takes each report into the day its own dates name', async () => {
