@@ -190,6 +190,24 @@ describe('media-log watch', () => {
     expect((await app.log('D13_250615')).day).toBe(13)
   })
 
+  it('takes 1,000 reports arriving together, every one', { timeout: 180_000 }, async () => {
+    const crowd = join(dir, 'RAID')
+    mkdirSync(crowd, { recursive: true })
+    const watching = watcher([crowd, '--log', 'D200'])
+    await until('watching', () => watching.stderr.includes('watching '))
+    for (let i = 0; i < 1000; i++)
+      writeFileSync(
+        join(crowd, `R${String(i).padStart(4, '0')}.mhl`),
+        oneClip(`R${String(i).padStart(4, '0')}C001`, '2025-07-01'),
+      )
+    await until('1,000 reports taken', () => taken(watching.stdout).length === 1000, 150_000)
+    expect(await stopped(watching.child)).toBe(0)
+    expect(watching.stderr).not.toContain('not taken')
+    const log = await app.log('D200')
+    expect(log.ocf!.clips!.length).toBe(1000)
+    expect(new Set(log.ocf!.clips!.map((c) => c.copies[0]!.volume))).toEqual(new Set(['RAID']))
+  })
+
   it('refuses what it cannot watch before it asks for anything: exit 2, said why', async () => {
     const run = (args: string[]) => runCommand(['watch', ...args], { base: service.base, configDir: config })
     const none = await run([])
