@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyOfTree, launch, type Launched } from './launch'
 import { freePort, jsonCaller } from './server'
+import { pattern } from './shown'
 
 type Block = { code: string; expected?: string[] }
 
@@ -29,15 +30,6 @@ function blocksOf(page: string): Block[] {
   }
   return blocks
 }
-
-/** A line of a page's output as a pattern: `…` is anything. */
-const pattern = (line: string) =>
-  new RegExp(
-    `^${line
-      .split('…')
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  )
 
 /**
  * Every line shown on the page matches a line printed, and every line printed is shown. Order is

@@ -11,6 +11,7 @@ import { resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ONE_CLIP_LOG, copyOfTree } from './launch'
 import { call, tokenOn } from './service-calls'
+import { pattern } from './shown'
 
 type Step = { command: string; shown: string[] }
 
@@ -26,15 +27,6 @@ function recipe(): Step[] {
     }
   return steps
 }
-
-/** A line the page shows as a pattern: `…` is anything. */
-const pattern = (line: string) =>
-  new RegExp(
-    `^${line
-      .split('…')
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  )
 
 const tree = copyOfTree()
 const started: ChildProcess[] = []
