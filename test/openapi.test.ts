@@ -42,6 +42,21 @@ describe('GET /openapi.json', () => {
     expect(documented).toEqual(routed)
   })
 
+  it('describes every answer of every operation, errors included', async () => {
+    const { body } = await call('GET', '/openapi.json')
+    const undescribed = Object.entries(body.paths as Record<string, Record<string, { responses?: object }>>).flatMap(
+      ([path, item]) =>
+        Object.entries(item)
+          .filter(([method]) => METHODS.includes(method))
+          .flatMap(([method, op]) =>
+            Object.entries(op.responses ?? {})
+              .filter(([, answer]) => typeof (answer as { description?: unknown }).description !== 'string')
+              .map(([status]) => `${method} ${path} ${status}`),
+          ),
+    )
+    expect(undescribed).toEqual([])
+  })
+
   it('asks for the API token where the service does, and for the operator where it does', async () => {
     const { body } = await call('GET', '/openapi.json')
     expect(body.paths['/log/{id}'].get.security).toEqual([{ apiToken: [] }])

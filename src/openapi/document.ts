@@ -18,7 +18,8 @@ const ERRORS: Record<number, string> = {
   409: 'Conflict: No Project Loaded, Log already exists, … (an e-mail that changed since it was shown: `{error, window}`)',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type: bodies are application/json',
-  429: 'Too many: waiting approvals or unsent e-mails',
+  426: 'Upgrade Required: a WebSocket asked for without `Upgrade: websocket`',
+  429: 'Too many: waiting approvals, unsent e-mails or listening carts',
   502: 'The e-mail provider refused the message or could not be reached',
 }
 
