@@ -12,6 +12,9 @@ import { mountedVolume } from './walk.mjs'
 /** An MHL of either kind, and an ASC MHL history's chain: files that lie on the volume they describe. */
 export const isManifest = (/** @type {string} */ name) => /\.mhl$|(^|[\\/])ascmhl_chain\.xml$/i.test(name)
 
+/** Whether a file's name is one a report may have, before anything of it is read. @param {string} name */
+export const mayBeReport = (name) => /\.(mhl|ale|csv)$/i.test(name) || name.toLowerCase() === 'ascmhl_chain.xml'
+
 /**
  * The files of a folder tree worth sending: ASC MHL histories, classic manifests, ALEs, and the
  * CSVs that are reports (isReport).
@@ -19,10 +22,10 @@ export const isManifest = (/** @type {string} */ name) => /\.mhl$|(^|[\\/])ascmh
  */
 export async function isWanted(name, folder, path) {
   const lower = name.toLowerCase()
-  if (lower.startsWith('._')) return false // macOS resource forks on non-Mac volumes
+  // `._` files: macOS resource forks on non-Mac volumes.
+  if (!mayBeReport(lower) || lower.startsWith('._')) return false
   if (lower.endsWith('.csv')) return isReport(path)
-  if (lower.endsWith('.mhl') || lower.endsWith('.ale')) return true
-  return lower === 'ascmhl_chain.xml' && folder === 'ascmhl'
+  return lower !== 'ascmhl_chain.xml' || folder === 'ascmhl'
 }
 
 /**

@@ -21,7 +21,7 @@ import { watch } from 'node:fs'
 import { appendFile, lstat, mkdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MediaLogError } from 'media-log-service/client'
-import { isManifest, isWanted } from './reports.mjs'
+import { isManifest, isWanted, mayBeReport } from './reports.mjs'
 import { configFolder, connectedClient, serviceUrl } from './service.mjs'
 import { Failure, count, shown, warn } from './terminal.mjs'
 import { mountedVolume, walk } from './walk.mjs'
@@ -68,7 +68,7 @@ export async function watchFolders(folders, options, usage) {
   /** A file the watcher or a walk named: waits if it may be a report. @param {string} root @param {string} path */
   const consider = async (root, path) => {
     const name = basename(path).toLowerCase()
-    if (!/\.(mhl|ale|csv)$/.test(name) && name !== 'ascmhl_chain.xml') return
+    if (!mayBeReport(name)) return
     const found = await lstat(path).catch(() => undefined)
     if (!found?.isFile()) return void waiting.delete(path)
     // A chain that changed may name a generation waiting for it: looked at again now.

@@ -12,7 +12,8 @@ import type * as v from 'valibot'
 import { checkRead, readDay, type ReadDay } from '../checks/day'
 import { compareDays, volumesOf } from '../checks/compare'
 import { lazyLog } from '../large-logs/read'
-import { invalid, notFound } from '../shared/problem'
+import { invalid, notFound, unauthorized } from '../shared/problem'
+import { tooManyListening } from '../workspace/live'
 import { concatBytes, rpcSafe } from '../shared/utf8'
 import { PIECEWISE_BYTES } from '../large-logs/check'
 import { OPERATOR, workspace, workspaceStub } from '../workspace/client'
@@ -59,8 +60,8 @@ export const syncLive: Handler<'syncLive'> = async ({ request, env, token, query
     throw new StatusError(426, { error: 'Upgrade Required: GET /sync/live is a WebSocket' })
   await workspace(env).listen(token, query.project)
   const accepted = await workspaceStub(env).fetch(request)
-  if (accepted.status !== 101)
-    throw new StatusError(accepted.status, { error: accepted.status === 429 ? 'Too many listening' : 'Unauthorized' })
+  // The token revoked, or the last place taken, since `listen` answered.
+  if (accepted.status !== 101) throw accepted.status === 429 ? tooManyListening() : unauthorized()
   return new Response(null, { status: 101, webSocket: accepted.webSocket })
 }
 

@@ -18,6 +18,9 @@ const TELL_AFTER_MS = 50
 const PING = 'ping'
 const PONG = 'pong'
 
+/** 429 with its reason: from `listen`, or from the socket's own fetch when the last place went between. */
+export const tooManyListening = () => new Problem('too-many', `${LISTENERS_MAX} carts listen already`)
+
 /** A socket's tag: the id of the token it was opened with. */
 const tagOf = (tokenId: string) => `token:${tokenId}`
 /** A socket whose cart has not pinged for this long (it pings every 20 s) is a dead one. */
@@ -44,8 +47,7 @@ export class Listeners {
       const heard = this.ctx.getWebSocketAutoResponseTimestamp(socket)?.getTime() ?? 0
       if (now - heard > QUIET_MS && now - this.#openedAt(socket) > QUIET_MS) closeQuietly(socket, 4408, 'Gone quiet')
     }
-    if (this.ctx.getWebSockets().length >= LISTENERS_MAX)
-      throw new Problem('too-many', `${LISTENERS_MAX} carts listen already`)
+    if (this.ctx.getWebSockets().length >= LISTENERS_MAX) throw tooManyListening()
   }
 
   /** GET /sync/live's socket, once the worker had the token and project checked (calls.ts `listen`). */

@@ -61,16 +61,17 @@ export class Logs {
     const active = this.projects.requireActive()
     const { log, details, unlisted } = checkLog(body, active.schemas)
     if (details.length) throw invalid(details, unlisted)
-    // A log kept as it came is stored as sent, not stringified again.
-    const summary = JSON.stringify(summarize(log as LogOutput))
-    this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
+    this.#insertAsChecked(active, body, log, json, JSON.stringify(summarize(log as LogOutput)))
   }
 
   /** A log the worker checked save its custom entries: those are checked here, the rest not again. */
   insertValid(body: Record<string, unknown>, json: Uint8Array, summary: string) {
     const active = this.projects.requireActive()
-    const log = withCustomApplied(active, body)
-    // A log kept as it came is stored as sent, not stringified again.
+    this.#insertAsChecked(active, body, withCustomApplied(active, body), json, summary)
+  }
+
+  /** `log`, what checking `body` (sent as `json`) made of it: stored as sent when it is `body` unchanged. */
+  #insertAsChecked(active: ActiveProject, body: object, log: object, json: Uint8Array, summary: string) {
     this.#insert(active, log as LogKeys, log === body ? json : utf8Bytes(JSON.stringify(log)), summary)
   }
 
