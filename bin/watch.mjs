@@ -25,6 +25,7 @@ import { isManifest, isWanted, mayBeReport } from './reports.mjs'
 import { configFolder, connectedClient, serviceUrl } from './service.mjs'
 import { Failure, count, shown, warn } from './terminal.mjs'
 import { mountedVolume, walk } from './walk.mjs'
+import { MOST_FOLDERS, Presence } from './watch-presence.mjs'
 
 /** How often each folder is walked for what the watcher missed. */
 const RESCAN_MS = 30_000
@@ -46,6 +47,8 @@ const QUIET = { say: () => {} }
 /** @param {string[]} folders @param {import('./media-log.mjs').Options} options @param {string} usage */
 export async function watchFolders(folders, options, usage) {
   if (!folders.length) throw new Failure(`watch needs folders\n${usage}`)
+  if (folders.length > MOST_FOLDERS)
+    throw new Failure(`watch takes at most ${MOST_FOLDERS} folders: start another watch for the rest`)
   const settleMs = options.settle === undefined ? 2000 : Number(options.settle) * 1000
   if (!(settleMs >= 0 && settleMs <= 600_000)) throw new Failure('--settle is seconds, from 0 to 600')
   const roots = folders.map((folder) => resolve(folder))
@@ -55,6 +58,13 @@ export async function watchFolders(folders, options, usage) {
   const client = await connectedClient(serviceUrl(options.url))
   const log = options.log
   const taken = await rememberedReports()
+  // What the console lists of this watcher (docs/watch.md).
+  const presence = new Presence(client, { folders: roots, log, volume: options.volume })
+  /** A problem, on the terminal and in the console. @param {string} message */
+  const problem = (message) => {
+    warn(message)
+    presence.problem(message)
+  }
 
   /** @type {Map<string, Waiting>} */
   const waiting = new Map()
@@ -99,12 +109,14 @@ export async function watchFolders(folders, options, usage) {
       })
       // A drive unplugged: its watcher ends; the walks find it again when it is back.
       watcher.on('error', (err) => {
-        warn(`${shown(root)}: no longer watched (${err.message}); walked every 30 s`)
+        problem(`${shown(root)}: no longer watched (${err.message}); walked every 30 s`)
+        presence.walkedOnly(root)
         watcher.close()
       })
       return watcher
     } catch (err) {
-      warn(`${shown(root)}: not watched (${err instanceof Error ? err.message : String(err)}); walked every 30 s`)
+      problem(`${shown(root)}: not watched (${err instanceof Error ? err.message : String(err)}); walked every 30 s`)
+      presence.walkedOnly(root)
       return undefined
     }
   })
@@ -113,6 +125,7 @@ export async function watchFolders(folders, options, usage) {
       `${log === undefined ? 'the day each one’s dates name' : shown(log)} ` +
       `(whole after ${settleMs / 1000} s unchanged; Ctrl-C stops)`,
   )
+  presence.start()
   await walkAll()
 
   let busy = false
@@ -125,7 +138,7 @@ export async function watchFolders(folders, options, usage) {
         .filter(([, w]) => now - w.changedAt >= settleMs && now >= w.retryAt)
         .sort(([, a], [, b]) => a.changedAt - b.changedAt)
       for (const [path, entry] of due) {
-        const outcome = await take(client, log, path, entry, options, taken, failed)
+        const outcome = await take(client, log, path, entry, options, taken, failed, { presence, problem })
         // A generation whose chain does not name it yet waits for the chain.
         if (outcome === 'wait') entry.retryAt = Date.now() + WAIT_MS
         else if (outcome !== 'changed') {
@@ -142,11 +155,14 @@ export async function watchFolders(folders, options, usage) {
   await new Promise((stop) => {
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
+    // The terminal closed: stopped as by Ctrl-C, so that the console says it stopped.
+    process.once('SIGHUP', stop)
   })
   stopping = true
   clearInterval(ticking)
   clearTimeout(walking)
   for (const watcher of watchers) watcher?.close()
+  await presence.stop()
   return 0
 }
 
@@ -155,16 +171,17 @@ export async function watchFolders(folders, options, usage) {
  * not yet named by a whole chain; 'changed' when it changed since it was last seen.
  * @param {Client} client @param {string | undefined} log @param {string} path @param {Waiting} entry
  * @param {import('./media-log.mjs').Options} options @param {Remembered} taken @param {Set<string>} failed
+ * @param {{presence: Presence, problem: (message: string) => void}} told what the console is told
  * @returns {Promise<'taken' | 'known' | 'wait' | 'changed' | 'failed' | 'unreachable' | 'not a report'>}
  */
-async function take(client, log, path, entry, options, taken, failed) {
+async function take(client, log, path, entry, options, taken, failed, { presence, problem }) {
   const name = basename(path)
   const generation = basename(dirname(path)) === 'ascmhl' && /\.mhl$/i.test(name)
   // The chain is sent with a generation, never alone.
   if (name.toLowerCase() === 'ascmhl_chain.xml') return 'not a report'
   if (!(await isWanted(name, basename(dirname(path)), Buffer.from(path)).catch(() => false))) return 'not a report'
   if (entry.size > REPORT_BYTES) {
-    warn(`not taken ${shown(path)}: over ${REPORT_BYTES / 1024 / 1024} MiB, more than the service takes`)
+    problem(`not taken ${shown(path)}: over ${REPORT_BYTES / 1024 / 1024} MiB, more than the service takes`)
     return 'not a report'
   }
   // Read as it was when found whole: a file written again meanwhile waits to settle again. Never
@@ -219,10 +236,17 @@ async function take(client, log, path, entry, options, taken, failed) {
         `${count(answer.added.length, 'clip')} added, ${answer.changed.length} changed` +
         `${read?.volume ? `, volume ${shown(read.volume)}` : ''}${unread}\n`,
     )
+    presence.took({
+      report: path,
+      log: answer.log,
+      created: answer.created,
+      added: answer.added.length,
+      changed: answer.changed.length,
+    })
     return 'taken'
   } catch (err) {
     const why = err instanceof MediaLogError ? `${err.status} ${err.error}` : String(err)
-    warn(`not taken ${shown(path)}: ${why}`)
+    problem(`not taken ${shown(path)}: ${why}`)
     // A report the service cannot read, or too large: not sent again until it changes. Anything
     // else (no project loaded, a token refused, the service away) is tried again at the next walk.
     if (err instanceof MediaLogError && [400, 413, 415].includes(err.status)) {

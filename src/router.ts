@@ -20,6 +20,7 @@ import { importFiles, importToDay } from './routes/import'
 import * as reports from './routes/reports'
 import * as setAside from './routes/set-aside'
 import * as sync from './routes/sync'
+import * as watchers from './routes/watchers'
 
 type Args = [env: Env, ctx: ExecutionContext]
 type Step = (request: IRequest, env: Env, ctx: ExecutionContext) => unknown
@@ -122,6 +123,10 @@ const HANDLERS: Handlers = {
   daySetAsideVersion: setAside.daySetAsideVersion,
   resolveConflict: sync.resolveConflict,
   unlink: sync.unlink,
+  // the watchers of offload folders: each `media-log watch` reports itself; the console lists them
+  reportWatcher: watchers.reportWatcher,
+  stopWatcher: watchers.stopWatcher,
+  dismissWatcher: watchers.dismissWatcher,
 }
 
 // The route table, in the declarations' order. itty-router compiles each path into a pattern;

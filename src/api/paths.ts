@@ -5,7 +5,7 @@
  */
 import { ROUTES, type RouteName } from './routes'
 
-export type RequestLine = { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string }
+export type RequestLine = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string }
 
 /**
  * `params` fill the path's `{name}`s; `query` is appended, its undefined values left out. A path

@@ -5,11 +5,20 @@ import { ChecksQuerySchema } from '../schemas/requests'
 /** Who may call a route: anyone, an approved application (x-api-token), the operator (key or console session). */
 export type Who = 'anyone' | 'application' | 'operator'
 
-type Tag = 'Logs' | 'Projects' | 'Reports and e-mail' | 'Checks' | 'Units' | 'Service' | 'Approval' | 'Operator'
+type Tag =
+  | 'Logs'
+  | 'Projects'
+  | 'Reports and e-mail'
+  | 'Checks'
+  | 'Units'
+  | 'Watch folders'
+  | 'Service'
+  | 'Approval'
+  | 'Operator'
 
 /** One route. `ok`: the success status and its body (a schema, or a media type for files and pages). */
 export type Route = {
-  method: 'get' | 'post' | 'patch' | 'delete'
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   /** OpenAPI's form: `/log/{id}`. */
   path: string
   summary: string

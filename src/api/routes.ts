@@ -12,6 +12,7 @@ import { OPERATOR_ROUTES } from './operator-routes'
 import { PROJECT_ROUTES } from './project-routes'
 import type { Route } from './route'
 import { UNIT_ROUTES } from './unit-routes'
+import { WATCH_ROUTES } from './watch-routes'
 
 export { ID, type Route, type Who } from './route'
 
@@ -20,6 +21,7 @@ export const ROUTES = {
   ...PROJECT_ROUTES,
   ...OPERATOR_ROUTES,
   ...UNIT_ROUTES,
+  ...WATCH_ROUTES,
 } as const satisfies Record<string, Route>
 
 export type RouteName = keyof typeof ROUTES

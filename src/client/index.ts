@@ -15,6 +15,7 @@ import { ROUTES, type Route, type RouteName } from '../api/routes'
 import type { LogSchema } from '../schemas/log'
 import type { ImportSchema, ReadBackSchema } from '../schemas/requests'
 import type { SettingsSchema } from '../schemas/settings'
+import type { WatcherReportSchema } from '../schemas/watchers'
 import { readableCode } from '../shared/codes'
 
 /**
@@ -37,6 +38,8 @@ export type SettingsInput = v.InferInput<typeof SettingsSchema>
 export type Settings = v.InferOutput<typeof SettingsSchema>
 export type ImportInput = v.InferInput<typeof ImportSchema>
 export type ReadBackInput = v.InferInput<typeof ReadBackSchema>
+/** What a running `media-log watch` says of itself (PUT /watchers/{id}). */
+export type WatcherReportInput = v.InferInput<typeof WatcherReportSchema>
 /** What a route answers: its declared shape, a PDF's bytes, or the text of a file or page. */
 type AnswerOf<N extends RouteName> = (typeof ROUTES)[N]['ok'][1] extends infer S extends v.GenericSchema
   ? v.InferOutput<S>
@@ -183,6 +186,13 @@ export class MediaLogClient {
     this.route('rangePdf', { presetId }, undefined, range)
   openEmailWindow = (request: { logId: string | string[]; presetId?: string }) =>
     this.route('openEmailWindow', {}, request)
+
+  // ---- watchers of offload folders (docs/watch.md)
+
+  /** What a running watcher watches and took; `id` is a UUID it made when it started. */
+  reportWatcher = (id: string, report: WatcherReportInput) => this.route('reportWatcher', { id }, report)
+  /** The watcher stopped itself: the console shows it stopped. */
+  stopWatcher = (id: string) => this.route('stopWatcher', { id })
 
   /**
    * A declared route by its name (api/routes.ts: the same names as the OpenAPI document's
@@ -342,6 +352,8 @@ export class MediaLogOperator {
   link = (request: { url: string; unit: string; linkCode: string }) => this.#client.route('link', {}, request)
   /** Syncing stopped; every log stays as it is. */
   unlink = () => this.#client.route('unlink')
+  /** A stopped or quiet watcher taken off the console. */
+  dismissWatcher = (id: string) => this.#client.route('dismissWatcher', { id })
 
   /**
    * Approves the request `appName` is making, once it shows (polled every 20 ms, up to `timeoutMs`);

@@ -15,6 +15,7 @@ import live from './browser/live.browser.js'
 import main from './browser/main.browser.js'
 import requests from './browser/requests.browser.js'
 import units from './browser/units.browser.js'
+import watchers from './browser/watchers.browser.js'
 import windowActions from './browser/window-actions.browser.js'
 import windowAttachments from './browser/window-attachments.browser.js'
 import windowCard from './browser/window-card.browser.js'
@@ -38,6 +39,7 @@ export const CONSOLE_SCRIPTS: Readonly<Record<string, string>> = {
   'days.browser.js': days,
   'day-detail.browser.js': dayDetail,
   'units.browser.js': units,
+  'watchers.browser.js': watchers,
 }
 
 export const CONSOLE_STYLE: string = style

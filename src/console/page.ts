@@ -68,6 +68,13 @@ const SECTIONS = [
       'No day is logged in the active project yet. When an application posts a day’s log, it appears here within a second.',
   },
   {
+    id: 'watchers',
+    title: 'Watched folders',
+    hint: 'Each media-log watch running for this service: the offload folders it watches, and the last report it took into a day. One that stopped, or has not been heard from for a while, is marked: reports written there since wait until it runs again.',
+    empty:
+      'No folder is watched. Run media-log watch with the offload drive’s folder on this laptop, and each report a copy tool writes there is taken into its day as it finishes (docs/watch.md).',
+  },
+  {
     id: 'units',
     title: 'Production',
     hint: 'Each unit’s cart shares its days with the production: a linked cart sends its days and receives the other units’ in the background, and works the same without a network. A day written twice without either side seeing the other waits here until one version is kept: here, or in the production’s console when another unit wrote one.',

@@ -160,7 +160,17 @@ function documentOf(version: string): Record<string, unknown> {
       description:
         "A shooting day's logs over HTTP/JSON, approved per application by the DIT, with PDF reports, e-mail and day checks. Interface 0.1.0 and its extensions.",
     },
-    tags: ['Logs', 'Checks', 'Projects', 'Reports and e-mail', 'Service', 'Approval', 'Operator'].map((name) => ({
+    tags: [
+      'Logs',
+      'Checks',
+      'Projects',
+      'Reports and e-mail',
+      'Units',
+      'Watch folders',
+      'Service',
+      'Approval',
+      'Operator',
+    ].map((name) => ({
       name,
     })),
     paths,

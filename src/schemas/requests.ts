@@ -32,7 +32,7 @@ export const AuthRequestSchema = v.object({
  * A volume's name. `.` and `..` are no name a URL path can carry (every URL parser takes them as
  * steps up the path: `/log/D001/volumes/..` is `/log/D001/`), and no drive is called so.
  */
-const VolumeName = v.pipe(
+export const VolumeName = v.pipe(
   v.string('must be a string'),
   v.trim(),
   v.minLength(1, 'must be 1 to 200 characters'),

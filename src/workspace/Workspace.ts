@@ -28,7 +28,7 @@ export type { ReportPlan } from './plans'
 const DECLARED = { ...CALLS, ...CONSOLE_CALLS }
 
 /** The operator, or the worker's own call: what a method for the worker's use runs as. */
-const TRUSTED: Caller = { appName: 'operator', unit: false }
+const TRUSTED: Caller = { tokenId: '', appName: 'operator', unit: false }
 
 // Its methods are declared in tables, typed by the interface of the same name below.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging

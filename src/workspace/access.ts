@@ -48,8 +48,8 @@ export type ConnectedApp = {
   lastUsedAt: string | null
 }
 
-/** Who a token is: the name it was approved under, and whether a unit's cart asked for it. */
-export type Caller = { appName: string; unit: boolean }
+/** Who a token is: its id, the name it was approved under, and whether a unit's cart asked for it. */
+export type Caller = { tokenId: string; appName: string; unit: boolean }
 
 /** The operator, as the worker names them to the workspace once it has checked their session. */
 export const OPERATOR = { operator: true } as const
@@ -110,7 +110,7 @@ export class Tokens {
       record.row.last_used_at = new Date(now).toISOString()
       this.store.touchToken(record.row.id, record.row.last_used_at)
     }
-    return { appName: record.row.app_name, unit: record.unit }
+    return { tokenId: record.row.id, appName: record.row.app_name, unit: record.unit }
   }
 
   list(): ConnectedApp[] {

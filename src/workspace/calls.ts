@@ -16,6 +16,7 @@ import { declare, declareTaking } from './declare'
 import type { LogBody, LogRead, SentVersion } from './logs'
 import type { Days } from './plans'
 import type { NewLink } from './sync'
+import type { WatcherReport } from '../schemas/watchers'
 
 export const CALLS = {
   // ---- projects and settings
@@ -245,5 +246,19 @@ export const CALLS = {
     who: 'worker',
     writes: true,
     work: ({ sync }, _, id: string, keep: string) => sync.resolve(id, keep),
+  }),
+
+  // ---- the watchers of offload folders (watchers.ts, docs/watch.md)
+
+  /** PUT /watchers/{id}: a `media-log watch` saying what it watches and what it took. */
+  reportWatcher: declare({
+    who: 'application',
+    work: ({ watchers }, { tokenId, appName }, id: string, report: WatcherReport) =>
+      watchers.report(tokenId, appName, id, report),
+  }),
+  /** DELETE /watchers/{id}: it stopped itself. */
+  stopWatcher: declare({
+    who: 'application',
+    work: ({ watchers }, { tokenId }, id: string) => watchers.stop(tokenId, id),
   }),
 }

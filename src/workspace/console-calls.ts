@@ -92,6 +92,9 @@ export const CONSOLE_CALLS = {
       consoleState(modules, await modules.changes.after(since, timeoutMs)),
   }),
 
+  /** DELETE /approve/watchers/{id}: a watcher that stopped or went quiet, taken off the list. */
+  dismissWatcher: declare({ who: 'worker', work: ({ watchers }, _, id: string) => watchers.dismiss(id) }),
+
   // ---- send windows (windows.ts, window-desk.ts)
 
   openSendWindow: declare({ who: 'worker', work: ({ desk }, _, draft: NewSendWindow) => desk.open(draft) }),

@@ -14,6 +14,7 @@ import { Sync } from './sync'
 import type { SendWindowListing } from './windows'
 import type { SyncStatus } from './units'
 import { UnitLink } from './units'
+import { Watchers, type WatcherListing } from './watchers'
 import { WindowDesk } from './window-desk'
 import { SendWindows } from './windows'
 
@@ -31,9 +32,13 @@ export type ConsoleState = {
   sync: SyncStatus
   /** A production's live link codes (docs/units.md); none elsewhere. */
   linkCodes?: LinkCodeListing[]
+  /** The `media-log watch` commands reporting here (docs/watch.md), newest first. */
+  watchers: WatcherListing[]
+  /** The service's time when it answered: the console tells a quiet watcher by it, whatever its own clock says. */
+  now: string
 }
 
-/** What the console shows at `version`: the requests, tokens, windows, project, sync and link codes. */
+/** What the console shows at `version`: the requests, tokens, windows, project, sync, link codes and watchers. */
 export function consoleState(parts: Parts, version: number): ConsoleState {
   const settings = parts.projects.active?.settings
   return {
@@ -44,6 +49,8 @@ export function consoleState(parts: Parts, version: number): ConsoleState {
     project: settings ? { name: settings.project_name, timeZone: settings.time_zone ?? 'UTC' } : null,
     sync: parts.sync.status(),
     ...(parts.store.role === 'production' && { linkCodes: parts.linkCodes.list() }),
+    watchers: parts.watchers.list(),
+    now: new Date().toISOString(),
   }
 }
 
@@ -80,6 +87,7 @@ export function assemble(ctx: DurableObjectState, env: Env, changes: Changes) {
     desk: new WindowDesk(new SendWindows(ctx.storage.sql, changed), store, projects, logs, changes),
     sync: new Sync(store, projects, logs, units, changes, transaction, setAlarm),
     listeners: new Listeners(ctx, tokens),
+    watchers: new Watchers(ctx.storage.sql, changed),
   }
 }
 

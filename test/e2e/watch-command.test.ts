@@ -13,6 +13,7 @@ import { c4Of } from '../../src/import/read'
 import { CARD, ascChain, cardOffload, classicManifest } from '../offload-fixtures'
 import { COMMAND, runCommand } from './command'
 import { launch, type Launched } from './launch'
+import { openBrowser } from './browser'
 
 const PORT = 5746
 const dir = mkdtempSync(join(tmpdir(), 'media-log-watch-'))
@@ -206,6 +207,86 @@ describe('media-log watch', () => {
     const log = await app.log('D200')
     expect(log.ocf!.clips!.length).toBe(1000)
     expect(new Set(log.ocf!.clips!.map((c) => c.copies[0]!.volume))).toEqual(new Set(['RAID']))
+  })
+
+  it('is listed in the console while it runs, with its last report and problems; marked once stopped or quiet', async () => {
+    // The watchers of the tests before, stopped, taken off the list first.
+    const operator = new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey })
+    const state = await fetch(`${service.base}/approve/state`, { headers: { 'x-operator-key': service.operatorKey } })
+    const before = ((await state.json()) as { watchers: Array<{ id: string; stoppedAt: string | null }> }).watchers
+    for (const { id, stoppedAt } of before) {
+      expect(stoppedAt).not.toBeNull()
+      expect(await operator.dismissWatcher(id)).toEqual({ success: true })
+    }
+    const shuttle = join(dir, 'SHUTTLE_C')
+    mkdirSync(shuttle, { recursive: true })
+    const watching = watcher([shuttle, '--log', 'D300'])
+    await until('watching', () => watching.stderr.includes('watching '))
+    writeFileSync(join(shuttle, 'A006.mhl'), oneClip('A006C001', '2025-06-20'))
+    writeFileSync(join(shuttle, 'broken.mhl'), '<?xml version="1.0"?><hashlist version="1.1"><hash>')
+    await until(
+      'a report taken and one refused',
+      () => taken(watching.stdout).length === 1 && /not taken/.test(watching.stderr),
+    )
+
+    const browser = await openBrowser()
+    try {
+      const page = await browser.context.newPage()
+      // The console's clock, to be moved on when a watcher falls quiet.
+      await page.clock.install()
+      await page.goto(`${service.base}/approve?key=${service.operatorKey}`)
+      const card = page.locator('#watchers-list .card.watcher', { hasText: shuttle })
+      await card.locator('.watch-last', { hasText: 'A006.mhl' }).waitFor()
+      expect(await card.locator('.badge').textContent()).toBe('Watching')
+      expect(await card.locator('.watch-folders').textContent()).toBe(shuttle)
+      expect(await card.locator('.watch-into').textContent()).toBe('Into D300')
+      expect(await card.locator('.watch-last').textContent()).toMatch(
+        /^1 report taken since \d\d:\d\d · last A006\.mhl into D300 \(new day\): 1 clip added, (just now|\d+ s ago)$/,
+      )
+      expect(await card.locator('.watch-problems li').allTextContents()).toEqual([
+        expect.stringMatching(/^\d\d:\d\d not taken .*broken\.mhl: 400 /),
+      ])
+      expect(await card.locator('.watch-warning').isHidden()).toBe(true)
+      expect(await page.locator('#watchers-count').textContent()).toBe('1 watching')
+
+      // Ctrl-C: the console says it stopped, and that reports since wait.
+      expect(await stopped(watching.child)).toBe(0)
+      await card.locator('.badge', { hasText: 'Stopped' }).waitFor()
+      expect(await card.locator('.watch-warning').textContent()).toMatch(
+        /^Stopped at \d\d:\d\d\. Reports written since wait until media-log watch runs again\.$/,
+      )
+      expect(await page.locator('#watchers-count').textContent()).toBe('1 stopped or quiet')
+
+      // A watcher killed without a word (its terminal closed): quiet once three of its intervals pass.
+      const gone = '2b3c4d5e-6f70-4a8b-9c0d-1e2f3a4b5c6d'
+      await app.reportWatcher(gone, {
+        folders: ['/Volumes/SHUTTLE_D'],
+        everySeconds: 5,
+        taken: 0,
+        problems: [],
+        walkedOnly: [],
+      })
+      const quiet = page.locator('#watchers-list .card.watcher', { hasText: '/Volumes/SHUTTLE_D' })
+      await quiet.locator('.badge', { hasText: 'Watching' }).waitFor()
+      expect(await quiet.locator('.watch-into').textContent()).toBe(
+        'Into the day each report’s dates name · reported by Setup',
+      )
+      await page.clock.fastForward(16_000)
+      await quiet.locator('.badge', { hasText: 'Not heard from' }).waitFor()
+      expect(await quiet.locator('.watch-warning').textContent()).toMatch(
+        /^Not heard from since \d\d:\d\d \(\d+ s ago\): its terminal may have closed, or this laptop slept\. Reports written since wait until it runs again\.$/,
+      )
+      expect(await page.locator('#watchers-count').textContent()).toBe('2 stopped or quiet')
+
+      // Dismissed, the stopped one is gone from the console and from the service.
+      await card.getByRole('button', { name: /^Dismiss/ }).click()
+      await card.waitFor({ state: 'detached' })
+      expect(await operator.dismissWatcher(gone)).toEqual({ success: true })
+      await quiet.waitFor({ state: 'detached' })
+      expect(await page.locator('#watchers-empty').isVisible()).toBe(true)
+    } finally {
+      await browser.close()
+    }
   })
 
   it('refuses what it cannot watch before it asks for anything: exit 2, said why', async () => {

@@ -192,7 +192,27 @@
  * @property {{name: string, timeZone: string} | null} project The active project, and the zone times are read in.
  * @property {SyncStatus} sync This service's link to a production, and the logs in conflict.
  * @property {LinkCode[]} [linkCodes] A production's link codes not yet used; none elsewhere.
+ * @property {Watcher[]} watchers The `media-log watch` commands reporting here, newest first.
+ * @property {string} now The service's time when it answered.
  * @property {{version: string}} service
+ */
+
+/**
+ * A running (or stopped) `media-log watch`, as it last reported itself (src/workspace/watchers.ts).
+ * @typedef {object} Watcher
+ * @property {string} id
+ * @property {string} appName
+ * @property {string[]} folders
+ * @property {string} [log] Every report into this log; none: each into the day its dates name.
+ * @property {string} [volume]
+ * @property {number} everySeconds How often it reports: quiet after three of them unheard.
+ * @property {number} taken Reports taken since it started.
+ * @property {{report: string, log: string, at: string, created: boolean, added: number, changed: number}} [last]
+ * @property {Array<{at: string, message: string}>} problems The last few, newest last.
+ * @property {string[]} walkedOnly Folders the system no longer tells of changes: walked every 30 s.
+ * @property {string} startedAt
+ * @property {string} heardAt
+ * @property {string | null} stoppedAt
  */
 
 /**

@@ -1,0 +1,131 @@
+/**
+ * The `media-log watch` commands running against this service, as each last said (docs/watch.md):
+ * what the console lists, with a warning for one that stopped or went quiet. Kept in SQLite, so a
+ * watcher killed while the service restarted is still there to be seen quiet.
+ */
+import type { WatcherReport } from '../schemas/watchers'
+import { Problem, conflict, notFound } from '../shared/problem'
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS watchers (
+    id TEXT PRIMARY KEY,
+    token_id TEXT NOT NULL,
+    app_name TEXT NOT NULL,
+    report TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    heard_at TEXT NOT NULL,
+    stopped_at TEXT
+  );
+`
+
+/** Watchers kept; beyond, the one stopped or quiet longest makes room, and with none a new one is refused. */
+const MAX_WATCHERS = 32
+/** A watcher stopped or unheard this long is forgotten. */
+const FORGOTTEN_AFTER_MS = 7 * 24 * 3600 * 1000
+
+/** A watcher as the console lists it: its last report, who runs it, and when it was heard. */
+export type WatcherListing = WatcherReport & {
+  id: string
+  appName: string
+  startedAt: string
+  heardAt: string
+  /** Set when the command stopped itself (Ctrl-C, or the terminal closed). */
+  stoppedAt: string | null
+}
+
+type Row = {
+  id: string
+  token_id: string
+  app_name: string
+  report: string
+  started_at: string
+  heard_at: string
+  stopped_at: string | null
+}
+
+export class Watchers {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly changed: () => void,
+  ) {
+    sql.exec(SCHEMA)
+  }
+
+  /** A watcher's report: 201 the first time (`created`), then each time it reports again. */
+  report(tokenId: string, appName: string, id: string, report: WatcherReport): { created: boolean } {
+    const now = new Date()
+    const row = this.#row(id)
+    if (row && row.token_id !== tokenId) throw conflict('This watcher is another application’s')
+    if (row?.stopped_at) throw conflict('This watcher has stopped: a watcher that starts again takes a new id')
+    if (!row) this.#makeRoom(now.getTime())
+    const at = now.toISOString()
+    this.sql.exec(
+      `INSERT INTO watchers (id, token_id, app_name, report, started_at, heard_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET report = excluded.report, heard_at = excluded.heard_at, app_name = excluded.app_name`,
+      id,
+      tokenId,
+      appName,
+      JSON.stringify(report),
+      at,
+      at,
+    )
+    // Each report moves the console: its "heard" time is what tells a quiet watcher from a live one.
+    this.changed()
+    return { created: !row }
+  }
+
+  /** The command stopped itself: kept, shown stopped, until dismissed or a week passes. */
+  stop(tokenId: string, id: string) {
+    const row = this.#row(id)
+    if (!row) throw notFound('Watcher')
+    if (row.token_id !== tokenId) throw conflict('This watcher is another application’s')
+    if (!row.stopped_at) {
+      this.sql.exec('UPDATE watchers SET stopped_at = ? WHERE id = ?', new Date().toISOString(), id)
+      this.changed()
+    }
+  }
+
+  /** The operator dismissed it from the console. */
+  dismiss(id: string) {
+    if (!this.sql.exec('DELETE FROM watchers WHERE id = ? RETURNING id', id).toArray().length) throw notFound('Watcher')
+    this.changed()
+  }
+
+  list(): WatcherListing[] {
+    return this.sql
+      .exec<Row>('SELECT * FROM watchers ORDER BY started_at DESC, id')
+      .toArray()
+      .map((row) => ({
+        id: row.id,
+        appName: row.app_name,
+        ...(JSON.parse(row.report) as WatcherReport),
+        startedAt: row.started_at,
+        heardAt: row.heard_at,
+        stoppedAt: row.stopped_at,
+      }))
+  }
+
+  #row(id: string): Row | undefined {
+    return this.sql.exec<Row>('SELECT * FROM watchers WHERE id = ?', id).toArray()[0]
+  }
+
+  /** Forgets what is a week old; full, the one stopped or quiet longest goes, else 429. */
+  #makeRoom(now: number) {
+    const weekAgo = new Date(now - FORGOTTEN_AFTER_MS).toISOString()
+    this.sql.exec('DELETE FROM watchers WHERE COALESCE(stopped_at, heard_at) < ?', weekAgo)
+    const rows = this.sql.exec<Row>('SELECT * FROM watchers').toArray()
+    if (rows.length < MAX_WATCHERS) return
+    const gone = rows
+      .filter((row) => row.stopped_at || isQuiet(row, now))
+      .sort((a, b) => (a.stopped_at ?? a.heard_at).localeCompare(b.stopped_at ?? b.heard_at))[0]
+    if (!gone)
+      throw new Problem('too-many', `${MAX_WATCHERS} watchers are running: stop one, or dismiss it in the console`)
+    this.sql.exec('DELETE FROM watchers WHERE id = ?', gone.id)
+  }
+}
+
+/** Unheard for three of its own intervals: the console warns of it. */
+function isQuiet(row: Row, now: number) {
+  const every = (JSON.parse(row.report) as WatcherReport).everySeconds
+  return now - Date.parse(row.heard_at) > 3 * every * 1000
+}

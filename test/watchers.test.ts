@@ -1,0 +1,139 @@
+// The watchers of offload folders as the console lists them: a running `media-log watch` reports
+// itself (PUT /watchers/{id}), says when it stopped, and the operator dismisses one.
+import { describe, expect, it } from 'vitest'
+import { approvedToken, call, operator } from './helpers'
+
+const ID = '0f8c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b'
+const OTHER = '1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d'
+
+const REPORT = {
+  folders: ['/Volumes/SHUTTLE_01'],
+  everySeconds: 15,
+  taken: 1,
+  last: {
+    report: '/Volumes/SHUTTLE_01/A001/ascmhl/0001_A001_2026-11-28_183012Z.mhl',
+    log: 'D014_261128',
+    at: '2026-11-28T18:30:14.000Z',
+    created: true,
+    added: 12,
+    changed: 0,
+  },
+  problems: [{ at: '2026-11-28T18:29:00.000Z', message: 'not taken /Volumes/SHUTTLE_01/x.csv: 400 Validation Error' }],
+  walkedOnly: [],
+}
+
+const report = (token: string, body: unknown, id = ID) => call('PUT', `/watchers/${id}`, { token, body })
+const watchersShown = async () => {
+  const state = await operator('GET', '/approve/state')
+  expect(state.status).toBe(200)
+  return state.body as { watchers: Array<Record<string, unknown>>; now: string; version: number }
+}
+
+describe('PUT /watchers/{id}', () => {
+  it('lists a watcher with what it said, who runs it and when it was heard; a report again moves the console', async () => {
+    const token = await approvedToken('media-log')
+    const before = Date.now()
+    expect(await report(token, REPORT)).toMatchObject({ status: 201, body: { success: true } })
+    const first = await watchersShown()
+    expect(first.watchers).toEqual([
+      {
+        id: ID,
+        appName: 'media-log',
+        ...REPORT,
+        startedAt: expect.any(String),
+        heardAt: expect.any(String),
+        stoppedAt: null,
+      },
+    ])
+    const heard = Date.parse(first.watchers[0]!.heardAt as string)
+    expect(heard).toBeGreaterThanOrEqual(before - 1)
+    expect(Date.parse(first.now)).toBeGreaterThanOrEqual(heard)
+
+    await new Promise((r) => setTimeout(r, 5))
+    const again = { ...REPORT, taken: 2, problems: [] }
+    expect(await report(token, again)).toMatchObject({ status: 200, body: { success: true } })
+    const second = await watchersShown()
+    expect(second.version).not.toBe(first.version)
+    expect(second.watchers).toEqual([
+      { ...first.watchers[0], ...again, heardAt: expect.any(String), startedAt: first.watchers[0]!.startedAt },
+    ])
+    expect(Date.parse(second.watchers[0]!.heardAt as string)).toBeGreaterThan(heard)
+  })
+
+  it('refuses a report that is not one, an id that is not a UUID, and another application’s watcher; the list unchanged', async () => {
+    const token = await approvedToken('media-log')
+    expect(await report(token, REPORT)).toMatchObject({ status: 201 })
+    const shown = (await watchersShown()).watchers
+
+    const bad = await report(token, { ...REPORT, folders: [], everySeconds: 1, problems: 'none' })
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual({
+      error: 'Validation Error',
+      details: [
+        { prop: 'folders', message: 'must name 1 to 16 folders' },
+        { prop: 'everySeconds', message: 'must be 5 to 300 seconds' },
+        { prop: 'problems', message: 'must be an array of problems' },
+      ],
+    })
+    expect(await report(token, REPORT, 'NOT-A-UUID')).toEqual({
+      status: 400,
+      body: { error: 'Validation Error', details: [{ prop: 'id', message: 'must be a UUID in lower case' }] },
+      headers: expect.anything(),
+    })
+    const other = await approvedToken('Another watcher')
+    expect(await report(other, REPORT)).toMatchObject({
+      status: 409,
+      body: { error: 'This watcher is another application’s' },
+    })
+    expect(await call('DELETE', `/watchers/${ID}`, { token: other })).toMatchObject({ status: 409 })
+    expect(await report('mls_not-a-token', REPORT)).toMatchObject({ status: 401, body: { error: 'Unauthorized' } })
+    expect((await watchersShown()).watchers).toEqual(shown)
+  })
+
+  it('shows a stopped watcher stopped until the operator dismisses it; a stopped one reports no more', async () => {
+    const token = await approvedToken('media-log')
+    expect(await report(token, REPORT)).toMatchObject({ status: 201 })
+    expect(await call('DELETE', `/watchers/${ID}`, { token })).toMatchObject({ status: 200, body: { success: true } })
+    const [stopped] = (await watchersShown()).watchers
+    expect(Date.parse(stopped!.stoppedAt as string)).toBeGreaterThanOrEqual(Date.parse(stopped!.heardAt as string))
+    expect(await report(token, REPORT)).toMatchObject({
+      status: 409,
+      body: { error: 'This watcher has stopped: a watcher that starts again takes a new id' },
+    })
+    expect(await call('DELETE', `/watchers/${OTHER}`, { token })).toMatchObject({
+      status: 404,
+      body: { error: 'Watcher not found' },
+    })
+
+    // Only the operator dismisses: an application's token reaches no /approve route.
+    expect(await call('DELETE', `/approve/watchers/${ID}`, { headers: { 'x-api-token': token } })).toMatchObject({
+      status: 401,
+    })
+    expect((await watchersShown()).watchers).toHaveLength(1)
+    expect(await operator('DELETE', `/approve/watchers/${ID}`)).toMatchObject({ status: 200, body: { success: true } })
+    expect((await watchersShown()).watchers).toEqual([])
+    expect(await operator('DELETE', `/approve/watchers/${ID}`)).toMatchObject({
+      status: 404,
+      body: { error: 'Watcher not found' },
+    })
+  })
+
+  it('keeps 32: a stopped one makes room for the next, and with none stopped or quiet the next is refused', async () => {
+    const token = await approvedToken('media-log')
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+    for (let n = 0; n < 32; n++) expect((await report(token, REPORT, id(n))).status).toBe(201)
+    const full = await report(token, REPORT, id(32))
+    expect(full).toMatchObject({
+      status: 429,
+      body: { error: '32 watchers are running: stop one, or dismiss it in the console' },
+    })
+    expect((await watchersShown()).watchers).toHaveLength(32)
+
+    expect((await call('DELETE', `/watchers/${id(5)}`, { token })).status).toBe(200)
+    expect((await report(token, REPORT, id(32))).status).toBe(201)
+    const ids = (await watchersShown()).watchers.map((w) => w.id)
+    expect(ids).toHaveLength(32)
+    expect(ids).toContain(id(32))
+    expect(ids).not.toContain(id(5))
+  })
+})
