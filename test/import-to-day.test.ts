@@ -51,6 +51,21 @@ describe('POST /import', () => {
     expect([into.status, into.body.log]).toEqual([200, 'Extra'])
   })
 
+  it('dates a classic MHL without its creator’s dates by the first file it hashed', async () => {
+    const { token } = await withProject()
+    // MHL 1.1 as some tools and hands write it: no <creatorinfo>, a <hashdate> in each <hash>.
+    const hashed = (file: string, at: string) =>
+      `<hash><file>${file}</file><size>1000</size><xxhash64be>${'34'.repeat(8)}</xxhash64be><hashdate>${at}</hashdate></hash>`
+    const content =
+      '<?xml version="1.0" encoding="UTF-8"?><hashlist version="1.1">' +
+      hashed('A002/A002C002.mxf', '2024-03-03T00:10:00Z') +
+      hashed('A002/A002C001.mxf', '2024-03-02T23:50:00Z') +
+      '</hashlist>'
+    const made = await importToDay(token, { files: [{ name: '/Volumes/SHUTTLE_02/A002.mhl', content }] })
+    expect([made.status, made.body.log]).toEqual([201, 'D01_240302'])
+    expect((await call('GET', '/log/D01_240302', { token })).body).toMatchObject({ day: 1, date: '2024-03-02' })
+  })
+
   it('refuses what names no day, and an id the template makes for another date; the store unchanged', async () => {
     const { token } = await withProject()
     const undated = ale({ columns: ['Name', 'Tape'], rows: [['A001C001', 'A001']] })

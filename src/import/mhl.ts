@@ -106,6 +106,7 @@ export function manifestReader(limit = Infinity, digestLimit = Infinity) {
   let digests = 0
   let version = ''
   let created: string | undefined
+  let firstHashed: string | undefined
   let started: string | undefined
   let tool: string | undefined
   const files: ManifestFile[] = []
@@ -139,6 +140,9 @@ export function manifestReader(limit = Infinity, digestLimit = Infinity) {
         tool = (version ? `${element.text} ${version}` : element.text).slice(0, MAX_TOOL)
       } else if (path === 'hashlist/creatorinfo/startdate' || path === 'hashlist/creatorinfo/finishdate')
         started ??= element.text
+      // A classic MHL without its creator's dates is dated by the first file it hashed.
+      else if (path === 'hashlist/hash/hashdate' && element.text && !(firstHashed && firstHashed <= element.text))
+        firstHashed = element.text
       // ASC MHL
       else if (path === 'hashlist/hashes/hash/path' || path === 'hashlist/hashes/directoryhash/path') {
         current.path = element.text
@@ -179,7 +183,7 @@ export function manifestReader(limit = Infinity, digestLimit = Infinity) {
       if (version.startsWith('2'))
         return dated({ format: 'ascmhl', files, folders, ...checked, ...(tool && { tool }) }, created)
       if (version.startsWith('1') || version === '')
-        return dated({ format: 'mhl', files, folders: [], ...checked }, started)
+        return dated({ format: 'mhl', files, folders: [], ...checked }, started ?? firstHashed)
       throw new UnreadableFile(`a hashlist of version ${version}, which this service does not read`)
     },
   }

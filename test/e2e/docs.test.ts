@@ -5,10 +5,13 @@
  * that comes in, as the reader does in the console. The ```text block under a command block is
  * what the reader sees: each of its lines must be a line of the output, `…` standing for ids,
  * tokens, times and paths, and nothing else may be printed. A block that runs `npm start` is the
- * start itself, done by the test; its output is compared with what the start printed. Only the
- * port differs from the page: 5252 may be in use where the tests run.
+ * start itself, done by the test; its output is compared with what the start printed. A block of
+ * one `npx media-log watch …` is a terminal of its own, left running while the next blocks are
+ * typed in the first: once the page's blocks have run, everything it shows must have been
+ * printed there, and Ctrl-C (SIGINT to its process group, as a terminal sends it) must stop it.
+ * Only the port differs from the page: 5252 may be in use where the tests run.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -47,7 +50,7 @@ function expectShown(expected: string[], printed: string[], what: string) {
 
 /** One bash session: `run` types a block and resolves with what it printed (stdout and stderr). */
 function terminal(cwd: string, env: NodeJS.ProcessEnv) {
-  const shell = spawn('bash', ['--noprofile', '--norc'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
+  const shell = spawn('bash', ['--noprofile', '--norc'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
   let output = ''
   shell.stdout.on('data', (d) => (output += d))
   shell.stderr.on('data', (d) => (output += d))
@@ -71,7 +74,52 @@ function terminal(cwd: string, env: NodeJS.ProcessEnv) {
         .map((line) => line.trimEnd())
         .filter(Boolean)
     },
-    close: () => shell.kill(),
+    // What a block left running in the background goes with the terminal, as a closed window takes it.
+    close: () => stopGroup(shell),
+  }
+}
+
+/** SIGTERM to a process and what it started: its group. */
+function stopGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
+  try {
+    process.kill(-child.pid!, signal)
+  } catch {
+    // Already gone.
+  }
+}
+
+/** A command that runs until Ctrl-C, in a terminal of its own. */
+const OWN_TERMINAL = /^npx media-log watch [^\n]+\n$/
+
+/** Runs `code` in a terminal of its own; `stop` waits for what the page shows, then presses Ctrl-C. */
+async function ownTerminal(code: string, cwd: string, env: NodeJS.ProcessEnv, what: string, expected: string[]) {
+  const child = spawn('bash', ['--noprofile', '--norc', '-c', code], { cwd, env, detached: true })
+  let output = ''
+  child.stdout.on('data', (d) => (output += d))
+  child.stderr.on('data', (d) => (output += d))
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+  const printed = () =>
+    output
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .filter(Boolean)
+  const until = async (ready: () => boolean, why: string) => {
+    for (let waited = 0; !ready(); waited += 100) {
+      if (waited > 30_000) throw new Error(`${what}: ${why} within 30 s; it printed:\n${output}`)
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+  // Watching before the reader goes on, as they would see it in its window.
+  await until(() => output.includes('watching '), 'not watching')
+  running.add(child)
+  return {
+    async stop() {
+      await until(() => expected.every((line) => printed().some((p) => pattern(line).test(p))), 'not all shown')
+      stopGroup(child, 'SIGINT')
+      await exited
+      running.delete(child)
+      expectShown(expected, printed(), what)
+    },
   }
 }
 
@@ -84,6 +132,9 @@ let shell: ReturnType<typeof terminal>
 let local: (text: string) => string
 let approving = true
 let approver: Promise<void>
+let environment: NodeJS.ProcessEnv
+/** Commands left running in terminals of their own, stopped with the rest if a page fails. */
+const running = new Set<ChildProcess>()
 
 beforeAll(async () => {
   const port = await freePort(5680, 5699)
@@ -101,13 +152,15 @@ beforeAll(async () => {
     }
   })()
   // The command's token goes to a folder of the test's own, and it finds the service by PORT.
-  shell = terminal(tree.dir, { ...process.env, PORT: String(port), MEDIA_LOG_CONFIG_DIR: config })
+  environment = { ...process.env, PORT: String(port), MEDIA_LOG_CONFIG_DIR: config }
+  shell = terminal(tree.dir, environment)
 }, 120_000)
 
 afterAll(async () => {
   approving = false
   await approver
   shell?.close()
+  for (const child of running) stopGroup(child)
   await service?.stop()
   tree.remove()
   rmSync(state, { recursive: true, force: true })
@@ -117,8 +170,15 @@ afterAll(async () => {
 /** Runs a page's blocks in the one terminal, each compared with the output the page shows. */
 async function runPage(page: string) {
   const blocks = blocksOf(page)
+  const leftRunning: Array<{ stop: () => Promise<void> }> = []
   for (const [i, block] of blocks.entries()) {
     const what = `${page}, block ${i + 1}: ${block.code.split('\n')[0]}`
+    if (OWN_TERMINAL.test(block.code)) {
+      leftRunning.push(
+        await ownTerminal(local(block.code), tree.dir, environment, what, (block.expected ?? []).map(local)),
+      )
+      continue
+    }
     if (/^npm start$/m.test(block.code)) {
       // The start block is the start itself, which the test did: it may hold nothing else.
       expect(block.code, what).toBe('npm ci\nnpm start\n')
@@ -135,6 +195,7 @@ async function runPage(page: string) {
     }
     expectShown((block.expected ?? []).map(local), await shell.run(local(block.code)), what)
   }
+  for (const command of leftRunning) await command.stop()
   return blocks
 }
 
@@ -158,6 +219,12 @@ describe('the pages with commands, run in one terminal as a reader runs them', (
     const page = readFileSync(resolve(import.meta.dirname, '../../docs/getting-started.md'), 'utf8')
     const subject = /subject `([^`]+)`/.exec(page.replace(/\n/g, ' '))![1]!
     expect(body.windows.map((w: { subject: string }) => w.subject)).toEqual([subject])
+    // The watch of the last step, listed in the console with its report, stopped by its Ctrl-C.
+    const { body: state } = await call('GET', '/approve/state', { operator: true })
+    type Listed = { folders: string[]; last?: { log: string }; stoppedAt: string | null }
+    expect(
+      (state.watchers as Listed[]).map((w) => [w.folders, w.last?.log, w.stoppedAt === null ? 'running' : 'stopped']),
+    ).toEqual([[[join(tree.dir, 'SHUTTLE_02')], 'D02_240302', 'stopped']])
   })
 
   it('api.md: every call of its list, after getting started, answering what the page shows', async () => {
