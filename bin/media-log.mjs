@@ -62,7 +62,7 @@ const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
   media-log verify <folder…> --log ID [--volume NAME] [--sample N%|--all] [--again] [--threads N] [--json]
   media-log checks ID [--all] [--json]
-  media-log watch <folder…> [--log ID] [--volume NAME] [--settle SECONDS]
+  media-log watch <folder…> [--log ID] [--volume NAME] [--settle SECONDS] [--verify [--idle SECONDS]]
   media-log volume rename ID OLD NEW | media-log volume remove ID NAME
   media-log link <production URL> --unit NAME --code LINK-CODE [--json]
   media-log unlink
@@ -103,6 +103,8 @@ function parseCommand(argv) {
       again: { type: 'boolean' },
       threads: { type: 'string' },
       settle: { type: 'string' },
+      verify: { type: 'boolean' },
+      idle: { type: 'string' },
       url: { type: 'string' },
       unit: { type: 'string' },
       code: { type: 'string' },

@@ -176,10 +176,13 @@ export class ResumeFile {
 /**
  * Every file of the chosen clips read and hashed, several at a time (DigestPool), a progress line
  * with the rate and the time left; a file the resume file has, unchanged since, is not read again.
+ * Ctrl-C stops the command where it is (the resume file keeps what was read); given `signal`
+ * (`watch --verify`), its abort stops taking files instead, and the read-back throws it.
  * @param {import('./verify.mjs').Reading[]} chosen @param {ResumeFile} resume
  * @param {import('./verify.mjs').Outcome} outcome @param {import('./digests.mjs').DigestPool} pool
+ * @param {AbortSignal} [signal]
  */
-export async function readBack(chosen, resume, outcome, pool) {
+export async function readBack(chosen, resume, outcome, pool, signal) {
   /** @type {Array<{item: import('./verify.mjs').Reading, file: import('./verify.mjs').File, i: number, algorithm: import('./digests.mjs').Algorithm}>} */
   const jobs = []
   for (const item of chosen) {
@@ -212,11 +215,11 @@ export async function readBack(chosen, resume, outcome, pool) {
     warn(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
     process.exit(130)
   }
-  process.once('SIGINT', stop)
+  if (!signal) process.once('SIGINT', stop)
   try {
     let next = 0
     const thread = async () => {
-      while (next < pending.length) {
+      while (next < pending.length && !signal?.aborted) {
         const job = pending[next++]
         if (job.item.error) continue
         try {
@@ -237,6 +240,7 @@ export async function readBack(chosen, resume, outcome, pool) {
       }
     }
     await Promise.all(Array.from({ length: pool.threads }, thread))
+    signal?.throwIfAborted()
   } finally {
     process.off('SIGINT', stop)
     meter.done()

@@ -52,9 +52,12 @@ const FRAMES_NAMED = 5
  * @typedef {{unit: Unit, clip: LogClip, expected: Expected, digests: string[], error?: {file: File, message: string}}} Reading
  *   a unit chosen to be read, and its files' digests as they are read, or the error that stopped it
  * @typedef {import('./digests.mjs').Algorithm} Algorithm
+ * @typedef {{only?: Set<string>, signal?: AbortSignal, client?: import('media-log-service/client').MediaLogClient}} Part
+ *   a part of a read-back, as `watch --verify` asks for one
  * @typedef {{
  *   client: import('media-log-service/client').MediaLogClient, pool: DigestPool, log: string, volume: string,
  *   roots: string[], units: Unit[], clips: Map<string, LogClip>, share: number, again: boolean | undefined,
+ *   only?: Set<string>, signal?: AbortSignal,
  * }} VolumeRun  what a volume is read back with
  * @typedef {{
  *   volume: string,
@@ -74,8 +77,12 @@ const FRAMES_NAMED = 5
  *   checksum of each frame (only the frames digest): then only frames missing by count or number are known
  */
 
-/** @param {string[]} folders @param {import('./media-log.mjs').Options} options @param {string} usage */
-export async function verifyFolders(folders, options, usage) {
+/**
+ * @param {string[]} folders @param {import('./media-log.mjs').Options} options @param {string} usage
+ * @param {Part} [part] `watch --verify`: only these clips of the log (the others on the drive are
+ *   neither read nor named), a signal that stops reading, and the watch's own client
+ */
+export async function verifyFolders(folders, options, usage, part = {}) {
   const { log } = options
   if (!folders.length || !log) throw new Failure(`verify needs folders and --log\n${usage}`)
   if (options.sample !== undefined && options.all) throw new Failure('--sample and --all: one or the other')
@@ -87,7 +94,7 @@ export async function verifyFolders(folders, options, usage) {
   // Started while the service is asked for the log and the drive is walked.
   const pool = new DigestPool({ threads, xxhash: xxhash.kind })
   try {
-    return await verifyWith(pool, volumes, share, { ...options, log })
+    return await verifyWith(pool, volumes, share, { ...options, log }, part)
   } finally {
     await pool.close()
   }
@@ -109,15 +116,16 @@ function threadsOf(given) {
 /**
  * @param {DigestPool} pool @param {Map<string, string[]>} volumes @param {number} share
  * @param {import('./media-log.mjs').Options & {log: string}} options
+ * @param {Part} part
  */
-async function verifyWith(pool, volumes, share, options) {
+async function verifyWith(pool, volumes, share, options, { only, signal, client: given }) {
   // The first drive is walked while the service is reached and asked for the log (a first fetch
   // costs Node some 100 ms): a run's fixed cost is what keeps a small one from the drive's speed.
   // The others are walked when their turn comes, so what they hold is seen as it is then.
   const [first] = volumes.values()
   const walking = walkVolume(first ?? [])
   walking.catch(() => {}) // heard below, once the service has answered
-  const client = await connectedClient(serviceUrl(options.url))
+  const client = given ?? (await connectedClient(serviceUrl(options.url)))
   const log = await client.log(options.log).catch((/** @type {unknown} */ err) => {
     if (err instanceof MediaLogError && err.status === 404)
       throw new Failure(`${shown(options.log)}: no such log in the service's project`)
@@ -141,7 +149,19 @@ async function verifyWith(pool, volumes, share, options) {
   for (const [volume, roots] of volumes) {
     const units = roots === first ? await walking : await walkVolume(roots)
     runs.push(
-      await verifyVolume({ client, pool, log: options.log, volume, roots, units, clips, share, again: options.again }),
+      await verifyVolume({
+        client,
+        pool,
+        log: options.log,
+        volume,
+        roots,
+        units,
+        clips,
+        share,
+        again: options.again,
+        only,
+        signal,
+      }),
     )
   }
   const recorded = await record(client, options.log, runs)
@@ -241,7 +261,7 @@ async function walkVolume(roots) {
  * One volume's clips read back: which were found, read, and how they compared.
  * @param {VolumeRun} run
  */
-async function verifyVolume({ client, pool, log, volume, roots, units, clips, share, again }) {
+async function verifyVolume({ client, pool, log, volume, roots, units, clips, share, again, only, signal }) {
   /** @type {Outcome} */
   const outcome = {
     volume,
@@ -262,10 +282,13 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
   const dayFolders = new Set()
   /** @type {Reading[]} */
   const toRead = []
+  /** A clip of the log left out (`only`): neither read nor named, even as missing. @param {LogClip} clip */
+  const leftOut = (clip) => only !== undefined && !only.has(clip.clip)
   for (const unit of units) {
     const clip = matched(clips, unit)
     if (!clip) continue
     found.add(clip)
+    if (leftOut(clip)) continue
     dayFolders.add(cardFolder(unit))
     const expected = expectedOf(clip, volume)
     if (expected && 'uncompared' in expected) {
@@ -288,12 +311,12 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
       else outcome.unknownElsewhere++
     }
   for (const clip of new Set(clips.values()))
-    if (!found.has(clip) && clip.copies.some((c) => c?.volume === volume))
+    if (!found.has(clip) && !leftOut(clip) && clip.copies.some((c) => c?.volume === volume))
       outcome.missing.push({ part: clip.part, clip: clip.clip })
 
   const chosen = share < 1 ? sampled(toRead, share) : toRead
   const resume = new ResumeFile(client.baseUrl, log, volume, roots, again)
-  await readBack(chosen, resume, outcome, pool)
+  await readBack(chosen, resume, outcome, pool, signal)
   for (const { unit, clip, expected, digests, error } of chosen) {
     if (error) {
       outcome.unreadable.push({ clip: clip.clip, path: error.file.rel, reason: error.message })

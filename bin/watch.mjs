@@ -26,6 +26,7 @@ import { configFolder, connectedClient, serviceUrl } from './service.mjs'
 import { Failure, count, shown, warn } from './terminal.mjs'
 import { mountedVolume, walk } from './walk.mjs'
 import { MOST_FOLDERS, Presence } from './watch-presence.mjs'
+import { ReadBacks } from './watch-verify.mjs'
 
 /** How often each folder is walked for what the watcher missed. */
 const RESCAN_MS = 30_000
@@ -51,6 +52,9 @@ export async function watchFolders(folders, options, usage) {
     throw new Failure(`watch takes at most ${MOST_FOLDERS} folders: start another watch for the rest`)
   const settleMs = options.settle === undefined ? 2000 : Number(options.settle) * 1000
   if (!(settleMs >= 0 && settleMs <= 600_000)) throw new Failure('--settle is seconds, from 0 to 600')
+  if (options.idle !== undefined && !options.verify) throw new Failure('--idle goes with --verify')
+  const idleMs = options.idle === undefined ? 60_000 : Number(options.idle) * 1000
+  if (!(idleMs >= 0 && idleMs <= 86_400_000)) throw new Failure('--idle is seconds, from 0 to 86400')
   const roots = folders.map((folder) => resolve(folder))
   for (const [i, root] of roots.entries())
     if (!(await stat(root).catch(() => undefined))?.isDirectory())
@@ -65,6 +69,7 @@ export async function watchFolders(folders, options, usage) {
     warn(message)
     presence.problem(message)
   }
+  const readBacks = options.verify ? new ReadBacks({ idleMs, client, usage, problem }) : undefined
 
   /** @type {Map<string, Waiting>} */
   const waiting = new Map()
@@ -105,6 +110,8 @@ export async function watchFolders(folders, options, usage) {
   const watchers = roots.map((root) => {
     try {
       const watcher = watch(root, { recursive: true }, (_, name) => {
+        // Any change, media too: a read-back waits for the copy to end.
+        readBacks?.changed(root)
         if (name) void consider(root, join(root, name.toString()))
       })
       // A drive unplugged: its watcher ends; the walks find it again when it is back.
@@ -138,7 +145,7 @@ export async function watchFolders(folders, options, usage) {
         .filter(([, w]) => now - w.changedAt >= settleMs && now >= w.retryAt)
         .sort(([, a], [, b]) => a.changedAt - b.changedAt)
       for (const [path, entry] of due) {
-        const outcome = await take(client, log, path, entry, options, taken, failed, { presence, problem })
+        const outcome = await take(client, log, path, entry, options, taken, failed, { presence, problem, readBacks })
         // A generation whose chain does not name it yet waits for the chain.
         if (outcome === 'wait') entry.retryAt = Date.now() + WAIT_MS
         else if (outcome !== 'changed') {
@@ -147,6 +154,7 @@ export async function watchFolders(folders, options, usage) {
           if (outcome !== 'unreachable') handled.set(path, `${entry.size}:${entry.mtimeMs}`)
         }
       }
+      readBacks?.tick((root) => [...waiting.values()].some((w) => w.root === root))
     } finally {
       busy = false
     }
@@ -162,6 +170,7 @@ export async function watchFolders(folders, options, usage) {
   clearInterval(ticking)
   clearTimeout(walking)
   for (const watcher of watchers) watcher?.close()
+  await readBacks?.stop()
   await presence.stop()
   return 0
 }
@@ -171,10 +180,11 @@ export async function watchFolders(folders, options, usage) {
  * not yet named by a whole chain; 'changed' when it changed since it was last seen.
  * @param {Client} client @param {string | undefined} log @param {string} path @param {Waiting} entry
  * @param {import('./media-log.mjs').Options} options @param {Remembered} taken @param {Set<string>} failed
- * @param {{presence: Presence, problem: (message: string) => void}} told what the console is told
+ * @param {{presence: Presence, problem: (message: string) => void, readBacks: ReadBacks | undefined}} told
+ *   what the console is told, and what is to be read back
  * @returns {Promise<'taken' | 'known' | 'wait' | 'changed' | 'failed' | 'unreachable' | 'not a report'>}
  */
-async function take(client, log, path, entry, options, taken, failed, { presence, problem }) {
+async function take(client, log, path, entry, options, taken, failed, { presence, problem, readBacks }) {
   const name = basename(path)
   const generation = basename(dirname(path)) === 'ascmhl' && /\.mhl$/i.test(name)
   // The chain is sent with a generation, never alone.
@@ -236,6 +246,9 @@ async function take(client, log, path, entry, options, taken, failed, { presence
         `${count(answer.added.length, 'clip')} added, ${answer.changed.length} changed` +
         `${read?.volume ? `, volume ${shown(read.volume)}` : ''}${unread}\n`,
     )
+    readBacks?.taken(entry.root, answer.log, options.volume, [
+      ...new Set([...answer.added, ...answer.changed].map((c) => c.clip)),
+    ])
     presence.took({
       report: path,
       log: answer.log,

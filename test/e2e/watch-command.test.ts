@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, appendFileSy
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { xxhash64 } from 'hash-wasm'
 import { MediaLogOperator, approvedClient, type MediaLogClient } from 'media-log-service/client'
 import { c4Of } from '../../src/import/read'
 import { CARD, ascChain, cardOffload, classicManifest } from '../offload-fixtures'
@@ -209,6 +210,51 @@ describe('media-log watch', () => {
     expect(new Set(log.ocf!.clips!.map((c) => c.copies[0]!.volume))).toEqual(new Set(['RAID']))
   })
 
+  it('with --verify, reads the clips of each report taken back once the folder is idle, and records what it found', async () => {
+    const shuttle = join(dir, 'SHUTTLE_V')
+    const clips = ['A010C001_250701_R2CD', 'A010C002_250701_R2CD']
+    const entries = []
+    for (const [i, clip] of clips.entries()) {
+      const bytes = Buffer.alloc(1024 * 1024 + i, `${clip} `)
+      mkdirSync(join(shuttle, 'A010'), { recursive: true })
+      writeFileSync(join(shuttle, 'A010', `${clip}.mov`), bytes)
+      entries.push({ file: `A010/${clip}.mov`, size: bytes.length, hashes: { xxhash64be: await xxhash64(bytes) } })
+    }
+    const watching = watcher([shuttle, '--log', 'D400', '--verify', '--idle', '1'])
+    await until('watching', () => watching.stderr.includes('watching '))
+    writeFileSync(join(shuttle, 'A010.mhl'), classicManifest({ started: '2025-07-01T09:00:00Z', entries }))
+    await until('the report taken', () => taken(watching.stdout).length === 1)
+    // The second clip is damaged on the drive after its copy was hashed, while the copy tool goes
+    // on writing elsewhere on the drive: nothing is read back while the folder keeps changing.
+    const second = join(shuttle, 'A010', `${clips[1]}.mov`)
+    writeFileSync(second, Buffer.alloc(1024 * 1024 + 1, 'damaged '))
+    for (let i = 0; i < 8; i++) {
+      appendFileSync(join(shuttle, 'A011.partial'), Buffer.alloc(4096, i))
+      await sleep(300)
+    }
+    expect(watching.stdout).not.toContain('reading back')
+    await until('read back', () => /verified: 1 clip\n/.test(watching.stdout)).catch((err: Error) => {
+      throw new Error(`${err.message}\n${watching.stdout}\n${watching.stderr}`)
+    })
+    await until('its outcome said', () => /READ BACK AND DIFFERENT/.test(watching.stdout))
+    const lines = watching.stdout.split('\n')
+    const from = lines.indexOf(`reading back 2 clips of D400 in ${shuttle} (idle for 1 s)`)
+    expect(from).toBe(1)
+    expect(lines[from + 1]).toMatch(/^SHUTTLE_V: 2 files read back, 2 MB in \d+\.\d s/)
+    expect(lines.slice(from + 2, from + 4)).toEqual([
+      '  verified: 1 clip',
+      expect.stringMatching(new RegExp(`^  READ BACK AND DIFFERENT: ${clips[1]}: xxh64 [0-9a-f]{16} read back, `)),
+    ])
+    await until('its problem told', () => /not every clip verified/.test(watching.stderr))
+    expect(await stopped(watching.child)).toBe(0)
+    // Recorded in the log as media-log verify records it.
+    const log = await app.log('D400')
+    expect(log.ocf!.clips!.map((c) => [c.clip, c.copies[0]!.volume, c.copies[0]!.action])).toEqual([
+      [clips[0], 'SHUTTLE_V', 'verified'],
+      [clips[1], 'SHUTTLE_V', 'failed'],
+    ])
+  })
+
   it('is listed in the console while it runs, with its last report and problems; marked once stopped or quiet', async () => {
     // The watchers of the tests before, stopped, taken off the list first.
     const operator = new MediaLogOperator({ baseUrl: service.base, key: service.operatorKey })
@@ -291,6 +337,10 @@ describe('media-log watch', () => {
 
   it('refuses what it cannot watch before it asks for anything: exit 2, said why', async () => {
     const run = (args: string[]) => runCommand(['watch', ...args], { base: service.base, configDir: config })
+    const idle = await run([drive, '--idle', '5'])
+    expect([idle.status, idle.stderr]).toEqual([2, 'media-log: --idle goes with --verify\n'])
+    const never = await run([drive, '--verify', '--idle', 'later'])
+    expect([never.status, never.stderr]).toEqual([2, 'media-log: --idle is seconds, from 0 to 86400\n'])
     const none = await run([])
     expect([none.status, none.stderr]).toEqual([2, expect.stringMatching(/^media-log: watch needs folders\nusage:/)])
     const settle = await run([drive, '--log', 'D012', '--settle', 'soon'])
