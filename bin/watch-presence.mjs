@@ -72,9 +72,16 @@ export class Presence {
     this.#send()
   }
 
-  /** @param {string} folder no longer told of changes by the system: walked only */
-  walkedOnly(folder) {
-    this.#report.walkedOnly = [...this.#report.walkedOnly, within(folder, 1024)]
+  /**
+   * A folder the system no longer tells of changes (walked only), or watched again.
+   * @param {string} folder @param {boolean} walkedOnly
+   */
+  walkedOnly(folder, walkedOnly) {
+    const shown = within(folder, 1024)
+    const others = this.#report.walkedOnly.filter((f) => f !== shown)
+    const now = walkedOnly ? [...others, shown] : others
+    if (now.length === this.#report.walkedOnly.length) return
+    this.#report.walkedOnly = now
     this.#send()
   }
 

@@ -30,6 +30,8 @@ import { ReadBacks } from './watch-verify.mjs'
 
 /** How often each folder is walked for what the watcher missed. */
 const RESCAN_MS = 30_000
+/** How often each folder is looked for: a drive plugged back is watched again within this. */
+const LOOK_MS = 2000
 /** How often waiting reports are looked at. */
 const TICK_MS = 250
 /** A generation its chain does not name yet is looked at again this often, or when the chain changes. */
@@ -107,26 +109,64 @@ export async function watchFolders(folders, options, usage) {
     if (!stopping) walking = setTimeout(() => void walkAll(), RESCAN_MS)
   }
 
-  const watchers = roots.map((root) => {
+  /**
+   * Each folder's watcher, and which folder it watches (device and inode): a drive plugged back
+   * is another folder at the same path, watched again.
+   * @type {Map<string, {watcher: import('node:fs').FSWatcher | undefined, identity: string}>}
+   */
+  const watchers = new Map()
+  /** @param {string} root @param {string} identity */
+  const watchRoot = (root, identity) => {
     try {
       const watcher = watch(root, { recursive: true }, (_, name) => {
         // Any change, media too: a read-back waits for the copy to end.
         readBacks?.changed(root)
         if (name) void consider(root, join(root, name.toString()))
       })
-      // A drive unplugged: its watcher ends; the walks find it again when it is back.
+      // The system stopped telling (its watches used up, the drive gone): the walks go on, and the
+      // folder is watched again once it is another (plugged back).
       watcher.on('error', (err) => {
         problem(`${shown(root)}: no longer watched (${err.message}); walked every 30 s`)
-        presence.walkedOnly(root)
+        presence.walkedOnly(root, true)
         watcher.close()
+        watchers.set(root, { watcher: undefined, identity })
       })
-      return watcher
+      watchers.set(root, { watcher, identity })
+      presence.walkedOnly(root, false)
     } catch (err) {
       problem(`${shown(root)}: not watched (${err instanceof Error ? err.message : String(err)}); walked every 30 s`)
-      presence.walkedOnly(root)
-      return undefined
+      presence.walkedOnly(root, true)
+      watchers.set(root, { watcher: undefined, identity })
     }
-  })
+  }
+  /** Folders gone (a drive unplugged): said once, and watched again when they are back. */
+  const gone = new Set()
+  const lookAround = async () => {
+    for (const root of roots) {
+      const now = await stat(root).catch(() => undefined)
+      const was = watchers.get(root)
+      if (!now?.isDirectory()) {
+        if (gone.has(root)) continue
+        gone.add(root)
+        was?.watcher?.close()
+        watchers.set(root, { watcher: undefined, identity: '' })
+        presence.walkedOnly(root, true)
+        problem(`${shown(root)} is gone (a drive unplugged?): watched again when it is back`)
+        continue
+      }
+      const identity = `${now.dev}:${now.ino}`
+      if (was?.identity === identity) continue
+      was?.watcher?.close()
+      if (gone.delete(root)) warn(`${shown(root)} is back: watched again`)
+      watchRoot(root, identity)
+      // What was written while it was away, or on the drive put in its place.
+      for (const file of await walk(root, QUIET, isWanted).catch(() => [])) await consider(root, file.name)
+    }
+  }
+  for (const root of roots) {
+    const found = await stat(root)
+    watchRoot(root, `${found.dev}:${found.ino}`)
+  }
   warn(
     `watching ${roots.map(shown).join(', ')} for offload reports, taken into ` +
       `${log === undefined ? 'the day each one’s dates name' : shown(log)} ` +
@@ -160,6 +200,12 @@ export async function watchFolders(folders, options, usage) {
     }
   }
   const ticking = setInterval(() => void tick(), TICK_MS)
+  let looking = false
+  const lookingAround = setInterval(() => {
+    if (looking) return
+    looking = true
+    void lookAround().finally(() => (looking = false))
+  }, LOOK_MS)
   await new Promise((stop) => {
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
@@ -168,8 +214,9 @@ export async function watchFolders(folders, options, usage) {
   })
   stopping = true
   clearInterval(ticking)
+  clearInterval(lookingAround)
   clearTimeout(walking)
-  for (const watcher of watchers) watcher?.close()
+  for (const { watcher } of watchers.values()) watcher?.close()
   await readBacks?.stop()
   await presence.stop()
   return 0

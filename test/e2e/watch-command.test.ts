@@ -192,6 +192,34 @@ describe('media-log watch', () => {
     expect((await app.log('D13_250615')).day).toBe(13)
   })
 
+  it('watches a drive unplugged and plugged back again, and takes what it holds then', async () => {
+    const shuttle = join(dir, 'SHUTTLE_E')
+    mkdirSync(shuttle, { recursive: true })
+    const watching = watcher([shuttle, '--log', 'D500'])
+    await until('watching', () => watching.stderr.includes('watching '))
+    writeFileSync(join(shuttle, 'A020.mhl'), oneClip('A020C001', '2025-08-01'))
+    await until('the first report taken', () => taken(watching.stdout).length === 1)
+    // Unplugged: the folder goes. Plugged back with a report written elsewhere meanwhile.
+    rmSync(shuttle, { recursive: true })
+    await until('said gone', () => watching.stderr.includes(`${shuttle} is gone (a drive unplugged?)`), 10_000)
+    mkdirSync(shuttle)
+    writeFileSync(join(shuttle, 'A021.mhl'), oneClip('A021C001', '2025-08-01'))
+    await until('said back', () => watching.stderr.includes(`${shuttle} is back: watched again`), 10_000)
+    await until('the report it came back with taken', () => taken(watching.stdout).length === 2, 10_000)
+    // Watched, not only walked: a report written now is taken within seconds.
+    const started = Date.now()
+    writeFileSync(join(shuttle, 'A022.mhl'), oneClip('A022C001', '2025-08-01'))
+    await until('a report written after taken', () => taken(watching.stdout).length === 3, 10_000)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(await stopped(watching.child)).toBe(0)
+    expect(taken(watching.stdout).map((line) => line.split(':')[0])).toEqual([
+      `taken ${join(shuttle, 'A020.mhl')} into D500`,
+      `taken ${join(shuttle, 'A021.mhl')} into D500`,
+      `taken ${join(shuttle, 'A022.mhl')} into D500`,
+    ])
+    expect((await app.log('D500')).ocf!.clips!.map((c) => c.clip)).toEqual(['A020C001', 'A021C001', 'A022C001'])
+  })
+
   it('takes 1,000 reports arriving together, every one', { timeout: 180_000 }, async () => {
     const crowd = join(dir, 'RAID')
     mkdirSync(crowd, { recursive: true })
