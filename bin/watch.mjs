@@ -9,15 +9,15 @@
  * a classic MHL, an ALE or a CSV once its size and time have not changed for the settling time
  * (`--settle`, 2 s). Media files are never read: only reports are.
  *
- * Node's own recursive watching tells of changes (inotify on Linux, FSEvents on macOS,
- * ReadDirectoryChangesW on Windows); a walk of each folder every 30 s finds what it missed (a
- * drive unplugged and plugged back, an event lost under load). A report taken is remembered by
+ * The system tells of changes (watch-tree.mjs: FSEvents on macOS, ReadDirectoryChangesW on
+ * Windows, an inotify watch a directory on Linux); a walk of each folder every 30 s finds what it
+ * missed (an event lost under load), and each folder is looked for every 2 s (a drive unplugged
+ * and plugged back). A report taken is remembered by
  * its bytes, its volume and the log, in `watch-taken.txt` of the config folder: seen again after
  * a restart or a rename, it is not sent again. Reports are taken one at a time, in the order they
  * became whole; what is held meanwhile is the reports waiting, never the media around them.
  */
 import { createHash } from 'node:crypto'
-import { watch } from 'node:fs'
 import { appendFile, lstat, mkdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MediaLogError } from 'media-log-service/client'
@@ -26,6 +26,7 @@ import { configFolder, connectedClient, serviceUrl } from './service.mjs'
 import { Failure, count, shown, warn } from './terminal.mjs'
 import { mountedVolume, walk } from './walk.mjs'
 import { MOST_FOLDERS, Presence } from './watch-presence.mjs'
+import { watchTree } from './watch-tree.mjs'
 import { ReadBacks } from './watch-verify.mjs'
 
 /** How often each folder is walked for what the watcher missed. */
@@ -112,25 +113,27 @@ export async function watchFolders(folders, options, usage) {
   /**
    * Each folder's watcher, and which folder it watches (device and inode): a drive plugged back
    * is another folder at the same path, watched again.
-   * @type {Map<string, {watcher: import('node:fs').FSWatcher | undefined, identity: string}>}
+   * @type {Map<string, {watcher: {close: () => void} | undefined, identity: string}>}
    */
   const watchers = new Map()
   /** @param {string} root @param {string} identity */
   const watchRoot = (root, identity) => {
     try {
-      const watcher = watch(root, { recursive: true }, (_, name) => {
-        // Any change, media too: a read-back waits for the copy to end.
-        readBacks?.changed(root)
-        if (name) void consider(root, join(root, name.toString()))
-      })
-      // The system stopped telling (its watches used up, the drive gone): the walks go on, and the
-      // folder is watched again once it is another (plugged back).
-      watcher.on('error', (err) => {
-        problem(`${shown(root)}: no longer watched (${err.message}); walked every 30 s`)
-        presence.walkedOnly(root, true)
-        watcher.close()
-        watchers.set(root, { watcher: undefined, identity })
-      })
+      const watcher = watchTree(
+        root,
+        (path) => {
+          // Any change, media too: a read-back waits for the copy to end.
+          readBacks?.changed(root)
+          void consider(root, path)
+        },
+        // The system stopped telling (its watches used up, the drive gone): the walks go on, and
+        // the folder is watched again once it is another (plugged back).
+        (err) => {
+          problem(`${shown(root)}: no longer watched (${err.message}); walked every 30 s`)
+          presence.walkedOnly(root, true)
+          watchers.set(root, { watcher: undefined, identity })
+        },
+      )
       watchers.set(root, { watcher, identity })
       presence.walkedOnly(root, false)
     } catch (err) {
