@@ -191,6 +191,52 @@ describe('what taking a version does (planReceive)', () => {
   })
 })
 
+describe('which versions a received one ends by a choice made elsewhere (planReceive setAside)', () => {
+  /** A revision written on top of `parents` (one: an edit; several: a resolution of them). */
+  const onTop = (...parents: Leaf[]): Leaf => ({ ...nextRevision(parents), deleted: false })
+  const root: Leaf = { ...nextRevision([]), deleted: false }
+  const held = (leaf: Leaf) => [{ ...leaf, winner: true }]
+  const setAsideOf = (leaves: Array<Leaf & { winner: boolean }>, incoming: Leaf) => {
+    const plan = planReceive(leaves, incoming, true)
+    return plan.outcome === 'known' ? 'known' : plan.setAside
+  }
+
+  it('sets aside a cart’s only version when a resolution elsewhere kept another, however long either line', () => {
+    const ours = onTop(root)
+    const theirs = onTop(onTop(onTop(onTop(root))))
+    expect(setAsideOf(held(ours), onTop(ours, onTop(root)))).toEqual([ours.rev])
+    expect(setAsideOf(held(ours), onTop(ours, theirs))).toEqual([ours.rev])
+    // Our line longer than theirs.
+    const long = onTop(onTop(onTop(ours)))
+    expect(setAsideOf(held(long), onTop(long, onTop(root)))).toEqual([long.rev])
+    // An edit on top of the resolution, the resolution itself never received: ended all the same.
+    expect(setAsideOf(held(ours), onTop(onTop(ours, theirs)))).toEqual([ours.rev])
+  })
+
+  it('sets nothing aside for writes on top of the version held, several missed, nor for a past conflict in its history', () => {
+    const ours = onTop(root)
+    expect(setAsideOf(held(ours), onTop(ours))).toEqual([])
+    expect(setAsideOf(held(ours), onTop(onTop(onTop(ours))))).toEqual([])
+    // A conflict resolved before the version held: its other line is in the history of both.
+    const resolved = onTop(onTop(root), onTop(onTop(root)))
+    const later = onTop(onTop(resolved))
+    expect(setAsideOf(held(later), onTop(onTop(later)))).toEqual([])
+    // A deletion replaced is no record of a day: nothing to set aside.
+    const gone: Leaf = { ...onTop(ours), deleted: true }
+    expect(setAsideOf(held(gone), onTop(gone, onTop(root)))).toEqual([])
+  })
+
+  it('sets aside every live version a replica held that one revision replaced at once', () => {
+    const a = onTop(root)
+    const b = onTop(root)
+    const leaves = [
+      { ...a, winner: true },
+      { ...b, winner: false },
+    ]
+    expect(setAsideOf(leaves, onTop(a, b)).sort()).toEqual([a.rev, b.rev].sort())
+  })
+})
+
 describe('what keeping one version, or merging two, does (planResolve, planMerge)', () => {
   const served = {
     rev: '2-aaaaaaaaaaaaaaaa',

@@ -372,6 +372,41 @@ describe('resolving a conflict', () => {
 })
 
 describe('comparing versions in conflict', () => {
+  it('sets aside its only version of a day when a resolution made elsewhere kept another it never held', async () => {
+    const { token } = await withProject()
+    const ours = makeLog('D009', 2)
+    expect((await call('POST', '/log', { token, body: ours })).status).toBe(201)
+    const [local] = (await leavesOf(token, 'D009'))!
+    // The production's operator kept another unit's version of the day over ours: its revision
+    // replaces both, and this service only ever held ours.
+    const theirs = makeLog('D009', 3, { unit: 'Splinter' })
+    const other = rev(1, 'f')
+    const chosen = { rev: rev(2, 'a'), ancestors: [other, local!.rev].sort().reverse(), deleted: false }
+    expect((await send(token, 'D009', chosen, JSON.stringify(theirs))).body).toEqual({ outcome: 'winner' })
+    expect((await call('GET', '/log/D009', { token })).body).toEqual(theirs)
+    expect((await call('GET', '/log/D009/set-aside', { token })).body).toEqual({
+      versions: [
+        {
+          rev: local!.rev,
+          owner: null,
+          replacedBy: chosen.rev,
+          setAsideAt: expect.any(String),
+          day: ours.day,
+          date: ours.date,
+          unit: ours.unit,
+          clips: 2,
+        },
+      ],
+    })
+    expect((await getAsSent(`/log/D009/set-aside/${local!.rev}`, token)).text).toBe(JSON.stringify(ours))
+    // A write on top of the version served is no choice: nothing more is set aside.
+    const edit = { rev: rev(3, 'b'), ancestors: [chosen.rev, ...chosen.ancestors], deleted: false }
+    expect((await send(token, 'D009', edit, JSON.stringify({ ...theirs, notes: 'wrapped' }))).body).toEqual({
+      outcome: 'winner',
+    })
+    expect((await call('GET', '/log/D009/set-aside', { token })).body.versions).toHaveLength(1)
+  })
+
   it('shows each version against the one served, with its volumes and what its checks find', async () => {
     const { token } = await withProject()
     const asOperator = { 'x-operator-key': OPERATOR_KEY }

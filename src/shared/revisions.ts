@@ -31,7 +31,7 @@ export const ANCESTORS_KEPT = 200
  */
 export const REVISION = /^[1-9]\d{0,14}-[0-9a-f]{16,32}$/
 
-const generationOf = (rev: string) => Number.parseInt(rev, 10)
+export const generationOf = (rev: string) => Number.parseInt(rev, 10)
 
 /**
  * How far a version's generation may pass the highest a replica knows of its log: a million

@@ -5,7 +5,16 @@
  * build on are revisions.ts's.
  */
 import { conflict, forbidden, invalid, notFound } from './problem'
-import { MAX_VERSIONS, implausible, newestCommon, nextRevision, received, winnerOf, type Leaf } from './revisions'
+import {
+  MAX_VERSIONS,
+  generationOf,
+  implausible,
+  newestCommon,
+  nextRevision,
+  received,
+  winnerOf,
+  type Leaf,
+} from './revisions'
 
 /** Versions of a log as far as who owns them goes (`owner` null or absent: none). */
 export type Owned = Array<{ deleted: boolean; owner?: string | null | undefined }>
@@ -60,8 +69,10 @@ export function mergeable(leaves: Leaf[], base: string | undefined): boolean {
  *   merges against (the version the incoming one replaced), then removed from the row;
  * - `row`: what the log's row holds after: the incoming version, a conflict leaf's body brought
  *   back (`restore`), the same row under a new revision (`touch`), or nothing (a deletion won);
- * - `drop`: leaves the incoming one replaces; `keepBeside`: the incoming body kept beside the row
- *   (it did not win); `crown`: the leaf served now, when it changed.
+ * - `drop`: leaves the incoming one replaces; `setAside`: those of them a choice or a merge made
+ *   elsewhere ended (endedElsewhere), set aside first unless the incoming body is theirs;
+ * - `keepBeside`: the incoming body kept beside the row (it did not win); `crown`: the leaf served
+ *   now, when it changed.
  */
 export type ReceivePlan =
   | { outcome: 'known' }
@@ -70,6 +81,7 @@ export type ReceivePlan =
       oldWinner?: { rev: string; keep: 'conflict' | 'base' | 'nothing' }
       row: 'incoming' | { restore: string } | 'touch' | 'none'
       drop: string[]
+      setAside: string[]
       keepBeside: boolean
       crown?: string
     }
@@ -99,8 +111,11 @@ export function planReceive(
   const moved = winner.rev !== before?.rev
   const outcome = winner === incoming ? 'winner' : 'conflict'
   const drop = after.replaced.map((leaf) => leaf.rev)
+  const setAside = after.replaced
+    .filter((leaf) => !leaf.deleted && (after.replaced.length > 1 || endedElsewhere(leaf, incoming)))
+    .map((leaf) => leaf.rev)
   const keepBeside = winner !== incoming && hasBody
-  if (!moved) return { outcome, row: 'touch', drop, keepBeside }
+  if (!moved) return { outcome, row: 'touch', drop, setAside, keepBeside }
   const oldWinner =
     before && !before.deleted
       ? {
@@ -113,7 +128,22 @@ export function planReceive(
         }
       : undefined
   const row = winner === incoming ? (hasBody ? 'incoming' : 'none') : winner.deleted ? 'none' : { restore: winner.rev }
-  return { outcome, ...(oldWinner && { oldWinner }), row, drop, keepBeside, crown: winner.rev }
+  return { outcome, ...(oldWinner && { oldWinner }), row, drop, setAside, keepBeside, crown: winner.rev }
+}
+
+/**
+ * Whether `incoming`, which replaces `leaf`, ended it by a choice or a merge made elsewhere rather
+ * than by a write on top of it: its history joins another line, a revision neither `leaf`, nor one
+ * of its ancestors, nor after it. A write on top (or several a replica missed) descends from `leaf`
+ * alone, so every revision of its history at `leaf`'s generation or before is `leaf`'s own; a
+ * resolution names the other version, whose line began at `leaf`'s generation or before. So a
+ * cart that held only its own version of a day sets it aside when the production's operator kept
+ * another unit's, as a replica that held both does.
+ */
+function endedElsewhere(leaf: Leaf, incoming: Leaf): boolean {
+  const generation = generationOf(leaf.rev)
+  const own = new Set([leaf.rev, ...leaf.ancestors])
+  return incoming.ancestors.some((rev) => !own.has(rev) && generationOf(rev) <= generation)
 }
 
 /**

@@ -205,16 +205,11 @@ export class Revisions {
     const sender = sent === undefined ? undefined : (sent.unit ?? this.#unitIn(project))
     const plan = planReceive(leaves, incoming, body !== undefined, sender)
     if (plan.outcome === 'known') return 'known'
-    // Several versions replaced at once: a choice made elsewhere. What it did not keep is set aside
-    // here too, so no unit's record of its day disappears from its own service.
-    if (plan.drop.length > 1)
-      for (const leaf of leaves)
-        if (
-          plan.drop.includes(leaf.rev) &&
-          !leaf.deleted &&
-          !(body && sameBytes(this.versionPieces(projectId, id, leaf), body.json))
-        )
-          this.setAside.keep(project, id, leaf.rev, leaf.winner, incoming.rev)
+    // Versions a choice made elsewhere ended: what it did not keep is set aside here too, so no
+    // unit's record of its day disappears from its own service.
+    for (const leaf of leaves)
+      if (plan.setAside.includes(leaf.rev) && !(body && sameBytes(this.versionPieces(projectId, id, leaf), body.json)))
+        this.setAside.keep(project, id, leaf.rev, leaf.winner, incoming.rev)
     const seq = this.rows.nextRevision()
     const { oldWinner, row } = plan
     if (oldWinner?.keep === 'conflict') this.#keepBody(project, id, oldWinner.rev)
