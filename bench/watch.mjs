@@ -68,6 +68,9 @@ async function measure({ server, config, dir, media, log }) {
   }
   const peak = sampleMemory(child.pid, 50)
   const started = performance.now()
+  // A run that fails leaves no watch behind.
+  const gone = () => child.exitCode === null && child.kill('SIGKILL')
+  process.once('exit', gone)
   land(folder, media)
   const taken = () => stdout.split('\n').filter((l) => l.startsWith('taken ')).length
   while (taken() < REPORTS) {

@@ -20,6 +20,17 @@ export const shown = (value) => String(value).replace(UNSAFE, escapedUnsafe)
  * @param {number} n @param {string} word
  */
 export const count = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
+/**
+ * The terminal closed (SIGHUP): nothing more is written to it. Node ends a process that writes to
+ * a closed terminal before anything else runs, and a command stopping still has things to say to
+ * the service.
+ */
+export function muteTerminal() {
+  const nothing = /** @type {typeof process.stdout.write} */ (() => true)
+  process.stdout.write = nothing
+  process.stderr.write = nothing
+}
+
 /** Lines to stderr, each shown safe whatever it holds. @param {string} text */
 export const warn = (text) => process.stderr.write(`${text.split('\n').map(shown).join('\n')}\n`)
 

@@ -102,10 +102,12 @@ export class ResumeFile {
   /**
    * @param {string} baseUrl @param {string} log @param {string} volume @param {string[]} roots
    * @param {boolean | undefined} again `--again`: what the run before read is read again
+   * @param {string} [part] a part of the log's clips (`watch --verify`): a file of its own, so that
+   *   its end does not take the progress of a whole `media-log verify` of the same drive
    */
-  constructor(baseUrl, log, volume, roots, again) {
+  constructor(baseUrl, log, volume, roots, again, part) {
     const key = createHash('sha256')
-      .update([baseUrl, log, volume, ...roots].join('\u0000'))
+      .update([baseUrl, log, volume, ...roots, ...(part === undefined ? [] : [`part:${part}`])].join('\u0000'))
       .digest('hex')
       .slice(0, 24)
     this.path = join(configFolder(), 'verify', `${key}.jsonl`)

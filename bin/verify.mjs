@@ -315,7 +315,7 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
       outcome.missing.push({ part: clip.part, clip: clip.clip })
 
   const chosen = share < 1 ? sampled(toRead, share) : toRead
-  const resume = new ResumeFile(client.baseUrl, log, volume, roots, again)
+  const resume = new ResumeFile(client.baseUrl, log, volume, roots, again, only && [...only].sort().join('\u0000'))
   await readBack(chosen, resume, outcome, pool, signal)
   for (const { unit, clip, expected, digests, error } of chosen) {
     if (error) {

@@ -26,6 +26,7 @@ export class Presence {
   #sending = Promise.resolve()
   #queued = false
   #refusedSaid = false
+  #stopped = false
   /** @type {ReturnType<typeof setInterval> | undefined} */
   #timer
   /** @type {import('media-log-service/client').MediaLogClient} */
@@ -88,13 +89,14 @@ export class Presence {
   /** Stopped: the last report sent, then the service told, within 2 s whatever it answers. */
   async stop() {
     clearInterval(this.#timer)
+    this.#stopped = true
     const told = this.#sending.then(() => this.#client.stopWatcher(this.#id)).catch(() => {})
     await Promise.race([told, new Promise((done) => setTimeout(done, 2000).unref())])
   }
 
   /** One report at a time; one asked for meanwhile goes when the one in flight is answered. */
   #send() {
-    if (this.#queued) return
+    if (this.#queued || this.#stopped) return
     this.#queued = true
     this.#sending = this.#sending.then(async () => {
       this.#queued = false

@@ -4,8 +4,11 @@
  * folder has been idle for `--idle` seconds (60 by default): no change in it, and no report waiting
  * to settle. Reading while the copy tool still writes would slow both, and read files half-copied.
  *
- * One read-back at a time; reports taken meanwhile wait for the next idle moment. Stopped (Ctrl-C),
- * a read-back stops taking files: the next `media-log verify` of that log goes on where it stopped.
+ * One read-back at a time; reports taken meanwhile wait for the next idle moment. Only manifests'
+ * clips are read back (a transfer report's copies are elsewhere), and not in a folder the system
+ * does not tell of changes (walked only): its idleness cannot be told. Stopped (Ctrl-C), a
+ * read-back takes no more files once those being read are done, and each read-back still due is
+ * said with the command that does it.
  */
 import { count, shown } from './terminal.mjs'
 
@@ -51,11 +54,20 @@ export class ReadBacks {
     this.changed(root)
   }
 
-  /** Starts the first read-back due whose folder is idle. @param {(root: string) => boolean} waiting reports settling there */
-  tick(waiting) {
+  /**
+   * Starts the first read-back due whose folder is idle.
+   * @param {(root: string) => boolean} waiting reports still settling there
+   * @param {(root: string) => boolean} walkedOnly the system does not tell of its changes
+   */
+  tick(waiting, walkedOnly) {
     if (this.#running || this.#stopping.signal.aborted) return
     const now = Date.now()
     for (const [key, due] of this.#due) {
+      if (walkedOnly(due.root)) {
+        this.#due.delete(key)
+        this.problem(`not read back: ${this.#said(due)}; the folder is walked only, so a copy's end cannot be told`)
+        continue
+      }
       if (waiting(due.root) || now - (this.#changedAt.get(due.root) ?? 0) < this.idleMs) continue
       this.#due.delete(key)
       this.#running = this.#readBack(due).finally(() => (this.#running = undefined))
@@ -63,10 +75,21 @@ export class ReadBacks {
     }
   }
 
-  /** Stops a read-back under way at its next file, and waits for it. */
-  async stop() {
+  /**
+   * Stopping: a read-back under way takes no more files, and each one still due is said. Answers
+   * when the files being read are done.
+   */
+  stop() {
     this.#stopping.abort()
-    await this.#running
+    for (const due of this.#due.values()) this.problem(`not read back: ${this.#said(due)}`)
+    this.#due.clear()
+    return this.#running ?? Promise.resolve()
+  }
+
+  /** @param {Due} due */
+  #said({ root, log, volume, clips }) {
+    const named = volume === undefined ? '' : ` --volume ${shown(volume)}`
+    return `${count(clips.size, 'clip')} of ${shown(log)} in ${shown(root)} (media-log verify ${shown(root)} --log ${shown(log)}${named} reads them)`
   }
 
   /** @param {Due} due */
@@ -85,7 +108,7 @@ export class ReadBacks {
       if (status !== 0) this.problem(`read back ${shown(log)} in ${shown(root)}: not every clip verified`)
     } catch (err) {
       if (this.#stopping.signal.aborted)
-        this.problem(`read-back of ${shown(log)} stopped: media-log verify goes on where it stopped`)
+        this.problem(`read-back of ${shown(log)} stopped: ${this.#said({ root, log, volume, clips })}`)
       else
         this.problem(
           `not read back ${shown(log)} in ${shown(root)}: ${err instanceof Error ? err.message : String(err)}`,

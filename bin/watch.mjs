@@ -23,7 +23,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { MediaLogError } from 'media-log-service/client'
 import { isManifest, isWanted, mayBeReport } from './reports.mjs'
 import { configFolder, connectedClient, serviceUrl } from './service.mjs'
-import { Failure, count, shown, warn } from './terminal.mjs'
+import { Failure, count, muteTerminal, shown, warn } from './terminal.mjs'
 import { mountedVolume, walk } from './walk.mjs'
 import { MOST_FOLDERS, Presence } from './watch-presence.mjs'
 import { watchTree } from './watch-tree.mjs'
@@ -153,7 +153,7 @@ export async function watchFolders(folders, options, usage) {
         gone.add(root)
         was?.watcher?.close()
         watchers.set(root, { watcher: undefined, identity: '' })
-        presence.walkedOnly(root, true)
+        presence.walkedOnly(root, false)
         problem(`${shown(root)} is gone (a drive unplugged?): watched again when it is back`)
         continue
       }
@@ -175,13 +175,26 @@ export async function watchFolders(folders, options, usage) {
       `${log === undefined ? 'the day each one’s dates name' : shown(log)} ` +
       `(whole after ${settleMs / 1000} s unchanged; Ctrl-C stops)`,
   )
+  // Stopping is heard from now on, the first walk of a large RAID included: the console is told.
+  /** @type {(value?: unknown) => void} */
+  let stop = () => {}
+  const stopAsked = new Promise((resolve) => (stop = resolve))
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  // The terminal closed: stopped as by Ctrl-C, so that the console says it stopped; nothing more
+  // is written to the terminal, which would end the process first.
+  process.once('SIGHUP', () => (muteTerminal(), stop()))
   presence.start()
-  await walkAll()
+  void walkAll()
 
-  let busy = false
+  /** What is under way (a report being sent, the folders looked for): done before the watch says it stopped. */
+  /** @type {Promise<void> | undefined} */
+  let ticking
+  /** @type {Promise<void> | undefined} */
+  let looking
+  /** A report left waiting this long (a generation its chain never names) holds no read-back back. */
+  const stale = (/** @type {Waiting} */ w) => Date.now() - w.changedAt > 10 * 60_000
   const tick = async () => {
-    if (busy) return
-    busy = true
     try {
       const now = Date.now()
       const due = [...waiting]
@@ -197,31 +210,31 @@ export async function watchFolders(folders, options, usage) {
           if (outcome !== 'unreachable') handled.set(path, `${entry.size}:${entry.mtimeMs}`)
         }
       }
-      readBacks?.tick((root) => [...waiting.values()].some((w) => w.root === root))
-    } finally {
-      busy = false
+      readBacks?.tick(
+        (root) => [...waiting.values()].some((w) => w.root === root && !stale(w)),
+        (root) => !watchers.get(root)?.watcher,
+      )
+    } catch (err) {
+      problem(`watching: ${err instanceof Error ? err.message : String(err)}`)
     }
   }
-  const ticking = setInterval(() => void tick(), TICK_MS)
-  let looking = false
-  const lookingAround = setInterval(() => {
-    if (looking) return
-    looking = true
-    void lookAround().finally(() => (looking = false))
+  const ticks = setInterval(() => {
+    if (!ticking && !stopping) ticking = tick().finally(() => (ticking = undefined))
+  }, TICK_MS)
+  const looks = setInterval(() => {
+    if (!looking && !stopping) looking = lookAround().finally(() => (looking = undefined))
   }, LOOK_MS)
-  await new Promise((stop) => {
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    // The terminal closed: stopped as by Ctrl-C, so that the console says it stopped.
-    process.once('SIGHUP', stop)
-  })
+  await stopAsked
   stopping = true
-  clearInterval(ticking)
-  clearInterval(lookingAround)
+  clearInterval(ticks)
+  clearInterval(looks)
   clearTimeout(walking)
+  const readingBack = readBacks?.stop()
+  await Promise.all([ticking, looking])
   for (const { watcher } of watchers.values()) watcher?.close()
-  await readBacks?.stop()
+  // The console hears it stopped now; a read-back under way finishes the files it is reading.
   await presence.stop()
+  await readingBack
   return 0
 }
 
@@ -296,9 +309,11 @@ async function take(client, log, path, entry, options, taken, failed, { presence
         `${count(answer.added.length, 'clip')} added, ${answer.changed.length} changed` +
         `${read?.volume ? `, volume ${shown(read.volume)}` : ''}${unread}\n`,
     )
-    readBacks?.taken(entry.root, answer.log, options.volume, [
-      ...new Set([...answer.added, ...answer.changed].map((c) => c.clip)),
-    ])
+    // A manifest's clips are beside it, on the volume the import recorded; a transfer report's are elsewhere.
+    if (isManifest(path))
+      readBacks?.taken(entry.root, answer.log, read?.volume ?? options.volume, [
+        ...new Set([...answer.added, ...answer.changed].map((c) => c.clip)),
+      ])
     presence.took({
       report: path,
       log: answer.log,

@@ -60,6 +60,8 @@ describe('POST /import', () => {
       '<?xml version="1.0" encoding="UTF-8"?><hashlist version="1.1">' +
       hashed('A002/A002C002.mxf', '2024-03-03T00:10:00Z') +
       hashed('A002/A002C001.mxf', '2024-03-02T23:50:00Z') +
+      // A date that does not read as a time names no day, however it sorts.
+      hashed('A002/A002C003.mxf', '02.03.2024 18:41') +
       '</hashlist>'
     const made = await importToDay(token, { files: [{ name: '/Volumes/SHUTTLE_02/A002.mhl', content }] })
     expect([made.status, made.body.log]).toEqual([201, 'D01_240302'])

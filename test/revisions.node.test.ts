@@ -233,7 +233,7 @@ describe('which versions a received one ends by a choice made elsewhere (planRec
       { ...a, winner: true },
       { ...b, winner: false },
     ]
-    expect(setAsideOf(leaves, onTop(a, b)).sort()).toEqual([a.rev, b.rev].sort())
+    expect((setAsideOf(leaves, onTop(a, b)) as string[]).sort()).toEqual([a.rev, b.rev].sort())
   })
 })
 

@@ -118,19 +118,25 @@ describe('PUT /watchers/{id}', () => {
     })
   })
 
-  it('keeps 32: a stopped one makes room for the next, and with none stopped or quiet the next is refused', async () => {
-    const token = await approvedToken('media-log')
+  it('keeps 32, 16 of one application: a stopped one makes room, and with none stopped or quiet the next is refused', async () => {
+    const first = await approvedToken('media-log')
+    const second = await approvedToken('Offload Tool')
     const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
-    for (let n = 0; n < 32; n++) expect((await report(token, REPORT, id(n))).status).toBe(201)
-    const full = await report(token, REPORT, id(32))
-    expect(full).toMatchObject({
+    for (let n = 0; n < 16; n++) expect((await report(first, REPORT, id(n))).status).toBe(201)
+    expect(await report(first, REPORT, id(99))).toMatchObject({
+      status: 429,
+      body: { error: '16 watchers of this application are running: stop one, or dismiss it in the console' },
+    })
+    for (let n = 16; n < 32; n++) expect((await report(second, REPORT, id(n))).status).toBe(201)
+    expect(await report(await approvedToken('Third'), REPORT, id(32))).toMatchObject({
       status: 429,
       body: { error: '32 watchers are running: stop one, or dismiss it in the console' },
     })
     expect((await watchersShown()).watchers).toHaveLength(32)
 
-    expect((await call('DELETE', `/watchers/${id(5)}`, { token })).status).toBe(200)
-    expect((await report(token, REPORT, id(32))).status).toBe(201)
+    // One of the first application's stopped: it makes room for that application's next.
+    expect((await call('DELETE', `/watchers/${id(5)}`, { token: first })).status).toBe(200)
+    expect((await report(first, REPORT, id(32))).status).toBe(201)
     const ids = (await watchersShown()).watchers.map((w) => w.id)
     expect(ids).toHaveLength(32)
     expect(ids).toContain(id(32))

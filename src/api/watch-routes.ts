@@ -14,7 +14,7 @@ export const WATCH_ROUTES = {
     description:
       `${ABOUT_ID} Sent when it starts, after each report and every \`everySeconds\`; the console lists it, ` +
       'and warns once three intervals pass without a word. 409 for another application’s watcher or one that stopped; ' +
-      '429 when 32 watchers are running and none has stopped or gone quiet to make room.',
+      '429 when 32 watchers are running (16 of one application) and none has stopped or gone quiet to make room.',
     tag: 'Watch folders',
     who: 'application',
     body: WatcherReportSchema,

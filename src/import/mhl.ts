@@ -140,9 +140,12 @@ export function manifestReader(limit = Infinity, digestLimit = Infinity) {
         tool = (version ? `${element.text} ${version}` : element.text).slice(0, MAX_TOOL)
       } else if (path === 'hashlist/creatorinfo/startdate' || path === 'hashlist/creatorinfo/finishdate')
         started ??= element.text
-      // A classic MHL without its creator's dates is dated by the first file it hashed.
-      else if (path === 'hashlist/hash/hashdate' && element.text && !(firstHashed && firstHashed <= element.text))
-        firstHashed = element.text
+      // A classic MHL without its creator's dates is dated by the first file it hashed (a time
+      // that reads as one: compared as times, whatever zone each is written in).
+      else if (path === 'hashlist/hash/hashdate' && isTime(element.text)) {
+        const at = Date.parse(element.text)
+        if (firstHashed === undefined || at < Date.parse(firstHashed)) firstHashed = element.text
+      }
       // ASC MHL
       else if (path === 'hashlist/hashes/hash/path' || path === 'hashlist/hashes/directoryhash/path') {
         current.path = element.text
@@ -194,6 +197,9 @@ function compact(file: ManifestFile): ManifestFile {
   file.hashes = file.hashes.slice()
   return file
 }
+
+/** An ISO 8601 date and time, as MHL writes `hashdate`. */
+const isTime = (text: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) && !Number.isNaN(Date.parse(text))
 
 const dated = (manifest: Manifest, created: string | undefined): Manifest =>
   created ? { ...manifest, created } : manifest

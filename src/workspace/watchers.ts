@@ -20,6 +20,8 @@ const SCHEMA = `
 
 /** Watchers kept; beyond, the one stopped or quiet longest makes room, and with none a new one is refused. */
 const MAX_WATCHERS = 32
+/** Of them, one application's: a token gone astray cannot take every place. */
+const MAX_PER_APPLICATION = 16
 /** A watcher stopped or unheard this long is forgotten. */
 const FORGOTTEN_AFTER_MS = 7 * 24 * 3600 * 1000
 
@@ -57,7 +59,7 @@ export class Watchers {
     const row = this.#row(id)
     if (row && row.token_id !== tokenId) throw conflict('This watcher is another application’s')
     if (row?.stopped_at) throw conflict('This watcher has stopped: a watcher that starts again takes a new id')
-    if (!row) this.#makeRoom(now.getTime())
+    if (!row) this.#makeRoom(now.getTime(), tokenId)
     const at = now.toISOString()
     this.sql.exec(
       `INSERT INTO watchers (id, token_id, app_name, report, started_at, heard_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -92,6 +94,7 @@ export class Watchers {
   }
 
   list(): WatcherListing[] {
+    this.#forgetOld(Date.now())
     return this.sql
       .exec<Row>('SELECT * FROM watchers ORDER BY started_at DESC, id')
       .toArray()
@@ -109,17 +112,32 @@ export class Watchers {
     return this.sql.exec<Row>('SELECT * FROM watchers WHERE id = ?', id).toArray()[0]
   }
 
-  /** Forgets what is a week old; full, the one stopped or quiet longest goes, else 429. */
-  #makeRoom(now: number) {
+  /** What stopped or went unheard a week ago. */
+  #forgetOld(now: number) {
     const weekAgo = new Date(now - FORGOTTEN_AFTER_MS).toISOString()
     this.sql.exec('DELETE FROM watchers WHERE COALESCE(stopped_at, heard_at) < ?', weekAgo)
-    const rows = this.sql.exec<Row>('SELECT * FROM watchers').toArray()
-    if (rows.length < MAX_WATCHERS) return
+  }
+
+  /**
+   * Forgets what is a week old; full (all watchers, or the application's own), the one stopped or
+   * quiet longest of them goes, else 429.
+   */
+  #makeRoom(now: number, tokenId: string) {
+    this.#forgetOld(now)
+    const all = this.sql.exec<Row>('SELECT * FROM watchers').toArray()
+    const own = all.filter((row) => row.token_id === tokenId)
+    const rows = own.length >= MAX_PER_APPLICATION ? own : all
+    if (rows.length < (rows === own ? MAX_PER_APPLICATION : MAX_WATCHERS)) return
     const gone = rows
       .filter((row) => row.stopped_at || isQuiet(row, now))
       .sort((a, b) => (a.stopped_at ?? a.heard_at).localeCompare(b.stopped_at ?? b.heard_at))[0]
     if (!gone)
-      throw new Problem('too-many', `${MAX_WATCHERS} watchers are running: stop one, or dismiss it in the console`)
+      throw new Problem(
+        'too-many',
+        rows === own
+          ? `${MAX_PER_APPLICATION} watchers of this application are running: stop one, or dismiss it in the console`
+          : `${MAX_WATCHERS} watchers are running: stop one, or dismiss it in the console`,
+      )
     this.sql.exec('DELETE FROM watchers WHERE id = ?', gone.id)
   }
 }

@@ -109,9 +109,9 @@ async function ownTerminal(code: string, cwd: string, env: NodeJS.ProcessEnv, wh
       await new Promise((r) => setTimeout(r, 100))
     }
   }
+  running.add(child)
   // Watching before the reader goes on, as they would see it in its window.
   await until(() => output.includes('watching '), 'not watching')
-  running.add(child)
   return {
     async stop() {
       await until(() => expected.every((line) => printed().some((p) => pattern(line).test(p))), 'not all shown')

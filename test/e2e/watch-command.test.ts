@@ -281,6 +281,38 @@ describe('media-log watch', () => {
       [clips[0], 'SHUTTLE_V', 'verified'],
       [clips[1], 'SHUTTLE_V', 'failed'],
     ])
+
+    // Stopped before the folder was idle: the read-back still due is said, with the command that does it.
+    const next = watcher([shuttle, '--log', 'D400', '--verify', '--idle', '60'])
+    await until('watching again', () => next.stderr.includes('watching '))
+    const bytes = Buffer.alloc(4096, 'third ')
+    writeFileSync(join(shuttle, 'A010', 'A010C003_250701_R2CD.mov'), bytes)
+    const third = {
+      file: 'A010/A010C003_250701_R2CD.mov',
+      size: bytes.length,
+      hashes: { xxhash64be: await xxhash64(bytes) },
+    }
+    writeFileSync(join(shuttle, 'A010b.mhl'), classicManifest({ started: '2025-07-01T10:00:00Z', entries: [third] }))
+    await until('the third clip taken', () => taken(next.stdout).length === 1)
+    expect(await stopped(next.child)).toBe(0)
+    expect(next.stdout).not.toContain('reading back')
+    expect(next.stderr).toContain(
+      `not read back: 1 clip of D400 in ${shuttle} (media-log verify ${shuttle} --log D400 --volume SHUTTLE_V reads them)\n`,
+    )
+  })
+
+  it('stops on a hang-up (the terminal closed) as on Ctrl-C: the console says it stopped', async () => {
+    const shuttle = join(dir, 'SHUTTLE_H')
+    mkdirSync(shuttle, { recursive: true })
+    const watching = watcher([shuttle, '--log', 'D600'])
+    await until('watching', () => watching.stderr.includes('watching '))
+    const exited = new Promise<number | null>((done) => watching.child.once('exit', (code) => done(code)))
+    watching.child.kill('SIGHUP')
+    expect(await exited).toBe(0)
+    const state = await fetch(`${service.base}/approve/state`, { headers: { 'x-operator-key': service.operatorKey } })
+    const listed = ((await state.json()) as { watchers: Array<{ folders: string[]; stoppedAt: string | null }> })
+      .watchers
+    expect(listed.find((w) => w.folders[0] === shuttle)?.stoppedAt).toEqual(expect.any(String))
   })
 
   it('is listed in the console while it runs, with its last report and problems; marked once stopped or quiet', async () => {
@@ -348,7 +380,7 @@ describe('media-log watch', () => {
       await page.clock.fastForward(16_000)
       await quiet.locator('.badge', { hasText: 'Not heard from' }).waitFor()
       expect(await quiet.locator('.watch-warning').textContent()).toMatch(
-        /^Not heard from since \d\d:\d\d \(\d+ s ago\): its terminal may have closed, or this laptop slept\. Reports written since wait until it runs again\.$/,
+        /^Not heard from since \d\d:\d\d: its terminal may have closed, or this laptop slept\. Reports written since wait until it runs again\.$/,
       )
       expect(await page.locator('#watchers-count').textContent()).toBe('2 stopped or quiet')
 

@@ -108,7 +108,8 @@ export function watchersSection() {
           ago(last.at, now + skew)
         : '')
     const warning = $('.watch-warning', node)
-    warning.textContent =
+    // A live region: written only when it says something else, never every second.
+    const said =
       state === 'stopped'
         ? 'Stopped at ' +
           shortTime(/** @type {string} */ (watcher.stoppedAt)) +
@@ -116,10 +117,9 @@ export function watchersSection() {
         : state === 'quiet'
           ? 'Not heard from since ' +
             shortTime(watcher.heardAt) +
-            ' (' +
-            ago(watcher.heardAt, now + skew) +
-            '): its terminal may have closed, or this laptop slept. Reports written since wait until it runs again.'
+            ': its terminal may have closed, or this laptop slept. Reports written since wait until it runs again.'
           : ''
+    if (warning.textContent !== said) warning.textContent = said
     warning.hidden = state === 'watching'
     $('.dismiss', node).hidden = state === 'watching'
     $('.dismiss', node).setAttribute('aria-label', 'Dismiss the watcher of ' + watcher.folders.join(', '))
