@@ -6,11 +6,13 @@
 // of each step and the workerd process's memory (VmRSS sampled every 20 ms during the step, VmHWM
 // at the end), and how each grows per clip.
 // Then bench/heap.mjs: what each big operation needs of V8's heap, against Cloudflare's 128 MB.
-// Writes bench/results/scale.{json,md}. `--only=heap` runs the heap table alone.
+// Writes bench/results/scale.{json,md}. `--only=heap` runs the heap table alone; `--only=film` a
+// production at film scale (bench/film.mjs), not part of the full run: it writes 1 GB first.
 import autocannon from 'autocannon'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT, api, approvedToken, machine, makeLog, memoryOf, sampleMemory, startServer } from './client.mjs'
+import { filmTable } from './film.mjs'
 import { heapMarkdown, heapTable } from './heap.mjs'
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')))
@@ -185,6 +187,7 @@ const mib = (m) => `${Math.round(m)} MiB`
 async function main() {
   const host = machine()
   if (args.only === 'heap') return heapOnly(host)
+  if (args.only === 'film') return filmOnly()
   console.log(`Scale: logs of ${SIZES.join(' / ')} clips and a ${LIST_LOGS}-log project, served by npm start`)
   console.log(
     `${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}, load ${host.load.join(' ')}\n`,
@@ -263,6 +266,18 @@ async function heapOnly(host) {
   const dir = join(ROOT, 'bench/results')
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'heap.md'), `${markdown}\nMachine: ${host.cpu}, ${host.cores} cores, Node ${host.node}.\n`)
+}
+
+/** A production at film scale (bench/film.mjs): long, so run alone. */
+async function filmOnly() {
+  const { host, rows, lines } = await filmTable()
+  const dir = join(ROOT, 'bench/results')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'film.json'), JSON.stringify({ machine: host, rows }, null, 2) + '\n')
+  writeFileSync(
+    join(dir, 'film.md'),
+    `${lines.join('\n')}\n\nMachine: ${host.cpu}, ${host.cores} cores, Node ${host.node}; ${new Date().toISOString().slice(0, 10)}.\n`,
+  )
 }
 
 await main()
