@@ -1,25 +1,16 @@
 // The watchers of offload folders as the console lists them: a running `media-log watch` reports
 // itself (PUT /watchers/{id}), says when it stopped, and the operator dismisses one.
 import { describe, expect, it } from 'vitest'
+import { ROUTES } from '../src/api/routes'
 import { approvedToken, call, operator } from './helpers'
 
 const ID = '0f8c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b'
 const OTHER = '1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d'
 
+/** The document's example of a report, with a problem met (a report the service refused). */
 const REPORT = {
-  folders: ['/Volumes/SHUTTLE_01'],
-  everySeconds: 15,
-  taken: 1,
-  last: {
-    report: '/Volumes/SHUTTLE_01/A001/ascmhl/0001_A001_2026-11-28_183012Z.mhl',
-    log: 'D014_261128',
-    at: '2026-11-28T18:30:14.000Z',
-    created: true,
-    added: 12,
-    changed: 0,
-  },
+  ...ROUTES.reportWatcher.example.request,
   problems: [{ at: '2026-11-28T18:29:00.000Z', message: 'not taken /Volumes/SHUTTLE_01/x.csv: 400 Validation Error' }],
-  walkedOnly: [],
 }
 
 const report = (token: string, body: unknown, id = ID) => call('PUT', `/watchers/${id}`, { token, body })
