@@ -209,6 +209,12 @@ describe('which versions a received one ends by a choice made elsewhere (planRec
     // Our line longer than theirs.
     const long = onTop(onTop(onTop(ours)))
     expect(setAsideOf(held(long), onTop(long, onTop(root)))).toEqual([long.rev])
+    // Theirs so long that its beginning falls out of the resolution's 200 ancestors.
+    let longer = onTop(root)
+    for (let i = 0; i < 260; i++) longer = onTop(longer)
+    const chosen = onTop(ours, longer)
+    expect(chosen.ancestors.some((rev) => Number.parseInt(rev, 10) <= 2 && rev !== ours.rev)).toBe(false)
+    expect(setAsideOf(held(ours), chosen)).toEqual([ours.rev])
     // An edit on top of the resolution, the resolution itself never received: ended all the same.
     expect(setAsideOf(held(ours), onTop(onTop(ours, theirs)))).toEqual([ours.rev])
   })

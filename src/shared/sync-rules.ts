@@ -143,7 +143,12 @@ export function planReceive(
 function endedElsewhere(leaf: Leaf, incoming: Leaf): boolean {
   const generation = generationOf(leaf.rev)
   const own = new Set([leaf.rev, ...leaf.ancestors])
-  return incoming.ancestors.some((rev) => !own.has(rev) && generationOf(rev) <= generation)
+  if (incoming.ancestors.some((rev) => !own.has(rev) && generationOf(rev) <= generation)) return true
+  // A resolution names the versions it replaced first, newest first, and only then their history:
+  // a later generation after `leaf` in the list is one it replaced beside it. So a kept line too
+  // long for its beginning to fit the list (200 ancestors) still shows the choice.
+  const at = incoming.ancestors.indexOf(leaf.rev)
+  return at >= 0 && incoming.ancestors.slice(at + 1).some((rev) => generationOf(rev) > generation)
 }
 
 /**
