@@ -8,13 +8,12 @@
 // command at 28–66% (no SIMD: xxhsum uses SSE2/AVX2). node:crypto's SHA-1 at 885 MiB/s (sha1sum 285) and MD5 at 470
 // (md5sum 544), ahead of hash-wasm's MD5 (440). Files are read back several at a time, a thread
 // each (DigestPool).
-import { base58 } from '@scure/base'
 import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { createRequire } from 'node:module'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { createXXHash128, createXXHash3, createXXHash32, createXXHash64 } from 'hash-wasm'
+import { Failure, shown } from './terminal.mjs'
 import { OPEN_FLAGS } from './walk.mjs'
 
 /**
@@ -71,9 +70,14 @@ const node = (name) => () => {
   return { update: (bytes) => hash.update(bytes), digest: () => hash.digest('hex') }
 }
 
-/** @param {() => Promise<import('hash-wasm').IHasher>} make @returns {() => Promise<Digest>} */
+/**
+ * hash-wasm is loaded only where a WASM digest is made: loading it costs some 40 ms, on the
+ * command's thread and on each reading thread, before the first byte is read.
+ * @param {(wasm: typeof import('hash-wasm')) => Promise<import('hash-wasm').IHasher>} make
+ * @returns {() => Promise<Digest>}
+ */
 const wasm = (make) => async () => {
-  const hash = await make()
+  const hash = await make(await import('hash-wasm'))
   hash.init()
   return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest('hex') }
 }
@@ -81,7 +85,7 @@ const wasm = (make) => async () => {
 /**
  * The native xxHash `name` with seed 0 (its digest big-endian, as xxhsum prints it), or the WASM one.
  * @param {'XXHash32' | 'XXHash64' | 'XXHash3' | 'XXHash128'} name
- * @param {() => Promise<import('hash-wasm').IHasher>} make
+ * @param {(wasm: typeof import('hash-wasm')) => Promise<import('hash-wasm').IHasher>} make
  * @returns {(xxhash: XxhashKind) => Promise<Digest>}
  */
 const xxhash = (name, make) => async (kind) => {
@@ -95,7 +99,8 @@ const xxhash = (name, make) => async (kind) => {
 }
 
 /** C4 ID (SMPTE ST 2114): the SHA-512 in Base58, padded with `1` to 88 digits after `c4`. */
-const c4 = () => {
+const c4 = async () => {
+  const { base58 } = await import('@scure/base')
   const hash = createHash('sha512')
   return {
     update: (/** @type {Uint8Array} */ bytes) => void hash.update(bytes),
@@ -105,13 +110,13 @@ const c4 = () => {
 
 /** Every algorithm a copy's hash may name that the command can compute. */
 const ALGORITHMS = {
-  xxh64: xxhash('XXHash64', () => createXXHash64()),
-  xxh128: xxhash('XXHash128', () => createXXHash128()),
-  xxh3: xxhash('XXHash3', () => createXXHash3()),
-  xxh32: xxhash('XXHash32', () => createXXHash32()),
+  xxh64: xxhash('XXHash64', (wasm) => wasm.createXXHash64()),
+  xxh128: xxhash('XXHash128', (wasm) => wasm.createXXHash128()),
+  xxh3: xxhash('XXHash3', (wasm) => wasm.createXXHash3()),
+  xxh32: xxhash('XXHash32', (wasm) => wasm.createXXHash32()),
   md5: node('md5'),
   sha1: node('sha1'),
-  c4: () => Promise.resolve(c4()),
+  c4,
 }
 
 /** @typedef {keyof typeof ALGORITHMS} Algorithm */
@@ -157,6 +162,37 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
 }
 
 /**
+ * Files read at once: `--threads N`, else one a core (four at most). Fewer leaves a core to an
+ * offload running beside the read-back.
+ * @param {string | undefined} given
+ */
+export function threadsOf(given) {
+  if (given === undefined) return Math.min(availableParallelism(), 4)
+  const threads = Number(given)
+  if (!/^\d+$/.test(given) || threads < 1 || threads > 64)
+    throw new Failure(`--threads ${shown(given)}: a whole number of files read at once, 1 to 64`)
+  return threads
+}
+
+/** @param {XxhashKind} xxhash */
+const startThread = (xxhash) => new Worker(new URL(import.meta.url), { workerData: { digestPool: true, xxhash } })
+
+/** Threads started before their pool was made (prestart), and how. @type {{xxhash: XxhashKind, workers: Worker[]} | undefined} */
+let prestarted
+
+/**
+ * `threads` reading threads started now, for the pool the command makes later: a thread takes some
+ * 60 ms to start, and `verify` can read nothing before its threads and the service's answer are
+ * both there. The first pool made takes them; a pool that wants another kind or fewer closes those
+ * it does not take.
+ * @param {number} threads
+ */
+export function prestart(threads) {
+  const { kind: xxhash } = xxhashKind()
+  prestarted = { xxhash, workers: Array.from({ length: threads }, () => startThread(xxhash)) }
+}
+
+/**
  * Files digested several at a time, one a thread, a thread a core (four at most): a digest is
  * bound by its core, not by reading (two threads of WASM: 2 GiB of XXH64 at 3,300–4,500 MiB/s,
  * one at 2,400). `onRead` hears the bytes read, of whichever file. A thread that dies (out of
@@ -175,12 +211,16 @@ export class DigestPool {
    * known, they are ready when it is.
    * @param {{threads?: number, onRead?: (bytes: number) => void, xxhash?: XxhashKind}} [options]
    */
-  constructor({ threads = Math.min(availableParallelism(), 4), onRead, xxhash = xxhashKind().kind } = {}) {
+  constructor({ threads = threadsOf(undefined), onRead, xxhash = xxhashKind().kind } = {}) {
     this.threads = threads
     this.onRead = onRead
     this.xxhash = xxhash
+    const { workers: spare = [], xxhash: spareKind } = prestarted ?? {}
+    prestarted = undefined
+    const ready = spareKind === xxhash ? spare.splice(0, threads) : []
+    for (const worker of spare) void worker.terminate()
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(new URL(import.meta.url), { workerData: { digestPool: true, xxhash } })
+      const worker = ready[i] ?? startThread(xxhash)
       worker.unref()
       worker.on('message', (/** @type {Said} */ message) => 'read' in message && this.onRead?.(message.read))
       // Heard by the file it had (digest below); never an unhandled 'error' that ends the process.

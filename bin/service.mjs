@@ -122,15 +122,27 @@ async function storeToken(baseUrl, token) {
  * until the operator approves "media-log" in the console.
  * @param {Service} service
  */
-export async function connectedClient({ url: baseUrl, from }) {
+export async function connectedClient(service) {
+  return (await askConnected(service, (client) => client.projects())).client
+}
+
+/**
+ * The service's answer to `ask`, and the client it was asked with: the kept token is tried with
+ * `ask` itself, one round trip rather than two (`verify` reads nothing before it has the log);
+ * refused (401), a new token is asked for as connectedClient does, and `ask` asked again.
+ * @template T
+ * @param {Service} service
+ * @param {(client: MediaLogClient) => Promise<T>} ask
+ * @returns {Promise<{client: MediaLogClient, answer: T}>}
+ */
+export async function askConnected({ url: baseUrl, from }, ask) {
   warn(`service: ${baseUrl} (from ${from})`)
   contacted.url = baseUrl
   const kept = (await storedTokens())[baseUrl]
   if (kept) {
     const client = new MediaLogClient({ baseUrl, token: kept })
     try {
-      await client.projects()
-      return client
+      return { client, answer: await ask(client) }
     } catch (err) {
       if (!(err instanceof MediaLogError && err.status === 401)) throw err
       await storeToken(baseUrl, undefined)
@@ -149,5 +161,5 @@ export async function connectedClient({ url: baseUrl, from }) {
   })
   await storeToken(baseUrl, client.token)
   warn(`approved; the token is kept in ${tokenFile()}`)
-  return client
+  return { client, answer: await ask(client) }
 }

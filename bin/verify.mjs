@@ -23,8 +23,8 @@ import {
   framesDigest,
   readManifest,
 } from 'media-log-service/client'
-import { DigestPool, computable, xxhashKind } from './digests.mjs'
-import { connectedClient, serviceUrl } from './service.mjs'
+import { DigestPool, computable, threadsOf, xxhashKind } from './digests.mjs'
+import { askConnected, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
 import { FIRST_ALGORITHM, ResumeFile, readBack } from './verify-reading.mjs'
@@ -101,19 +101,6 @@ export async function verifyFolders(folders, options, usage, part = {}) {
 }
 
 /**
- * Files read at once: `--threads N`, else one a core (four at most). Fewer leaves a core to an
- * offload running beside the read-back.
- * @param {string | undefined} given
- */
-function threadsOf(given) {
-  if (given === undefined) return undefined
-  const threads = Number(given)
-  if (!/^\d+$/.test(given) || threads < 1 || threads > 64)
-    throw new Failure(`--threads ${shown(given)}: a whole number of files read at once, 1 to 64`)
-  return threads
-}
-
-/**
  * @param {DigestPool} pool @param {Map<string, string[]>} volumes @param {number} share
  * @param {import('./media-log.mjs').Options & {log: string}} options
  * @param {Part} part
@@ -125,12 +112,15 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
   const [first] = volumes.values()
   const walking = walkVolume(first ?? [])
   walking.catch(() => {}) // heard below, once the service has answered
-  const client = given ?? (await connectedClient(serviceUrl(options.url)))
-  const log = await client.log(options.log).catch((/** @type {unknown} */ err) => {
-    if (err instanceof MediaLogError && err.status === 404)
-      throw new Failure(`${shown(options.log)}: no such log in the service's project`)
-    throw err
-  })
+  const askLog = (/** @type {import('media-log-service/client').MediaLogClient} */ client) =>
+    client.log(options.log).catch((/** @type {unknown} */ err) => {
+      if (err instanceof MediaLogError && err.status === 404)
+        throw new Failure(`${shown(options.log)}: no such log in the service's project`)
+      throw err
+    })
+  const { client, answer: log } = given
+    ? { client: given, answer: await askLog(given) }
+    : await askConnected(serviceUrl(options.url), askLog)
   const clips = logClips(log)
   // A drive named otherwise than the log names it (macOS mounts a second `SHUTTLE_01` as
   // `SHUTTLE_01 1`) would be compared with the others' checksums and recorded as a new volume.

@@ -1,6 +1,7 @@
 // The digests copies are read back with, against published values: the xxHash specification's
 // (as Debian's xxhsum 0.8.1 prints them), RFC 1321's and FIPS 180's test vectors, and the C4 ID of
 // nothing from SMPTE ST 2114; then a file larger than a read, against a digest made in one go.
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,9 +27,8 @@ type Digests = {
     close: () => Promise<unknown>
   }
 }
-const { CHUNK, NATIVE_CHUNK, computable, xxhashKind, digestFile, DigestPool } = (await import(
-  '../bin/digests.mjs' as string
-)) as Digests
+const DIGESTS = join(import.meta.dirname, '..', 'bin', 'digests.mjs')
+const { CHUNK, NATIVE_CHUNK, computable, xxhashKind, digestFile, DigestPool } = (await import(DIGESTS)) as Digests
 const digestOf = async (path: string, algorithm: string, xxhash?: Xxhash) =>
   (await digestFile(path, algorithm, { xxhash })).digest
 // Every platform xxhash-addon ships a binary for; elsewhere the WASM is this machine's only kind.
@@ -130,6 +130,29 @@ describe('digests of a copy read back', () => {
         await pool.close()
       }
     })
+
+  it('takes the threads started before its pool, and ends those it does not take', async () => {
+    const bytes = new Uint8Array(CHUNK + 77).fill(9)
+    const path = file('prestarted.bin', bytes)
+    const expected = await xxhash64(bytes)
+    // A thread left running would keep the command from ending: each run must end by itself.
+    const run = (pool: string) => {
+      const script = file(
+        'prestarted.mjs',
+        `const { prestart, DigestPool } = await import(${JSON.stringify(DIGESTS)})
+        prestart(3)
+        const pool = new DigestPool(${pool})
+        console.log((await pool.digest(${JSON.stringify(path)}, 'xxh64')).digest)
+        await pool.close()`,
+      )
+      return spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 20_000 })
+    }
+    for (const pool of ['{ threads: 1 }', "{ threads: 2, xxhash: 'wasm' }", '{ threads: 4 }']) {
+      const { status, stdout, stderr } = run(pool)
+      expect({ pool, status, stderr }).toEqual({ pool, status: 0, stderr: '' })
+      expect(stdout.trim()).toBe(expected)
+    }
+  })
 
   it('does not read through a symbolic link put in a file’s place', async () => {
     const target = file('target.bin', 'abc')
