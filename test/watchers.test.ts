@@ -1,6 +1,6 @@
 // The watchers of offload folders as the console lists them: a running `media-log watch` reports
 // itself (PUT /watchers/{id}), says when it stopped, and the operator dismisses one.
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ROUTES } from '../src/api/routes'
 import { approvedToken, call, operator } from './helpers'
 
@@ -33,10 +33,13 @@ describe('PUT /watchers/{id}', () => {
         ...REPORT,
         startedAt: expect.any(String),
         heardAt: expect.any(String),
+        quietAt: expect.any(String),
         stoppedAt: null,
       },
     ])
     const heard = Date.parse(first.watchers[0]!.heardAt as string)
+    // Quiet after three of the intervals it said it reports at.
+    expect(Date.parse(first.watchers[0]!.quietAt as string) - heard).toBe(3 * REPORT.everySeconds * 1000)
     expect(heard).toBeGreaterThanOrEqual(before - 1)
     expect(Date.parse(first.now)).toBeGreaterThanOrEqual(heard)
 
@@ -46,7 +49,13 @@ describe('PUT /watchers/{id}', () => {
     const second = await watchersShown()
     expect(second.version).not.toBe(first.version)
     expect(second.watchers).toEqual([
-      { ...first.watchers[0], ...again, heardAt: expect.any(String), startedAt: first.watchers[0]!.startedAt },
+      {
+        ...first.watchers[0],
+        ...again,
+        heardAt: expect.any(String),
+        quietAt: expect.any(String),
+        startedAt: first.watchers[0]!.startedAt,
+      },
     ])
     expect(Date.parse(second.watchers[0]!.heardAt as string)).toBeGreaterThan(heard)
   })
@@ -132,5 +141,37 @@ describe('PUT /watchers/{id}', () => {
     expect(ids).toHaveLength(32)
     expect(ids).toContain(id(32))
     expect(ids).not.toContain(id(5))
+  })
+
+  describe('as time passes', () => {
+    afterEach(() => void vi.useRealTimers())
+    const id = (n: number) => `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`
+
+    it('lets a quiet watcher make room: unheard for three of its intervals, it is listed quiet and the next takes its place', async () => {
+      const token = await approvedToken('media-log')
+      for (let n = 0; n < 16; n++) expect((await report(token, REPORT, id(n))).status).toBe(201)
+      vi.useFakeTimers({ now: Date.now() + 3 * REPORT.everySeconds * 1000 + 1000, toFake: ['Date'] })
+      // The fifteen others report again in time; the first does not.
+      for (let n = 1; n < 16; n++) expect((await report(token, REPORT, id(n))).status).toBe(200)
+      const { watchers, now } = await watchersShown()
+      const quiet = watchers.filter((w) => Date.parse(w.quietAt as string) < Date.parse(now)).map((w) => w.id)
+      expect(quiet).toEqual([id(0)])
+      expect((await report(token, REPORT, id(16))).status).toBe(201)
+      const ids = (await watchersShown()).watchers.map((w) => w.id)
+      expect(ids).toHaveLength(16)
+      expect(ids).toContain(id(16))
+      expect(ids).not.toContain(id(0))
+    })
+
+    it('forgets a watcher stopped a week ago: no longer listed, and its row gone at the next report', async () => {
+      const token = await approvedToken('media-log')
+      expect((await report(token, REPORT, id(0))).status).toBe(201)
+      expect((await call('DELETE', `/watchers/${id(0)}`, { token })).status).toBe(200)
+      vi.useFakeTimers({ now: Date.now() + 7 * 24 * 3600 * 1000 + 1000, toFake: ['Date'] })
+      expect((await watchersShown()).watchers).toEqual([])
+      // Its row went with the next report: the same id starts afresh rather than being refused as stopped.
+      expect(await report(token, REPORT, id(0))).toMatchObject({ status: 201, body: { success: true } })
+      expect((await watchersShown()).watchers).toMatchObject([{ id: id(0), stoppedAt: null }])
+    })
   })
 })

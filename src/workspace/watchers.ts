@@ -31,6 +31,11 @@ export type WatcherListing = WatcherReport & {
   appName: string
   startedAt: string
   heardAt: string
+  /**
+   * When it counts as quiet if not heard again (three of its intervals after `heardAt`): the
+   * console compares it with the service's time as that moves on, and needs no rule of its own.
+   */
+  quietAt: string
   /** Set when the command stopped itself (Ctrl-C, or the terminal closed). */
   stoppedAt: string | null
 }
@@ -56,6 +61,7 @@ export class Watchers {
   /** A watcher's report: 201 the first time (`created`), then each time it reports again. */
   report(tokenId: string, appName: string, id: string, report: WatcherReport): { created: boolean } {
     const now = new Date()
+    this.#forgetOld(now.getTime())
     const row = this.#row(id)
     if (row && row.token_id !== tokenId) throw conflict('This watcher is another application’s')
     if (row?.stopped_at) throw conflict('This watcher has stopped: a watcher that starts again takes a new id')
@@ -93,19 +99,30 @@ export class Watchers {
     this.changed()
   }
 
+  /**
+   * What the console lists. A week-old watcher is left out here and deleted when a watcher next
+   * reports: the console's reads, its long poll included, write nothing.
+   */
   list(): WatcherListing[] {
-    this.#forgetOld(Date.now())
+    const weekAgo = new Date(Date.now() - FORGOTTEN_AFTER_MS).toISOString()
     return this.sql
-      .exec<Row>('SELECT * FROM watchers ORDER BY started_at DESC, id')
+      .exec<Row>(
+        'SELECT * FROM watchers WHERE COALESCE(stopped_at, heard_at) >= ? ORDER BY started_at DESC, id',
+        weekAgo,
+      )
       .toArray()
-      .map((row) => ({
-        id: row.id,
-        appName: row.app_name,
-        ...(JSON.parse(row.report) as WatcherReport),
-        startedAt: row.started_at,
-        heardAt: row.heard_at,
-        stoppedAt: row.stopped_at,
-      }))
+      .map((row) => {
+        const report = JSON.parse(row.report) as WatcherReport
+        return {
+          id: row.id,
+          appName: row.app_name,
+          ...report,
+          startedAt: row.started_at,
+          heardAt: row.heard_at,
+          quietAt: new Date(quietAt(row.heard_at, report.everySeconds)).toISOString(),
+          stoppedAt: row.stopped_at,
+        }
+      })
   }
 
   #row(id: string): Row | undefined {
@@ -118,12 +135,8 @@ export class Watchers {
     this.sql.exec('DELETE FROM watchers WHERE COALESCE(stopped_at, heard_at) < ?', weekAgo)
   }
 
-  /**
-   * Forgets what is a week old; full (all watchers, or the application's own), the one stopped or
-   * quiet longest of them goes, else 429.
-   */
+  /** Full (all watchers, or the application's own): the one stopped or quiet longest of them goes, else 429. */
   #makeRoom(now: number, tokenId: string) {
-    this.#forgetOld(now)
     const all = this.sql.exec<Row>('SELECT * FROM watchers').toArray()
     const own = all.filter((row) => row.token_id === tokenId)
     const rows = own.length >= MAX_PER_APPLICATION ? own : all
@@ -143,7 +156,8 @@ export class Watchers {
 }
 
 /** Unheard for three of its own intervals: the console warns of it. */
+const quietAt = (heardAt: string, everySeconds: number) => Date.parse(heardAt) + 3 * everySeconds * 1000
+
 function isQuiet(row: Row, now: number) {
-  const every = (JSON.parse(row.report) as WatcherReport).everySeconds
-  return now - Date.parse(row.heard_at) > 3 * every * 1000
+  return now > quietAt(row.heard_at, (JSON.parse(row.report) as WatcherReport).everySeconds)
 }

@@ -212,6 +212,7 @@
  * @property {string[]} walkedOnly Folders the system no longer tells of changes: walked every 30 s.
  * @property {string} startedAt
  * @property {string} heardAt
+ * @property {string} quietAt When it is "not heard from" unless it reports again (the service's rule).
  * @property {string | null} stoppedAt
  */
 

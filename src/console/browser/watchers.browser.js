@@ -27,9 +27,8 @@ export function watchersSection() {
   /** @type {Set<string>} */
   const dismissed = new Set()
 
-  /** 'watching', 'quiet' (unheard for three of its intervals) or 'stopped'. @param {Watcher} w @param {number} now */
-  const stateOf = (w, now) =>
-    w.stoppedAt ? 'stopped' : now + skew - Date.parse(w.heardAt) > 3 * w.everySeconds * 1000 ? 'quiet' : 'watching'
+  /** 'watching', 'quiet' (past the service's `quietAt`) or 'stopped'. @param {Watcher} w @param {number} now */
+  const stateOf = (w, now) => (w.stoppedAt ? 'stopped' : now + skew > Date.parse(w.quietAt) ? 'quiet' : 'watching')
 
   /** @param {Watcher} watcher @returns {WatcherCard} */
   function create(watcher) {
