@@ -106,9 +106,10 @@ export async function verifyFolders(folders, options, usage, part = {}) {
  * @param {Part} part
  */
 async function verifyWith(pool, volumes, share, options, { only, signal, client: given }) {
-  // The first drive is walked while the service is reached and asked for the log (a first fetch
-  // costs Node some 100 ms): a run's fixed cost is what keeps a small one from the drive's speed.
-  // The others are walked when their turn comes, so what they hold is seen as it is then.
+  // The first drive is walked while the service is reached and asked for the log (Node's first
+  // fetch costs some 50 ms, loading undici), and the reading threads start meanwhile (prestart):
+  // a run's fixed cost is what keeps a small one from the drive's speed. The other drives are
+  // walked when their turn comes, so what they hold is seen as it is then.
   const [first] = volumes.values()
   const walking = walkVolume(first ?? [])
   walking.catch(() => {}) // heard below, once the service has answered

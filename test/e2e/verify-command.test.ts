@@ -646,19 +646,25 @@ process.dlopen = (module, filename, ...rest) => {
   })
 
   it('says first that nothing answers at the service’s URL, and asks for no approval there', async () => {
-    // A port nothing listens on, and no token kept for it: verify and checks alike.
+    // A port nothing listens on, with no token kept for it and then with one: verify and checks alike.
     const nowhere = 'http://localhost:5749'
     const fresh = mkdtempSync(join(dir, 'config-'))
-    for (const args of [
-      ['verify', dir, '--log', 'D013'],
-      ['checks', 'D013'],
-    ]) {
-      const failed = await runCommand(args, { base: nowhere, configDir: fresh })
-      expect(failed.status).toBe(2)
-      expect(failed.stdout).toBe('')
-      expect(failed.stderr).toBe(
-        `service: ${nowhere} (from MEDIA_LOG_URL)\nmedia-log: nothing answers at ${nowhere} (npm start starts the service)\n`,
-      )
+    for (const kept of [false, true]) {
+      if (kept)
+        writeFileSync(
+          join(fresh, 'tokens.json'),
+          JSON.stringify({ [nowhere]: `mls_${'0'.repeat(16)}_${'A'.repeat(43)}` }),
+        )
+      for (const args of [
+        ['verify', dir, '--log', 'D013'],
+        ['checks', 'D013'],
+      ]) {
+        const failed = await runCommand(args, { base: nowhere, configDir: fresh })
+        expect({ kept, status: failed.status, stdout: failed.stdout }).toEqual({ kept, status: 2, stdout: '' })
+        expect(failed.stderr).toBe(
+          `service: ${nowhere} (from MEDIA_LOG_URL)\nmedia-log: nothing answers at ${nowhere} (npm start starts the service)\n`,
+        )
+      }
     }
   })
 })
