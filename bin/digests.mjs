@@ -175,7 +175,13 @@ export function threadsOf(given) {
 }
 
 /** @param {XxhashKind} xxhash */
-const startThread = (xxhash) => new Worker(new URL(import.meta.url), { workerData: { digestPool: true, xxhash } })
+function startThread(xxhash) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { digestPool: true, xxhash } })
+  // Heard by the file it has (DigestPool.digest); never an unhandled 'error' that ends the
+  // process, even while a prestarted thread waits for its pool.
+  worker.on('error', () => {})
+  return worker
+}
 
 /** Threads started before their pool was made (prestart), and how. @type {{xxhash: XxhashKind, workers: Worker[]} | undefined} */
 let prestarted
@@ -189,6 +195,7 @@ let prestarted
  */
 export function prestart(threads) {
   const { kind: xxhash } = xxhashKind()
+  for (const worker of prestarted?.workers ?? []) void worker.terminate()
   prestarted = { xxhash, workers: Array.from({ length: threads }, () => startThread(xxhash)) }
 }
 
@@ -223,8 +230,6 @@ export class DigestPool {
       const worker = ready[i] ?? startThread(xxhash)
       worker.unref()
       worker.on('message', (/** @type {Said} */ message) => 'read' in message && this.onRead?.(message.read))
-      // Heard by the file it had (digest below); never an unhandled 'error' that ends the process.
-      worker.on('error', () => {})
       this.#workers.push(worker)
       this.#idle.push(worker)
     }

@@ -107,7 +107,15 @@ async function main(argv) {
   if (command === 'verify') {
     // Its reading threads start while the rest of it loads and asks the service for the log.
     const { prestart, threadsOf } = await import('./digests.mjs')
-    if (rest.length && values.log) prestart(threadsOf(values.threads))
+    // Options that do not hold start nothing: verifyFolders says what is wrong, in its own order.
+    const threads = (() => {
+      try {
+        return threadsOf(values.threads)
+      } catch {
+        return undefined
+      }
+    })()
+    if (rest.length && values.log && threads) prestart(threads)
     return (await import('./verify.mjs')).verifyFolders(rest, values, USAGE)
   }
   if (command === 'checks') return (await import('./checks.mjs')).printChecks(rest, values, USAGE)
@@ -119,16 +127,29 @@ async function main(argv) {
   throw new Failure(`unknown command ${command}\n${USAGE}`)
 }
 
+/**
+ * What the error handler tells errors by: loaded only now, as each command loads what it needs. A
+ * build without them (dist/ not made) still has its error said.
+ */
+async function errorWords() {
+  try {
+    const [{ MediaLogError }, { contacted }] = await Promise.all([
+      import('media-log-service/client'),
+      import('./service.mjs'),
+    ])
+    return { MediaLogError, contacted }
+  } catch {
+    return { MediaLogError: Failure, contacted: { url: undefined } }
+  }
+}
+
 /** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. @param {number} status */
 function exit(status) {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(status)))
 }
 
 main(process.argv.slice(2)).then(exit, async (/** @type {unknown} */ err) => {
-  const [{ MediaLogError }, { contacted }] = await Promise.all([
-    import('media-log-service/client'),
-    import('./service.mjs'),
-  ])
+  const { MediaLogError, contacted } = await errorWords()
   // What Node's errors carry: parseArgs's its code, fetch's the network's error as its cause.
   const { code, cause } = err instanceof Error ? /** @type {NodeJS.ErrnoException} */ (err) : {}
   const causeCode = cause instanceof Error ? /** @type {NodeJS.ErrnoException} */ (cause).code : undefined

@@ -1,6 +1,9 @@
 // The watchers of offload folders as the console lists them: a running `media-log watch` reports
 // itself (PUT /watchers/{id}), says when it stopped, and the operator dismisses one.
+import { env } from 'cloudflare:workers'
+import { runInDurableObject } from 'cloudflare:test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Workspace } from '../src/workspace/Workspace'
 import { ROUTES } from '../src/api/routes'
 import { approvedToken, call, operator } from './helpers'
 
@@ -13,6 +16,11 @@ const REPORT = {
   problems: [{ at: '2026-11-28T18:29:00.000Z', message: 'not taken /Volumes/SHUTTLE_01/x.csv: 400 Validation Error' }],
 }
 
+/** The watchers' rows as stored, whatever the console lists. */
+const rows = () =>
+  runInDurableObject(env.WORKSPACE.get(env.WORKSPACE.idFromName('workspace')), (_: Workspace, state) =>
+    Number(state.storage.sql.exec('SELECT COUNT(*) AS n FROM watchers').one().n),
+  )
 const report = (token: string, body: unknown, id = ID) => call('PUT', `/watchers/${id}`, { token, body })
 const watchersShown = async () => {
   const state = await operator('GET', '/approve/state')
@@ -163,15 +171,27 @@ describe('PUT /watchers/{id}', () => {
       expect(ids).not.toContain(id(0))
     })
 
-    it('forgets a watcher stopped a week ago: no longer listed, and its row gone at the next report', async () => {
+    it('forgets a watcher stopped a week ago: no longer listed, and its row gone at the next report, not at a read', async () => {
       const token = await approvedToken('media-log')
       expect((await report(token, REPORT, id(0))).status).toBe(201)
       expect((await call('DELETE', `/watchers/${id(0)}`, { token })).status).toBe(200)
       vi.useFakeTimers({ now: Date.now() + 7 * 24 * 3600 * 1000 + 1000, toFake: ['Date'] })
       expect((await watchersShown()).watchers).toEqual([])
+      expect(await rows()).toBe(1)
       // Its row went with the next report: the same id starts afresh rather than being refused as stopped.
       expect(await report(token, REPORT, id(0))).toMatchObject({ status: 201, body: { success: true } })
       expect((await watchersShown()).watchers).toMatchObject([{ id: id(0), stoppedAt: null }])
+      expect(await rows()).toBe(1)
+    })
+
+    it('answers 404 for a week-old watcher stopped or dismissed: not brought back as stopped', async () => {
+      const token = await approvedToken('media-log')
+      for (const n of [0, 1]) expect((await report(token, REPORT, id(n))).status).toBe(201)
+      vi.useFakeTimers({ now: Date.now() + 7 * 24 * 3600 * 1000 + 1000, toFake: ['Date'] })
+      expect(await call('DELETE', `/watchers/${id(0)}`, { token })).toMatchObject({ status: 404 })
+      expect(await operator('DELETE', `/approve/watchers/${id(1)}`)).toMatchObject({ status: 404 })
+      expect((await watchersShown()).watchers).toEqual([])
+      expect(await rows()).toBe(0)
     })
   })
 })

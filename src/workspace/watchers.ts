@@ -84,6 +84,7 @@ export class Watchers {
 
   /** The command stopped itself: kept, shown stopped, until dismissed or a week passes. */
   stop(tokenId: string, id: string) {
+    this.#forgetOld(Date.now())
     const row = this.#row(id)
     if (!row) throw notFound('Watcher')
     if (row.token_id !== tokenId) throw conflict('This watcher is another application’s')
@@ -95,13 +96,14 @@ export class Watchers {
 
   /** The operator dismissed it from the console. */
   dismiss(id: string) {
+    this.#forgetOld(Date.now())
     if (!this.sql.exec('DELETE FROM watchers WHERE id = ? RETURNING id', id).toArray().length) throw notFound('Watcher')
     this.changed()
   }
 
   /**
-   * What the console lists. A week-old watcher is left out here and deleted when a watcher next
-   * reports: the console's reads, its long poll included, write nothing.
+   * What the console lists. A week-old watcher is left out here and deleted by the next report,
+   * stop or dismissal: the console's reads, its long poll included, write nothing.
    */
   list(): WatcherListing[] {
     const weekAgo = new Date(Date.now() - FORGOTTEN_AFTER_MS).toISOString()

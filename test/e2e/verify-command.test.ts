@@ -630,6 +630,11 @@ process.dlopen = (module, filename, ...rest) => {
         '--sample is a share of the clips, more than 0% and at most 100%',
       ],
       [['verify', folder, '--log', 'D013', '--sample', '5%', '--all'], '--sample and --all: one or the other'],
+      // Said in the order the options are checked, whatever else is wrong too.
+      [
+        ['verify', folder, '--log', 'D013', '--sample', '5%', '--all', '--threads', '0'],
+        '--sample and --all: one or the other',
+      ],
       [['verify', folder, '--log', 'D404'], "media-log: D404: no such log in the service's project"],
       [
         ['verify', folder, '--log', 'D013', '--threads', '0'],
@@ -643,6 +648,40 @@ process.dlopen = (module, filename, ...rest) => {
       expect(failed.stdout).toBe('')
       expect(failed.stderr).toContain(said)
     }
+  })
+
+  it('asks for a new token when the kept one is refused, then asks for the log again with it', async () => {
+    const configDir = mkdtempSync(join(dir, 'config-'))
+    const refused = `mls_${'0'.repeat(16)}_${'A'.repeat(43)}`
+    writeFileSync(join(configDir, 'tokens.json'), JSON.stringify({ [service.base]: refused }))
+    const folder = mkdtempSync(join(dir, 'drive-'))
+    const verifying = runCommand(['verify', folder, '--log', 'D404'], {
+      base: service.base,
+      configDir,
+    })
+    await operator.approve('media-log', 30_000)
+    const { status, stdout, stderr } = await verifying
+    expect({ status, stdout }).toEqual({ status: 2, stdout: '' })
+    expect(stderr.split('\n')).toEqual([
+      `service: ${service.base} (from MEDIA_LOG_URL)`,
+      'the kept token is no longer accepted: asking for a new one',
+      expect.stringMatching(
+        new RegExp(
+          `^asking for a token: in the console \\(${service.base}/approve\\), approve "media-log" showing code `,
+        ),
+      ),
+      `approved; the token is kept in ${join(configDir, 'tokens.json')}`,
+      "media-log: D404: no such log in the service's project",
+      '',
+    ])
+    const kept = (JSON.parse(readFileSync(join(configDir, 'tokens.json'), 'utf8')) as Record<string, string>)[
+      service.base
+    ]!
+    expect(kept).not.toBe(refused)
+    // The new token is one the service accepts.
+    expect(await new MediaLogClient({ baseUrl: service.base, token: kept }).projects()).toMatchObject([
+      { project_name: 'Verify Film', active: true },
+    ])
   })
 
   it('says first that nothing answers at the service’s URL, and asks for no approval there', async () => {
