@@ -3,11 +3,11 @@
 // (lower-case hex; C4 as its ID).
 //
 // Chosen by measurement (npm run bench:verify; docs/verify.md has the figures): the xxHash kinds
-// from xxhash-addon's prebuilt native binary, where it loads, reading on one thread at 86–98% of
+// from xxhash-addon's prebuilt native binary, where it loads, reading on one thread at 85–98% of
 // Debian's xxhsum; where it does not (a platform without a prebuild), hash-wasm's WASM, the whole
-// command at 28–66% (no SIMD: xxhsum uses SSE2/AVX2). node:crypto's SHA-1 at 885 MiB/s (sha1sum 285) and MD5 at 470
-// (md5sum 544), ahead of hash-wasm's MD5 (440). Files are read back several at a time, a thread
-// each (DigestPool).
+// command at 28–66% (no SIMD: xxhsum uses SSE2/AVX2). node:crypto's SHA-1 at about twice
+// sha1sum's speed and MD5 at md5sum's, ahead of hash-wasm's MD5. Files are read back several at
+// a time, a thread each (DigestPool).
 import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
