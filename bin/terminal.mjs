@@ -31,8 +31,19 @@ export function muteTerminal() {
   process.stderr.write = nothing
 }
 
+/**
+ * Whether a Progress line is on the terminal now. A warning clears it first rather than run on
+ * from its end (the approval prompt while a drive is walked); the line is drawn again at its next
+ * change.
+ */
+let progressShown = false
+
 /** Lines to stderr, each shown safe whatever it holds. @param {string} text */
-export const warn = (text) => process.stderr.write(`${text.split('\n').map(shown).join('\n')}\n`)
+export function warn(text) {
+  const cleared = progressShown ? '\r\x1b[K' : ''
+  progressShown = false
+  process.stderr.write(`${cleared}${text.split('\n').map(shown).join('\n')}\n`)
+}
 
 /** Lines to stdout, each shown safe; `status` given back, the command's exit status. @param {string} text */
 export function print(text, status = 0) {
@@ -51,17 +62,17 @@ export function printJson(value, status) {
 
 /** One line rewritten in place on a terminal; whole lines, now and then, anywhere else. */
 export class Progress {
-  #shown = false
   /** @param {string} text */
   say(text) {
     if (process.stderr.isTTY) {
       process.stderr.write(`\r\x1b[K${shown(text)}`)
-      this.#shown = true
+      progressShown = true
     } else warn(text)
   }
+  /** The line stays, ended; one a warning cleared is not ended again. */
   done() {
-    if (this.#shown) process.stderr.write('\n')
-    this.#shown = false
+    if (progressShown) process.stderr.write('\n')
+    progressShown = false
   }
 }
 
