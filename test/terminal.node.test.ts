@@ -44,25 +44,19 @@ describe('the terminal', () => {
     )
   })
 
-  it('ends nothing a warning already cleared', () => {
-    const progress = new Progress()
-    expect(
-      written(true, () => {
-        progress.say('walking')
-        warn('a warning')
-        progress.done()
-      }),
-    ).toBe('\r\x1b[Kwalking\r\x1b[Ka warning\n')
-  })
-
-  it('writes whole lines where stderr is not a terminal', () => {
-    const progress = new Progress()
-    expect(
-      written(false, () => {
-        progress.say('walking')
-        warn('a warning')
-        progress.done()
-      }),
-    ).toBe('walking\na warning\n')
-  })
+  // On a terminal the line a warning cleared is not ended again; elsewhere every line is whole.
+  for (const [where, tty, expected] of [
+    ['a terminal', true, '\r\x1b[Kwalking\r\x1b[Ka warning\n'],
+    ['a pipe', false, 'walking\na warning\n'],
+  ] as const)
+    it(`says a warning after a progress line on ${where}, and ends each line once`, () => {
+      const progress = new Progress()
+      expect(
+        written(tty, () => {
+          progress.say('walking')
+          warn('a warning')
+          progress.done()
+        }),
+      ).toBe(expected)
+    })
 })
