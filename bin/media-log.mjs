@@ -153,7 +153,14 @@ main(process.argv.slice(2)).then(exit, async (/** @type {unknown} */ err) => {
   // What Node's errors carry: parseArgs's its code, fetch's the network's error as its cause.
   const { code, cause } = err instanceof Error ? /** @type {NodeJS.ErrnoException} */ (err) : {}
   const causeCode = cause instanceof Error ? /** @type {NodeJS.ErrnoException} */ (cause).code : undefined
-  if (
+  const refused = err instanceof MediaLogError && 'status' in err ? err : undefined
+  if (refused?.status === 409 && refused.error === 'No Project Loaded') {
+    // What the service says is true but names no way out: the project is the application's to open.
+    warn(
+      'media-log: 409 No Project Loaded: the service has no project open. The application that keeps ' +
+        'the logs (Daytalog) opens or creates one; or POST /project/create (docs/projects.md)',
+    )
+  } else if (
     err instanceof Failure ||
     err instanceof MediaLogError ||
     (err instanceof Error && code?.startsWith('ERR_PARSE_ARGS_'))

@@ -3,7 +3,7 @@
 // format on their own are in import-readers.node.test.ts.
 import { describe, expect, it } from 'vitest'
 import { c4Of } from '../src/import/read'
-import { call, makeLog, withProject } from './helpers'
+import { approvedToken, call, makeLog, withProject } from './helpers'
 import {
   CARD,
   ale,
@@ -239,6 +239,17 @@ describe('POST /log/{id}/import', () => {
       copies: [...written.ocf.clips[0]!.copies, { volume: 'SHUTTLE_C', hash: `xxhash64be:${'0a'.repeat(8)}` }],
     })
     expect(log.ocf.copies).toEqual(['SSD_01', 'RAID_A', 'SHUTTLE_C'])
+  })
+
+  it('answers 409 No Project Loaded with no project, as POST /log does, into a named log or a dated day', async () => {
+    const token = await approvedToken()
+    const body = { files: asSent(await cardOffload(c4Of)) }
+    expect(await importInto(token, 'D020', body)).toMatchObject({ status: 409, body: { error: 'No Project Loaded' } })
+    expect(await call('POST', '/import', { token, body })).toMatchObject({
+      status: 409,
+      body: { error: 'No Project Loaded' },
+    })
+    expect((await call('GET', '/logs', { token })).body).toEqual({ logs: [] })
   })
 
   it('refuses an import none of whose files can be read, and leaves the store unchanged', async () => {

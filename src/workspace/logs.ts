@@ -192,8 +192,9 @@ export class Logs {
    * PIECEWISE_BYTES is parsed whole here: an import is a rare, deliberate act, not a day's traffic.
    */
   import(imported: SentDay, keys: ImportKeys): MergeOutcome {
-    const projectId = this.projects.requireForLogs()
-    const active = this.projects.active!
+    // It makes the log it names as POST /log does: with no project, 409 No Project Loaded.
+    const active = this.projects.requireActive()
+    const projectId = active.row.id
     const stored = this.#storedIfAny(projectId, keys.id)
     const { log, outcome, written } = mergeImport(stored === undefined ? undefined : parsed(stored), imported, keys)
     if (written) this.#write(active, log, stored === undefined ? undefined : keys.id)
@@ -207,7 +208,7 @@ export class Logs {
    * has none). `keys` may name the date and the new log's day.
    */
   importToDay(imported: SentDay, keys: Omit<ImportKeys, 'id'>): MergeOutcome & { id: string } {
-    const projectId = this.projects.requireForLogs()
+    const projectId = this.projects.requireActive().row.id
     const date = keys.date ?? imported.date
     if (date === undefined)
       throw invalid([{ prop: 'date', message: 'is required: no file is dated, so none names a day' }])

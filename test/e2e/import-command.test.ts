@@ -391,6 +391,36 @@ describe('media-log never sends credentials elsewhere', () => {
     expect(arrived).toEqual([])
   })
 
+  it('says how to open a project when the service has none, rather than only that none is loaded', async () => {
+    // A service as one answers with no project open: its projects listed empty, the import refused.
+    const empty = createServer((request, response) => {
+      request.resume()
+      const listing = request.url === '/projects'
+      response
+        .writeHead(listing ? 200 : 409, { 'content-type': 'application/json' })
+        .end(listing ? '[]' : '{"error":"No Project Loaded"}')
+    })
+    await new Promise<void>((r) => empty.listen(0, '127.0.0.1', r))
+    try {
+      const base = `http://127.0.0.1:${(empty.address() as AddressInfo).port}`
+      const configDir = join(dir, 'config-no-project')
+      mkdirSync(configDir, { recursive: true })
+      writeFileSync(join(configDir, 'tokens.json'), JSON.stringify({ [base]: 'kept-token-of-this-service' }))
+      const { status, stdout, stderr } = await run(
+        ['import', join(drives, 'SHUTTLE_A'), '--log', 'D012', '--url', base],
+        {
+          configDir,
+        },
+      )
+      expect({ status, stdout }).toEqual({ status: 2, stdout: '' })
+      expect(stderr.split('\n').at(-2)).toBe(
+        'media-log: 409 No Project Loaded: the service has no project open. The application that keeps the logs (Daytalog) opens or creates one; or POST /project/create (docs/projects.md)',
+      )
+    } finally {
+      empty.close()
+    }
+  })
+
   it('the typed client follows no redirect with the operator key or a token', async () => {
     const operator = new MediaLogOperator({ baseUrl: redirecting, key: 'operator-key-0123456789abcdef' })
     await expect(operator.requests()).rejects.toMatchObject({ status: 307 })
