@@ -78,7 +78,12 @@ export function said(outcome, log) {
     !outcome.uncompared.length &&
     !outcome.unreadable.length
   )
-    return [`${volume}: none of ${log}'s clips in ${outcome.folders.join(', ')}`]
+    return [
+      outcome.notLookedFor
+        ? `${volume}: no media file at all in ${outcome.folders.join(', ')}: is the drive mounted there? ` +
+          `${log}'s ${count(outcome.notLookedFor, 'clip')} on ${volume} not recorded as not found`
+        : `${volume}: none of ${log}'s clips in ${outcome.folders.join(', ')}`,
+    ]
   return [
     `${volume}: ${count(read.files, 'file')} read back, ${sizeOf(read.bytes)} in ${took}${rate}` +
       (read.resumed ? `, ${read.resumed} read by the run before` : ''),

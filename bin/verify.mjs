@@ -71,7 +71,10 @@ const FRAMES_NAMED = 5
  *   uncompared: Array<{clip: string, reason: string}>,
  *   unknown: string[],
  *   unknownElsewhere: number,
- * }} Outcome  what a volume's run found, as --json gives it
+ *   empty: boolean,
+ *   notLookedFor: number,
+ * }} Outcome  what a volume's run found, as --json gives it; `empty`: the folders hold no media
+ *   file at all, and the `notLookedFor` clips the log has on the volume are not called missing
  * @typedef {{changed: string[], missing: string[], changed_count: number, missing_count: number, named: boolean}} FramesFound
  *   a sequence's frames that differ or are missing; `named` false when the drive holds no
  *   checksum of each frame (only the frames digest): then only frames missing by count or number are known
@@ -266,6 +269,8 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
     uncompared: [],
     unknown: [],
     unknownElsewhere: 0,
+    empty: false,
+    notLookedFor: 0,
   }
   /** @type {Set<LogClip>} */
   const found = new Set()
@@ -301,9 +306,14 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
         )
       else outcome.unknownElsewhere++
     }
+  // Folders with no media file at all are a drive not mounted (an empty mount point) or the wrong
+  // folder far more often than a drive that lost everything: its clips are not recorded as not
+  // found, which would put an error on every copy of the volume.
+  outcome.empty = !units.length
   for (const clip of new Set(clips.values()))
     if (!found.has(clip) && !leftOut(clip) && clip.copies.some((c) => c?.volume === volume))
-      outcome.missing.push({ part: clip.part, clip: clip.clip })
+      if (outcome.empty) outcome.notLookedFor++
+      else outcome.missing.push({ part: clip.part, clip: clip.clip })
 
   const chosen = share < 1 ? sampled(toRead, share) : toRead
   const resume = new ResumeFile(client.baseUrl, log, volume, roots, again, only && [...only].sort().join('\u0000'))

@@ -325,6 +325,8 @@ describe('media-log verify', () => {
             uncompared: [],
             unknown: ['D012/A001/A001C009_261126_R1AB.mov'],
             unknownElsewhere: 1,
+            empty: false,
+            notLookedFor: 0,
           },
         ],
         recorded: { clips: 7, files: 12, missing: 1 },
@@ -411,6 +413,28 @@ process.dlopen = (module, filename, ...rest) => {
       const empty = await run(['verify', other, '--log', 'D012', '--volume', 'SHUTTLE_07'])
       expect(empty.status).toBe(1)
       expect(empty.stdout).toBe(`SHUTTLE_07: none of D012's clips in ${other}\nnothing recorded in D012\n`)
+    })
+
+    it('takes a folder with no media file at all for a drive not mounted, and records nothing as not found', async () => {
+      // An empty mount point with the drive's name: the drive was never plugged in.
+      const mountPoint = join(mkdtempSync(join(dir, 'unmounted-')), 'SHUTTLE_01')
+      mkdirSync(mountPoint)
+      const before = (await app.checks('D012')).copies
+      // The clips the log has on the volume, ocf and sound, as the checks count them.
+      const onShuttle = before.filter((c) => c.volume === 'SHUTTLE_01').reduce((n, c) => n + c.clips, 0)
+      expect(onShuttle).toBeGreaterThan(1)
+      const unmounted = await run(['verify', mountPoint, '--log', 'D012'])
+      expect(unmounted.status).toBe(1)
+      expect(unmounted.stdout.split('\n').slice(0, 2)).toEqual([
+        `SHUTTLE_01: no media file at all in ${mountPoint}: is the drive mounted there? D012's ${onShuttle} clips on SHUTTLE_01 not recorded as not found`,
+        'nothing recorded in D012',
+      ])
+      expect((await app.checks('D012')).copies).toEqual(before)
+      const json = await run(['verify', mountPoint, '--log', 'D012', '--json'])
+      expect(json.status).toBe(1)
+      expect((JSON.parse(json.stdout) as { volumes: unknown[] }).volumes).toMatchObject([
+        { volume: 'SHUTTLE_01', empty: true, notLookedFor: onShuttle, missing: [] },
+      ])
     })
   })
 
