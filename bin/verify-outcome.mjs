@@ -115,7 +115,7 @@ export function said(outcome, log) {
 function failedWords(f, against) {
   if (!f.frames) return `${f.clip}: ${f.algorithm} ${f.found} read back, ${f.recorded} ${against}`
   const frames = badFramesWords(f.frames)
-  const digest = `the frames digest (${f.algorithm} of each frame) differs from the one ${against}`
+  const digest = `the frames digest (${f.algorithm.replace(/-frames$/, '')} of each frame) differs from the one ${against}`
   if (f.frames.named) return `${f.clip}: ${frames || digest}`
   return `${f.clip}: ${digest}${frames ? `; ${frames}` : ''}; no checksum of each frame on this drive to name a changed frame`
 }

@@ -348,7 +348,7 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
       /** @type {Outcome['failed'][number]} */
       const failed = {
         clip: clip.clip,
-        algorithm,
+        algorithm: expected.frames ? `${algorithm}-frames` : algorithm,
         found: foundValue,
         recorded: expected.value,
         against: expected.against,
@@ -546,7 +546,9 @@ function expectedOf(clip, volume) {
     const frames = digest.algorithm.endsWith('-frames')
     const algorithm = frames ? digest.algorithm.slice(0, -'-frames'.length) : digest.algorithm
     if (!computable(algorithm)) continue
-    const against = copy === own ? `${algorithm}, recorded` : `${algorithm}, recorded on ${String(copy?.volume)}`
+    // Named as the log labels the digest: a sequence's is its frames digest (`xxh64-frames`).
+    const against =
+      copy === own ? `${digest.algorithm}, recorded` : `${digest.algorithm}, recorded on ${String(copy?.volume)}`
     return { algorithm, frames, value: digest.value, against }
   }
   if (references.length) return { uncompared: 'its checksums name no algorithm this command computes' }

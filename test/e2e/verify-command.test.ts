@@ -582,6 +582,13 @@ process.dlopen = (module, filename, ...rest) => {
       expect(verified.stdout.split('\n')).toContain(
         `  READ BACK AND DIFFERENT: ${SEQUENCE}: 1 frame changed (${SEQUENCE}.0000003.ari), 1 frame missing (${SEQUENCE}.0000005.ari)`,
       )
+      // Read back again, compared with the checksum it was copied with: the digest named as the log
+      // labels it, the frames digest of its xxh64s, not an xxh64.
+      const again = await run(['verify', join(drives, 'D015', 'SHUTTLE_05'), '--log', 'D015', '--json'])
+      expect(again.status).toBe(1)
+      expect((JSON.parse(again.stdout) as { volumes: Array<{ failed: unknown[] }> }).volumes[0]!.failed).toMatchObject([
+        { clip: SEQUENCE, algorithm: 'xxh64-frames', against: 'xxh64-frames, recorded' },
+      ])
       const copy = (await copiesOn('D015', 'SHUTTLE_05'))[SEQUENCE]
       expect(copy).toMatchObject({
         action: 'failed',
