@@ -167,11 +167,17 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
  * @param {string | undefined} given
  */
 export function threadsOf(given) {
-  if (given === undefined) return Math.min(availableParallelism(), 4)
-  const threads = Number(given)
-  if (!/^\d+$/.test(given) || threads < 1 || threads > 64)
+  const threads = threadsGiven(given)
+  if (threads === undefined)
     throw new Failure(`--threads ${shown(given)}: a whole number of files read at once, 1 to 64`)
   return threads
+}
+
+/** As threadsOf, undefined for a `--threads` that does not hold. @param {string | undefined} given */
+function threadsGiven(given) {
+  if (given === undefined) return Math.min(availableParallelism(), 4)
+  const threads = Number(given)
+  return /^\d+$/.test(given) && threads >= 1 && threads <= 64 ? threads : undefined
 }
 
 /** @param {XxhashKind} xxhash */
@@ -187,13 +193,16 @@ function startThread(xxhash) {
 let prestarted
 
 /**
- * `threads` reading threads started now, for the pool the command makes later: a thread takes some
- * 60 ms to start, and `verify` can read nothing before its threads and the service's answer are
- * both there. The first pool made takes them; a pool that wants another kind or fewer closes those
- * it does not take.
- * @param {number} threads
+ * The reading threads `--threads` asks for, started now for the pool the command makes later: a
+ * thread takes some 60 ms to start, and `verify` can read nothing before its threads and the
+ * service's answer are both there. The first pool made takes them; a pool that wants another kind
+ * or fewer closes those it does not take. A `--threads` that does not hold starts none: the command
+ * says what is wrong, in the order it checks its options.
+ * @param {string | undefined} given
  */
-export function prestart(threads) {
+export function prestart(given) {
+  const threads = threadsGiven(given)
+  if (threads === undefined) return
   const { kind: xxhash } = xxhashKind()
   for (const worker of prestarted?.workers ?? []) void worker.terminate()
   prestarted = { xxhash, workers: Array.from({ length: threads }, () => startThread(xxhash)) }

@@ -106,16 +106,7 @@ async function main(argv) {
   if (command === 'import') return (await import('./import.mjs')).importFolders(rest, values, USAGE)
   if (command === 'verify') {
     // Its reading threads start while the rest of it loads and asks the service for the log.
-    const { prestart, threadsOf } = await import('./digests.mjs')
-    // Options that do not hold start nothing: verifyFolders says what is wrong, in its own order.
-    const threads = (() => {
-      try {
-        return threadsOf(values.threads)
-      } catch {
-        return undefined
-      }
-    })()
-    if (rest.length && values.log && threads) prestart(threads)
+    if (rest.length && values.log) (await import('./digests.mjs')).prestart(values.threads)
     return (await import('./verify.mjs')).verifyFolders(rest, values, USAGE)
   }
   if (command === 'checks') return (await import('./checks.mjs')).printChecks(rest, values, USAGE)

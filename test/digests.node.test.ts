@@ -140,7 +140,7 @@ describe('digests of a copy read back', () => {
       const script = file(
         'prestarted.mjs',
         `const { prestart, DigestPool } = await import(${JSON.stringify(DIGESTS)})
-        prestart(3)
+        prestart('3')
         const pool = new DigestPool(${pool})
         console.log((await pool.digest(${JSON.stringify(path)}, 'xxh64')).digest)
         await pool.close()`,
