@@ -106,11 +106,10 @@ export class Watchers {
    * stop or dismissal: the console's reads, its long poll included, write nothing.
    */
   list(): WatcherListing[] {
-    const weekAgo = new Date(Date.now() - FORGOTTEN_AFTER_MS).toISOString()
     return this.sql
       .exec<Row>(
         'SELECT * FROM watchers WHERE COALESCE(stopped_at, heard_at) >= ? ORDER BY started_at DESC, id',
-        weekAgo,
+        forgottenBefore(Date.now()),
       )
       .toArray()
       .map((row) => {
@@ -133,8 +132,7 @@ export class Watchers {
 
   /** What stopped or went unheard a week ago. */
   #forgetOld(now: number) {
-    const weekAgo = new Date(now - FORGOTTEN_AFTER_MS).toISOString()
-    this.sql.exec('DELETE FROM watchers WHERE COALESCE(stopped_at, heard_at) < ?', weekAgo)
+    this.sql.exec('DELETE FROM watchers WHERE COALESCE(stopped_at, heard_at) < ?', forgottenBefore(now))
   }
 
   /** Full (all watchers, or the application's own): the one stopped or quiet longest of them goes, else 429. */
@@ -156,6 +154,9 @@ export class Watchers {
     this.sql.exec('DELETE FROM watchers WHERE id = ?', gone.id)
   }
 }
+
+/** A watcher stopped, or last heard, before this time is forgotten. */
+const forgottenBefore = (now: number) => new Date(now - FORGOTTEN_AFTER_MS).toISOString()
 
 /** Unheard for three of its own intervals: the console warns of it. */
 const quietAt = (heardAt: string, everySeconds: number) => Date.parse(heardAt) + 3 * everySeconds * 1000
