@@ -19,7 +19,7 @@ let call: Call
 let doc: Doc
 
 beforeAll(async () => {
-  service = await startService({ port: await freePort(5890, 5899) })
+  service = await startService({ port: await freePort(5960, 5969) })
   call = jsonCaller(service)
   doc = (await call('GET', '/openapi.json')).body
 })

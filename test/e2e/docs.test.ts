@@ -137,7 +137,7 @@ let environment: NodeJS.ProcessEnv
 const running = new Set<ChildProcess>()
 
 beforeAll(async () => {
-  const port = await freePort(5680, 5699)
+  const port = await freePort(5700, 5719)
   local = (text) =>
     text.replaceAll('localhost:5252', `localhost:${port}`).replace('(from the default port)', '(from …)')
   service = await launch('start', { dir: tree.dir, port, state })

@@ -361,7 +361,7 @@ describe('a send window that follows its day', () => {
         response.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"fake"}')
       })
     })
-    const providerPort = await freePort(5890, 5899)
+    const providerPort = await freePort(5870, 5879)
     await new Promise<void>((resolve) => provider.listen(providerPort, '127.0.0.1', resolve))
     env = await setUp({
       EMAIL_PROVIDER: 'custom',
