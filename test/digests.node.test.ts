@@ -136,21 +136,34 @@ describe('digests of a copy read back', () => {
     const path = file('prestarted.bin', bytes)
     const expected = await xxhash64(bytes)
     // A thread left running would keep the command from ending: each run must end by itself.
+    // Threads are numbered in the order they start, so the next one's number less one is how
+    // many the run started: three prestarted, and those the pool could not take.
     const run = (pool: string) => {
       const script = file(
         'prestarted.mjs',
-        `const { prestart, DigestPool } = await import(${JSON.stringify(DIGESTS)})
+        `const { Worker } = await import('node:worker_threads')
+        const { prestart, DigestPool, xxhashKind } = await import(${JSON.stringify(DIGESTS)})
         prestart('3')
         const pool = new DigestPool(${pool})
-        console.log((await pool.digest(${JSON.stringify(path)}, 'xxh64')).digest)
-        await pool.close()`,
+        const { digest } = await pool.digest(${JSON.stringify(path)}, 'xxh64')
+        await pool.close()
+        const next = new Worker('', { eval: true })
+        console.log(JSON.stringify({ digest, started: next.threadId - 1, kind: xxhashKind().kind }))
+        await next.terminate()`,
       )
       return spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 20_000 })
     }
-    for (const pool of ['{ threads: 1 }', "{ threads: 2, xxhash: 'wasm' }", '{ threads: 4 }']) {
+    const runs = [
+      { pool: '{ threads: 1 }', started: () => 3 },
+      // Another kind of xxHash than this machine's: none is taken, two more start.
+      { pool: "{ threads: 2, xxhash: 'wasm' }", started: (kind: string) => (kind === 'wasm' ? 3 : 5) },
+      { pool: '{ threads: 4 }', started: () => 4 },
+    ]
+    for (const { pool, started } of runs) {
       const { status, stdout, stderr } = run(pool)
       expect({ pool, status, stderr }).toEqual({ pool, status: 0, stderr: '' })
-      expect(stdout.trim()).toBe(expected)
+      const said = JSON.parse(stdout)
+      expect(said).toEqual({ digest: expected, started: started(said.kind), kind: said.kind })
     }
   })
 
