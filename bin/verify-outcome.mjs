@@ -18,11 +18,12 @@ const CLIPS_PER_REQUEST = 20_000
  * The outcome recorded in the log: per volume, each clip read back (verified, failed, or its
  * first checksum), and each the log has on the volume that was not found, in requests of at most
  * CLIPS_PER_REQUEST clips (POST /log/{id}/read-back). When: a clip's last file read; by: this command.
+ * Gives what was written: clips and files as read back, clips as not found.
  * @param {import('media-log-service/client').MediaLogClient} client @param {string} log
  * @param {Array<{outcome: import('./verify.mjs').Outcome, units: import('./verify.mjs').Compared[]}>} runs
  */
 export async function record(client, log, runs) {
-  const recorded = { clips: 0, files: 0, missing: 0 }
+  const written = { clips: 0, files: 0, missing: 0 }
   const tool = `${APP_NAME} ${VERSION}`
   const now = isoDate(new Date())
   for (const { outcome, units } of runs) {
@@ -42,11 +43,11 @@ export async function record(client, log, runs) {
       // A read-back the service cannot take is refused whole (400): the command stops, its reads kept.
       await client.readBack(log, { volume: outcome.volume, tool, clips: entries.slice(at, at + CLIPS_PER_REQUEST) })
     }
-    recorded.clips += units.length
-    recorded.files += files
-    recorded.missing += outcome.missing.length
+    written.clips += units.length
+    written.files += files
+    written.missing += outcome.missing.length
   }
-  return recorded
+  return written
 }
 
 /**

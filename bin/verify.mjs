@@ -158,7 +158,7 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
       }),
     )
   }
-  const recorded = await record(client, options.log, runs)
+  const written = await record(client, options.log, runs)
   for (const { resume } of runs) resume.done()
   const { copies } = await client.checks(options.log)
   const ours = copies.filter((c) => volumes.has(c.volume))
@@ -171,13 +171,13 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
   )
   const status = bad ? 1 : 0
   if (options.json)
-    return printJson({ log: options.log, xxhash: pool.xxhash, volumes: outcomes, recorded, copies: ours }, status)
+    return printJson({ log: options.log, xxhash: pool.xxhash, volumes: outcomes, written, copies: ours }, status)
   print(outcomes.flatMap((o) => said(o, options.log)).join('\n'))
   print(
     [
-      recorded.files || recorded.missing
-        ? `recorded in ${options.log}: ${count(recorded.clips, 'clip')} (${count(recorded.files, 'file')}) as read back` +
-          (recorded.missing ? `, ${count(recorded.missing, 'clip')} as ${STATE_WORDS['not-found'].label}` : '')
+      written.files || written.missing
+        ? `recorded in ${options.log}: ${count(written.clips, 'clip')} (${count(written.files, 'file')}) as read back` +
+          (written.missing ? `, ${count(written.missing, 'clip')} as ${STATE_WORDS['not-found'].label}` : '')
         : `nothing recorded in ${options.log}`,
       ...(ours.length ? ['copies:', ...ours.map(copyLine)] : []),
     ].join('\n'),

@@ -329,7 +329,7 @@ describe('media-log verify', () => {
             notLookedFor: 0,
           },
         ],
-        recorded: { clips: 7, files: 12, missing: 1 },
+        written: { clips: 7, files: 12, missing: 1 },
         copies: [
           {
             part: 'ocf',
