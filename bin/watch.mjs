@@ -323,7 +323,8 @@ async function take(client, log, path, entry, options, taken, failed, { presence
     })
     return 'taken'
   } catch (err) {
-    const why = err instanceof MediaLogError ? `${err.status} ${err.error}` : String(err)
+    // The service's reason with its status, as `import` says it: which field, and why.
+    const why = err instanceof MediaLogError ? err.message : String(err)
     problem(`not taken ${shown(path)}: ${why}`)
     // A report the service cannot read, or too large: not sent again until it changes. Anything
     // else (no project loaded, a token refused, the service away) is tried again at the next walk.

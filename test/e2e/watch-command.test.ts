@@ -184,7 +184,14 @@ describe('media-log watch', () => {
     const nextDay = join(other, 'A004.mhl')
     writeFileSync(nextDay, oneClip('A004C001', '2025-06-15'))
     await until('the next day taken', () => taken(watching.stdout).length === 2)
+    // A camera's ALE names no day: refused, and the service's reason said.
+    const undated = join(other, `${CARD.reel}.ale`)
+    writeFileSync(undated, offload.get(join(drive, 'D012', `${CARD.reel}.ale`))!)
+    await until('the ALE refused', () => watching.stderr.includes('not taken'))
     expect(await stopped(watching.child)).toBe(0)
+    expect(watching.stderr).toContain(
+      `not taken ${undated}: 400 Validation Error: date is required: no file is dated, so none names a day\n`,
+    )
     expect(taken(watching.stdout)).toEqual([
       `taken ${sameDay} into D012: merged; 1 clip added, 0 changed, volume SHUTTLE_B`,
       `taken ${nextDay} into D13_250615: created; 1 clip added, 0 changed, volume SHUTTLE_B`,
