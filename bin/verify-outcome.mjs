@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { STATE_WORDS, badFramesWords } from 'media-log-service/client'
 import { APP_NAME } from './service.mjs'
-import { count } from './terminal.mjs'
+import { count, shown } from './terminal.mjs'
 import { clock, isoDate, sizeOf } from './verify-reading.mjs'
 
 /** @type {unknown} JSON.parse types nothing: the project's own package.json, which names its version */
@@ -77,7 +77,8 @@ export function said(outcome, log) {
     !read.resumed &&
     !outcome.missing.length &&
     !outcome.uncompared.length &&
-    !outcome.unreadable.length
+    !outcome.unreadable.length &&
+    !outcome.unreadableFolders.length
   )
     return [
       outcome.notLookedFor
@@ -97,6 +98,15 @@ export function said(outcome, log) {
       ),
     ),
     ...outcome.unreadable.map((u) => row('NOT READ', `${u.clip}: ${u.path}: ${u.reason}`)),
+    ...(outcome.unreadableFolders.length
+      ? [
+          row(
+            'NOT READ',
+            `${outcome.unreadableFolders.map(shown).join(', ')}: could not be read; ` +
+              `${count(outcome.notLookedFor, 'clip')} of ${log} on ${volume} not found, and not recorded as not found`,
+          ),
+        ]
+      : []),
     ...outcome.uncompared.map((u) => row('NOT COMPARED', `${u.clip}: ${u.reason}`)),
     ...outcome.recorded.map((r) =>
       row('recorded', `${r.clip}: no checksum to compare with anywhere; its ${r.algorithm} is recorded now`),

@@ -56,9 +56,11 @@ const FRAMES_NAMED = 5
  *   a part of a read-back, as `watch --verify` asks for one
  * @typedef {{
  *   client: import('media-log-service/client').MediaLogClient, pool: DigestPool, log: string, volume: string,
- *   roots: string[], units: Unit[], clips: Map<string, LogClip>, share: number, again: boolean | undefined,
+ *   roots: string[], walked: Walked, clips: Map<string, LogClip>, share: number, again: boolean | undefined,
  *   only?: Set<string>, signal?: AbortSignal,
  * }} VolumeRun  what a volume is read back with
+ * @typedef {{units: Unit[], unreadable: string[]}} Walked  a volume's clips' files, and the folders
+ *   and files its walk could not read
  * @typedef {{
  *   volume: string,
  *   folders: string[],
@@ -72,9 +74,11 @@ const FRAMES_NAMED = 5
  *   unknown: string[],
  *   unknownElsewhere: number,
  *   empty: boolean,
+ *   unreadableFolders: string[],
  *   notLookedFor: number,
  * }} Outcome  what a volume's run found, as --json gives it; `empty`: the folders hold no media
- *   file at all, and the `notLookedFor` clips the log has on the volume are not called missing
+ *   file at all, or `unreadableFolders` could not be read: then the `notLookedFor` clips the log
+ *   has on the volume and that were not found are not called missing
  * @typedef {{changed: string[], missing: string[], changed_count: number, missing_count: number, named: boolean}} FramesFound
  *   a sequence's frames that differ or are missing; `named` false when the drive holds no
  *   checksum of each frame (only the frames digest): then only frames missing by count or number are known
@@ -141,7 +145,7 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
       )
   const runs = []
   for (const [volume, roots] of volumes) {
-    const units = roots === first ? await walking : await walkVolume(roots)
+    const walked = roots === first ? await walking : await walkVolume(roots)
     runs.push(
       await verifyVolume({
         client,
@@ -149,7 +153,7 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
         log: options.log,
         volume,
         roots,
-        units,
+        walked,
         clips,
         share,
         again: options.again,
@@ -167,7 +171,13 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
   const none = (/** @type {Outcome} */ o) =>
     !o.read.files && !o.read.resumed && !o.missing.length && !o.uncompared.length
   const bad = outcomes.some(
-    (o) => o.failed.length || o.missing.length || o.unreadable.length || o.uncompared.length || none(o),
+    (o) =>
+      o.failed.length ||
+      o.missing.length ||
+      o.unreadable.length ||
+      o.uncompared.length ||
+      o.unreadableFolders.length ||
+      none(o),
   )
   const status = bad ? 1 : 0
   if (options.json)
@@ -234,28 +244,37 @@ function logClips(log) {
 }
 
 /**
- * The clips' files on a volume's folders.
+ * The clips' files on a volume's folders, each file once: folders given twice, or one inside
+ * another (`/Volumes/X` and `/Volumes/X/D012`), would read a file twice and count it twice.
  * @param {string[]} roots
+ * @returns {Promise<Walked>}
  */
 async function walkVolume(roots) {
   const progress = new Progress()
   const units = []
+  /** @type {string[]} */
+  const unreadable = []
+  const seen = new Set()
+  const once = (/** @type {import('./walk.mjs').Found} */ f) =>
+    !seen.has(`${f.dev}:${f.ino}`) && seen.add(`${f.dev}:${f.ino}`)
   try {
     for (const root of roots) {
-      const files = await walk(root, progress, (name) => !name.startsWith('._') && clipOfFile('', name) !== undefined)
-      units.push(...unitsOf(files, root))
+      const wanted = (/** @type {string} */ name) => !name.startsWith('._') && clipOfFile('', name) !== undefined
+      const files = await walk(root, progress, wanted, unreadable)
+      units.push(...unitsOf(files.filter(once), root))
     }
   } finally {
     progress.done()
   }
-  return units
+  return { units, unreadable }
 }
 
 /**
  * One volume's clips read back: which were found, read, and how they compared.
  * @param {VolumeRun} run
  */
-async function verifyVolume({ client, pool, log, volume, roots, units, clips, share, again, only, signal }) {
+async function verifyVolume({ client, pool, log, volume, roots, walked, clips, share, again, only, signal }) {
+  const { units } = walked
   /** @type {Outcome} */
   const outcome = {
     volume,
@@ -270,6 +289,7 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
     unknown: [],
     unknownElsewhere: 0,
     empty: false,
+    unreadableFolders: walked.unreadable,
     notLookedFor: 0,
   }
   /** @type {Set<LogClip>} */
@@ -280,12 +300,28 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
   const toRead = []
   /** A clip of the log left out (`only`): neither read nor named, even as missing. @param {LogClip} clip */
   const leftOut = (clip) => only !== undefined && !only.has(clip.clip)
+  /** The files each clip of the log was found as. @type {Map<LogClip, Unit[]>} */
+  const foundAs = new Map()
   for (const unit of units) {
     const clip = matched(clips, unit)
-    if (!clip) continue
+    if (clip) foundAs.set(clip, [...(foundAs.get(clip) ?? []), unit])
+  }
+  for (const [clip, its] of foundAs) {
     found.add(clip)
     if (leftOut(clip)) continue
-    dayFolders.add(cardFolder(unit))
+    for (const unit of its) dayFolders.add(cardFolder(unit))
+    // Found twice (another day's clip of the same name, a copy kept aside, two names that are not
+    // UTF-8 alike once read): the log keeps one outcome a clip, and which file is the day's copy
+    // is not the command's to guess. Neither is read, or recorded.
+    if (its.length > 1) {
+      const where = its.map((u) => (u.sequence ? `${u.folder}/` : u.files[0].rel)).join(', ')
+      outcome.uncompared.push({
+        clip: clip.clip,
+        reason: `found ${its.length} times (${where}): verify the day's folder alone`,
+      })
+      continue
+    }
+    const unit = /** @type {Unit} */ (its[0])
     const expected = expectedOf(clip, volume)
     if (expected && 'uncompared' in expected) {
       outcome.uncompared.push({ clip: clip.clip, reason: expected.uncompared })
@@ -309,10 +345,12 @@ async function verifyVolume({ client, pool, log, volume, roots, units, clips, sh
   // Folders with no media file at all are a drive not mounted (an empty mount point) or the wrong
   // folder far more often than a drive that lost everything: its clips are not recorded as not
   // found, which would put an error on every copy of the volume.
+  // Nor are they where a folder could not be read (a failing drive, a folder of another user's):
+  // what it held is not known.
   outcome.empty = !units.length
   for (const clip of new Set(clips.values()))
     if (!found.has(clip) && !leftOut(clip) && clip.copies.some((c) => c?.volume === volume))
-      if (outcome.empty) outcome.notLookedFor++
+      if (outcome.empty || walked.unreadable.length) outcome.notLookedFor++
       else outcome.missing.push({ part: clip.part, clip: clip.clip })
 
   const chosen = share < 1 ? sampled(toRead, share) : toRead

@@ -38,9 +38,10 @@ const SKIPPED = new Set(['.Trashes', '.Spotlight-V100', '.fseventsd', '.Temporar
  * @param {string} root
  * @param {{say: (text: string) => void}} progress
  * @param {(name: string, folder: string, path: Buffer) => boolean | Promise<boolean>} wanted
+ * @param {string[]} [unreadable]  given the folders and files that could not be read (each also warned of)
  * @returns {Promise<Found[]>}
  */
-export async function walk(root, progress, wanted) {
+export async function walk(root, progress, wanted, unreadable = []) {
   const files = []
   const pending = [Buffer.from(root)]
   let folders = 0
@@ -53,6 +54,7 @@ export async function walk(root, progress, wanted) {
       const err = /** @type {NodeJS.ErrnoException} */ (thrown)
       if (folders === 0) throw new Failure(`${shown(root)}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`)
       warn(`${shown(folder.toString())}: ${err.message}`)
+      unreadable.push(folder.toString())
       continue
     }
     if (++folders % 500 === 0) progress.say(`looked through ${folders} folders, found ${files.length} files`)
@@ -72,6 +74,7 @@ export async function walk(root, progress, wanted) {
           files.push({ ...file, size: Number(size), mtimeMs: Number(mtimeMs), ctimeMs: Number(ctimeMs) })
         } catch (err) {
           warn(`${shown(path.toString())}: ${/** @type {Error} */ (err).message}`)
+          unreadable.push(path.toString())
         }
       }
     }

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createXXHash64, xxhash64 } from 'hash-wasm'
 import { MediaLogClient, MediaLogOperator, approvedClient } from 'media-log-service/client'
 import { ascManifest, type AscEntry } from '../offload-fixtures'
-import { runCommand } from './command'
+import { COMMAND, runCommand } from './command'
 import { launch, type Launched } from './launch'
 
 const PORT = 5743
@@ -326,6 +326,7 @@ describe('media-log verify', () => {
             unknown: ['D012/A001/A001C009_261126_R1AB.mov'],
             unknownElsewhere: 1,
             empty: false,
+            unreadableFolders: [],
             notLookedFor: 0,
           },
         ],
@@ -622,6 +623,95 @@ process.dlopen = (module, filename, ...rest) => {
         `  READ BACK AND DIFFERENT: ${SEQUENCE}: the frames digest (xxh64 of each frame) differs from the one recorded; ` +
           `1 frame missing (${SEQUENCE}.0000002.ari); no checksum of each frame on this drive to name a changed frame`,
       )
+    })
+  })
+
+  describe('clips found twice, and a folder that cannot be read', () => {
+    const drive = join(drives, 'D017', 'SHUTTLE_07')
+    const clip = CLIPS[0]!.replace(/\.\w+$/, '')
+    beforeAll(async () => importDrive('D017', drive, 'SHUTTLE_07', await writeDay(drive, 'D017')))
+
+    it('reads each file once where the folders given overlap', async () => {
+      const overlapping = await run([
+        'verify',
+        drive,
+        join(drive, 'D017'),
+        '--volume',
+        'SHUTTLE_07',
+        '--log',
+        'D017',
+        '--json',
+      ])
+      expect(overlapping.status).toBe(0)
+      const { volumes, written } = JSON.parse(overlapping.stdout)
+      // Three clips, five frames, two RED segments and a sound file: six clips in eleven files.
+      expect({ files: volumes[0].read.files, verified: volumes[0].verified.length, written }).toEqual({
+        files: 11,
+        verified: 6,
+        written: { clips: 6, files: 11, missing: 0 },
+      })
+    })
+
+    it('neither compares nor records a clip found in two folders, which could be another day’s', async () => {
+      // The day's copy damaged; an intact one kept aside in another folder.
+      const copy = join(drive, 'D017/A001', CLIPS[0]!)
+      const intact = readFileSync(copy)
+      mkdirSync(join(drive, 'D017_retry/A001'), { recursive: true })
+      writeFileSync(join(drive, 'D017_retry/A001', CLIPS[0]!), intact)
+      const damaged = Buffer.from(intact)
+      damaged[1000]! ^= 0xff
+      writeFileSync(copy, damaged)
+      try {
+        const before = await copiesOn('D017', 'SHUTTLE_07')
+        const twice = await run(['verify', drive, '--log', 'D017'])
+        expect(twice.status).toBe(1)
+        expect(twice.stdout.split('\n')).toContain(
+          `  NOT COMPARED: ${clip}: found 2 times (D017/A001/${CLIPS[0]}, D017_retry/A001/${CLIPS[0]}): verify the day's folder alone`,
+        )
+        expect((await copiesOn('D017', 'SHUTTLE_07'))[clip]).toEqual(before[clip])
+      } finally {
+        writeFileSync(copy, intact)
+        rmSync(join(drive, 'D017_retry'), { recursive: true })
+      }
+    })
+
+    it('records as not found no clip of a folder it could not read, and exits 1', async () => {
+      // A drive failing under one folder: its reads answer EIO.
+      const failing = join(dir, 'failing-folder.mjs')
+      writeFileSync(
+        failing,
+        `import fs from 'node:fs'
+        import { syncBuiltinESMExports } from 'node:module'
+        const readdir = fs.promises.readdir
+        fs.promises.readdir = async (path, options) => {
+          if (String(path).endsWith(process.env.FAILING_FOLDER)) throw Object.assign(new Error('EIO: i/o error, scandir'), { code: 'EIO' })
+          return readdir(path, options)
+        }
+        syncBuiltinESMExports()`,
+      )
+      const red = join(drive, 'D017', 'RED')
+      const before = await copiesOn('D017', 'SHUTTLE_07')
+      const verify = (json: string[]) =>
+        runCommand(['verify', drive, '--log', 'D017', ...json], {
+          base: service.base,
+          configDir: config,
+          argv0: [process.execPath, '--import', failing, COMMAND],
+          env: { FAILING_FOLDER: '/D017/RED' },
+        })
+      const said = await verify([])
+      expect(said.status).toBe(1)
+      expect(said.stderr).toContain(`${red}: EIO: i/o error, scandir\n`)
+      expect(said.stdout.split('\n')).toContain(
+        `  NOT READ: ${red}: could not be read; 1 clip of D017 on SHUTTLE_07 not found, and not recorded as not found`,
+      )
+      expect((await copiesOn('D017', 'SHUTTLE_07'))[RED]).toEqual(before[RED])
+      const json = await verify(['--json'])
+      expect(json.status).toBe(1)
+      expect(JSON.parse(json.stdout).volumes[0]).toMatchObject({
+        unreadableFolders: [red],
+        notLookedFor: 1,
+        missing: [],
+      })
     })
   })
 
