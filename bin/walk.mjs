@@ -2,7 +2,7 @@
 // as it was found.
 import { isUtf8 } from 'node:buffer'
 import { constants } from 'node:fs'
-import { lstat, readdir } from 'node:fs/promises'
+import { lstat, open, readdir } from 'node:fs/promises'
 import { basename, sep } from 'node:path'
 import { Failure, shown, warn } from './terminal.mjs'
 
@@ -11,6 +11,26 @@ import { Failure, shown, warn } from './terminal.mjs'
  * never waiting on a FIFO put there (what was opened is then checked against what was found).
  */
 export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+
+/**
+ * A regular file's bytes, at most `limit` of them; undefined for anything else (a link, a FIFO, a
+ * folder, a file grown past `limit`) or a file that cannot be read. A FIFO put where a report is
+ * expected would otherwise hold the read, and the command, for good.
+ * @param {string} path @param {number} limit
+ * @returns {Promise<Buffer | undefined>}
+ */
+export async function readRegularFile(path, limit) {
+  const handle = await open(path, OPEN_FLAGS).catch(() => undefined)
+  if (!handle) return undefined
+  try {
+    const stat = await handle.stat()
+    return stat.isFile() && stat.size <= limit ? await handle.readFile() : undefined
+  } catch {
+    return undefined
+  } finally {
+    await handle.close()
+  }
+}
 
 /** macOS and Linux mount points (/Volumes/NAME, /media/USER/NAME, /run/media/USER/NAME, /mnt/NAME). */
 const MOUNTED = /^\/(?:Volumes|media\/[^/]+|run\/media\/[^/]+|mnt)\/([^/]+)/

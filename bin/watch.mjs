@@ -24,7 +24,7 @@ import { MediaLogError } from 'media-log-service/client'
 import { isManifest, isWanted, mayBeReport } from './reports.mjs'
 import { configFolder, connectedClient, serviceUrl } from './service.mjs'
 import { Failure, count, muteTerminal, shown, warn } from './terminal.mjs'
-import { mountedVolume, walk } from './walk.mjs'
+import { mountedVolume, readRegularFile, walk } from './walk.mjs'
 import { MOST_FOLDERS, Presence } from './watch-presence.mjs'
 import { watchTree } from './watch-tree.mjs'
 import { ReadBacks } from './watch-verify.mjs'
@@ -267,14 +267,15 @@ async function take(client, log, path, entry, options, taken, failed, { presence
     return false
   }
   if (!(await same())) return 'changed'
-  const bytes = await readFile(path).catch(() => undefined)
+  const bytes = await readRegularFile(path, REPORT_BYTES)
   if (!bytes || !(await same())) return 'changed'
   /** @type {Array<{name: string, bytes: Buffer}>} */
   const files = [{ name: path, bytes }]
   if (generation) {
     if (!/<\/hashlist>\s*$/.test(bytes.subarray(-64).toString('latin1'))) return 'wait'
     const chainPath = join(dirname(path), 'ascmhl_chain.xml')
-    const chain = await readFile(chainPath).catch(() => undefined)
+    // The chain is read the same way: a link or a FIFO in its place is no chain.
+    const chain = await readRegularFile(chainPath, REPORT_BYTES)
     const chainText = chain?.toString('utf8') ?? ''
     if (!chainText.includes(name) || !/<\/ascmhldirectory>\s*$/.test(chainText)) return 'wait'
     files.push({ name: chainPath, bytes: /** @type {Buffer} */ (chain) })

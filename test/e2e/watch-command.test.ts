@@ -3,7 +3,7 @@
 // seconds, the chain file naming it last; later the verification pass's generation, and the
 // card's ALE. Each report is taken once it is whole and never half-written; stopped and started
 // again, or a report renamed, nothing is sent twice.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, appendFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -197,6 +197,26 @@ describe('media-log watch', () => {
       `taken ${nextDay} into D13_250615: created; 1 clip added, 0 changed, volume SHUTTLE_B`,
     ])
     expect((await app.log('D13_250615')).day).toBe(13)
+  })
+
+  it('is held by no FIFO put where a generation’s chain is: takes the next report, and stops on Ctrl-C', async () => {
+    const shuttle = join(dir, 'SHUTTLE_F')
+    const history = join(shuttle, 'D700', 'ascmhl')
+    mkdirSync(history, { recursive: true })
+    writeFileSync(
+      join(history, '0001_D700_2025-06-21_090000Z.mhl'),
+      '<?xml version="1.0"?><hashlist version="2.0"></hashlist>\n',
+    )
+    execFileSync('mkfifo', [join(history, 'ascmhl_chain.xml')])
+    const watching = watcher([shuttle, '--log', 'D700'])
+    await until('watching', () => watching.stderr.includes('watching '))
+    const next = join(shuttle, 'A007.mhl')
+    writeFileSync(next, oneClip('A007C001', '2025-06-21'))
+    await until('the next report taken', () => taken(watching.stdout).length === 1)
+    expect(await stopped(watching.child)).toBe(0)
+    expect(taken(watching.stdout)).toEqual([
+      `taken ${next} into D700: created; 1 clip added, 0 changed, volume SHUTTLE_F`,
+    ])
   })
 
   it('watches a drive unplugged and plugged back again, and takes what it holds then', async () => {
