@@ -145,7 +145,7 @@ export async function askConnected({ url: baseUrl, from }, ask) {
       return { client, answer: await ask(client) }
     } catch (err) {
       if (!(err instanceof MediaLogError && err.status === 401)) throw err
-      await storeToken(baseUrl, undefined)
+      await storeToken(baseUrl, undefined).catch(() => {})
       warn('the kept token is no longer accepted: asking for a new one')
     }
   }
@@ -159,7 +159,12 @@ export async function askConnected({ url: baseUrl, from }, ask) {
     onCode: (code) =>
       warn(`asking for a token: in the console (${baseUrl}/approve), approve "${APP_NAME}" showing code ${code}`),
   })
-  await storeToken(baseUrl, client.token)
-  warn(`approved; the token is kept in ${tokenFile()}`)
+  // A config folder the user cannot write (made by a run under sudo, a file in its place) costs the
+  // next run an approval, not this run its work.
+  await storeToken(baseUrl, client.token).then(
+    () => warn(`approved; the token is kept in ${tokenFile()}`),
+    (/** @type {Error} */ err) =>
+      warn(`approved; the token could not be kept in ${tokenFile()} (${err.message}): the next run asks again`),
+  )
   return { client, answer: await ask(client) }
 }

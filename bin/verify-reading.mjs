@@ -111,11 +111,17 @@ export class ResumeFile {
       .digest('hex')
       .slice(0, 24)
     this.path = join(configFolder(), 'verify', `${key}.jsonl`)
-    if (again) rmSync(this.path, { force: true })
     let text = ''
-    try {
-      text = readFileSync(this.path, 'utf8')
-    } catch {}
+    // With --again nothing of it is read, even where it cannot be removed (a folder the user cannot
+    // write: the writes below say so).
+    if (again)
+      try {
+        rmSync(this.path, { force: true })
+      } catch {}
+    else
+      try {
+        text = readFileSync(this.path, 'utf8')
+      } catch {}
     const now = Date.now()
     for (const line of text.split('\n'))
       try {
@@ -171,7 +177,11 @@ export class ResumeFile {
   done() {
     if (this.#fd !== undefined) closeSync(this.#fd)
     this.#fd = undefined
-    rmSync(this.path, { force: true })
+    try {
+      rmSync(this.path, { force: true })
+    } catch (err) {
+      warn(`${this.path}: ${/** @type {Error} */ (err).message}: a later run takes its reads as done`)
+    }
   }
 }
 

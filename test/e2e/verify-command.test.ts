@@ -808,6 +808,24 @@ process.dlopen = (module, filename, ...rest) => {
     ])
   })
 
+  it('does its work when its token cannot be kept, and says the next run asks again', async () => {
+    // A file where the config folder would be (as a run under sudo can leave one the user cannot write).
+    const blocked = join(mkdtempSync(join(dir, 'config-')), 'not-a-folder')
+    writeFileSync(blocked, '')
+    const configDir = join(blocked, 'media-log')
+    const verifying = runCommand(['verify', join(drives, 'D013', 'SHUTTLE_01'), '--log', 'D013'], {
+      base: service.base,
+      configDir,
+    })
+    await operator.approve('media-log', 30_000)
+    const { status, stderr } = await verifying
+    expect(status).toBe(0)
+    expect(stderr).toContain(
+      `approved; the token could not be kept in ${join(configDir, 'tokens.json')} (ENOTDIR: not a directory, mkdir '${configDir}'): the next run asks again\n`,
+    )
+    expect(stderr).not.toMatch(/^\s+at /m)
+  })
+
   it('says first that nothing answers at the service’s URL, and asks for no approval there', async () => {
     // A port nothing listens on, with no token kept for it and then with one: verify and checks alike.
     const nowhere = 'http://localhost:5749'
