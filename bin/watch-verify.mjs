@@ -50,6 +50,8 @@ export class ReadBacks {
     const key = JSON.stringify([root, log, volume ?? null])
     const due = this.#due.get(key) ?? { root, log, volume, clips: new Set() }
     for (const clip of clips) due.clips.add(clip)
+    // Taken while stopping (a report sent as Ctrl-C came): said now, as stop() says the others.
+    if (this.#stopping.signal.aborted) return this.problem(`not read back: ${this.#said(due)}`)
     this.#due.set(key, due)
     this.changed(root)
   }
