@@ -110,7 +110,7 @@ function portOf(text) {
 export const operatorKeyOf = (text) => /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text)?.[1]?.trim()
 
 /** Creates .dev.vars with a fresh operator key when it has none; returns the key. */
-function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
+export function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
   const text = devVars(file)
   const found = operatorKeyOf(text)
   if (found && found.length >= 16) return found
