@@ -82,18 +82,15 @@ export const clock = (seconds) => {
 }
 
 /**
- * @typedef {{path: string, size: number, dev: string, ino: string, mtimeMs: number, ctimeMs: number,
- *   algorithm: string, digest: string, hashdate: string, at: number}} Entry  a file read: what it
- *   was, its digest, when
+ * @typedef {{path: string, size: number, ino: string, mtimeMs: number, ctimeMs: number, algorithm: string,
+ *   digest: string, hashdate: string, at: number}} Entry  a file read: what it was, its digest, when
  */
 
 /**
- * What a run has read, a line a file (path, size, device and inode, times of modification and of
- * change, algorithm, digest), in the user's config folder: the next run of the same volume, log and
+ * What a run has read, a line a file (path, size, inode, times of modification and of change,
+ * algorithm, digest), in the user's config folder: the next run of the same volume, log and
  * service takes a file's digest from it while the file is as it was (a file copied over keeps its
  * modification time, not its time of change), for a week. Removed once the outcome is recorded.
- * The device too: another drive mounted at the same place (a clone of the first, its inodes and
- * times alike) is read, not taken for the one read before.
  */
 export class ResumeFile {
   static #WEEK = 7 * 24 * 3600 * 1000
@@ -151,7 +148,6 @@ export class ResumeFile {
     const same =
       entry &&
       entry.size === file.size &&
-      entry.dev === String(file.dev) &&
       entry.ino === String(file.ino) &&
       entry.mtimeMs === file.mtimeMs &&
       entry.ctimeMs === file.ctimeMs &&
@@ -171,19 +167,7 @@ export class ResumeFile {
         this.#fd = openSync(this.path, 'a', 0o600)
       }
       const { name: path, size, mtimeMs, ctimeMs, hashdate } = file
-      const { dev, ino } = file
-      const entry = {
-        path,
-        size,
-        dev: String(dev),
-        ino: String(ino),
-        mtimeMs,
-        ctimeMs,
-        algorithm,
-        digest,
-        hashdate,
-        at: Date.now(),
-      }
+      const entry = { path, size, ino: String(file.ino), mtimeMs, ctimeMs, algorithm, digest, hashdate, at: Date.now() }
       writeSync(this.#fd, `${JSON.stringify(entry)}\n`)
     } catch (err) {
       this.#failed = true

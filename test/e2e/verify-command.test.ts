@@ -556,19 +556,6 @@ process.dlopen = (module, filename, ...rest) => {
       expect(again.stderr).not.toContain('read by the run before')
       expect(JSON.parse(again.stdout).volumes[0].read).toMatchObject({ files: 4, resumed: 0, bytes: 2 * GIB + 450_000 })
     })
-
-    it('reads again what the run before read on another device, however alike the files are', async () => {
-      await stopped(['verify', drive, '--log', 'D014'])
-      // As a clone of the drive mounted in its place: the same paths, inodes and times, another device.
-      const [file] = resumeFiles()
-      const path = join(config, 'verify', file!)
-      const lines = readFileSync(path, 'utf8').trim().split('\n')
-      writeFileSync(path, lines.map((line) => JSON.stringify({ ...JSON.parse(line), dev: '1' })).join('\n') + '\n')
-      const clone = await run(['verify', drive, '--log', 'D014', '--json'])
-      expect(clone.status).toBe(0)
-      expect(clone.stderr).not.toContain('read by the run before')
-      expect(JSON.parse(clone.stdout).volumes[0].read).toMatchObject({ files: 4, resumed: 0 })
-    })
   })
 
   describe('a sequence with a changed frame and a lost one', () => {
