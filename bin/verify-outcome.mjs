@@ -72,13 +72,15 @@ export function said(outcome, log) {
   const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
   const row = (/** @type {string} */ label, /** @type {string} */ text) => `  ${label}: ${text}`
   const against = (/** @type {Failed} */ f) => f.against.replace(/^\S+, /, '')
+  // A folder not read matters where a clip was not found: it may be there (the walk said which).
+  const unlooked = outcome.unreadableFolders.length > 0 && outcome.notLookedFor > 0
   if (
     !read.files &&
     !read.resumed &&
     !outcome.missing.length &&
     !outcome.uncompared.length &&
     !outcome.unreadable.length &&
-    !outcome.unreadableFolders.length
+    !unlooked
   )
     return [
       outcome.notLookedFor
@@ -98,7 +100,7 @@ export function said(outcome, log) {
       ),
     ),
     ...outcome.unreadable.map((u) => row('NOT READ', `${u.clip}: ${u.path}: ${u.reason}`)),
-    ...(outcome.unreadableFolders.length
+    ...(unlooked
       ? [
           row(
             'NOT READ',

@@ -176,7 +176,7 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
       o.missing.length ||
       o.unreadable.length ||
       o.uncompared.length ||
-      o.unreadableFolders.length ||
+      (o.unreadableFolders.length && o.notLookedFor) ||
       none(o),
   )
   const status = bad ? 1 : 0
@@ -245,7 +245,9 @@ function logClips(log) {
 
 /**
  * The clips' files on a volume's folders, each file once: folders given twice, or one inside
- * another (`/Volumes/X` and `/Volumes/X/D012`), would read a file twice and count it twice.
+ * another (`/Volumes/X` and `/Volumes/X/D012`), would read a file twice and count it twice. A file
+ * an earlier folder had (the same device, inode and name) is left out; within a folder, a hard link
+ * under another name is a file of its own.
  * @param {string[]} roots
  * @returns {Promise<Walked>}
  */
@@ -254,14 +256,20 @@ async function walkVolume(roots) {
   const units = []
   /** @type {string[]} */
   const unreadable = []
-  const seen = new Set()
-  const once = (/** @type {import('./walk.mjs').Found} */ f) =>
-    !seen.has(`${f.dev}:${f.ino}`) && seen.add(`${f.dev}:${f.ino}`)
+  /** @type {Set<string>} */
+  const earlier = new Set()
+  const keyOf = (/** @type {import('./walk.mjs').Found} */ f) => `${f.dev}:${f.ino}:${basename(f.name)}`
   try {
     for (const root of roots) {
       const wanted = (/** @type {string} */ name) => !name.startsWith('._') && clipOfFile('', name) !== undefined
       const files = await walk(root, progress, wanted, unreadable)
-      units.push(...unitsOf(files.filter(once), root))
+      units.push(
+        ...unitsOf(
+          files.filter((f) => !earlier.has(keyOf(f))),
+          root,
+        ),
+      )
+      for (const file of files) earlier.add(keyOf(file))
     }
   } finally {
     progress.done()
@@ -317,7 +325,7 @@ async function verifyVolume({ client, pool, log, volume, roots, walked, clips, s
       const where = its.map((u) => (u.sequence ? `${u.folder}/` : u.files[0].rel)).join(', ')
       outcome.uncompared.push({
         clip: clip.clip,
-        reason: `found ${its.length} times (${where}): verify the day's folder alone`,
+        reason: `found ${its.length} times (${where}): verify a folder that holds one of them`,
       })
       continue
     }

@@ -14,7 +14,7 @@ export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (co
 
 /**
  * A regular file's bytes, at most `limit` of them; undefined for anything else (a link, a FIFO, a
- * folder, a file grown past `limit`) or a file that cannot be read. A FIFO put where a report is
+ * folder, a file over `limit`) or a file that cannot be read. A FIFO put where a report is
  * expected would otherwise hold the read, and the command, for good.
  * @param {string} path @param {number} limit
  * @returns {Promise<Buffer | undefined>}
@@ -24,7 +24,13 @@ export async function readRegularFile(path, limit) {
   if (!handle) return undefined
   try {
     const stat = await handle.stat()
-    return stat.isFile() && stat.size <= limit ? await handle.readFile() : undefined
+    const { size } = stat
+    if (!stat.isFile() || size > limit) return undefined
+    // As long as it was when opened: one still growing is read short, and the caller sees it change.
+    const bytes = Buffer.allocUnsafe(size)
+    let at = 0
+    for (let read; at < size && (read = (await handle.read(bytes, at, size - at, at)).bytesRead);) at += read
+    return bytes.subarray(0, at)
   } catch {
     return undefined
   } finally {
@@ -42,7 +48,16 @@ export const mountPoint = (path) => MOUNTED.exec(path)?.[0]
 export const mountedVolume = (path) => MOUNTED.exec(path)?.[1]
 
 /** Folders that hold nothing of a day's and can be huge, or are not the user's. */
-const SKIPPED = new Set(['.Trashes', '.Spotlight-V100', '.fseventsd', '.TemporaryItems', 'node_modules', '.git'])
+const SKIPPED = new Set([
+  '.Trashes',
+  '.Spotlight-V100',
+  '.fseventsd',
+  '.TemporaryItems',
+  'node_modules',
+  '.git',
+  // fsck's, at an ext4 drive's root, readable by root alone.
+  'lost+found',
+])
 
 /**
  * @typedef {{path: Buffer, name: string, utf8: boolean, dev: bigint, ino: bigint, size: number, mtimeMs: number, ctimeMs: number}} Found

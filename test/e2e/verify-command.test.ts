@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -666,7 +667,7 @@ process.dlopen = (module, filename, ...rest) => {
         const twice = await run(['verify', drive, '--log', 'D017'])
         expect(twice.status).toBe(1)
         expect(twice.stdout.split('\n')).toContain(
-          `  NOT COMPARED: ${clip}: found 2 times (D017/A001/${CLIPS[0]}, D017_retry/A001/${CLIPS[0]}): verify the day's folder alone`,
+          `  NOT COMPARED: ${clip}: found 2 times (D017/A001/${CLIPS[0]}, D017_retry/A001/${CLIPS[0]}): verify a folder that holds one of them`,
         )
         expect((await copiesOn('D017', 'SHUTTLE_07'))[clip]).toEqual(before[clip])
       } finally {
@@ -691,12 +692,12 @@ process.dlopen = (module, filename, ...rest) => {
       )
       const red = join(drive, 'D017', 'RED')
       const before = await copiesOn('D017', 'SHUTTLE_07')
-      const verify = (json: string[]) =>
+      const verify = (json: string[], folder = '/D017/RED') =>
         runCommand(['verify', drive, '--log', 'D017', ...json], {
           base: service.base,
           configDir: config,
           argv0: [process.execPath, '--import', failing, COMMAND],
-          env: { FAILING_FOLDER: '/D017/RED' },
+          env: { FAILING_FOLDER: folder },
         })
       const said = await verify([])
       expect(said.status).toBe(1)
@@ -712,6 +713,31 @@ process.dlopen = (module, filename, ...rest) => {
         notLookedFor: 1,
         missing: [],
       })
+      // A folder not read where every clip was found anyway (another tool's, fsck's): said by the
+      // walk, and no reason to doubt the read-back.
+      const elsewhere = join(drive, 'EDITORIAL')
+      mkdirSync(join(elsewhere, 'bins'), { recursive: true })
+      try {
+        const found = await verify([], '/EDITORIAL')
+        expect(found.status).toBe(0)
+        expect(found.stderr).toContain(`${elsewhere}: EIO: i/o error, scandir\n`)
+        expect(found.stdout).not.toContain('NOT READ')
+      } finally {
+        rmSync(elsewhere, { recursive: true })
+      }
+    })
+
+    it('reads a hard link under another name as a file of its own: the clip is still found', async () => {
+      // An editorial folder linking a clip under its scene and take: sorted before the day's folder.
+      mkdirSync(join(drive, 'AAA_EDITORIAL'))
+      linkSync(join(drive, 'D017/A001', CLIPS[1]!), join(drive, 'AAA_EDITORIAL/SC12_TK3.mov'))
+      try {
+        const linked = await run(['verify', drive, '--log', 'D017', '--json'])
+        expect(linked.status).toBe(0)
+        expect(JSON.parse(linked.stdout).volumes[0]).toMatchObject({ missing: [], unknownElsewhere: 1 })
+      } finally {
+        rmSync(join(drive, 'AAA_EDITORIAL'), { recursive: true })
+      }
     })
   })
 
