@@ -54,6 +54,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
+          // Two at a time whatever the cores: the waits of its tests are set for that.
+          maxWorkers: 2,
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -69,10 +69,15 @@ function restrict(path) {
   }
   if (stat.isSymbolicLink()) return
   if (stat.isDirectory()) {
-    if ((stat.mode & 0o077) !== 0) chmodSync(path, 0o700)
-    for (const name of readdirSync(path)) restrict(join(path, name))
+    // Another start (two on one tree) may remove its own build folder meanwhile: nothing to restrict.
+    try {
+      if ((stat.mode & 0o077) !== 0) chmodSync(path, 0o700)
+      for (const name of readdirSync(path)) restrict(join(path, name))
+    } catch {}
   } else if ((stat.mode & 0o077) !== 0) {
-    chmodSync(path, stat.mode & 0o700)
+    try {
+      chmodSync(path, stat.mode & 0o700)
+    } catch {}
   }
 }
 

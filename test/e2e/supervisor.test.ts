@@ -46,7 +46,7 @@ beforeAll(async () => {
   )
   chmodSync(wrapper, 0o755)
   // The port as the project's .dev.vars names it, PORT not set.
-  const port = await freePort(5600, 5619, [5601])
+  const port = await freePort(5600, 5619, [5601, 5611])
   writeFileSync(join(tree.dir, '.dev.vars'), `PORT=${port}\n`)
   service = await launch('start', {
     dir: tree.dir,
