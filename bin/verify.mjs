@@ -322,7 +322,9 @@ async function verifyVolume({ client, pool, log, volume, roots, walked, clips, s
     // UTF-8 alike once read): the log keeps one outcome a clip, and which file is the day's copy
     // is not the command's to guess. Neither is read, or recorded.
     if (its.length > 1) {
-      const where = its.map((u) => (u.sequence ? `${u.folder}/` : u.files[0].rel)).join(', ')
+      // Three named at most: a shuttle of many days' cards can hold a camera's C0001 in each.
+      const named = its.slice(0, 3).map((u) => (u.sequence ? `${u.folder}/` : u.files[0].rel))
+      const where = its.length > 3 ? `${named.join(', ')} and ${its.length - 3} more` : named.join(', ')
       outcome.uncompared.push({
         clip: clip.clip,
         reason: `found ${its.length} times (${where}): verify a folder that holds one of them`,

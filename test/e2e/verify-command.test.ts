@@ -676,6 +676,24 @@ process.dlopen = (module, filename, ...rest) => {
       }
     })
 
+    it('names three of the places a clip was found at most, and counts the others', async () => {
+      // Another day's card on the same shuttle, four times over: a camera numbering each card from 1.
+      const days = ['D018', 'D019', 'D020', 'D021']
+      for (const day of days) {
+        mkdirSync(join(drive, day, 'A001'), { recursive: true })
+        writeFileSync(join(drive, day, 'A001', CLIPS[0]!), `another day's ${day}`)
+      }
+      try {
+        const many = await run(['verify', drive, '--log', 'D017'])
+        expect(many.status).toBe(1)
+        expect(many.stdout.split('\n')).toContain(
+          `  NOT COMPARED: ${clip}: found 5 times (D017/A001/${CLIPS[0]}, D018/A001/${CLIPS[0]}, D019/A001/${CLIPS[0]} and 2 more): verify a folder that holds one of them`,
+        )
+      } finally {
+        for (const day of days) rmSync(join(drive, day), { recursive: true })
+      }
+    })
+
     it('records as not found no clip of a folder it could not read, and exits 1', async () => {
       // A drive failing under one folder: its reads answer EIO.
       const failing = join(dir, 'failing-folder.mjs')
