@@ -62,6 +62,13 @@ const withoutNamed = ({ changed, missing, changed_count, missing_count }) => ({
 })
 
 /**
+ * Whether a folder could not be read where a clip was not found: it may be in there. A folder not
+ * read where every clip was found is the walk's warning alone.
+ * @param {import('./verify.mjs').Outcome} outcome
+ */
+export const notLookedThrough = (outcome) => outcome.unreadableFolders.length > 0 && outcome.notLookedFor > 0
+
+/**
  * A volume's outcome in lines: what was read, then each clip that was not verified and why, each
  * labelled with its state in the service's words (the typed client's STATE_WORDS).
  * @param {import('./verify.mjs').Outcome} outcome @param {string} log
@@ -72,8 +79,7 @@ export function said(outcome, log) {
   const rate = read.seconds > 0 ? ` (${sizeOf(read.bytes / read.seconds)}/s)` : ''
   const row = (/** @type {string} */ label, /** @type {string} */ text) => `  ${label}: ${text}`
   const against = (/** @type {Failed} */ f) => f.against.replace(/^\S+, /, '')
-  // A folder not read matters where a clip was not found: it may be there (the walk said which).
-  const unlooked = outcome.unreadableFolders.length > 0 && outcome.notLookedFor > 0
+  const unlooked = notLookedThrough(outcome)
   if (
     !read.files &&
     !read.resumed &&

@@ -20,7 +20,7 @@ import { askConnected, serviceUrl } from './service.mjs'
 import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
 import { FIRST_ALGORITHM, ResumeFile, readBack } from './verify-reading.mjs'
-import { record, said } from './verify-outcome.mjs'
+import { notLookedThrough, record, said } from './verify-outcome.mjs'
 import { badFrames, canonical } from './verify-frames.mjs'
 
 /**
@@ -166,7 +166,7 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
       o.missing.length ||
       o.unreadable.length ||
       o.uncompared.length ||
-      (o.unreadableFolders.length && o.notLookedFor) ||
+      notLookedThrough(o) ||
       none(o),
   )
   const status = bad ? 1 : 0
