@@ -3,7 +3,8 @@
 // only then; a log renamed or deleted is never answered 304.
 import { describe, expect, it } from 'vitest'
 import { MediaLogClient } from 'media-log-service/client'
-import { BASE, OPERATOR_KEY, call, getAsSent, makeLog, viaWorker, withProject } from './helpers'
+import { keptLog } from '../src/http/kept-logs'
+import { BASE, OPERATOR_KEY, call, getAsSent, makeLog, operator, viaWorker, withProject } from './helpers'
 
 /** The console's routes are the operator's: asked with the operator's key. */
 const keyFor = (path: string): Record<string, string> =>
@@ -102,6 +103,54 @@ describe('GET /log/{id}', () => {
     expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
     const etag = await tagOf('/log/D001', token)
     expect((await call('GET', '/log/D001', { headers: { 'if-none-match': etag } })).status).toBe(401)
+  })
+})
+
+// The worker keeps the text it answered last under its tag (http/kept-logs.ts); the workspace
+// still answers whether that tag is current, and for whom, on every request.
+describe('GET /log/{id} read again', () => {
+  it('is the log as stored now: unchanged, patched, or of the project loaded since', async () => {
+    const { token } = await withProject('Day Film')
+    // Kept as UTF-8 and answered as such: a name beyond ASCII, and beyond the Basic Multilingual Plane.
+    const log = makeLog('D001', 2, { unit: 'Unité B — 🎬' })
+    expect((await call('POST', '/log', { token, body: log })).status).toBe(201)
+    for (let i = 0; i < 3; i++) expect((await getAsSent('/log/D001', token)).text).toBe(JSON.stringify(log))
+    const before = await tagOf('/log/D001', token)
+    // Kept under the tag it was answered with: the reads above after the first were answered from it.
+    const kept = keptLog('workspace', 'D001')!
+    expect({ etag: kept.etag, text: new TextDecoder().decode(kept.bytes) }).toEqual({
+      etag: before,
+      text: JSON.stringify(log),
+    })
+    expect((await call('PATCH', '/log/D001', { token, body: { unit: 'Second Unit' } })).status).toBe(200)
+    const patched = { ...log, unit: 'Second Unit' }
+    const twice = [(await getAsSent('/log/D001', token)).text, (await getAsSent('/log/D001', token)).text]
+    expect(JSON.parse(twice[0]!)).toEqual(patched)
+    expect(twice[1]).toBe(twice[0])
+    // A client naming the tag of the text before: the log as it is now.
+    expect(await again('/log/D001', token, before)).toMatchObject({ status: 200, body: patched })
+
+    // Another project with a log of the same id, loaded: its log, not the one read before.
+    const other = makeLog('D001', 1, { unit: 'Night Unit' })
+    expect((await call('POST', '/project/create', { token, body: { project_name: 'Night Film' } })).status).toBe(201)
+    expect((await call('POST', '/log', { token, body: other })).status).toBe(201)
+    expect((await getAsSent('/log/D001', token)).text).toBe(JSON.stringify(other))
+    expect((await call('POST', '/project/load', { token, body: { path: 'projects/Day Film' } })).status).toBe(200)
+    expect(JSON.parse((await getAsSent('/log/D001', token)).text)).toEqual(patched)
+  })
+
+  it('is refused to a token revoked since, and is 404 once the log is deleted', async () => {
+    const { token } = await withProject()
+    expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
+    expect((await getAsSent('/log/D001', token)).status).toBe(200)
+    expect((await call('DELETE', '/log/D001', { token })).status).toBe(200)
+    expect(await call('GET', '/log/D001', { token })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
+    expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
+    expect((await getAsSent('/log/D001', token)).status).toBe(200)
+    const { body } = await operator('GET', '/approve/tokens')
+    for (const { id } of body.tokens as Array<{ id: string }>)
+      expect((await operator('DELETE', `/approve/tokens/${id}`)).status).toBe(200)
+    expect(await call('GET', '/log/D001', { token })).toMatchObject({ status: 401 })
   })
 })
 

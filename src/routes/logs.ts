@@ -5,7 +5,8 @@ import type { LogSchema } from '../schemas/log'
 import type { LogListSchema, PatchedLogSchema } from '../api/shapes'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { PIECEWISE_BYTES } from '../large-logs/check'
-import { workspace } from '../workspace/client'
+import { workspace, workspaceName } from '../workspace/client'
+import { keepLog, keptLog, touchLog } from '../http/kept-logs'
 import type { LogBody } from '../workspace/logs'
 import { untagged, type Tagged } from '../workspace/answers'
 import { readSentLog } from '../flows/sent-log'
@@ -47,8 +48,18 @@ export const listLogs: Handler<'listLogs'> = async ({ env, token, ifNoneMatch })
   stored<v.InferInput<typeof LogListSchema>>(await workspace(env).logsJson(token, ifNoneMatch))
 
 /** GET /log/{id}; the tag is of the log as it is: a request naming it costs no read of the log. */
-export const getLog: Handler<'getLog'> = async ({ env, token, params, ifNoneMatch }) =>
-  stored<StoredLog>(await workspace(env).logJson(token, params.id!, ifNoneMatch))
+export const getLog: Handler<'getLog'> = async ({ env, token, params, ifNoneMatch }) => {
+  const id = params.id!
+  const store = workspaceName(env)
+  // The tag of the text this isolate keeps is named too: where it is current, the text stays here.
+  const kept = keptLog(store, id)
+  const named = kept ? (ifNoneMatch ? `${ifNoneMatch}, ${kept.etag}` : kept.etag) : ifNoneMatch
+  const { etag, body } = untagged(await workspace(env).logJson(token, id, named))
+  if (typeof body === 'string') keepLog(store, id, etag, body)
+  else if (body === undefined && kept?.etag === etag) touchLog(store, id, kept)
+  // Without a body, a tag named is current: the client's (answered 304 unmade) or the kept text's.
+  return { etag, answer: () => jsonAnswer<StoredLog>(body ?? kept!.bytes) }
+}
 
 /** Stored JSON under its tag; the workspace left the body out where the request names the tag. */
 const stored = <T>(tagged: Tagged<LogBody>) => {

@@ -49,13 +49,17 @@ export function workspace(env: Env): WorkspaceClient {
   })
 }
 
+/** The workspace's name: a deployment holding productions names the request's (http/productions.ts). */
+export function workspaceName(env: Env): string {
+  const { production } = env as Env & { production?: string }
+  return production === undefined ? 'workspace' : `production:${production}`
+}
+
 /** The workspace's stub itself: for its fetch (GET /sync/live's WebSocket), which RPC cannot carry. */
 export function workspaceStub(env: Env) {
   let named = ids.get(env.WORKSPACE)
   if (!named) ids.set(env.WORKSPACE, (named = new Map<string, DurableObjectId>()))
-  // A deployment holding productions names the request's (http/productions.ts).
-  const { production } = env as Env & { production?: string }
-  const name = production === undefined ? 'workspace' : `production:${production}`
+  const name = workspaceName(env)
   let id = named.get(name)
   if (!id) named.set(name, (id = env.WORKSPACE.idFromName(name)))
   return env.WORKSPACE.get(id)
