@@ -1,6 +1,6 @@
 // Two builds side by side, for performance work: which one costs less per request?
 //
-//   node bench/compare.mjs [--scenario=get|post|patch|list] [--rounds=5] [configA] [configB]
+//   node bench/compare.mjs [--scenario=get|many|post|patch|list] [--rounds=5] [configA] [configB]
 //
 // Defaults: the ceiling (bench/ceiling/wrangler.toml) against the service (wrangler.toml). To try a
 // change, copy the tree (src, wrangler.toml, package.json, node_modules as a link) elsewhere, edit
@@ -52,6 +52,9 @@ async function serve(config, port) {
   if (SCENARIO === 'list')
     for (let day = 1; day <= 365; day++)
       await request('POST', '/log', { token, body: makeLog(`Y${String(day).padStart(3, '0')}`, 20, day) })
+  // `many`: 400 logs asked in turn, more than the worker keeps the texts of (http/kept-logs.ts).
+  if (SCENARIO === 'many')
+    for (let m = 0; m < 400; m++) await request('POST', '/log', { token, body: makeLog(`M${m}`, 20) })
   return {
     name: config.replace(`${ROOT}/`, ''),
     port,
@@ -74,7 +77,9 @@ const scenario = () =>
     : SCENARIO === 'patch'
       ? // The whole clip list again, as an offload tool updates a day's copies.
         { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('B0001', 20).ocf }) }
-      : { method: 'GET', path: SCENARIO === 'list' ? '/logs' : '/log/B0001' }
+      : SCENARIO === 'many'
+        ? { method: 'GET', path: '/log/M0', setupRequest: (r) => Object.assign(r, { path: `/log/M${posted++ % 400}` }) }
+        : { method: 'GET', path: SCENARIO === 'list' ? '/logs' : '/log/B0001' }
 
 const servers = [await serve(A, 5780), await serve(B, 5781)]
 try {

@@ -1,7 +1,7 @@
 // Where a request's time goes: the service (or the ceiling) bundled and served as npm start serves
 // it, loaded with autocannon while V8's sampling profiler runs in workerd.
 //
-//   node bench/profile.mjs [--target=ours|ceiling] [--scenario=get|poll|ping|post|patch] [--seconds=8] [--top=30]
+//   node bench/profile.mjs [--target=ours|ceiling] [--scenario=get|many|poll|ping|post|patch] [--seconds=8] [--top=30]
 //
 // Prints self and inclusive time per function (per request too), and writes the profile to
 // $TMPDIR/media-log-<target>-<scenario>.cpuprofile (open it in Chrome DevTools' Performance panel).
@@ -41,6 +41,9 @@ try {
     await request('POST', '/project/create', { token, body: { project_name: 'Profile' } })
   }
   await request('POST', '/log', { token, body: makeLog('B0001', 20) })
+  // `many`: 400 logs asked in turn, more than the worker keeps the texts of (http/kept-logs.ts).
+  if (SCENARIO === 'many')
+    for (let m = 0; m < 400; m++) await request('POST', '/log', { token, body: makeLog(`M${m}`, 20) })
   const [before, after] = JSON.stringify(makeLog('@ID@', 20)).split('@ID@')
   let n = 0
   // `poll`: the GET of a client that names the tag of the copy it holds (304, no body).
@@ -50,6 +53,7 @@ try {
     get: { method: 'GET', path: '/log/B0001' },
     poll: { method: 'GET', path: '/log/B0001', headers: { 'if-none-match': tagged.headers.get('etag') ?? '' } },
     ping: { method: 'GET', path: '/ping' },
+    many: { method: 'GET', path: '/log/M0', setupRequest: (r) => ((r.path = `/log/M${n++ % 400}`), r) },
     post: { method: 'POST', path: '/log', setupRequest: (r) => ((r.body = `${before}p${n++}${after}`), r) },
     patch: { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('x', 20).ocf }) },
   }[SCENARIO]

@@ -1,4 +1,4 @@
-// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,poll,post,patch,list,pdf,checks,import,reports,verify]
+// npm run bench [-- --dev] [--duration=10] [--rounds=1] [--only=get,many,poll,post,patch,list,pdf,checks,import,reports,verify]
 //
 // Starts the service as users run it (`npm start`, or `npm run dev` with --dev) on its own port and
 // state, gets a token through the approval endpoints, and loads it with autocannon on 127.0.0.1
@@ -23,7 +23,7 @@ const DURATION = Number(args.duration ?? 10)
 const WARMUP = Number(args.warmup ?? 2)
 const ROUNDS = Number(args.rounds ?? 1)
 const CONNECTIONS = 10
-const ONLY = new Set((args.only ?? 'get,poll,post,patch,list,pdf,checks,import,reports,verify').split(','))
+const ONLY = new Set((args.only ?? 'get,many,poll,post,patch,list,pdf,checks,import,reports,verify').split(','))
 // 5700–5799 belong to the benchmarks: ours, then the ceiling.
 const PORT = Number(args.port ?? (DEV ? 5710 : 5700))
 
@@ -252,6 +252,17 @@ async function sameLog(request, token) {
   return text.length
 }
 
+/** The many logs' ids, each asked in turn by every connection. */
+const MANY_LOGS = 400
+const manyId = (n) => `M${String(n).padStart(4, '0')}`
+function manyLogs() {
+  let n = 0
+  return (request) => {
+    request.path = `/log/${manyId(n++ % MANY_LOGS)}`
+    return request
+  }
+}
+
 function patchBodies() {
   let n = 0
   return (request) => {
@@ -294,6 +305,13 @@ async function main() {
     const ceilingRequest = api(ceiling.base)
     await ceilingRequest('POST', '/log', { body: makeLog('B0001', LOG_CLIPS) })
     if ((await sameLog(ceilingRequest)) !== logBytes) throw new Error('the ceiling answers another log')
+    if (ONLY.has('many'))
+      for (let n = 0; n < MANY_LOGS; n++)
+        for (const [send, as] of [
+          [request, token],
+          [ceilingRequest, undefined],
+        ])
+          await send('POST', '/log', { token: as, body: makeLog(manyId(n), LOG_CLIPS) })
 
     for (let r = 0; r < ROUNDS; r++) {
       console.log(`\nRound ${r + 1} of ${ROUNDS} (load ${machine().load.join(' ')})`)
@@ -316,6 +334,15 @@ async function main() {
               'get',
               await load(ours, { title: 'ours: GET /log/:id', method: 'GET', path: '/log/B0001', token }),
             ),
+        )
+      }
+      if (ONLY.has('many')) {
+        // More logs in turn than the worker keeps the texts of (http/kept-logs.ts): every GET
+        // carries its text from the Durable Object, as the ceiling's does.
+        const many = { method: 'GET', path: '/log/M0000', setupRequest: manyLogs() }
+        await pair(
+          async () => push('ceiling', 'many', await load(ceiling, { title: 'ceiling: GET /log/:id, many', ...many })),
+          async () => push('ours', 'many', await load(ours, { title: 'ours: GET /log/:id, many', ...many, token })),
         )
       }
       if (ONLY.has('poll')) {
@@ -483,6 +510,7 @@ function summarize({ runs, host, how, logBytes, listBytes, imports }) {
   const kb = (b) => `${(b / 1024).toFixed(0)} KB`
   const scenarios = [
     ['get', `GET /log/:id (${LOG_CLIPS} clips, ${kb(logBytes)})`],
+    ['many', `GET /log/:id, ${MANY_LOGS} logs in turn (none kept in the worker)`],
     ['poll', `GET /log/:id, unchanged, its tag named: 304 (${LOG_CLIPS} clips; ceiling: its whole GET)`],
     [
       'pollLarge',
