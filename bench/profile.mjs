@@ -41,9 +41,9 @@ try {
     await request('POST', '/project/create', { token, body: { project_name: 'Profile' } })
   }
   await request('POST', '/log', { token, body: makeLog('B0001', 20) })
-  // `many`: 400 logs asked in turn, more than the worker keeps the texts of (http/kept-logs.ts).
+  // `many`: 600 logs asked in turn, more than the worker keeps the texts of (http/kept-logs.ts).
   if (SCENARIO === 'many')
-    for (let m = 0; m < 400; m++) await request('POST', '/log', { token, body: makeLog(`M${m}`, 20) })
+    for (let m = 0; m < 600; m++) await request('POST', '/log', { token, body: makeLog(`M${m}`, 20) })
   const [before, after] = JSON.stringify(makeLog('@ID@', 20)).split('@ID@')
   let n = 0
   // `poll`: the GET of a client that names the tag of the copy it holds (304, no body).
@@ -53,7 +53,7 @@ try {
     get: { method: 'GET', path: '/log/B0001' },
     poll: { method: 'GET', path: '/log/B0001', headers: { 'if-none-match': tagged.headers.get('etag') ?? '' } },
     ping: { method: 'GET', path: '/ping' },
-    many: { method: 'GET', path: '/log/M0', setupRequest: (r) => ((r.path = `/log/M${n++ % 400}`), r) },
+    many: { method: 'GET', path: '/log/M0', setupRequest: (r) => ((r.path = `/log/M${n++ % 600}`), r) },
     post: { method: 'POST', path: '/log', setupRequest: (r) => ((r.body = `${before}p${n++}${after}`), r) },
     patch: { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('x', 20).ocf }) },
   }[SCENARIO]

@@ -253,7 +253,7 @@ async function sameLog(request, token) {
 }
 
 /** The many logs' ids, each asked in turn by every connection. */
-const MANY_LOGS = 400
+const MANY_LOGS = 600
 const manyId = (n) => `M${String(n).padStart(4, '0')}`
 function manyLogs() {
   let n = 0
