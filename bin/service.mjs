@@ -6,6 +6,7 @@ import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { MediaLogClient, MediaLogError } from 'media-log-service/client'
+import { httpFetch } from './http-fetch.mjs'
 import { Failure, warn } from './terminal.mjs'
 
 export const APP_NAME = 'media-log'
@@ -140,7 +141,7 @@ export async function askConnected({ url: baseUrl, from }, ask) {
   contacted.url = baseUrl
   const kept = (await storedTokens())[baseUrl]
   if (kept) {
-    const client = new MediaLogClient({ baseUrl, token: kept })
+    const client = new MediaLogClient({ baseUrl, token: kept, fetch: httpFetch })
     try {
       return { client, answer: await ask(client) }
     } catch (err) {
@@ -151,9 +152,10 @@ export async function askConnected({ url: baseUrl, from }, ask) {
   }
   // Nothing answering is said first (exit 2), before the operator is asked to approve a code in a
   // console that is not there either.
-  await new MediaLogClient({ baseUrl }).ping()
+  await new MediaLogClient({ baseUrl, fetch: httpFetch }).ping()
   const client = await MediaLogClient.connect({
     baseUrl,
+    fetch: httpFetch,
     appName: APP_NAME,
     userAgent: `${APP_NAME} (pid ${process.pid})`,
     onCode: (code) =>

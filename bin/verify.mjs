@@ -103,8 +103,8 @@ export async function verifyFolders(folders, options, usage, part = {}) {
  * @param {Part} part
  */
 async function verifyWith(pool, volumes, share, options, { only, signal, client: given }) {
-  // The first drive is walked while the service is reached and asked for the log (Node's first
-  // fetch costs some 50 ms, loading undici), and the reading threads start meanwhile (prestart):
+  // The first drive is walked while the service is reached and asked for the log (over node:http,
+  // bin/http-fetch.mjs), and the reading threads start meanwhile (prestart):
   // a run's fixed cost is what keeps a small one from the drive's speed. The other drives are
   // walked when their turn comes, so what they hold is seen as it is then.
   const [first] = volumes.values()
