@@ -1,7 +1,7 @@
 // `media-log verify`, reading: the chosen files read back on the digest pool, the progress line, and
 // the resume file a stopped run goes on from.
 import { createHash } from 'node:crypto'
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configFolder } from './service.mjs'
 import { Progress, count, warn } from './terminal.mjs'
@@ -99,29 +99,40 @@ export class ResumeFile {
   /** @type {number | undefined} */
   #fd
   #failed = false
+  /** The parts' files (`watch --verify`) beside a whole read-back's, which takes their reads. @type {string[]} */
+  #parts = []
   /**
    * @param {string} baseUrl @param {string} log @param {string} volume @param {string[]} roots
    * @param {boolean | undefined} again `--again`: what the run before read is read again
    * @param {string} [part] a part of the log's clips (`watch --verify`): a file of its own, so that
-   *   its end does not take the progress of a whole `media-log verify` of the same drive
+   *   its end does not take the progress of a whole `media-log verify` of the same drive; the whole
+   *   one, which `watch` names for a part it stopped, goes on from the part's reads
    */
   constructor(baseUrl, log, volume, roots, again, part) {
-    const key = createHash('sha256')
-      .update([baseUrl, log, volume, ...roots, ...(part === undefined ? [] : [`part:${part}`])].join('\u0000'))
-      .digest('hex')
-      .slice(0, 24)
-    this.path = join(configFolder(), 'verify', `${key}.jsonl`)
+    const digest = (/** @type {string[]} */ words) =>
+      createHash('sha256').update(words.join('\u0000')).digest('hex').slice(0, 24)
+    const key = digest([baseUrl, log, volume, ...roots])
+    const folder = join(configFolder(), 'verify')
+    this.path = join(folder, part === undefined ? `${key}.jsonl` : `${key}.${digest([part])}.jsonl`)
+    if (part === undefined)
+      try {
+        this.#parts = readdirSync(folder)
+          .filter((name) => name.startsWith(`${key}.`) && name !== `${key}.jsonl` && name.endsWith('.jsonl'))
+          .map((name) => join(folder, name))
+      } catch {}
     let text = ''
     // With --again nothing of it is read, even where it cannot be removed (a folder the user cannot
     // write: the writes below say so).
     if (again)
-      try {
-        rmSync(this.path, { force: true })
-      } catch {}
+      for (const path of [this.path, ...this.#parts])
+        try {
+          rmSync(path, { force: true })
+        } catch {}
     else
-      try {
-        text = readFileSync(this.path, 'utf8')
-      } catch {}
+      for (const path of [...this.#parts, this.path])
+        try {
+          text += `${readFileSync(path, 'utf8')}\n`
+        } catch {}
     const now = Date.now()
     for (const line of text.split('\n'))
       try {
@@ -174,14 +185,16 @@ export class ResumeFile {
       warn(`${this.path}: ${/** @type {Error} */ (err).message}: a stopped run will start again from the beginning`)
     }
   }
+  /** The read-back is done: its file goes, and a whole one's parts with it. */
   done() {
     if (this.#fd !== undefined) closeSync(this.#fd)
     this.#fd = undefined
-    try {
-      rmSync(this.path, { force: true })
-    } catch (err) {
-      warn(`${this.path}: ${/** @type {Error} */ (err).message}: a later run takes its reads as done`)
-    }
+    for (const path of [this.path, ...this.#parts])
+      try {
+        rmSync(path, { force: true })
+      } catch (err) {
+        warn(`${path}: ${/** @type {Error} */ (err).message}: a later run takes its reads as done`)
+      }
   }
 }
 
