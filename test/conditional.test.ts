@@ -139,6 +139,25 @@ describe('GET /log/{id} read again', () => {
     expect(JSON.parse((await getAsSent('/log/D001', token)).text)).toEqual(patched)
   })
 
+  it('answers the kept text while its tag is current, and 304 to a client naming the tag itself', async () => {
+    const { token } = await withProject()
+    expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
+    const etag = await tagOf('/log/D001', token)
+    expect(await tagOf('/log/D001', token)).toBe(etag)
+    // What is kept is what is answered: the workspace left the text out.
+    const kept = keptLog('workspace', 'D001')!
+    expect(kept.etag).toBe(etag)
+    // Another text of the same size in its place (the kept bytes are counted by their size).
+    const marker = `{"kept":true${' '.repeat(kept.bytes.length - 13)}}`
+    kept.bytes = new TextEncoder().encode(marker)
+    expect((await getAsSent('/log/D001', token)).text).toBe(marker)
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*'])
+      expect(await again('/log/D001', token, header)).toEqual({ status: 304, etag, body: '' })
+    // A client's own tag, malformed or of another log: the kept text.
+    for (const header of ['"unclosed', '"other"'])
+      expect(await again('/log/D001', token, header)).toEqual({ status: 200, etag, body: { kept: true } })
+  })
+
   it('is refused to a token revoked since, and is 404 once the log is deleted', async () => {
     const { token } = await withProject()
     expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)

@@ -17,30 +17,48 @@
 const KEPT_LOG_BYTES = 1024 * 1024
 /** All the texts kept in one isolate, at most; the least recently answered goes first. */
 const KEPT_BYTES = 8 * 1024 * 1024
+/**
+ * A text is kept the second time the same tag is answered, not the first: the logs last answered
+ * once are remembered by their tags alone, this many at most. Clients reading more logs in turn
+ * than that (a sync, a listing read through) never have theirs kept, so their reads do not turn
+ * every text into garbage for the collector.
+ */
+const SEEN_LOGS = 256
 
 type Kept = { etag: string; bytes: Uint8Array }
 
 // Per isolate: one locally; on Cloudflare each isolate keeps its own.
 const kept = new Map<string, Kept>()
 let keptBytes = 0
+const seen = new Map<string, string>()
 const encoder = new TextEncoder()
 
-/** The log `id` of the workspace `store` as this isolate last answered it. */
+/** The log `id` of the workspace `store` as this isolate keeps it. */
 export function keptLog(store: string, id: string): Kept | undefined {
   return kept.get(keyOf(store, id))
 }
 
-/** Keeps a log's text as answered now under its tag, in place of the one kept before. */
-export function keepLog(store: string, id: string, etag: string, text: string) {
+/**
+ * A log answered now under `etag`, with its text where the workspace gave one: the text kept
+ * before goes, and this one is kept if the same tag was answered before.
+ */
+export function keepLog(store: string, id: string, etag: string, text: string | undefined) {
   const key = keyOf(store, id)
   forget(key)
   // A string's length is at most its UTF-8 size: one too long is not encoded to find out.
-  if (text.length > KEPT_LOG_BYTES) return
+  if (text === undefined || text.length > KEPT_LOG_BYTES) return
+  if (seen.get(key) !== etag) {
+    seen.delete(key)
+    seen.set(key, etag)
+    // A Map iterates in the order of insertion: the first key is the one answered longest ago.
+    if (seen.size > SEEN_LOGS) seen.delete(seen.keys().next().value!)
+    return
+  }
+  seen.delete(key)
   const bytes = encoder.encode(text)
   if (bytes.length > KEPT_LOG_BYTES) return
   kept.set(key, { etag, bytes })
   keptBytes += bytes.length
-  // A Map iterates in the order of insertion: the first key is the one answered longest ago.
   for (const [oldest, { bytes }] of kept) {
     if (keptBytes <= KEPT_BYTES) break
     kept.delete(oldest)
@@ -48,9 +66,10 @@ export function keepLog(store: string, id: string, etag: string, text: string) {
   }
 }
 
-/** A kept text answered again: the last to go. */
+/** A kept text answered again: the last to go (unless another request changed it meanwhile). */
 export function touchLog(store: string, id: string, log: Kept) {
   const key = keyOf(store, id)
+  if (kept.get(key) !== log) return
   kept.delete(key)
   kept.set(key, log)
 }

@@ -51,12 +51,11 @@ export const listLogs: Handler<'listLogs'> = async ({ env, token, ifNoneMatch })
 export const getLog: Handler<'getLog'> = async ({ env, token, params, ifNoneMatch }) => {
   const id = params.id!
   const store = workspaceName(env)
-  // The tag of the text this isolate keeps is named too: where it is current, the text stays here.
+  // The tag of the text this isolate keeps goes too: where it is current, the text stays here.
   const kept = keptLog(store, id)
-  const named = kept ? (ifNoneMatch ? `${ifNoneMatch}, ${kept.etag}` : kept.etag) : ifNoneMatch
-  const { etag, body } = untagged(await workspace(env).logJson(token, id, named))
-  if (typeof body === 'string') keepLog(store, id, etag, body)
-  else if (body === undefined && kept?.etag === etag) touchLog(store, id, kept)
+  const { etag, body } = untagged(await workspace(env).logJson(token, id, ifNoneMatch, kept?.etag))
+  if (body === undefined && kept?.etag === etag) touchLog(store, id, kept)
+  else keepLog(store, id, etag, typeof body === 'string' ? body : undefined)
   // Without a body, a tag named is current: the client's (answered 304 unmade) or the kept text's.
   return { etag, answer: () => jsonAnswer<StoredLog>(body ?? kept!.bytes) }
 }

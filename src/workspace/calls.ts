@@ -94,10 +94,13 @@ export const CALLS = {
     who: 'application',
     work: ({ logs }, _, ifNoneMatch?: string) => logs.taggedListing(ifNoneMatch),
   }),
-  /** GET /log/{id}; its tag is the log's revision (unique to each write in the store) and project. */
+  /**
+   * GET /log/{id}; its tag is the log's revision (unique to each write in the store) and project.
+   * `kept`: the tag of the text the worker keeps (http/kept-logs.ts).
+   */
   logJson: declare({
     who: 'application',
-    work: ({ logs }, _, id: string, ifNoneMatch?: string) => logs.tagged(id, ifNoneMatch),
+    work: ({ logs }, _, id: string, ifNoneMatch?: string, kept?: string) => logs.tagged(id, ifNoneMatch, kept),
   }),
   /** A patch as text is parsed here; a large one comes as bytes, merged without being parsed whole. */
   patchLog: declareTaking({

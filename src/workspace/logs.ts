@@ -104,16 +104,20 @@ export class Logs {
     return typeof body === 'string' ? taggedText(etag, body) : { etag, body }
   }
 
-  /** GET /log/{id}: its tag, and the log as stored unless `ifNoneMatch` names the tag. */
-  tagged(id: string, ifNoneMatch?: string): Tagged<LogBody> {
+  /**
+   * GET /log/{id}: its tag, and the log as stored unless `ifNoneMatch` names the tag or `kept` is
+   * it (the worker holds that text already).
+   */
+  tagged(id: string, ifNoneMatch?: string, kept?: string): Tagged<LogBody> {
     const projectId = this.projects.requireForLogs()
     // Not hashed: a GET of a log is the service's most frequent call, and its tag says nothing
     // secret. Without a tag to compare, one query reads the log and its revision.
     const etag = (revision: number) => `"${projectId}.${revision.toString(36)}"`
-    if (ifNoneMatch) {
+    if (ifNoneMatch || kept) {
       const revision = this.store.revision(projectId, id)
       if (revision === undefined) throw notFound('Log')
-      if (namesTag(ifNoneMatch, etag(revision))) return { etag: etag(revision) }
+      const current = etag(revision)
+      if (kept === current || namesTag(ifNoneMatch, current)) return { etag: current }
     }
     const { body, revision } = this.readAt(projectId, id)
     return typeof body === 'string' ? taggedText(etag(revision), body) : { etag: etag(revision), body }
