@@ -6,6 +6,7 @@
 import { request as httpRequest } from 'node:http'
 
 const utf8 = new TextDecoder()
+const IDLE_MS = 300_000
 
 /**
  * @param {string | URL | Request} input
@@ -13,12 +14,27 @@ const utf8 = new TextDecoder()
  * @returns {Promise<Response>}
  */
 export function httpFetch(input, init = {}) {
-  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url)
   return new Promise((resolve, reject) => {
     // As fetch fails: a TypeError whose cause is the network's error (ECONNREFUSED, …).
     const failed = (/** @type {unknown} */ cause) => reject(new TypeError('fetch failed', { cause }))
+    /** @type {URL} */
+    let url
+    try {
+      url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url)
+    } catch (err) {
+      return failed(err)
+    }
     /** @param {typeof httpRequest} send */
     const start = (send) => {
+      // A header that cannot be sent (a newline in a token file) fails as the network would.
+      try {
+        request(send)
+      } catch (err) {
+        failed(err)
+      }
+    }
+    /** @param {typeof httpRequest} send */
+    const request = (send) => {
       const req = send(
         url,
         {
@@ -30,6 +46,10 @@ export function httpFetch(input, init = {}) {
         (res) => resolve(answerOf(res)),
       )
       req.on('error', failed)
+      // As undici's fetch: a connection silent for 5 minutes fails (an approval waits 1 by default).
+      req.setTimeout(IDLE_MS, () =>
+        req.destroy(Object.assign(new Error('the service went silent'), { code: 'ETIMEDOUT' })),
+      )
       req.end(typeof init.body === 'string' ? init.body : undefined)
     }
     if (url.protocol === 'http:') start(httpRequest)
@@ -66,7 +86,9 @@ function answerOf(res) {
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
       },
     },
-    body: { cancel: () => Promise.resolve(void res.destroy()) },
+    // What the client cancels (a 304, a redirect) is short: read to its end and dropped, which
+    // leaves the connection for the next request rather than closing it.
+    body: { cancel: () => Promise.resolve(void res.resume()) },
     text,
     json: async () => {
       /** @type {unknown} */

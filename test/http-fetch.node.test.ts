@@ -10,10 +10,13 @@ const { httpFetch } = (await import('../bin/http-fetch.mjs' as string)) as { htt
 
 let server: Server
 let base = ''
+/** The connection each request came on. */
+const sockets: unknown[] = []
 const seen: Array<{ method?: string; url?: string; headers: Record<string, unknown>; body: string }> = []
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    sockets.push(req.socket)
     let body = ''
     req.on('data', (chunk) => (body += chunk))
     req.on('end', () => {
@@ -52,6 +55,21 @@ describe('the command’s fetch', () => {
     })
     expect(await client.send('GET', '/tagged')).toEqual({ status: 304, body: undefined, text: '', etag: '"a"' })
     await expect(client.log('D001')).rejects.toMatchObject({ status: 404, error: 'Log not found' })
+  })
+
+  it('keeps its connection through answers with no body, and fails a header that cannot be sent', async () => {
+    const client = new MediaLogClient({ baseUrl: base, token: 't0ken', fetch: httpFetch })
+    for (let i = 0; i < 5; i++) expect((await client.send('GET', '/tagged')).status).toBe(304)
+    // One closed after each answer would make five; a connection freed a moment after the next
+    // request set out, as with Node's fetch, makes two.
+    expect(new Set(sockets.slice(-5)).size).toBeLessThanOrEqual(2)
+    const newline = new MediaLogClient({ baseUrl: base, token: 't0ken\nx', fetch: httpFetch })
+    await expect(newline.send('GET', '/tagged')).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: { code: 'ERR_INVALID_CHAR' },
+    })
+    await expect(httpFetch('not a url')).rejects.toMatchObject({ message: 'fetch failed' })
   })
 
   it('never follows a redirect', async () => {
