@@ -68,16 +68,15 @@ function restrict(path) {
     return
   }
   if (stat.isSymbolicLink()) return
-  if (stat.isDirectory()) {
-    // Another start (two on one tree) may remove its own build folder meanwhile: nothing to restrict.
-    try {
+  // Another start (two on one tree) may remove its own build folder meanwhile: nothing to
+  // restrict there. Any other failure (a folder left open to others that cannot be closed) stops.
+  try {
+    if (stat.isDirectory()) {
       if ((stat.mode & 0o077) !== 0) chmodSync(path, 0o700)
       for (const name of readdirSync(path)) restrict(join(path, name))
-    } catch {}
-  } else if ((stat.mode & 0o077) !== 0) {
-    try {
-      chmodSync(path, stat.mode & 0o700)
-    } catch {}
+    } else if ((stat.mode & 0o077) !== 0) chmodSync(path, stat.mode & 0o700)
+  } catch (err) {
+    if (err?.code !== 'ENOENT') throw err
   }
 }
 
