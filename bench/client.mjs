@@ -129,6 +129,25 @@ export function makeLog(id, clips = 20, day = 1) {
   }
 }
 
+/** `many`: more logs read in turn than the worker keeps the texts of (src/http/kept-logs.ts). */
+export const MANY_LOGS = 600
+const manyId = (n) => `M${String(n).padStart(4, '0')}`
+
+/** The many logs, posted to the service (with its token) or the ceiling (without). */
+export async function postManyLogs(request, token) {
+  for (let n = 0; n < MANY_LOGS; n++) await request('POST', '/log', { token, body: makeLog(manyId(n)) })
+}
+
+/** autocannon's request of the many logs: each the next one in turn, whichever connection sends it. */
+export function manyLogsRequest() {
+  let n = 0
+  return {
+    method: 'GET',
+    path: `/log/${manyId(0)}`,
+    setupRequest: (request) => Object.assign(request, { path: `/log/${manyId(n++ % MANY_LOGS)}` }),
+  }
+}
+
 // ---- running the service
 
 /** Every process below `pid`, children first. */

@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { serveBundled } from './bundle.mjs'
-import { ROOT, api, approvedToken, cpuMsOf, descendants, makeLog } from './client.mjs'
+import { ROOT, api, approvedToken, cpuMsOf, descendants, makeLog, manyLogsRequest, postManyLogs } from './client.mjs'
 
 const flags = Object.fromEntries(
   process.argv
@@ -52,9 +52,7 @@ async function serve(config, port) {
   if (SCENARIO === 'list')
     for (let day = 1; day <= 365; day++)
       await request('POST', '/log', { token, body: makeLog(`Y${String(day).padStart(3, '0')}`, 20, day) })
-  // `many`: 600 logs asked in turn, more than the worker keeps the texts of (http/kept-logs.ts).
-  if (SCENARIO === 'many')
-    for (let m = 0; m < 600; m++) await request('POST', '/log', { token, body: makeLog(`M${m}`, 20) })
+  if (SCENARIO === 'many') await postManyLogs(request, token)
   return {
     name: config.replace(`${ROOT}/`, ''),
     port,
@@ -78,7 +76,7 @@ const scenario = () =>
       ? // The whole clip list again, as an offload tool updates a day's copies.
         { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('B0001', 20).ocf }) }
       : SCENARIO === 'many'
-        ? { method: 'GET', path: '/log/M0', setupRequest: (r) => Object.assign(r, { path: `/log/M${posted++ % 600}` }) }
+        ? manyLogsRequest()
         : { method: 'GET', path: SCENARIO === 'list' ? '/logs' : '/log/B0001' }
 
 const servers = [await serve(A, 5780), await serve(B, 5781)]

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
 import { serveBundled } from './bundle.mjs'
-import { ROOT, api, approvedToken, makeLog } from './client.mjs'
+import { ROOT, api, approvedToken, makeLog, manyLogsRequest, postManyLogs } from './client.mjs'
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')))
 const TARGET = args.target ?? 'ours'
@@ -41,9 +41,7 @@ try {
     await request('POST', '/project/create', { token, body: { project_name: 'Profile' } })
   }
   await request('POST', '/log', { token, body: makeLog('B0001', 20) })
-  // `many`: 600 logs asked in turn, more than the worker keeps the texts of (http/kept-logs.ts).
-  if (SCENARIO === 'many')
-    for (let m = 0; m < 600; m++) await request('POST', '/log', { token, body: makeLog(`M${m}`, 20) })
+  if (SCENARIO === 'many') await postManyLogs(request, token)
   const [before, after] = JSON.stringify(makeLog('@ID@', 20)).split('@ID@')
   let n = 0
   // `poll`: the GET of a client that names the tag of the copy it holds (304, no body).
@@ -53,7 +51,7 @@ try {
     get: { method: 'GET', path: '/log/B0001' },
     poll: { method: 'GET', path: '/log/B0001', headers: { 'if-none-match': tagged.headers.get('etag') ?? '' } },
     ping: { method: 'GET', path: '/ping' },
-    many: { method: 'GET', path: '/log/M0', setupRequest: (r) => ((r.path = `/log/M${n++ % 600}`), r) },
+    many: manyLogsRequest(),
     post: { method: 'POST', path: '/log', setupRequest: (r) => ((r.body = `${before}p${n++}${after}`), r) },
     patch: { method: 'PATCH', path: '/log/B0001', body: JSON.stringify({ ocf: makeLog('x', 20).ocf }) },
   }[SCENARIO]

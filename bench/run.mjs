@@ -10,7 +10,19 @@ import autocannon from 'autocannon'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ROOT, api, approvedToken, cardManifest, cpuMsOf, machine, makeLog, startServer } from './client.mjs'
+import {
+  ROOT,
+  api,
+  approvedToken,
+  cardManifest,
+  cpuMsOf,
+  machine,
+  makeLog,
+  manyLogsRequest,
+  MANY_LOGS,
+  postManyLogs,
+  startServer,
+} from './client.mjs'
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
@@ -252,17 +264,6 @@ async function sameLog(request, token) {
   return text.length
 }
 
-/** The many logs' ids, each asked in turn by every connection. */
-const MANY_LOGS = 600
-const manyId = (n) => `M${String(n).padStart(4, '0')}`
-function manyLogs() {
-  let n = 0
-  return (request) => {
-    request.path = `/log/${manyId(n++ % MANY_LOGS)}`
-    return request
-  }
-}
-
 function patchBodies() {
   let n = 0
   return (request) => {
@@ -305,13 +306,10 @@ async function main() {
     const ceilingRequest = api(ceiling.base)
     await ceilingRequest('POST', '/log', { body: makeLog('B0001', LOG_CLIPS) })
     if ((await sameLog(ceilingRequest)) !== logBytes) throw new Error('the ceiling answers another log')
-    if (ONLY.has('many'))
-      for (let n = 0; n < MANY_LOGS; n++)
-        for (const [send, as] of [
-          [request, token],
-          [ceilingRequest, undefined],
-        ])
-          await send('POST', '/log', { token: as, body: makeLog(manyId(n), LOG_CLIPS) })
+    if (ONLY.has('many')) {
+      await postManyLogs(request, token)
+      await postManyLogs(ceilingRequest)
+    }
 
     for (let r = 0; r < ROUNDS; r++) {
       console.log(`\nRound ${r + 1} of ${ROUNDS} (load ${machine().load.join(' ')})`)
@@ -339,7 +337,7 @@ async function main() {
       if (ONLY.has('many')) {
         // More logs in turn than the worker keeps the texts of (http/kept-logs.ts): every GET
         // carries its text from the Durable Object, as the ceiling's does.
-        const many = { method: 'GET', path: '/log/M0000', setupRequest: manyLogs() }
+        const many = manyLogsRequest()
         await pair(
           async () => push('ceiling', 'many', await load(ceiling, { title: 'ceiling: GET /log/:id, many', ...many })),
           async () => push('ours', 'many', await load(ours, { title: 'ours: GET /log/:id, many', ...many, token })),
