@@ -31,8 +31,8 @@ export const NATIVE_CHUNK = 256 * 1024
 /**
  * @typedef {{update: (bytes: Uint8Array) => void, digest: () => string}} Digest
  * @typedef {'native' | 'wasm'} XxhashKind  where the xxHash digests come from
- * @typedef {{path: string | Uint8Array, algorithm: Algorithm, found?: {dev: bigint, ino: bigint}}} Job
- *   a file a thread is given
+ * @typedef {{path: string | Uint8Array, algorithm: Algorithm, found?: {dev: bigint, ino: bigint}, stop: Int32Array}} Job
+ *   a file a thread is given, and the pool's stop flag (shared memory: 1 once the pool stops)
  * @typedef {{read: number} | {digest: string, size: number} | {error: {code?: unknown, message: string}}} Said
  *   what a thread says of it: bytes read since it last said, then its digest and size, or why not
  * @typedef {{XXHash32: XxhashClass, XXHash64: XxhashClass, XXHash3: XxhashClass, XXHash128: XxhashClass}} Addon
@@ -134,12 +134,13 @@ export const computable = (name) => Object.hasOwn(ALGORITHMS, name)
  * never waits on them. The path may be bytes (a name that is not UTF-8); `found`, the device and
  * inode the file had when found: another file in its place (a folder on its path swapped for a
  * link) is refused. `xxhash`: where the xxHash kinds come from (this machine's, by default).
+ * `stopped`, asked before each read: true gives the file up (code ESTOPPED).
  * @param {string | Uint8Array} path
  * @param {Algorithm} algorithm
- * @param {{onRead?: (bytes: number) => void, found?: {dev: bigint, ino: bigint}, xxhash?: XxhashKind}} [options]
+ * @param {{onRead?: (bytes: number) => void, found?: {dev: bigint, ino: bigint}, xxhash?: XxhashKind, stopped?: () => boolean}} [options]
  * @returns {Promise<{digest: string, size: number}>}
  */
-export async function digestFile(path, algorithm, { onRead, found, xxhash = xxhashKind().kind } = {}) {
+export async function digestFile(path, algorithm, { onRead, found, xxhash = xxhashKind().kind, stopped } = {}) {
   const hash = await /** @type {(xxhash: XxhashKind) => Promise<Digest>} */ (ALGORITHMS[algorithm])(xxhash)
   const chunk = xxhash === 'native' && isXxhash(algorithm) ? NATIVE_CHUNK : CHUNK
   const fd = openSync(typeof path === 'string' ? path : Buffer.from(path), OPEN_FLAGS)
@@ -151,6 +152,7 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
     const buffer = Buffer.allocUnsafe(chunk)
     let size = 0
     for (let read; (read = readSync(fd, buffer, 0, chunk, null));) {
+      if (stopped?.()) throw stoppedError()
       hash.update(buffer.subarray(0, read))
       size += read
       onRead?.(read)
@@ -160,6 +162,8 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
     closeSync(fd)
   }
 }
+
+const stoppedError = () => Object.assign(new Error('the read-back was stopped'), { code: 'ESTOPPED' })
 
 /**
  * Files read at once: `--threads N`, else one a core (four at most). Fewer leaves a core to an
@@ -214,11 +218,19 @@ export function prestart(given) {
  * one at 2,400). `onRead` hears the bytes read, of whichever file. A thread that dies (out of
  * memory) fails the file it had with `fatal`: the run cannot go on. Every thread digests xxHash
  * the way `xxhash` says (this machine's, by default).
+ *
+ * A thread is never ended while it reads: xxhash-addon's native calls crash the process (SIGSEGV,
+ * 3 runs in 150 here) when a thread is terminated, or the process exits, in the middle of one.
+ * stop() raises a flag each thread looks at between reads (256 KiB to 8 MiB), and close() ends
+ * the threads only once every read under way has been given up.
  */
 export class DigestPool {
   /** @type {Worker[]} */ #idle = []
   /** @type {Array<() => void>} */ #waiting = []
   /** @type {Worker[]} */ #workers = []
+  /** Digests under way, settled or not yet. @type {Set<Promise<unknown>>} */ #busy = new Set()
+  /** 1 once stopped: shared with the threads, which look at it between reads. */
+  #stop = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
   /** Hears every read's bytes; may be set at any time. @type {((bytes: number) => void) | undefined} */
   onRead
 
@@ -250,8 +262,19 @@ export class DigestPool {
    * @param {{dev: bigint, ino: bigint}} [found]
    * @returns {Promise<{digest: string, size: number}>}
    */
-  async digest(path, algorithm, found) {
-    while (!this.#idle.length) await new Promise((resolve) => this.#waiting.push(() => resolve(undefined)))
+  digest(path, algorithm, found) {
+    const digest = this.#digest(path, algorithm, found)
+    const settled = digest.catch(() => {})
+    this.#busy.add(settled)
+    void settled.then(() => this.#busy.delete(settled))
+    return digest
+  }
+
+  /** @param {string | Uint8Array} path @param {Algorithm} algorithm @param {{dev: bigint, ino: bigint}} [found] @returns {Promise<{digest: string, size: number}>} */
+  async #digest(path, algorithm, found) {
+    while (!this.#idle.length && !this.stopped)
+      await new Promise((resolve) => this.#waiting.push(() => resolve(undefined)))
+    if (this.stopped) throw stoppedError()
     const worker = /** @type {Worker} */ (this.#idle.pop())
     worker.ref()
     let dead = false
@@ -274,7 +297,7 @@ export class DigestPool {
         }
         worker.on('message', onMessage)
         worker.on('exit', onExit)
-        worker.postMessage({ path, algorithm, found })
+        worker.postMessage(/** @type {Job} */ ({ path, algorithm, found, stop: this.#stop }))
       })
     } finally {
       worker.unref()
@@ -283,8 +306,21 @@ export class DigestPool {
     }
   }
 
-  close() {
-    return Promise.all(this.#workers.map((worker) => worker.terminate()))
+  get stopped() {
+    return Atomics.load(this.#stop, 0) === 1
+  }
+
+  /** Every read under way is given up at its next read, and each digest asked now or later fails (ESTOPPED). */
+  stop() {
+    Atomics.store(this.#stop, 0, 1)
+    for (const waiting of this.#waiting.splice(0)) waiting()
+  }
+
+  /** Stops, and ends the threads once none reads. */
+  async close() {
+    this.stop()
+    await Promise.all(this.#busy)
+    await Promise.all(this.#workers.map((worker) => worker.terminate()))
   }
 }
 
@@ -298,7 +334,7 @@ if (!isMainThread && parentPort && pooled?.digestPool) {
   const xxhash = pooled.xxhash ?? 'wasm'
   /** @param {Said} said */
   const say = (said) => port.postMessage(said)
-  port.on('message', (/** @type {Job} */ { path, algorithm, found }) => {
+  port.on('message', (/** @type {Job} */ { path, algorithm, found, stop }) => {
     let unsaid = 0
     const flush = () => {
       if (unsaid) say({ read: unsaid })
@@ -308,7 +344,8 @@ if (!isMainThread && parentPort && pooled?.digestPool) {
       unsaid += read
       if (unsaid >= CHUNK) flush()
     }
-    digestFile(path, algorithm, { onRead, found, xxhash }).then(
+    const stopped = () => Atomics.load(stop, 0) === 1
+    digestFile(path, algorithm, { onRead, found, xxhash, stopped }).then(
       ({ digest, size }) => (flush(), say({ digest, size })),
       (/** @type {unknown} */ err) => {
         flush()

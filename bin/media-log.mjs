@@ -50,7 +50,7 @@
  *      refusing or redirecting, approval refused or timed out, --volume over several volumes
  */
 import { parseArgs } from 'node:util'
-import { Failure, print, warn } from './terminal.mjs'
+import { Failure, Stopped, print, warn } from './terminal.mjs'
 
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
@@ -140,6 +140,10 @@ function exit(status) {
 }
 
 main(process.argv.slice(2)).then(exit, async (/** @type {unknown} */ err) => {
+  if (err instanceof Stopped) {
+    warn(err.message)
+    return exit(130)
+  }
   const { MediaLogError, contacted } = await errorWords()
   // What Node's errors carry: parseArgs's its code, fetch's the network's error as its cause.
   const { code, cause } = err instanceof Error ? /** @type {NodeJS.ErrnoException} */ (err) : {}

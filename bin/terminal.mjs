@@ -4,6 +4,9 @@
 /** A failure the command says in one line, and exits 2. */
 export class Failure extends Error {}
 
+/** Ctrl-C ended the command where it was: its message is said as it is, and it exits 130 (128 + SIGINT). */
+export class Stopped extends Error {}
+
 /**
  * Control characters (C0, DEL, C1: escape sequences with them), bidi embeddings, overrides and
  * isolates, and line separators, which would let a clip or file name move the cursor, erase or

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configFolder } from './service.mjs'
-import { Progress, count, warn } from './terminal.mjs'
+import { Progress, Stopped, count, warn } from './terminal.mjs'
 
 /** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
 export const FIRST_ALGORITHM = 'xxh64'
@@ -235,16 +235,18 @@ export async function readBack(chosen, resume, outcome, pool, signal) {
     digests.map((a) => (a.startsWith('xxh') ? `${a} ${pool.xxhash}` : a)).join(', '),
   )
   pool.onRead = (bytes) => meter.add(bytes)
+  // Ctrl-C: the reads under way are given up at their next read (DigestPool.stop), nothing is
+  // recorded, and the command ends with 130; the resume file keeps the files read whole.
+  let interrupted = false
   const stop = () => {
-    meter.done()
-    warn(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
-    process.exit(130)
+    interrupted = true
+    pool.stop()
   }
   if (!signal) process.once('SIGINT', stop)
   try {
     let next = 0
     const thread = async () => {
-      while (next < pending.length && !signal?.aborted) {
+      while (next < pending.length && !signal?.aborted && !interrupted) {
         const job = pending[next++]
         if (job.item.error) continue
         try {
@@ -260,11 +262,14 @@ export async function readBack(chosen, resume, outcome, pool, signal) {
         } catch (thrown) {
           const err = /** @type {NodeJS.ErrnoException & {fatal?: true}} */ (thrown)
           if (err.fatal) throw err
+          if (interrupted) return
           job.item.error = { file: job.file, message: readError(err) }
         }
       }
     }
     await Promise.all(Array.from({ length: pool.threads }, thread))
+    if (interrupted)
+      throw new Stopped(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
     signal?.throwIfAborted()
   } finally {
     process.off('SIGINT', stop)

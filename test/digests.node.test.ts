@@ -3,7 +3,7 @@
 // nothing from SMPTE ST 2114; then a file larger than a read, against a digest made in one go.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { xxhash128, xxhash3, xxhash64 } from 'hash-wasm'
@@ -24,6 +24,7 @@ type Digests = {
   ) => Promise<Digested>
   DigestPool: new (options?: { threads?: number; onRead?: (bytes: number) => void; xxhash?: Xxhash }) => {
     digest: (path: string, algorithm: string) => Promise<Digested>
+    stop: () => void
     close: () => Promise<unknown>
   }
 }
@@ -129,6 +130,28 @@ describe('digests of a copy read back', () => {
       } finally {
         await pool.close()
       }
+    })
+
+  for (const xxhash of KINDS)
+    it(`gives up the reads under way when closed, before it ends its threads (${xxhash})`, async () => {
+      // 4 GiB with no blocks (a sparse file): read for a second or more, never finished here.
+      const path = file(`large-${xxhash}.bin`, '')
+      truncateSync(path, 4 * 1024 ** 3)
+      let firstRead = () => {}
+      const reading = new Promise<void>((resolve) => (firstRead = resolve))
+      const pool = new DigestPool({ threads: 2, onRead: () => firstRead(), xxhash })
+      const digests = [pool.digest(path, 'xxh128'), pool.digest(path, 'xxh64'), pool.digest(path, 'md5')]
+      const settled = Promise.allSettled(digests)
+      await reading
+      await pool.close()
+      // Given up by the threads themselves (a terminated thread fails its file as `fatal`), and
+      // the one still waiting for a thread never started.
+      expect(
+        (await settled).map((s) => (s.status === 'rejected' ? { code: s.reason.code, fatal: s.reason.fatal } : s)),
+      ).toEqual(
+        [{ code: 'ESTOPPED' }, { code: 'ESTOPPED' }, { code: 'ESTOPPED' }].map((e) => ({ ...e, fatal: undefined })),
+      )
+      await expect(pool.digest(path, 'xxh64')).rejects.toMatchObject({ code: 'ESTOPPED' })
     })
 
   it('takes the threads started before its pool, and ends those it does not take', async () => {
