@@ -158,18 +158,22 @@ describe('GET /log/{id} read again', () => {
       expect(await again('/log/D001', token, header)).toEqual({ status: 200, etag, body: { kept: true } })
   })
 
-  it('is refused to a token revoked since, and is 404 once the log is deleted', async () => {
+  it('is refused to a token revoked since, and is 404 once the log is deleted, its text kept no longer', async () => {
     const { token } = await withProject()
     expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
-    expect((await getAsSent('/log/D001', token)).status).toBe(200)
+    for (let i = 0; i < 2; i++) expect((await getAsSent('/log/D001', token)).status).toBe(200)
+    expect(keptLog('workspace', 'D001')).toBeDefined()
     expect((await call('DELETE', '/log/D001', { token })).status).toBe(200)
     expect(await call('GET', '/log/D001', { token })).toMatchObject({ status: 404, body: { error: 'Log not found' } })
+    expect(keptLog('workspace', 'D001')).toBeUndefined()
     expect((await call('POST', '/log', { token, body: makeLog('D001', 1) })).status).toBe(201)
-    expect((await getAsSent('/log/D001', token)).status).toBe(200)
+    for (let i = 0; i < 2; i++) expect((await getAsSent('/log/D001', token)).status).toBe(200)
     const { body } = await operator('GET', '/approve/tokens')
     for (const { id } of body.tokens as Array<{ id: string }>)
       expect((await operator('DELETE', `/approve/tokens/${id}`)).status).toBe(200)
     expect(await call('GET', '/log/D001', { token })).toMatchObject({ status: 401 })
+    // A refused token says nothing of the log: its text stays kept for the clients that may read it.
+    expect(keptLog('workspace', 'D001')).toBeDefined()
   })
 })
 

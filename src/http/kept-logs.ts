@@ -74,6 +74,11 @@ export function touchLog(store: string, id: string, log: Kept) {
   kept.set(key, log)
 }
 
+/** The log `id` gone from the workspace `store`: its text is kept no longer. */
+export function forgetLog(store: string, id: string) {
+  forget(keyOf(store, id))
+}
+
 function forget(key: string) {
   const old = kept.get(key)
   if (!old) return

@@ -6,9 +6,10 @@ import type { LogListSchema, PatchedLogSchema } from '../api/shapes'
 import { framedStream, rpcSafe, streamOf, utf8Bytes } from '../shared/utf8'
 import { PIECEWISE_BYTES } from '../large-logs/check'
 import { workspace, workspaceName } from '../workspace/client'
-import { keepLog, keptLog, touchLog } from '../http/kept-logs'
+import { forgetLog, keepLog, keptLog, touchLog } from '../http/kept-logs'
 import type { LogBody } from '../workspace/logs'
 import { untagged, type Tagged } from '../workspace/answers'
+import { Problem } from '../shared/problem'
 import { readSentLog } from '../flows/sent-log'
 
 type StoredLog = v.InferInput<typeof LogSchema>
@@ -53,7 +54,14 @@ export const getLog: Handler<'getLog'> = async ({ env, token, params, ifNoneMatc
   const store = workspaceName(env)
   // The tag of the text this isolate keeps goes too: where it is current, the text stays here.
   const kept = keptLog(store, id)
-  const { etag, body } = untagged(await workspace(env).logJson(token, id, ifNoneMatch, kept?.etag))
+  const tagged = await workspace(env)
+    .logJson(token, id, ifNoneMatch, kept?.etag)
+    .catch((err: unknown) => {
+      // A log deleted, or its project closed: its kept text would never be answered again.
+      if (kept && err instanceof Problem && (err.kind === 'not-found' || err.kind === 'conflict')) forgetLog(store, id)
+      throw err
+    })
+  const { etag, body } = untagged(tagged)
   if (body === undefined && kept?.etag === etag) touchLog(store, id, kept)
   else keepLog(store, id, etag, typeof body === 'string' ? body : undefined)
   // Without a body, a tag named is current: the client's (answered 304 unmade) or the kept text's.
