@@ -163,6 +163,8 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
   }
 }
 
+/** A reading thread ended (out of memory): the run cannot go on. */
+const threadStopped = () => Object.assign(new Error('a reading thread stopped'), { fatal: true })
 const stoppedError = () => Object.assign(new Error('the read-back was stopped'), { code: 'ESTOPPED' })
 
 /**
@@ -228,6 +230,7 @@ export class DigestPool {
   /** @type {Worker[]} */ #idle = []
   /** @type {Array<() => void>} */ #waiting = []
   /** @type {Worker[]} */ #workers = []
+  /** Threads not ended. */ #live = 0
   /** Digests under way, settled or not yet. @type {Set<Promise<unknown>>} */ #busy = new Set()
   /** 1 once stopped: shared with the threads, which look at it between reads. */
   #stop = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
@@ -252,7 +255,18 @@ export class DigestPool {
       worker.unref()
       worker.on('message', (/** @type {Said} */ message) => 'read' in message && this.onRead?.(message.read))
       this.#workers.push(worker)
+      // A thread that ended takes no file: one prestarted that could not start (its id is -1 once
+      // ended), or one that dies between files, which nothing would hear until a file was posted.
+      if (worker.threadId === -1) continue
+      this.#live++
       this.#idle.push(worker)
+      worker.once('exit', () => {
+        this.#live--
+        const at = this.#idle.indexOf(worker)
+        if (at !== -1) this.#idle.splice(at, 1)
+        // The last one gone: the digests waiting for a thread fail as the files being read did.
+        if (!this.#live) for (const waiting of this.#waiting.splice(0)) waiting()
+      })
     }
   }
 
@@ -272,9 +286,10 @@ export class DigestPool {
 
   /** @param {string | Uint8Array} path @param {Algorithm} algorithm @param {{dev: bigint, ino: bigint}} [found] @returns {Promise<{digest: string, size: number}>} */
   async #digest(path, algorithm, found) {
-    while (!this.#idle.length && !this.stopped)
+    while (!this.#idle.length && !this.stopped && this.#live)
       await new Promise((resolve) => this.#waiting.push(() => resolve(undefined)))
     if (this.stopped) throw stoppedError()
+    if (!this.#live) throw threadStopped()
     const worker = /** @type {Worker} */ (this.#idle.pop())
     worker.ref()
     let dead = false
@@ -289,7 +304,7 @@ export class DigestPool {
         const onExit = () => {
           dead = true
           settled()
-          reject(Object.assign(new Error('a reading thread stopped'), { fatal: true }))
+          reject(threadStopped())
         }
         const settled = () => {
           worker.off('message', onMessage)

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { xxhash128, xxhash3, xxhash64 } from 'hash-wasm'
+import { Worker } from 'node:worker_threads'
 import { afterAll, describe, expect, it } from 'vitest'
 
 /** bin/digests.mjs, as the compiler of the tests sees it (the module itself is checked with bin/). */
@@ -153,6 +154,26 @@ describe('digests of a copy read back', () => {
       )
       await expect(pool.digest(path, 'xxh64')).rejects.toMatchObject({ code: 'ESTOPPED' })
     })
+
+  it('fails a digest as fatal, and closes, when its threads ended between two files', async () => {
+    const path = file('after-the-threads.bin', 'abc')
+    // Each thread ended as the pool takes it: as one that dies between files (out of memory).
+    const unref = Worker.prototype.unref
+    const ended: Promise<number>[] = []
+    Worker.prototype.unref = function (this: Worker) {
+      ended.push(this.terminate())
+      unref.call(this)
+    }
+    let pool: InstanceType<Digests['DigestPool']>
+    try {
+      pool = new DigestPool({ threads: 2 })
+    } finally {
+      Worker.prototype.unref = unref
+    }
+    expect(await Promise.all(ended)).toHaveLength(2)
+    await expect(pool.digest(path, 'xxh64')).rejects.toMatchObject({ message: 'a reading thread stopped', fatal: true })
+    await pool.close()
+  })
 
   it('takes the threads started before its pool, and ends those it does not take', async () => {
     const bytes = new Uint8Array(CHUNK + 77).fill(9)

@@ -57,8 +57,10 @@ export const getLog: Handler<'getLog'> = async ({ env, token, params, ifNoneMatc
   const tagged = await workspace(env)
     .logJson(token, id, ifNoneMatch, kept?.etag)
     .catch((err: unknown) => {
-      // A log deleted, or its project closed: its kept text would never be answered again.
-      if (kept && err instanceof Problem && (err.kind === 'not-found' || err.kind === 'conflict')) forgetLog(store, id)
+      // A log deleted, or no project loaded (also not found): its kept text would never be
+      // answered again. Unless another request kept a newer one meanwhile.
+      if (kept && err instanceof Problem && err.kind === 'not-found' && keptLog(store, id) === kept)
+        forgetLog(store, id)
       throw err
     })
   const { etag, body } = untagged(tagged)
