@@ -1,7 +1,7 @@
 // npm start: the worker bundled as `wrangler deploy` bundles it, served by Miniflare's API on
 // loopback. No dev proxy in the request path: several times the throughput of `wrangler dev`.
 // workerd is supervised: whenever it exits, it is started again on the same sockets and state.
-import childProcess, { spawnSync } from 'node:child_process'
+import childProcess from 'node:child_process'
 import { readdirSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -33,25 +33,17 @@ const bundles = resolve(ROOT, '.wrangler/bundle')
 const outdir = resolve(bundles, String(process.pid))
 removeOrphanBundles()
 rmSync(outdir, { recursive: true, force: true })
-const build = spawnSync(
-  process.execPath,
-  [resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir],
-  {
-    cwd: ROOT,
-    env: quietWranglerEnv,
-    // Its banner, upload size and bindings table read as if something had been deployed (and
-    // "--dry-run: exiting now" as if the service had stopped): shown only when the build fails.
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-  },
-)
+// The build runs beside the import of wrangler's config reader (some 2.5 s each here, a core
+// each): .dev.vars already holds the key that import reads.
+const [build, { unstable_getMiniflareWorkerOptions, unstable_readConfig }] = await Promise.all([
+  bundle(),
+  import('wrangler'),
+])
 if (build.status !== 0) {
-  process.stderr.write(build.stdout + build.stderr)
+  process.stderr.write(build.output)
   process.exit(build.status ?? 1)
 }
 
-// Imported after the build so its own .dev.vars reading sees the key written above.
-const { unstable_getMiniflareWorkerOptions, unstable_readConfig } = await import('wrangler')
 const config = unstable_readConfig({ config: resolve(ROOT, 'wrangler.toml') })
 const { workerOptions } = unstable_getMiniflareWorkerOptions(resolve(ROOT, 'wrangler.toml'))
 
@@ -89,6 +81,27 @@ const mf = new Miniflare(options)
 await mf.ready
 supervisor.started()
 printConsoleUrl(key)
+
+/**
+ * The worker bundled as `wrangler deploy` bundles it, into this process's folder. Its banner,
+ * upload size and bindings table read as if something had been deployed (and "--dry-run: exiting
+ * now" as if the service had stopped): its output is shown only when the build fails.
+ * @returns {Promise<{status: number | null, output: string}>}
+ */
+function bundle() {
+  const child = childProcess.spawn(
+    process.execPath,
+    [resolve(ROOT, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', outdir],
+    { cwd: ROOT, env: quietWranglerEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (d) => (output += d))
+  child.stderr.setEncoding('utf8').on('data', (d) => (output += d))
+  return new Promise((done) => {
+    child.once('error', (err) => done({ status: 1, output: `${err.message}\n` }))
+    child.once('close', (status) => done({ status, output }))
+  })
+}
 
 /**
  * A process killed with SIGKILL (or a machine that lost power) never removes its bundle folder:
