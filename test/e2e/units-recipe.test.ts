@@ -91,10 +91,18 @@ describe('docs/units.md, Try it on one laptop', () => {
       ])
       const [production, cartA, cartB, linkA, linkB, sync] = steps as [Step, Step, Step, Step, Step, Step]
 
-      // The three starts, each printing what the page shows, its console's URL answering 200.
+      // The three starts, typed into their terminals one after the other without waiting (each
+      // takes some 10 s to bundle and start), each printing what the page shows, its console's
+      // URL answering 200.
+      const starts = [production, cartA, cartB].map((step) => {
+        const output = start(step.command)
+        // Failed while an earlier one is awaited: said when its turn comes, not as unhandled.
+        output.catch(() => {})
+        return { step, output }
+      })
       const services: Array<{ base: string; key: string }> = []
-      for (const step of [production, cartA, cartB]) {
-        const printed = lines(await start(step.command))
+      for (const { step, output } of starts) {
+        const printed = lines(await output)
         for (const line of step.shown)
           expect(
             printed.some((p) => pattern(line).test(p)),
