@@ -50,7 +50,7 @@
  *      refusing or redirecting, approval refused or timed out, --volume over several volumes
  */
 import { parseArgs } from 'node:util'
-import { Failure, Stopped, print, warn } from './terminal.mjs'
+import { Failure, Stopped, outliveReaders, print, warn } from './terminal.mjs'
 
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
@@ -136,9 +136,12 @@ async function errorWords() {
 
 /** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. @param {number} status */
 function exit(status) {
+  // The status stands even where an output is gone and its write's callback never comes.
+  process.exitCode = status
   process.stdout.write('', () => process.stderr.write('', () => process.exit(status)))
 }
 
+outliveReaders()
 main(process.argv.slice(2)).then(exit, async (/** @type {unknown} */ err) => {
   if (err instanceof Stopped) {
     warn(err.message)
@@ -163,6 +166,9 @@ main(process.argv.slice(2)).then(exit, async (/** @type {unknown} */ err) => {
     warn(`media-log: ${err.message}`)
   } else if (causeCode === 'ECONNREFUSED') {
     warn(`media-log: nothing answers at ${contacted.url} (npm start starts the service)`)
+  } else if (err instanceof TypeError && err.message === 'terminated') {
+    // The answer cut off halfway: the service stopped or was restarted (npm start's supervisor).
+    warn(`media-log: ${contacted.url} closed the connection before its answer was whole; run the same command again`)
   } else if (err instanceof TypeError && err.message === 'fetch failed') {
     warn(
       `media-log: cannot reach ${contacted.url}: ${cause instanceof Error ? cause.message : 'the connection failed'}`,

@@ -29,9 +29,29 @@ export const count = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : ma
  * the service.
  */
 export function muteTerminal() {
-  const nothing = /** @type {typeof process.stdout.write} */ (() => true)
-  process.stdout.write = nothing
-  process.stderr.write = nothing
+  mute(process.stdout)
+  mute(process.stderr)
+}
+
+/**
+ * An output whose reader is gone (EPIPE: the `| head -1` it went to ended; EIO: the terminal
+ * closed) takes nothing more, and the command goes on to its end and its own exit status. Unheard,
+ * the failed write would end the process at once: a read-back's threads in the middle of a read,
+ * which crashes xxhash-addon (digests.mjs), a verify whose clips were all recorded exiting 1.
+ */
+export function outliveReaders() {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => mute(stream))
+}
+
+/** Writes to `stream` dropped; a write's callback is still called, as a command's exit waits on one. @param {NodeJS.WriteStream} stream */
+function mute(stream) {
+  stream.write = /** @type {typeof stream.write} */ (
+    (/** @type {unknown} */ _chunk, /** @type {unknown} */ encoding, /** @type {unknown} */ callback) => {
+      const done = /** @type {(() => void) | undefined} */ (typeof encoding === 'function' ? encoding : callback)
+      if (typeof done === 'function') queueMicrotask(done)
+      return true
+    }
+  )
 }
 
 /**

@@ -152,7 +152,17 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
       }),
     )
   }
-  const written = await record(client, options.log, runs)
+  // Ctrl-C while the outcome is recorded (a large day takes several requests): the recording
+  // finishes, so the log does not hold half a read-back; a second one ends the command there, and
+  // the resume files let a run again record the rest without reading.
+  const recording = () => warn('recording what was read back; Ctrl-C again stops now (a run again records it)')
+  if (!signal) process.once('SIGINT', recording)
+  let written
+  try {
+    written = await record(client, options.log, runs)
+  } finally {
+    process.off('SIGINT', recording)
+  }
   for (const { resume } of runs) resume.done()
   const { copies } = await client.checks(options.log)
   const ours = copies.filter((c) => volumes.has(c.volume))

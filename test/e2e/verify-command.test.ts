@@ -5,6 +5,7 @@
 // and the e-mail the operator would send.
 import type { ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { createServer, request as httpRequest } from 'node:http'
 import {
   existsSync,
   linkSync,
@@ -772,6 +773,73 @@ process.dlopen = (module, filename, ...rest) => {
     expect(verified(one)).toEqual(verified(many))
   })
 
+  it('goes on to its end and its own status when nothing reads what it says (| head, a closed terminal)', async () => {
+    const folder = join(drives, 'D013', 'SHUTTLE_01')
+    // Both outputs closed before it writes a byte: each write fails (EPIPE).
+    const unread = await run(['verify', folder, '--log', 'D013', '--again'], (child) => {
+      child.stdout!.destroy()
+      child.stderr!.destroy()
+    })
+    expect(unread).toEqual({ status: 0, stdout: '', stderr: '' })
+    // Read back and recorded: the run's resume file is gone, the copies read back just now.
+    expect(readdirSync(join(config, 'verify'))).toEqual([])
+    const copies = await copiesOn('D013', 'SHUTTLE_01')
+    expect(copies[SEQUENCE]).toMatchObject({ action: 'verified' })
+  })
+
+  it('finishes recording when Ctrl-C comes as it records, and says a second one would end it there', async () => {
+    const folder = join(drives, 'D013', 'SHUTTLE_01')
+    // Between the command and the service: the read-back's record held until the test lets it go.
+    let recordAsked = () => {}
+    const asked = new Promise<void>((resolve) => (recordAsked = resolve))
+    let letGo = () => {}
+    const relay = createServer((req, res) => {
+      const forward = () => {
+        const upstream = httpRequest(
+          service.base + req.url,
+          { method: req.method, headers: { ...req.headers, host: new URL(service.base).host } },
+          (answer) => {
+            res.writeHead(answer.statusCode!, answer.headers)
+            answer.pipe(res)
+          },
+        )
+        req.pipe(upstream)
+      }
+      if (req.url!.endsWith('/read-back')) {
+        letGo = forward
+        recordAsked()
+      } else forward()
+    })
+    await new Promise<void>((listening) => relay.listen(5747, '127.0.0.1', listening))
+    try {
+      const base = 'http://127.0.0.1:5747'
+      const fresh = mkdtempSync(join(dir, 'config-'))
+      const { [service.base]: token } = JSON.parse(readFileSync(join(config, 'tokens.json'), 'utf8'))
+      writeFileSync(join(fresh, 'tokens.json'), JSON.stringify({ [base]: token }))
+      let child: ChildProcess | undefined
+      const running = runCommand(['verify', folder, '--log', 'D013', '--again'], {
+        base,
+        configDir: fresh,
+        onStarted: (started) => (child = started),
+      })
+      await asked
+      child!.kill('SIGINT')
+      await new Promise((r) => setTimeout(r, 300))
+      letGo()
+      const recorded = await running
+      expect(recorded.status).toBe(0)
+      expect(recorded.stderr).toContain(
+        '\nrecording what was read back; Ctrl-C again stops now (a run again records it)\n',
+      )
+      expect(recorded.stdout).toContain('recorded in D013: 6 clips (11 files) as read back\n')
+      // Recorded whole: the run's resume file is gone.
+      expect(readdirSync(join(fresh, 'verify'))).toEqual([])
+    } finally {
+      relay.closeAllConnections()
+      await new Promise((closed) => relay.close(closed))
+    }
+  })
+
   it('reads a share of the clips with --sample', async () => {
     const sampled = await run([
       'verify',
@@ -890,6 +958,31 @@ process.dlopen = (module, filename, ...rest) => {
           `service: ${nowhere} (from MEDIA_LOG_URL)\nmedia-log: nothing answers at ${nowhere} (npm start starts the service)\n`,
         )
       }
+    }
+  })
+
+  it('says in one line that the service cut its answer off (npm start restarting it), and exits 2', async () => {
+    // A service that answers every request with the start of a JSON body, then closes the connection.
+    const cutting = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
+      res.write('{"status":')
+      setTimeout(() => res.destroy(), 20)
+    })
+    await new Promise<void>((listening) => cutting.listen(5748, '127.0.0.1', listening))
+    try {
+      const base = 'http://127.0.0.1:5748'
+      const fresh = mkdtempSync(join(dir, 'config-'))
+      writeFileSync(join(fresh, 'tokens.json'), JSON.stringify({ [base]: `mls_${'0'.repeat(16)}_${'A'.repeat(43)}` }))
+      const cut = await runCommand(['checks', 'D013'], { base, configDir: fresh })
+      expect(cut).toEqual({
+        status: 2,
+        stdout: '',
+        stderr:
+          `service: ${base} (from MEDIA_LOG_URL)\n` +
+          `media-log: ${base} closed the connection before its answer was whole; run the same command again\n`,
+      })
+    } finally {
+      await new Promise((closed) => cutting.close(closed))
     }
   })
 })
