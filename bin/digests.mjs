@@ -164,7 +164,13 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
 }
 
 /** A reading thread ended (out of memory): the run cannot go on. */
-const threadStopped = () => Object.assign(new Error('a reading thread stopped'), { fatal: true })
+const threadStopped = () =>
+  Object.assign(
+    new Failure('a reading thread stopped (out of memory?): run again, with --threads 1 if it stops again'),
+    {
+      fatal: true,
+    },
+  )
 const stoppedError = () => Object.assign(new Error('the read-back was stopped'), { code: 'ESTOPPED' })
 
 /**

@@ -201,6 +201,8 @@ export async function watchFolders(folders, options, usage) {
         .filter(([, w]) => now - w.changedAt >= settleMs && now >= w.retryAt)
         .sort(([, a], [, b]) => a.changedAt - b.changedAt)
       for (const [path, entry] of due) {
+        // Stopping: what is not sent yet waits for the next watch.
+        if (stopping) break
         const outcome = await take(client, log, path, entry, options, taken, failed, { presence, problem, readBacks })
         // A generation whose chain does not name it yet waits for the chain.
         if (outcome === 'wait') entry.retryAt = Date.now() + WAIT_MS
@@ -302,7 +304,14 @@ async function take(client, log, path, entry, options, taken, failed, { presence
     }
     const answer =
       log === undefined ? await client.importToDay(body) : { ...(await client.importFiles(log, body)), log }
-    await taken.add(key)
+    // Taken, whatever the file that remembers it says: kept in memory, a later watch sends it again.
+    await taken
+      .add(key)
+      .catch((err) =>
+        problem(
+          `${shown(path)}: taken, but not remembered for the next watch (${err instanceof Error ? err.message : err})`,
+        ),
+      )
     const read = answer.files.find((file) => file.name === path)
     const unread = answer.unreadable.map((u) => `; NOT READ ${shown(u.name)}: ${shown(u.reason)}`).join('')
     process.stdout.write(
@@ -347,7 +356,9 @@ async function take(client, log, path, entry, options, taken, failed, { presence
 async function rememberedReports() {
   const file = join(configFolder(), 'watch-taken.txt')
   const keys = new Set((await readFile(file, 'utf8').catch(() => '')).split('\n').filter(Boolean))
-  await mkdir(configFolder(), { recursive: true, mode: 0o700 })
+  await mkdir(configFolder(), { recursive: true, mode: 0o700 }).catch((/** @type {NodeJS.ErrnoException} */ err) => {
+    throw new Failure(`${shown(configFolder())}: cannot keep the reports taken there (${err.code ?? err.message})`)
+  })
   return {
     has: (key) => keys.has(key),
     async add(key) {

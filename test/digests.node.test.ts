@@ -171,7 +171,10 @@ describe('digests of a copy read back', () => {
       Worker.prototype.unref = unref
     }
     expect(await Promise.all(ended)).toHaveLength(2)
-    await expect(pool.digest(path, 'xxh64')).rejects.toMatchObject({ message: 'a reading thread stopped', fatal: true })
+    await expect(pool.digest(path, 'xxh64')).rejects.toMatchObject({
+      message: expect.stringMatching(/^a reading thread stopped/),
+      fatal: true,
+    })
     await pool.close()
   })
 

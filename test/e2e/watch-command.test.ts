@@ -4,7 +4,7 @@
 // card's ALE. Each report is taken once it is whole and never half-written; stopped and started
 // again, or a report renamed, nothing is sent twice.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, appendFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,9 +26,9 @@ let approving = true
 let approver: Promise<void>
 
 /** The watcher, as a shell runs it; what it printed so far. */
-function watcher(args = [drive, '--log', 'D012']) {
+function watcher(args = [drive, '--log', 'D012'], configDir = config) {
   const child = spawn(process.execPath, [COMMAND, 'watch', ...args, '--settle', '1'], {
-    env: { ...process.env, MEDIA_LOG_URL: service.base, MEDIA_LOG_CONFIG_DIR: config, PORT: '' },
+    env: { ...process.env, MEDIA_LOG_URL: service.base, MEDIA_LOG_CONFIG_DIR: configDir, PORT: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const out = { stdout: '', stderr: '', child }
@@ -434,5 +434,24 @@ describe('media-log watch', () => {
     expect([settle.status, settle.stderr]).toEqual([2, 'media-log: --settle is seconds, from 0 to 600\n'])
     const nowhere = await run([join(dir, 'nowhere'), '--log', 'D012'])
     expect([nowhere.status, nowhere.stderr]).toEqual([2, `media-log: ${join(dir, 'nowhere')} is not a folder\n`])
+  })
+
+  it('takes a report all the same when it cannot remember it for the next watch, and says so', async () => {
+    // The file of the reports taken cannot be written: a folder in its place. (Its token is asked
+    // for, and approved as every other.)
+    const forgetful = join(dir, 'config-forgetful')
+    mkdirSync(join(forgetful, 'watch-taken.txt'), { recursive: true })
+    const folder = join(dir, 'SHUTTLE_R')
+    mkdirSync(folder)
+    const report = join(folder, 'F001.mhl')
+    writeFileSync(report, oneClip('F001C001', '2025-06-14'))
+    const watching = watcher([folder, '--log', 'D099'], forgetful)
+    await until('the report taken and said', () => watching.stderr.includes('not remembered'))
+    expect(taken(watching.stdout)).toEqual([
+      `taken ${report} into D099: created; 1 clip added, 0 changed, volume SHUTTLE_R`,
+    ])
+    expect(watching.stderr).toContain(`${report}: taken, but not remembered for the next watch (EISDIR`)
+    expect(watching.stderr).not.toContain('not taken')
+    expect(await stopped(watching.child)).toBe(0)
   })
 })
