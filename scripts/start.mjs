@@ -3,6 +3,7 @@
 // workerd is supervised: whenever it exits, it is started again on the same sockets and state.
 import childProcess from 'node:child_process'
 import { readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Miniflare } from 'miniflare'
@@ -28,6 +29,7 @@ const RESTART_ATTEMPTS = 5
 let stopping = false
 
 const key = prepareLocal()
+await portFree()
 // One bundle directory per process: a benchmark and a test may start the service side by side.
 const bundles = resolve(ROOT, '.wrangler/bundle')
 const outdir = resolve(bundles, String(process.pid))
@@ -217,6 +219,28 @@ function seconds(ms) {
  * Straight into the worker on 127.0.0.1 and [::1] (`localhost` may resolve to either), never on
  * another interface. A direct socket skips Miniflare's entry worker, one hop less per request.
  */
+/**
+ * The port free on every socket the service will listen on, before anything is built: taken (the
+ * service already running, another tool), workerd would fail some seconds later with a page of
+ * stack. Said in a line instead, with the way to another port.
+ */
+async function portFree() {
+  for (const { host } of sockets()) {
+    const taken = await new Promise((resolve) => {
+      const probe = createServer()
+      probe.once('error', (/** @type {NodeJS.ErrnoException} */ err) => resolve(err.code === 'EADDRINUSE'))
+      probe.listen({ host, port: PORT, exclusive: true }, () => probe.close(() => resolve(false)))
+    })
+    if (taken) {
+      console.error(
+        `Port ${PORT} is in use on ${host}: is the service already running? ` +
+          `Stop it, or start this one on another port: PORT=${PORT + 10} npm start`,
+      )
+      process.exit(1)
+    }
+  }
+}
+
 function sockets() {
   const v4 = { host: '127.0.0.1', port: PORT }
   return process.env.MEDIA_LOG_IPV6 === 'false' ? [v4] : [v4, { host: '::1', port: PORT }]

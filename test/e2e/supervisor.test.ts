@@ -107,6 +107,24 @@ describe('npm start supervises workerd', () => {
     expect(existsSync(join(bundles, String(service.child.pid), 'index.js'))).toBe(true)
   })
 
+  it('says in one line that its port is taken when started again beside itself, and builds nothing', () => {
+    const port = Number(new URL(service.base).port)
+    const again = spawnSync(process.execPath, [join(tree.dir, 'scripts', 'start.mjs')], {
+      cwd: tree.dir,
+      env: { ...process.env, PORT: String(port), MEDIA_LOG_STATE: join(dir, 'state-again') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    expect({ status: again.status, stdout: again.stdout, stderr: again.stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr:
+        `Port ${port} is in use on 127.0.0.1: is the service already running? ` +
+        `Stop it, or start this one on another port: PORT=${port + 10} npm start\n`,
+    })
+    expect(existsSync(join(bundles, String(again.pid)))).toBe(false)
+  })
+
   it('starts workerd again after kill -9, twice, says so in one line each, and the log is still there', async () => {
     const killed: number[] = []
     for (let round = 0; round < 2; round++) {
