@@ -202,12 +202,13 @@ export class ResumeFile {
  * Every file of the chosen clips read and hashed, several at a time (DigestPool), a progress line
  * with the rate and the time left; a file the resume file has, unchanged since, is not read again.
  * Ctrl-C stops the command where it is (the resume file keeps what was read); given `signal`
- * (`watch --verify`), its abort stops taking files instead, and the read-back throws it.
+ * (`watch --verify`), its abort stops taking files instead, and the read-back throws it. `again`:
+ * the run reads everything again (`--again`), which a run to go on with must leave out.
  * @param {import('./verify.mjs').Reading[]} chosen @param {ResumeFile} resume
  * @param {import('./verify.mjs').Outcome} outcome @param {import('./digests.mjs').DigestPool} pool
- * @param {AbortSignal} [signal]
+ * @param {{signal?: AbortSignal, again?: boolean}} [options]
  */
-export async function readBack(chosen, resume, outcome, pool, signal) {
+export async function readBack(chosen, resume, outcome, pool, { signal, again } = {}) {
   /** @type {Array<{item: import('./verify.mjs').Reading, file: import('./verify.mjs').File, i: number, algorithm: import('./digests.mjs').Algorithm}>} */
   const jobs = []
   for (const item of chosen) {
@@ -269,7 +270,10 @@ export async function readBack(chosen, resume, outcome, pool, signal) {
     }
     await Promise.all(Array.from({ length: pool.threads }, thread))
     if (interrupted)
-      throw new Stopped(`stopped: ${count(outcome.read.files, 'file')} read; run the same command again to go on`)
+      throw new Stopped(
+        `stopped: ${count(outcome.read.files, 'file')} read; ` +
+          (again ? 'run it again without --again to go on' : 'run the same command again to go on'),
+      )
     signal?.throwIfAborted()
   } finally {
     process.off('SIGINT', stop)

@@ -365,7 +365,7 @@ async function verifyVolume({ client, pool, log, volume, roots, walked, clips, s
 
   const chosen = share < 1 ? sampled(toRead, share) : toRead
   const resume = new ResumeFile(client.baseUrl, log, volume, roots, again, only && [...only].sort().join('\u0000'))
-  await readBack(chosen, resume, outcome, pool, signal)
+  await readBack(chosen, resume, outcome, pool, { signal, again })
   for (const { unit, clip, expected, digests, error } of chosen) {
     if (error) {
       outcome.unreadable.push({ clip: clip.clip, path: error.file.rel, reason: error.message })

@@ -487,8 +487,8 @@ process.dlopen = (module, filename, ...rest) => {
       })
     })
 
-    /** The command stopped with Ctrl-C once it has read a file. */
-    async function stopped(args: string[]) {
+    /** The command stopped with Ctrl-C once it has read a file; `goOn`, how it says to go on. */
+    async function stopped(args: string[], goOn = 'run the same command again to go on') {
       const interrupted = await run(args, (child) => {
         const poll = setInterval(() => {
           const [file] = resumeFiles()
@@ -502,7 +502,7 @@ process.dlopen = (module, filename, ...rest) => {
       // Both at once: a run that ended otherwise shows how, and what it said.
       expect({ status: interrupted.status, stderr: interrupted.stderr }).toEqual({
         status: 130,
-        stderr: expect.stringMatching(/\nstopped: \d+ files? read; run the same command again to go on\n$/),
+        stderr: expect.stringMatching(new RegExp(`\\nstopped: \\d+ files? read; ${goOn}\\n$`)),
       })
       expect(resumeFiles()).toHaveLength(1)
     }
@@ -551,7 +551,10 @@ process.dlopen = (module, filename, ...rest) => {
       expect(resumeFiles()).toEqual([])
     })
 
-    it('reads everything again with --again', async () => {
+    it('reads everything again with --again, and says to leave it out to go on when stopped', async () => {
+      // Stopped with --again, the way on is without it: the same command would read it all again.
+      await stopped(['verify', drive, '--log', 'D014', '--again'], 'run it again without --again to go on')
+      for (const file of resumeFiles()) rmSync(join(config, 'verify', file))
       await stopped(['verify', drive, '--log', 'D014'])
       const again = await run(['verify', drive, '--log', 'D014', '--again', '--json'])
       expect(again.status).toBe(0)
