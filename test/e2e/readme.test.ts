@@ -5,7 +5,7 @@
  * 5252 may be in use on the machine running the tests.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -69,6 +69,8 @@ describe("the README's first day", () => {
     expect(JSON.parse(lines[1]!)).toEqual({ success: true })
     const { token } = JSON.parse(lines[2]!) as { token: string }
     expect(token).toMatch(/^mls_/)
+    // Kept in a file no other user of the machine reads.
+    expect(statSync(join(tree.dir, 'token.json')).mode & 0o777).toBe(0o600)
     expect(JSON.parse(lines[3]!)).toMatchObject({ project_name: 'First Day', path: 'projects/First Day' })
     expect(JSON.parse(lines[4]!)).toEqual({ success: true })
     expect(JSON.parse(lines[5]!)).toEqual({ success: true })
