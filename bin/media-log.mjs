@@ -67,6 +67,23 @@ options: --url URL (default: $MEDIA_LOG_URL, else http://localhost:$PORT, else P
 
 /** @param {string[]} argv */
 function parseCommand(argv) {
+  try {
+    return parseOptions(argv)
+  } catch (err) {
+    // Node's words name a workaround for positionals starting with `-`, in unbalanced quotes.
+    const { code, message } = /** @type {NodeJS.ErrnoException} */ (err)
+    const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /^Unknown option '([^']+)'/.exec(message)
+    if (unknown) throw new Failure(`unknown option ${unknown[1]} (media-log --help lists them)`)
+    const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)
+    if (missing) throw new Failure(`${missing[1]} needs a value`)
+    const takesNone = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message)
+    if (takesNone) throw new Failure(`${takesNone[1]} takes no value`)
+    throw err
+  }
+}
+
+/** @param {string[]} argv */
+function parseOptions(argv) {
   return parseArgs({
     args: argv,
     allowPositionals: true,

@@ -880,6 +880,12 @@ process.dlopen = (module, filename, ...rest) => {
         '--threads 0: a whole number of files read at once, 1 to 64',
       ],
       [['verify', folder, '--log', 'D013', '--threads', '2.5'], '--threads 2.5: a whole number'],
+      [
+        ['verify', folder, '--log', 'D013', '--bogus'],
+        'media-log: unknown option --bogus (media-log --help lists them)\n',
+      ],
+      [['verify', folder, '--log'], 'media-log: --log needs a value\n'],
+      [['verify', folder, '--log', 'D013', '--json=yes'], 'media-log: --json takes no value\n'],
     ]
     for (const [args, said] of cases) {
       const failed = await run(args)
