@@ -1,6 +1,6 @@
 // `media-log checks ID` and `media-log volume rename|remove`: a day's checks and copies in the
 // service's words, and a volume of a day renamed or taken off (the checks follow).
-import { connectedClient, serviceUrl } from './service.mjs'
+import { connectedClient, serviceUrl, unlessNoSuchLog } from './service.mjs'
 import { Failure, copyLine, count, print, printJson, shown } from './terminal.mjs'
 
 /** @typedef {import('./media-log.mjs').Options} Options */
@@ -9,7 +9,7 @@ import { Failure, copyLine, count, print, printJson, shown } from './terminal.mj
 export async function printChecks([id], options, usage) {
   if (!id) throw new Failure(`checks needs a log id\n${usage}`)
   const client = await connectedClient(serviceUrl(options.url))
-  const { checks, summary, groups, copies } = await client.checks(id)
+  const { checks, summary, groups, copies } = await client.checks(id).catch(unlessNoSuchLog(id))
   const status = summary.errors ? 1 : 0
   if (options.json) return printJson({ checks, summary, groups, copies }, status)
   const lines = [

@@ -7,7 +7,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { MediaLogClient, MediaLogError } from 'media-log-service/client'
 import { httpFetch } from './http-fetch.mjs'
-import { Failure, warn } from './terminal.mjs'
+import { Failure, shown, warn } from './terminal.mjs'
 
 export const APP_NAME = 'media-log'
 /** The service's project folder, which this command is part of: its .dev.vars may name the port. */
@@ -169,4 +169,15 @@ export async function askConnected({ url: baseUrl, from }, ask) {
       warn(`approved; the token could not be kept in ${tokenFile()} (${err.message}): the next run asks again`),
   )
   return { client, answer: await ask(client) }
+}
+
+/**
+ * A log the service's project does not hold (404), said in the command's words; any other error
+ * as it was. `client.log(id).catch(unlessNoSuchLog(id))`.
+ * @param {string} id
+ */
+export const unlessNoSuchLog = (id) => (/** @type {unknown} */ err) => {
+  if (err instanceof MediaLogError && err.status === 404)
+    throw new Failure(`${shown(id)}: no such log in the service's project`)
+  throw err
 }

@@ -14,9 +14,9 @@
 import { randomInt } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename, relative, resolve, sep } from 'node:path'
-import { MediaLogError, STATE_WORDS, clipKeys, clipOfFile, digestOf, framesDigest } from 'media-log-service/client'
+import { STATE_WORDS, clipKeys, clipOfFile, digestOf, framesDigest } from 'media-log-service/client'
 import { DigestPool, computable, threadsOf, xxhashKind } from './digests.mjs'
-import { askConnected, serviceUrl } from './service.mjs'
+import { askConnected, serviceUrl, unlessNoSuchLog } from './service.mjs'
 import { Failure, Progress, copyLine, count, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
 import { FIRST_ALGORITHM, ResumeFile, readBack } from './verify-reading.mjs'
@@ -111,11 +111,7 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
   const walking = walkVolume(first ?? [])
   walking.catch(() => {}) // heard below, once the service has answered
   const askLog = (/** @type {import('media-log-service/client').MediaLogClient} */ client) =>
-    client.log(options.log).catch((/** @type {unknown} */ err) => {
-      if (err instanceof MediaLogError && err.status === 404)
-        throw new Failure(`${shown(options.log)}: no such log in the service's project`)
-      throw err
-    })
+    client.log(options.log).catch(unlessNoSuchLog(options.log))
   const { client, answer: log } = given
     ? { client: given, answer: await askLog(given) }
     : await askConnected(serviceUrl(options.url), askLog)

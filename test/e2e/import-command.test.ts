@@ -132,6 +132,14 @@ describe('media-log import', () => {
     expect(clips[0]).toMatchObject({ camera_model: 'ALEXA 35', tc_start: '14:00:00:00', reel: 'A002' })
   })
 
+  it('says a log the project does not hold as verify says it, and exits 2', async () => {
+    expect(await run(['checks', 'D404'])).toEqual({
+      status: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/\nmedia-log: D404: no such log in the service's project\n$/),
+    })
+  })
+
   it('makes a token folder another tool left open (0755) the user’s alone again', async () => {
     chmodSync(config, 0o755)
     chmodSync(join(config, 'tokens.json'), 0o644)
