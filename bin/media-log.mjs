@@ -162,7 +162,7 @@ outliveReaders()
 main(process.argv.slice(2)).then(exit, async (/** @type {unknown} */ err) => {
   if (err instanceof Stopped) {
     warn(err.message)
-    return exit(130)
+    return exit(err.status)
   }
   const { MediaLogError, contacted } = await errorWords()
   // What Node's errors carry: parseArgs's its code, fetch's the network's error as its cause.

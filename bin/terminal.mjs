@@ -4,8 +4,14 @@
 /** A failure the command says in one line, and exits 2. */
 export class Failure extends Error {}
 
-/** Ctrl-C ended the command where it was: its message is said as it is, and it exits 130 (128 + SIGINT). */
-export class Stopped extends Error {}
+/** A signal ended the command where it was: its message is said as it is, and it exits `status` (128 + the signal's number). */
+export class Stopped extends Error {
+  /** @param {string} message @param {number} status */
+  constructor(message, status) {
+    super(message)
+    this.status = status
+  }
+}
 
 /**
  * Control characters (C0, DEL, C1: escape sequences with them), bidi embeddings, overrides and

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configFolder } from './service.mjs'
-import { Progress, Stopped, count, warn } from './terminal.mjs'
+import { Progress, Stopped, count, muteTerminal, warn } from './terminal.mjs'
 
 /** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
 export const FIRST_ALGORITHM = 'xxh64'
@@ -236,14 +236,27 @@ export async function readBack(chosen, resume, outcome, pool, { signal, again } 
     digests.map((a) => (a.startsWith('xxh') ? `${a} ${pool.xxhash}` : a)).join(', '),
   )
   pool.onRead = (bytes) => meter.add(bytes)
-  // Ctrl-C: the reads under way are given up at their next read (DigestPool.stop), nothing is
-  // recorded, and the command ends with 130; the resume file keeps the files read whole.
+  // Ctrl-C (or a kill, or the terminal closed): the reads under way are given up at their next
+  // read (DigestPool.stop), nothing is recorded, and the command ends with 128 + the signal's
+  // number; the resume file keeps the files read whole.
   let interrupted = false
-  const stop = () => {
-    interrupted = true
-    pool.stop()
-  }
-  if (!signal) process.once('SIGINT', stop)
+  let status = 130
+  /** @type {Array<[NodeJS.Signals, number]>} */
+  const signals = [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ]
+  const stops = signals.map(([name, exitStatus]) => {
+    const stop = () => {
+      if (name === 'SIGHUP') muteTerminal()
+      if (!interrupted) status = exitStatus
+      interrupted = true
+      pool.stop()
+    }
+    return /** @type {const} */ ([name, stop])
+  })
+  if (!signal) for (const [name, stop] of stops) process.once(name, stop)
   try {
     let next = 0
     const thread = async () => {
@@ -273,10 +286,11 @@ export async function readBack(chosen, resume, outcome, pool, { signal, again } 
       throw new Stopped(
         `stopped: ${count(outcome.read.files, 'file')} read; ` +
           (again ? 'run it again without --again to go on' : 'run the same command again to go on'),
+        status,
       )
     signal?.throwIfAborted()
   } finally {
-    process.off('SIGINT', stop)
+    for (const [name, stop] of stops) process.off(name, stop)
     meter.done()
   }
   outcome.read.seconds = Number((meter.seconds() || 0).toFixed(3))
