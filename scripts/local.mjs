@@ -1,7 +1,7 @@
 // What `npm start` and `npm run dev` share: the operator key, the state directory, the console URL,
 // and the checks that must pass before either opens a port.
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, linkSync, lstatSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 
@@ -115,11 +115,18 @@ export const operatorKeyOf = (text) => /^OPERATOR_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.
 
 /** Creates .dev.vars with a fresh operator key when it has none; returns the key. */
 export function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
+  const key = randomBytes(24).toString('base64url')
+  const line = `OPERATOR_KEY=${key}\n`
+  // No file yet: made whole or not at all (a hard link to a file already written), so starts side
+  // by side on a fresh tree (docs/units.md's three terminals) all take the key the first one made.
+  if (!existsSync(file) && createWhole(file, line)) {
+    console.log(`Created an operator key in ${file}`)
+    return key
+  }
   const text = devVars(file)
   const found = operatorKeyOf(text)
   if (found && found.length >= 16) return found
-  const key = randomBytes(24).toString('base64url')
-  const line = `OPERATOR_KEY=${key}\n`
+  // The user's own .dev.vars without a key (or one too short): the key added to it.
   writeFileSync(
     file,
     found !== undefined
@@ -129,6 +136,28 @@ export function ensureOperatorKey(file = resolve(ROOT, '.dev.vars')) {
   )
   console.log(`Created an operator key in ${file}`)
   return key
+}
+
+/** `file` made with `text`, readable by its user alone, unless it exists: whether it was made. */
+function createWhole(file, text) {
+  const made = `${file}.${process.pid}`
+  writeFileSync(made, text, { mode: 0o600 })
+  try {
+    linkSync(made, file)
+    return true
+  } catch (err) {
+    if (/** @type {NodeJS.ErrnoException} */ (err).code === 'EEXIST') return false
+    // A file system without hard links (exFAT): made in place, once.
+    try {
+      writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
+      return true
+    } catch (again) {
+      if (/** @type {NodeJS.ErrnoException} */ (again).code === 'EEXIST') return false
+      throw again
+    }
+  } finally {
+    rmSync(made, { force: true })
+  }
 }
 
 /**
