@@ -50,7 +50,7 @@
  *      refusing or redirecting, approval refused or timed out, --volume over several volumes
  */
 import { parseArgs } from 'node:util'
-import { Failure, Stopped, outliveReaders, print, warn } from './terminal.mjs'
+import { Failure, Stopped, outliveReaders, outputFailed, print, warn } from './terminal.mjs'
 
 const USAGE = `usage:
   media-log import <folder…> --log ID [--day N] [--date YYYY-MM-DD] [--volume NAME] [--kind ocf|sound] [--json]
@@ -74,7 +74,8 @@ function parseCommand(argv) {
     const { code, message } = /** @type {NodeJS.ErrnoException} */ (err)
     const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /^Unknown option '([^']+)'/.exec(message)
     if (unknown) throw new Failure(`unknown option ${unknown[1]} (media-log --help lists them)`)
-    const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message)
+    // Missing, or followed by another option (`--log --json`: Node's "ambiguous").
+    const missing = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(message)
     if (missing) throw new Failure(`${missing[1]} needs a value`)
     const takesNone = /^Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message)
     if (takesNone) throw new Failure(`${takesNone[1]} takes no value`)
@@ -153,9 +154,11 @@ async function errorWords() {
 
 /** Exits once stdout and stderr are written out: a pipe on macOS takes writes asynchronously. @param {number} status */
 function exit(status) {
+  // An output that failed (a full disk) fails the command: what it said is not all there.
+  const final = () => (outputFailed() && status < 2 ? 2 : status)
   // The status stands even where an output is gone and its write's callback never comes.
-  process.exitCode = status
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(status)))
+  process.exitCode = final()
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(final())))
 }
 
 outliveReaders()

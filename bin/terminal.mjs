@@ -30,9 +30,8 @@ export const shown = (value) => String(value).replace(UNSAFE, escapedUnsafe)
  */
 export const count = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 /**
- * The terminal closed (SIGHUP): nothing more is written to it. Node ends a process that writes to
- * a closed terminal before anything else runs, and a command stopping still has things to say to
- * the service.
+ * The terminal closed (SIGHUP): nothing more is written to it, where every write would fail while
+ * a command stopping still has things to say to the service.
  */
 export function muteTerminal() {
   mute(process.stdout)
@@ -43,11 +42,21 @@ export function muteTerminal() {
  * An output whose reader is gone (EPIPE: the `| head -1` it went to ended; EIO: the terminal
  * closed) takes nothing more, and the command goes on to its end and its own exit status. Unheard,
  * the failed write would end the process at once: a read-back's threads in the middle of a read,
- * which crashes xxhash-addon (digests.mjs), a verify whose clips were all recorded exiting 1.
+ * which crashes xxhash-addon (digests.mjs), a verify whose clips were all recorded exiting 1. An
+ * output that failed otherwise (a full disk under `> report.json`) is muted too, but the command
+ * then ends with 2 whatever it found (outputFailed): what it said is not all there.
  */
 export function outliveReaders() {
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => mute(stream))
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (/** @type {NodeJS.ErrnoException} */ err) => {
+      if (!(err.code === 'EPIPE' || (err.code === 'EIO' && stream.isTTY))) failedOutput = true
+      mute(stream)
+    })
 }
+
+let failedOutput = false
+/** Whether an output failed otherwise than by its reader going: the command did not say it all. */
+export const outputFailed = () => failedOutput
 
 /** Writes to `stream` dropped; a write's callback is still called, as a command's exit waits on one. @param {NodeJS.WriteStream} stream */
 function mute(stream) {

@@ -3,7 +3,7 @@
 // then read back. What it reads and says is compared with what the files are (digests made here,
 // by other code: hash-wasm and node:crypto); what it records is read back from the log, the checks
 // and the e-mail the operator would send.
-import type { ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createServer, request as httpRequest } from 'node:http'
 import {
@@ -795,6 +795,23 @@ process.dlopen = (module, filename, ...rest) => {
     expect(copies[SEQUENCE]).toMatchObject({ action: 'verified' })
   })
 
+  it('ends with 2 when what it says cannot all be written (a full disk under > report.json)', async () => {
+    const folder = join(drives, 'D013', 'SHUTTLE_01')
+    const full = openSync('/dev/full', 'w')
+    try {
+      const child = spawn(process.execPath, [COMMAND, 'verify', folder, '--log', 'D013', '--json'], {
+        env: { ...process.env, MEDIA_LOG_CONFIG_DIR: config, MEDIA_LOG_URL: service.base, PORT: '' },
+        stdio: ['ignore', full, 'pipe'],
+      })
+      let stderr = ''
+      child.stderr!.on('data', (d) => (stderr += d))
+      const status = await new Promise((done) => child.once('close', done))
+      expect({ status, stderr }).toEqual({ status: 2, stderr: `service: ${service.base} (from MEDIA_LOG_URL)\n` })
+    } finally {
+      closeSync(full)
+    }
+  })
+
   it('finishes recording when Ctrl-C comes as it records, and says a second one would end it there', async () => {
     const folder = join(drives, 'D013', 'SHUTTLE_01')
     // Between the command and the service: the read-back's record held until the test lets it go.
@@ -831,8 +848,13 @@ process.dlopen = (module, filename, ...rest) => {
         onStarted: (started) => (child = started),
       })
       await asked
+      // Let go once the command said it heard Ctrl-C: recording then, it finishes.
+      let said = ''
+      const heard = new Promise<void>((resolve) =>
+        child!.stderr!.on('data', (d) => (said += d).includes('recording what was read back') && resolve()),
+      )
       child!.kill('SIGINT')
-      await new Promise((r) => setTimeout(r, 300))
+      await heard
       letGo()
       const recorded = await running
       expect(recorded.status).toBe(0)
@@ -890,6 +912,7 @@ process.dlopen = (module, filename, ...rest) => {
         'media-log: unknown option --bogus (media-log --help lists them)\n',
       ],
       [['verify', folder, '--log'], 'media-log: --log needs a value\n'],
+      [['verify', folder, '--log', '--json'], 'media-log: --log needs a value\n'],
       [['verify', folder, '--log', 'D013', '--json=yes'], 'media-log: --json takes no value\n'],
     ]
     for (const [args, said] of cases) {
