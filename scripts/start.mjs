@@ -35,8 +35,8 @@ const bundles = resolve(ROOT, '.wrangler/bundle')
 const outdir = resolve(bundles, String(process.pid))
 removeOrphanBundles()
 rmSync(outdir, { recursive: true, force: true })
-// The build runs beside the import of wrangler's config reader (some 2.5 s each here, a core
-// each): .dev.vars already holds the key that import reads.
+// The build runs beside the import of wrangler's config reader (some 2.5 s each on a 2-core
+// laptop, a core each): .dev.vars already holds the key that import reads.
 const [build, { unstable_getMiniflareWorkerOptions, unstable_readConfig }] = await Promise.all([
   bundle(),
   import('wrangler'),
@@ -216,31 +216,35 @@ function seconds(ms) {
 }
 
 /**
- * Straight into the worker on 127.0.0.1 and [::1] (`localhost` may resolve to either), never on
- * another interface. A direct socket skips Miniflare's entry worker, one hop less per request.
- */
-/**
- * The port free on every socket the service will listen on, before anything is built: taken (the
- * service already running, another tool), workerd would fail some seconds later with a page of
- * stack. Said in a line instead, with the way to another port.
+ * Every socket the service will listen on, free before anything is built: taken (the service
+ * already running, another tool), workerd would fail some seconds later with a page of stack.
+ * Said in a line instead, with the way to another port, as is a loopback without IPv6.
  */
 async function portFree() {
   for (const { host } of sockets()) {
-    const taken = await new Promise((resolve) => {
+    const code = await new Promise((resolve) => {
       const probe = createServer()
-      probe.once('error', (/** @type {NodeJS.ErrnoException} */ err) => resolve(err.code === 'EADDRINUSE'))
-      probe.listen({ host, port: PORT, exclusive: true }, () => probe.close(() => resolve(false)))
+      probe.once('error', (/** @type {NodeJS.ErrnoException} */ err) => resolve(err.code))
+      probe.listen({ host, port: PORT }, () => probe.close(() => resolve(undefined)))
     })
-    if (taken) {
-      console.error(
-        `Port ${PORT} is in use on ${host}: is the service already running? ` +
-          `Stop it, or start this one on another port: PORT=${PORT + 10} npm start`,
-      )
-      process.exit(1)
-    }
+    if (code === undefined) continue
+    console.error(
+      code === 'EADDRINUSE'
+        ? `Port ${PORT} is in use on ${host}: is the service already running? ` +
+            `Stop it, or start this one on another port: PORT=${PORT + 10} npm start`
+        : code === 'EADDRNOTAVAIL' && host === '::1'
+          ? `This machine's loopback has no IPv6 (::1): MEDIA_LOG_IPV6=false npm start serves on 127.0.0.1 alone`
+          : `Port ${PORT} on ${host} cannot be listened on (${code})`,
+    )
+    process.exit(1)
   }
 }
 
+/**
+ * Straight into the worker on 127.0.0.1 and [::1] (`localhost` may resolve to either), never on
+ * another interface; [::1] left out with MEDIA_LOG_IPV6=false. A direct socket skips Miniflare's
+ * entry worker, one hop less per request.
+ */
 function sockets() {
   const v4 = { host: '127.0.0.1', port: PORT }
   return process.env.MEDIA_LOG_IPV6 === 'false' ? [v4] : [v4, { host: '::1', port: PORT }]
