@@ -166,7 +166,9 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
 /** A reading thread ended (out of memory): the run cannot go on. */
 const threadStopped = () =>
   Object.assign(
-    new Failure('a reading thread stopped (out of memory?): run again, with --threads 1 if it stops again'),
+    new Failure(
+      'a reading thread stopped (out of memory, or it could not start): run again, with --threads 1 if it stops again',
+    ),
     {
       fatal: true,
     },
@@ -228,7 +230,8 @@ export function prestart(given) {
  * the way `xxhash` says (this machine's, by default).
  *
  * A thread is never ended while it reads: xxhash-addon's native calls crash the process (SIGSEGV,
- * 3 runs in 150 here) when a thread is terminated, or the process exits, in the middle of one.
+ * measured in 3 runs of 150 stopped at random) when a thread is terminated, or the process exits,
+ * in the middle of one.
  * stop() raises a flag each thread looks at between reads (256 KiB to 8 MiB), and close() ends
  * the threads only once every read under way has been given up.
  */
