@@ -49,6 +49,7 @@
  *   2  the command could not do its work: usage (no arguments too), the service not reachable,
  *      refusing or redirecting, approval refused or timed out, --volume over several volumes
  */
+import { constants } from 'node:os'
 import { parseArgs } from 'node:util'
 import { Failure, Stopped, outliveReaders, outputFailed, print, warn } from './terminal.mjs'
 
@@ -165,7 +166,10 @@ outliveReaders()
 main(process.argv.slice(2)).then(exit, async (/** @type {unknown} */ err) => {
   if (err instanceof Stopped) {
     warn(err.message)
-    return exit(err.status)
+    // Nothing listens for the signal any more: sent again, it ends the process as it would have.
+    const { signal } = err
+    process.exitCode = 128 + constants.signals[signal]
+    return process.stdout.write('', () => process.stderr.write('', () => process.kill(process.pid, signal)))
   }
   const { MediaLogError, contacted } = await errorWords()
   // What Node's errors carry: parseArgs's its code, fetch's the network's error as its cause.

@@ -4,12 +4,16 @@
 /** A failure the command says in one line, and exits 2. */
 export class Failure extends Error {}
 
-/** A signal ended the command where it was: its message is said as it is, and it exits `status` (128 + the signal's number). */
+/**
+ * A signal stopped the command where it was: its message is said as it is, and the command then
+ * ends by that signal, as the shell expects of a command stopped (a loop over drives stops too;
+ * `$?` is 128 + the signal's number, 130 for Ctrl-C).
+ */
 export class Stopped extends Error {
-  /** @param {string} message @param {number} status */
-  constructor(message, status) {
+  /** @param {string} message @param {NodeJS.Signals} signal */
+  constructor(message, signal) {
     super(message)
-    this.status = status
+    this.signal = signal
   }
 }
 

@@ -237,21 +237,14 @@ export async function readBack(chosen, resume, outcome, pool, { signal, again } 
   )
   pool.onRead = (bytes) => meter.add(bytes)
   // Ctrl-C (or a kill, or the terminal closed): the reads under way are given up at their next
-  // read (DigestPool.stop), nothing is recorded, and the command ends with 128 + the signal's
-  // number; the resume file keeps the files read whole.
-  let interrupted = false
-  let status = 130
-  /** @type {Array<[NodeJS.Signals, number]>} */
-  const signals = [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-  ]
-  const stops = signals.map(([name, exitStatus]) => {
+  // read (DigestPool.stop), nothing is recorded, and the command ends by that signal (Stopped);
+  // the resume file keeps the files read whole.
+  /** @type {NodeJS.Signals | undefined} */
+  let interrupted
+  const stops = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']).map((name) => {
     const stop = () => {
       if (name === 'SIGHUP') muteTerminal()
-      if (!interrupted) status = exitStatus
-      interrupted = true
+      interrupted ??= name
       pool.stop()
     }
     return /** @type {const} */ ([name, stop])
@@ -286,7 +279,7 @@ export async function readBack(chosen, resume, outcome, pool, { signal, again } 
       throw new Stopped(
         `stopped: ${count(outcome.read.files, 'file')} read; ` +
           (again ? 'run it again without --again to go on' : 'run the same command again to go on'),
-        status,
+        interrupted,
       )
     signal?.throwIfAborted()
   } finally {

@@ -1,13 +1,13 @@
 /**
  * `media-log` (bin/media-log.mjs) run as a shell runs it, against a service, with a token folder of
- * the test's own: its exit status and what it wrote.
+ * the test's own: its exit status (or the signal that ended it) and what it wrote.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join, resolve } from 'node:path'
 
 export const COMMAND = join(resolve(import.meta.dirname, '../..'), 'bin', 'media-log.mjs')
 
-export type Run = { status: number | null; stdout: string; stderr: string }
+export type Run = { status: number | null; signal?: NodeJS.Signals; stdout: string; stderr: string }
 
 export type RunOptions = {
   /** The service it is pointed at (MEDIA_LOG_URL). */
@@ -43,7 +43,7 @@ export function runCommand(
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
-    child.on('close', (status) => done({ status, stdout, stderr }))
+    child.on('close', (status, signal) => done({ status, ...(signal && { signal }), stdout, stderr }))
     onStarted?.(child)
   })
 }
