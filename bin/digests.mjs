@@ -163,16 +163,10 @@ export async function digestFile(path, algorithm, { onRead, found, xxhash = xxha
   }
 }
 
-/** A reading thread ended (out of memory): the run cannot go on. */
-const threadStopped = () =>
-  Object.assign(
-    new Failure(
-      'a reading thread stopped (out of memory, or it could not start): run again, with --threads 1 if it stops again',
-    ),
-    {
-      fatal: true,
-    },
-  )
+/** A reading thread ended (out of memory, or it could not start): the run cannot go on. */
+const THREAD_STOPPED =
+  'a reading thread stopped (out of memory, or it could not start): run again, with --threads 1 if it stops again'
+const threadStopped = () => Object.assign(new Failure(THREAD_STOPPED), { fatal: true })
 const stoppedError = () => Object.assign(new Error('the read-back was stopped'), { code: 'ESTOPPED' })
 
 /**
@@ -231,9 +225,8 @@ export function prestart(given) {
  *
  * A thread is never ended while it reads: xxhash-addon's native calls crash the process (SIGSEGV,
  * measured in 3 runs of 150 stopped at random) when a thread is terminated, or the process exits,
- * in the middle of one.
- * stop() raises a flag each thread looks at between reads (256 KiB to 8 MiB), and close() ends
- * the threads only once every read under way has been given up.
+ * in the middle of one. stop() raises a flag each thread looks at between reads (256 KiB to
+ * 8 MiB), and close() ends the threads only once every read under way has been given up.
  */
 export class DigestPool {
   /** @type {Worker[]} */ #idle = []

@@ -47,7 +47,9 @@
  *   0  done; the checks found no errors
  *   1  done, but the checks found errors, or files were not read (here or by the service)
  *   2  the command could not do its work: usage (no arguments too), the service not reachable,
- *      refusing or redirecting, approval refused or timed out, --volume over several volumes
+ *      refusing or redirecting, approval refused or timed out, --volume over several volumes; or
+ *      what it said could not all be written (a full disk)
+ * A read-back stopped by Ctrl-C, a kill or a closed terminal ends by that signal (docs/verify.md).
  */
 import { constants } from 'node:os'
 import { parseArgs } from 'node:util'
