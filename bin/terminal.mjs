@@ -37,9 +37,29 @@ export const count = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : ma
  * The terminal closed (SIGHUP): nothing more is written to it, where every write would fail while
  * a command stopping still has things to say to the service.
  */
-export function muteTerminal() {
+function muteTerminal() {
   mute(process.stdout)
   mute(process.stderr)
+}
+
+/**
+ * `stop` hears the first Ctrl-C, kill (SIGTERM) and closed terminal (SIGHUP) each, the terminal
+ * muted before it for a hang-up; a second of the same ends the process as the signal does. Gives
+ * back what stops hearing them.
+ * @param {(signal: NodeJS.Signals) => void} stop
+ */
+export function onStop(stop) {
+  const heard = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']).map((name) => {
+    const listener = () => {
+      if (name === 'SIGHUP') muteTerminal()
+      stop(name)
+    }
+    process.once(name, listener)
+    return /** @type {const} */ ([name, listener])
+  })
+  return () => {
+    for (const [name, listener] of heard) process.off(name, listener)
+  }
 }
 
 /**

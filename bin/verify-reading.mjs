@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configFolder } from './service.mjs'
-import { Progress, Stopped, count, muteTerminal, warn } from './terminal.mjs'
+import { Progress, Stopped, count, onStop, warn } from './terminal.mjs'
 
 /** The algorithm a clip with no hash anywhere is given: what offload tools default to. */
 export const FIRST_ALGORITHM = 'xxh64'
@@ -241,15 +241,12 @@ export async function readBack(chosen, resume, outcome, pool, { signal, again } 
   // the resume file keeps the files read whole.
   /** @type {NodeJS.Signals | undefined} */
   let interrupted
-  const stops = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']).map((name) => {
-    const stop = () => {
-      if (name === 'SIGHUP') muteTerminal()
-      interrupted ??= name
-      pool.stop()
-    }
-    return /** @type {const} */ ([name, stop])
-  })
-  if (!signal) for (const [name, stop] of stops) process.once(name, stop)
+  const unheard = signal
+    ? () => {}
+    : onStop((name) => {
+        interrupted ??= name
+        pool.stop()
+      })
   try {
     let next = 0
     const thread = async () => {
@@ -283,7 +280,7 @@ export async function readBack(chosen, resume, outcome, pool, { signal, again } 
       )
     signal?.throwIfAborted()
   } finally {
-    for (const [name, stop] of stops) process.off(name, stop)
+    unheard()
     meter.done()
   }
   outcome.read.seconds = Number((meter.seconds() || 0).toFixed(3))

@@ -17,7 +17,7 @@ import { basename, relative, resolve, sep } from 'node:path'
 import { STATE_WORDS, clipKeys, clipOfFile, digestOf, framesDigest } from 'media-log-service/client'
 import { DigestPool, computable, threadsOf, xxhashKind } from './digests.mjs'
 import { askConnected, serviceUrl, unlessNoSuchLog } from './service.mjs'
-import { Failure, Progress, copyLine, count, muteTerminal, print, printJson, shown, warn } from './terminal.mjs'
+import { Failure, Progress, copyLine, count, onStop, print, printJson, shown, warn } from './terminal.mjs'
 import { mountPoint, mountedVolume, walk } from './walk.mjs'
 import { FIRST_ALGORITHM, ResumeFile, readBack } from './verify-reading.mjs'
 import { notLookedThrough, record, said } from './verify-outcome.mjs'
@@ -151,17 +151,16 @@ async function verifyWith(pool, volumes, share, options, { only, signal, client:
   // Ctrl-C, a kill or the terminal closed while the outcome is recorded (a large day takes
   // several requests): the recording finishes, so the log does not hold half a read-back; a
   // second signal ends the command there, and the resume files let a run again record the rest.
-  const recording = (/** @type {NodeJS.Signals} */ name) =>
-    name === 'SIGHUP'
-      ? muteTerminal()
-      : warn('recording what was read back; Ctrl-C again stops now (a run again records it)')
-  const signals = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])
-  if (!signal) for (const name of signals) process.once(name, recording)
+  const unheard = signal
+    ? () => {}
+    : onStop((name) => {
+        if (name !== 'SIGHUP') warn('recording what was read back; Ctrl-C again stops now (a run again records it)')
+      })
   let written
   try {
     written = await record(client, options.log, runs)
   } finally {
-    for (const name of signals) process.off(name, recording)
+    unheard()
   }
   for (const { resume } of runs) resume.done()
   const { copies } = await client.checks(options.log)

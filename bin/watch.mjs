@@ -23,7 +23,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { MediaLogError } from 'media-log-service/client'
 import { isManifest, isWanted, mayBeReport } from './reports.mjs'
 import { configFolder, connectedClient, serviceUrl } from './service.mjs'
-import { Failure, count, muteTerminal, shown, warn } from './terminal.mjs'
+import { Failure, count, onStop, shown, warn } from './terminal.mjs'
 import { mountedVolume, readRegularFile, walk } from './walk.mjs'
 import { MOST_FOLDERS, Presence } from './watch-presence.mjs'
 import { watchTree } from './watch-tree.mjs'
@@ -179,11 +179,8 @@ export async function watchFolders(folders, options, usage) {
   /** @type {(value?: unknown) => void} */
   let stop = () => {}
   const stopAsked = new Promise((resolve) => (stop = resolve))
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
-  // The terminal closed: stopped as by Ctrl-C, so that the console says it stopped; nothing more
-  // is written to the terminal, which would end the process first.
-  process.once('SIGHUP', () => (muteTerminal(), stop()))
+  // The terminal closed stops it too, so that the console says it stopped.
+  onStop(() => stop())
   presence.start()
   void walkAll()
 
